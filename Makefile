@@ -1,0 +1,34 @@
+# Everything a developer or CI runs. The protobuf toolchain (buf and the
+# protoc plugins) is pinned in tools/go.mod and run with `go tool`, so library
+# users of this module never inherit it.
+GO ?= go
+BUF := $(GO) tool -modfile=tools/go.mod buf
+PROTO_DEPS := build/proto-deps
+
+.PHONY: all generate proto-deps lint test vet check-generated
+
+all: generate vet test
+
+# buf/validate/validate.proto, printed from the protovalidate Go module.
+proto-deps:
+	cd tools && $(GO) run ./validateproto ../$(PROTO_DEPS)
+
+generate: proto-deps
+	$(BUF) generate
+	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
+	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
+
+lint: proto-deps
+	$(BUF) lint
+
+vet:
+	$(GO) vet ./...
+
+test:
+	$(GO) test ./...
+
+# Fails when generated code, tool snapshots or docs differ from what the
+# protos produce.
+check-generated: generate
+	git add -N gen tests/toolsnaps docs
+	git diff --exit-code -- gen tests/toolsnaps docs

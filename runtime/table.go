@@ -1,0 +1,132 @@
+// Package runtime executes generated forge tools: it decodes a model's tool
+// call with the generated decoder, validates it with protovalidate, asks the
+// approver, builds the envelope, sends it through a Broker and renders the
+// result for the model.
+//
+// Generated code (protoc-gen-forgetools) fills the types in this file; every
+// behaviour shared by all tools lives in this package, once.
+package runtime
+
+import (
+	"google.golang.org/protobuf/proto"
+)
+
+// Approval says whether a tool only reads forge state or changes it.
+type Approval int
+
+const (
+	ApprovalRead Approval = iota + 1
+	ApprovalWrite
+)
+
+func (a Approval) String() string {
+	switch a {
+	case ApprovalRead:
+		return "read"
+	case ApprovalWrite:
+		return "write"
+	}
+	return "unspecified"
+}
+
+// Hints are the MCP tool annotations that follow from a tool's approval.
+type Hints struct {
+	ReadOnly    bool
+	Destructive bool
+	Idempotent  bool
+	OpenWorld   bool
+}
+
+// Args is a decoded tool call: the arm's request message and the optional
+// forge selector.
+type Args struct {
+	// Request is the arm's request message (e.g. *CreateIssueRequest).
+	Request proto.Message
+	// Forge is the selector message (e.g. *ForgeRef); nil when the call
+	// names no forge, so the envelope carries none.
+	Forge proto.Message
+}
+
+// Envelope is what the runtime adds to an arm when it builds the dispatch
+// request.
+type Envelope struct {
+	// CallID is the model's tool call id.
+	CallID string
+	// ClientRequestID is the broker's idempotency key; set only for tools
+	// whose Tool.IdempotencyKey is true.
+	ClientRequestID string
+}
+
+// Text is one agent-authored text field of a request, addressed by its
+// parameter path (e.g. "comments[2].body"), for the TextPolicy.
+type Text struct {
+	Param string
+	Value *string
+}
+
+// Tool is one generated tool: data plus small typed functions.
+type Tool struct {
+	// Name is the model-facing tool name, e.g. "forge_create_issue".
+	Name string
+	// Description is the model-facing description, with its included
+	// guidance snippets and the rules the schema cannot express.
+	Description string
+	Approval    Approval
+	Hints       Hints
+	// InputSchema is the JSON Schema (draft 2020-12) of the arguments.
+	InputSchema string
+	// ResultArm names the result oneof arm the tool expects.
+	ResultArm string
+	// IdempotencyKey reports whether the envelope carries the broker's key.
+	IdempotencyKey bool
+	// Ack is the one-line write acknowledgement template ("{field}" names a
+	// field of the result arm's message); empty renders the result as a
+	// fenced record.
+	Ack string
+	// ReplayAck is rendered instead of Ack when the result's url is empty:
+	// the gateway replayed a create that an earlier attempt made.
+	ReplayAck string
+
+	// Decode parses strict JSON arguments: unknown keys are rejected naming
+	// the valid ones, and type errors name the parameter.
+	Decode func(args []byte) (Args, error)
+	// Build puts the arm into the dispatch envelope.
+	Build func(a Args, e Envelope) proto.Message
+	// Texts returns the agent-authored text fields of a decoded request.
+	Texts func(req proto.Message) []Text
+}
+
+// Outcome is a dispatch result split into its arm.
+type Outcome struct {
+	// Arm is the name of the result oneof field that is set; "" if none.
+	Arm string
+	// Message is the arm's message; nil for the error arm and for none.
+	Message proto.Message
+	// Err is the in-band error when Arm is the error arm.
+	Err *CallError
+}
+
+// CallError is the in-band error a gateway returns.
+type CallError struct {
+	// Code is the model-facing spelling, e.g. "not_found".
+	Code         string
+	Message      string
+	RetryAfterMs uint64
+}
+
+// Table is everything one annotated dispatch oneof generates.
+type Table struct {
+	// Name is the toolset name, e.g. "forge".
+	Name string
+	// Instructions is the toolset-level guidance every export carries once.
+	Instructions string
+	Tools        []*Tool
+	// Procedure is the Connect procedure that takes the dispatch request,
+	// e.g. "/forgetools.gateway.v1.AgentGateway/Forge".
+	Procedure string
+	// NewResult returns an empty result envelope, for transports that decode
+	// the wire themselves.
+	NewResult func() proto.Message
+	// Unwrap splits a result envelope into its arm.
+	Unwrap func(result proto.Message) Outcome
+}
