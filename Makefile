@@ -24,8 +24,9 @@ lint: proto-deps
 vet:
 	$(GO) vet ./...
 
+# The README's test command: every test, PostgreSQL included.
 test:
-	$(GO) test ./...
+	./scripts/test
 
 # Fails when generated code, tool snapshots or docs differ from what the
 # protos produce.
