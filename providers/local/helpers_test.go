@@ -1,0 +1,162 @@
+package local_test
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/providers/local"
+)
+
+// database is one test's storage: open returns a new handle on it each call,
+// the way a restarted gateway or a second replica would connect.
+type database struct {
+	dialect string
+	open    func(t *testing.T) *sql.DB
+}
+
+// eachDialect runs fn against a fresh SQLite file and a fresh PostgreSQL
+// schema.
+func eachDialect(t *testing.T, fn func(t *testing.T, d database)) {
+	t.Helper()
+	t.Run("sqlite", func(t *testing.T) { fn(t, sqliteDatabase(t)) })
+	t.Run("postgres", func(t *testing.T) { fn(t, postgresDatabase(t)) })
+}
+
+func sqliteDatabase(t *testing.T) database {
+	path := filepath.Join(t.TempDir(), "forge.db")
+	return database{dialect: local.DialectSQLite, open: func(t *testing.T) *sql.DB {
+		// No busy timeout: the forge must cope with a DSN that sets none.
+		// Foreign keys on, so the schema's references are enforced.
+		return openDB(t, "sqlite", "file:"+path+"?_pragma=foreign_keys(1)")
+	}}
+}
+
+// postgresDatabase makes a schema of its own in FORGETOOLS_TEST_POSTGRES and
+// points search_path at it, so parallel test packages never collide.
+func postgresDatabase(t *testing.T) database {
+	dsn := os.Getenv("FORGETOOLS_TEST_POSTGRES")
+	if dsn == "" {
+		if os.Getenv("FORGETOOLS_REQUIRE_POSTGRES") == "1" {
+			t.Fatal("FORGETOOLS_REQUIRE_POSTGRES=1 but FORGETOOLS_TEST_POSTGRES is not set")
+		}
+		t.Skip("FORGETOOLS_TEST_POSTGRES is not set: skipping the PostgreSQL run")
+	}
+	suffix := make([]byte, 6)
+	if _, err := rand.Read(suffix); err != nil {
+		t.Fatal(err)
+	}
+	schema := "local_forge_test_" + hex.EncodeToString(suffix)
+	admin := openDB(t, "pgx", dsn)
+	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatalf("FORGETOOLS_TEST_POSTGRES: %v", err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return database{dialect: local.DialectPostgres, open: func(t *testing.T) *sql.DB {
+		return openDB(t, "pgx", u.String())
+	}}
+}
+
+// openDB opens a handle closed at cleanup, before the cleanups registered
+// earlier (such as dropping the schema) run.
+func openDB(t *testing.T, driver, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatalf("open %s: %v", driver, err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Ping(); err != nil {
+		t.Fatalf("ping %s: %v", driver, err)
+	}
+	return db
+}
+
+const testBase = "https://forge.test/sandbox"
+
+// newForge opens d and builds a Forge on it with a test base URL and a clock
+// that ticks one second per reading.
+func newForge(t *testing.T, d database, opts local.Options) (*local.Forge, *sql.DB) {
+	t.Helper()
+	db := d.open(t)
+	if opts.BaseURL == "" {
+		opts.BaseURL = testBase
+	}
+	if opts.Now == nil {
+		opts.Now = tickingClock()
+	}
+	f, err := local.New(context.Background(), db, opts)
+	if err != nil {
+		t.Fatalf("local.New: %v", err)
+	}
+	return f, db
+}
+
+func tickingClock() func() time.Time {
+	var ticks atomic.Int64
+	start := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	return func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }
+}
+
+var alice = providers.Call{Account: "alice", Session: "s-1"}
+
+// wantCode fails unless err is a providers.Error with code whose message
+// contains every fragment.
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) {
+	t.Helper()
+	pe, ok := providers.AsError(err)
+	if !ok {
+		t.Fatalf("error = %v, want a providers.Error with code %v", err, code)
+	}
+	if pe.Code != code {
+		t.Fatalf("code = %v (%q), want %v", pe.Code, pe.Message, code)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(pe.Message, f) {
+			t.Errorf("message %q does not contain %q", pe.Message, f)
+		}
+	}
+}
+
+func createIssue(t *testing.T, f *local.Forge, repo, title string, labels ...string) uint64 {
+	t.Helper()
+	is, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: repo, Title: title, Labels: labels})
+	if err != nil {
+		t.Fatalf("create issue %q: %v", title, err)
+	}
+	return is.GetNumber()
+}
+
+func createPull(t *testing.T, f *local.Forge, repo, head string) uint64 {
+	t.Helper()
+	pr, err := f.CreatePullRequest(context.Background(), alice,
+		&gatewayv1.CreatePullRequestRequest{Repo: repo, Title: "PR from " + head, HeadRef: head})
+	if err != nil {
+		t.Fatalf("create pull request from %q: %v", head, err)
+	}
+	return pr.GetNumber()
+}

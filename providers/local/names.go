@@ -1,0 +1,148 @@
+package local
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+// The two kinds of numbered artifact, as stored in local_items.kind.
+const (
+	kindIssue = "issue"
+	kindPull  = "pull"
+)
+
+// repoSegment is GitHub's owner and repository alphabet. Holding repository
+// names to it keeps every URL this forge mints free of characters that would
+// need escaping, so the URL is the repository string as given.
+var repoSegment = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+
+const maxRepoLen = 200
+
+// checkRepo accepts "owner/name" and a bare key such as "ENG" (the local forge
+// stands in for Linear in demos).
+func checkRepo(repo string) error {
+	ok := len(repo) <= maxRepoLen
+	parts := strings.Split(repo, "/")
+	ok = ok && len(parts) <= 2
+	for _, p := range parts {
+		ok = ok && repoSegment.MatchString(p) && p != "." && p != ".."
+	}
+	if !ok {
+		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			`repo %q is not a repository: use "owner/name" or a bare key like "ENG" (letters, digits, '-', '_' and '.')`, repo)
+	}
+	return nil
+}
+
+const maxBranchLen = 255
+
+// checkBranch applies git check-ref-format's rules for a branch name, so a
+// pull request never records a ref no git could push.
+func checkBranch(what, ref string) error {
+	if why := branchProblem(ref); why != "" {
+		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"%s %q is not a valid branch name: %s", what, ref, why)
+	}
+	return nil
+}
+
+func branchProblem(ref string) string {
+	switch {
+	case ref == "":
+		return "it is empty"
+	case len(ref) > maxBranchLen:
+		return fmt.Sprintf("it is longer than %d bytes", maxBranchLen)
+	case ref == "@":
+		return `"@" alone is not a branch`
+	case strings.HasPrefix(ref, "-"):
+		return `it starts with "-"`
+	case strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/"):
+		return `it starts or ends with "/"`
+	case strings.HasSuffix(ref, "."):
+		return `it ends with "."`
+	}
+	for _, bad := range []string{"..", "@{", "//"} {
+		if strings.Contains(ref, bad) {
+			return fmt.Sprintf("it contains %q", bad)
+		}
+	}
+	for _, r := range ref {
+		if r < 0x20 || r == 0x7f || r == ' ' || strings.ContainsRune(`~^:?*[\`, r) {
+			return fmt.Sprintf("it contains %q", r)
+		}
+	}
+	for _, part := range strings.Split(ref, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
+			return fmt.Sprintf(`its component %q starts with "." or ends with ".lock"`, part)
+		}
+	}
+	return ""
+}
+
+// dbNumber converts a requested number to the database's signed integer; a
+// number past its range names nothing that exists.
+func dbNumber(n uint64) (int64, bool) {
+	if n > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(n), true
+}
+
+// itemURL is the artifact's page: BASE/repo/issues/N or BASE/repo/pull/N.
+func (f *Forge) itemURL(kind, repo string, number int64) string {
+	path := "issues"
+	if kind == kindPull {
+		path = "pull"
+	}
+	return f.baseURL + "/" + repo + "/" + path + "/" + strconv.FormatInt(number, 10)
+}
+
+func (f *Forge) commentURL(kind, repo string, number int64, id string) string {
+	return f.itemURL(kind, repo, number) + "#issuecomment-" + id
+}
+
+func (f *Forge) reviewURL(repo string, number int64, id string) string {
+	return f.itemURL(kindPull, repo, number) + "#pullrequestreview-" + id
+}
+
+// identifier is the display key of an issue in a bare-key repository
+// ("ENG" -> "ENG-12"), the way Linear names its issues; "owner/name"
+// repositories have none.
+func identifier(repo string, number int64) string {
+	if strings.Contains(repo, "/") {
+		return ""
+	}
+	return repo + "-" + strconv.FormatInt(number, 10)
+}
+
+func internal(err error) error {
+	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "local forge: %v", err)
+}
+
+func notFound(kind, repo string, number uint64) error {
+	what := "issue or pull request"
+	switch kind {
+	case kindIssue:
+		what = "issue"
+	case kindPull:
+		what = "pull request"
+	}
+	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "%s #%d not found in %s", what, number, repo)
+}
+
+// wrongKind answers an operation on one kind of artifact addressed to a
+// number the other kind holds.
+func wrongKind(want, repo string, number uint64) error {
+	if want == kindPull {
+		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+			"pull request #%d not found in %s: #%d is an issue", number, repo, number)
+	}
+	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+		"issue #%d not found in %s: #%d is a pull request", number, repo, number)
+}

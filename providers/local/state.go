@@ -1,0 +1,55 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+// states are the states each kind of artifact can be set to.
+var states = map[string][]string{
+	kindIssue: {"open", "closed"},
+	kindPull:  {"open", "closed", "merged"},
+}
+
+// SetState closes, reopens or (for a pull request) merges the artifact
+// numbered number in repo. No agent tool changes state; this is for
+// operators, demos and tests that need closed issues and pull requests.
+func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state string) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	return f.write(ctx, func(tx *sql.Tx) error {
+		it, err := f.touchItem(ctx, tx, repo, number, "")
+		if err != nil {
+			return err
+		}
+		valid := false
+		for _, s := range states[it.kind] {
+			valid = valid || s == state
+		}
+		if !valid {
+			return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+				"state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
+		}
+		if it.state == state {
+			return nil
+		}
+		if it.kind == kindPull && state == "open" {
+			// Hold the counter row, as creates do, so no create races this
+			// reopen past the one-open-pull-request rule.
+			if _, err := tx.ExecContext(ctx, `UPDATE local_repos SET last_number = last_number WHERE id = $1`,
+				it.repoID); err != nil {
+				return err
+			}
+			if err := checkNotOpen(ctx, tx, repo, it.repoID, it.headRef.String, it.baseRef.String); err != nil {
+				return err
+			}
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE local_items SET state = $1 WHERE repo_id = $2 AND number = $3`,
+			state, it.repoID, it.number)
+		return err
+	})
+}

@@ -1,0 +1,81 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/forgetools/forgetools/providers"
+)
+
+// sqliteBusyTimeoutMS is how long a SQLite statement waits for another
+// connection's lock when the gateway's DSN set no busy timeout.
+const sqliteBusyTimeoutMS = 5000
+
+// write runs fn in a transaction that may write. fn's first statement must
+// write: a SQLite transaction that reads first and upgrades later can fail
+// with SQLITE_BUSY no matter how long it waits.
+func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	if f.dialect == DialectSQLite {
+		f.writeMu.Lock()
+		defer f.writeMu.Unlock()
+	}
+	return f.inTx(ctx, nil, fn)
+}
+
+// read runs fn in a read-only transaction, so an artifact and its comments
+// come from one snapshot.
+func (f *Forge) read(ctx context.Context, fn func(*sql.Tx) error) error {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if f.dialect == DialectPostgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	}
+	return f.inTx(ctx, opts, fn)
+}
+
+func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) error) (err error) {
+	var tx *sql.Tx
+	if f.dialect == DialectSQLite {
+		// The gateway opened the database; it may not have set a busy
+		// timeout, without which a concurrent writer fails at once.
+		conn, cerr := f.db.Conn(ctx)
+		if cerr != nil {
+			return internal(cerr)
+		}
+		defer conn.Close()
+		if err := ensureBusyTimeout(ctx, conn); err != nil {
+			return internal(err)
+		}
+		tx, err = conn.BeginTx(ctx, opts)
+	} else {
+		tx, err = f.db.BeginTx(ctx, opts)
+	}
+	if err != nil {
+		return internal(err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		if _, ok := providers.AsError(err); ok {
+			return err
+		}
+		return internal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// ensureBusyTimeout sets a busy timeout on a SQLite connection that has none,
+// leaving one the gateway chose alone.
+func ensureBusyTimeout(ctx context.Context, conn *sql.Conn) error {
+	var ms int
+	if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&ms); err != nil {
+		return err
+	}
+	if ms > 0 {
+		return nil
+	}
+	_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", sqliteBusyTimeoutMS))
+	return err
+}
