@@ -1,0 +1,141 @@
+package linear
+
+import (
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+func TestNewDefaults(t *testing.T) {
+	p, err := New(Options{APIKey: testKey})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.endpoint != DefaultAPIURL || p.timeout != DefaultTimeout || p.agent != DefaultUserAgent || p.auth != testKey {
+		t.Errorf("defaults: endpoint %q timeout %s agent %q", p.endpoint, p.timeout, p.agent)
+	}
+	if !proto.Equal(p.Ref(), &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, Host: "linear.app"}) {
+		t.Errorf("Ref = %v", p.Ref())
+	}
+	// Ref hands out a fresh message: a caller editing it changes nothing.
+	p.Ref().Host = "elsewhere"
+	if p.Ref().GetHost() != "linear.app" {
+		t.Error("Ref shares its message")
+	}
+	q, err := New(Options{APIKey: testKey, Host: "linear.example.com", Timeout: time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.Ref().GetHost() != "linear.example.com" || q.timeout != time.Second {
+		t.Errorf("Host/Timeout not applied: %v %s", q.Ref(), q.timeout)
+	}
+}
+
+func TestNewRejectsBadOptions(t *testing.T) {
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "APIKey is required"},
+		{Options{APIKey: "  "}, "APIKey is required"},
+		{Options{APIKey: "lin_api_x\r\nX-Evil: 1"}, "line break"},
+		{Options{APIKey: testKey, APIURL: "http://api.linear.app/graphql"}, "plain http is allowed only for loopback"},
+		{Options{APIKey: testKey, APIURL: "ftp://api.linear.app/graphql"}, "scheme must be https"},
+		{Options{APIKey: testKey, APIURL: "/graphql"}, "absolute URL"},
+		{Options{APIKey: testKey, APIURL: "https://user:pw@api.linear.app/graphql"}, "without user info"},
+		{Options{APIKey: testKey, APIURL: "https://api.linear.app/%zz"}, "APIURL"},
+		{Options{APIKey: testKey, Auth: "basic"}, `unknown Auth "basic"`},
+		{Options{APIKey: testKey, Timeout: -time.Second}, "negative"},
+	} {
+		_, err := New(tc.opts)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("New(%+v) = %v, want an error containing %q", tc.opts, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), testKey) {
+			t.Errorf("New error carries the key: %v", err)
+		}
+	}
+	for _, ok := range []string{"http://127.0.0.1:8080/graphql", "http://localhost/graphql", "http://[::1]:9/graphql", "https://api.linear.app/graphql"} {
+		if _, err := New(Options{APIKey: testKey, APIURL: ok}); err != nil {
+			t.Errorf("New(APIURL %q): %v", ok, err)
+		}
+	}
+}
+
+// The gateway asks each provider which capabilities it has; Linear must
+// answer issues only, so the rest come back in-band unimplemented.
+func TestIssuesOnly(t *testing.T) {
+	var p providers.Provider = newFake(t).provider(t)
+	if _, ok := p.(providers.Issues); !ok {
+		t.Error("Linear provider does not serve issues")
+	}
+	if _, ok := p.(providers.PullRequests); ok {
+		t.Error("Linear provider claims pull requests")
+	}
+	if _, ok := p.(providers.Reviews); ok {
+		t.Error("Linear provider claims reviews")
+	}
+	if _, ok := p.(providers.Notifications); ok {
+		t.Error("Linear provider claims notifications")
+	}
+	e := Unimplemented()
+	if e.Code != gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED || !strings.Contains(e.Message, "Linear has no pull requests") {
+		t.Errorf("Unimplemented() = %v %q", e.Code, e.Message)
+	}
+}
+
+// OAuth tokens go out as a Bearer credential; the fake checks the header.
+func TestOAuthTokenIsSentAsBearer(t *testing.T) {
+	f := newFake(t, exchange{request: "issue_eng_123", response: "issue_eng_123.json"})
+	f.auth = "Bearer " + testKey
+	p := f.provider(t, func(o *Options) { o.Auth = AuthOAuth })
+	if _, err := p.GetIssue(t.Context(), builder, &gatewayv1.GetIssueRequest{Repo: "ENG", IssueNumber: 123}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type countingTransport struct{ calls atomic.Int32 }
+
+func (c *countingTransport) RoundTrip(*http.Request) (*http.Response, error) {
+	c.calls.Add(1)
+	return nil, http.ErrHandlerTimeout
+}
+
+// Egress is pinned to the API URL's host, whatever the request says, and a
+// caller's client is copied, not modified.
+func TestEgressIsPinnedToTheAPIHost(t *testing.T) {
+	base := &countingTransport{}
+	caller := &http.Client{Transport: base}
+	p, err := New(Options{APIKey: testKey, APIURL: "https://api.linear.app/graphql", HTTPClient: caller})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if caller.CheckRedirect != nil || caller.Transport != base {
+		t.Error("New modified the caller's http.Client")
+	}
+	for _, target := range []string{"https://evil.example/graphql", "https://api.linear.app.evil.example/graphql", "https://api.linear.app:8443/graphql"} {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, target, nil)
+		resp, err := p.client.Do(req)
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), "refused") {
+			t.Errorf("request to %s: err = %v, want refused", target, err)
+		}
+	}
+	if n := base.calls.Load(); n != 0 {
+		t.Errorf("%d requests left the pinned host", n)
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, "https://API.linear.app/graphql", nil)
+	if _, err := p.client.Do(req); err == nil || base.calls.Load() != 1 {
+		t.Errorf("request to the API host did not reach the transport (err %v)", err)
+	}
+}

@@ -1,0 +1,256 @@
+package linear
+
+// The GraphQL operations this provider sends, each a named constant, and
+// the typed shapes of their variables and answers. Field names follow
+// Linear's public schema (https://api.linear.app/graphql, introspectable).
+
+// issueFields is what every issue answer carries. labels and comments are
+// connections: an explicit first keeps Linear's complexity cost bounded
+// (its default page is 50).
+const issueFields = `
+fragment IssueFields on Issue {
+  id
+  identifier
+  number
+  title
+  description
+  url
+  createdAt
+  state { type }
+  team { key }
+  creator { name displayName }
+  labels(first: 50) { nodes { name } }
+}`
+
+// queryIssue reads one issue by identifier ("ENG-123") or by UUID: Linear's
+// issue(id:) accepts both. It fetches up to 50 comments; the renderer shows
+// at most 30 and states how many it left out.
+const queryIssue = `query Issue($id: String!) {
+  issue(id: $id) {
+    ...IssueFields
+    comments(first: 50) { nodes { body url createdAt user { name displayName } } }
+  }
+}` + issueFields
+
+// queryIssueRef resolves an identifier to the UUID commentCreate needs.
+const queryIssueRef = `query IssueRef($id: String!) {
+  issue(id: $id) { id identifier number team { key } }
+}`
+
+// queryTeamByKey finds a team by key. Linear's team(id:) takes only the
+// team's UUID, so the key goes through the teams filter.
+const queryTeamByKey = `query TeamByKey($key: String!) {
+  teams(filter: { key: { eq: $key } }, first: 1) { nodes { id key } }
+}`
+
+// queryLabels finds labels by name among the team's labels and the
+// workspace-wide ones (labels without a team).
+const queryLabels = `query Labels($filter: IssueLabelFilter!) {
+  issueLabels(filter: $filter, first: 100) { nodes { id name team { id } } }
+}`
+
+// queryIssues lists a team's issues. orderBy createdAt returns the newest
+// first.
+const queryIssues = `query Issues($filter: IssueFilter!, $first: Int!) {
+  issues(filter: $filter, first: $first, orderBy: createdAt) { nodes { ...IssueFields } }
+}` + issueFields
+
+// mutationIssueCreate files an issue.
+const mutationIssueCreate = `mutation IssueCreate($input: IssueCreateInput!) {
+  issueCreate(input: $input) { success issue { ...IssueFields } }
+}` + issueFields
+
+// mutationCommentCreate posts a comment.
+const mutationCommentCreate = `mutation CommentCreate($input: CommentCreateInput!) {
+  commentCreate(input: $input) { success comment { id url } }
+}`
+
+// queryComment reads a comment by UUID: the replay probe after a
+// commentCreate whose client-chosen id already exists.
+const queryComment = `query Comment($id: String!) {
+  comment(id: $id) { id url issue { id } }
+}`
+
+// Answers.
+
+type user struct {
+	Name        string `json:"name"`
+	DisplayName string `json:"displayName"`
+}
+
+type issueNode struct {
+	ID          string  `json:"id"`
+	Identifier  string  `json:"identifier"`
+	Number      float64 `json:"number"` // a GraphQL Float in Linear's schema
+	Title       string  `json:"title"`
+	Description *string `json:"description"`
+	URL         string  `json:"url"`
+	CreatedAt   string  `json:"createdAt"`
+	State       struct {
+		Type string `json:"type"`
+	} `json:"state"`
+	Team struct {
+		Key string `json:"key"`
+	} `json:"team"`
+	Creator *user `json:"creator"`
+	Labels  struct {
+		Nodes []labelNode `json:"nodes"`
+	} `json:"labels"`
+	Comments struct {
+		Nodes []commentNode `json:"nodes"`
+	} `json:"comments"`
+}
+
+type labelNode struct {
+	Name string `json:"name"`
+}
+
+type commentNode struct {
+	Body      string `json:"body"`
+	URL       string `json:"url"`
+	CreatedAt string `json:"createdAt"`
+	User      *user  `json:"user"`
+}
+
+type issueAnswer struct {
+	Issue *issueNode `json:"issue"`
+}
+
+type issueRefAnswer struct {
+	Issue *struct {
+		ID         string  `json:"id"`
+		Identifier string  `json:"identifier"`
+		Number     float64 `json:"number"`
+		Team       struct {
+			Key string `json:"key"`
+		} `json:"team"`
+	} `json:"issue"`
+}
+
+type teamsAnswer struct {
+	Teams struct {
+		Nodes []team `json:"nodes"`
+	} `json:"teams"`
+}
+
+type labelsAnswer struct {
+	IssueLabels struct {
+		Nodes []struct {
+			ID   string `json:"id"`
+			Name string `json:"name"`
+			Team *struct {
+				ID string `json:"id"`
+			} `json:"team"`
+		} `json:"nodes"`
+	} `json:"issueLabels"`
+}
+
+type issuesAnswer struct {
+	Issues struct {
+		Nodes []issueNode `json:"nodes"`
+	} `json:"issues"`
+}
+
+type issueCreateAnswer struct {
+	IssueCreate struct {
+		Success bool       `json:"success"`
+		Issue   *issueNode `json:"issue"`
+	} `json:"issueCreate"`
+}
+
+type commentCreateAnswer struct {
+	CommentCreate struct {
+		Success bool `json:"success"`
+		Comment *struct {
+			ID  string `json:"id"`
+			URL string `json:"url"`
+		} `json:"comment"`
+	} `json:"commentCreate"`
+}
+
+type commentAnswer struct {
+	Comment *struct {
+		ID    string `json:"id"`
+		URL   string `json:"url"`
+		Issue *struct {
+			ID string `json:"id"`
+		} `json:"issue"`
+	} `json:"comment"`
+}
+
+// Variables.
+
+type idVars struct {
+	ID string `json:"id"`
+}
+
+type keyVars struct {
+	Key string `json:"key"`
+}
+
+type filterVars[F any] struct {
+	Filter F    `json:"filter"`
+	First  *int `json:"first,omitempty"`
+}
+
+type inputVars[I any] struct {
+	Input I `json:"input"`
+}
+
+// issueCreateInput is Linear's IssueCreateInput, the fields we set.
+type issueCreateInput struct {
+	ID          string   `json:"id,omitempty"`
+	TeamID      string   `json:"teamId"`
+	Title       string   `json:"title"`
+	Description string   `json:"description,omitempty"`
+	LabelIDs    []string `json:"labelIds,omitempty"`
+}
+
+// commentCreateInput is Linear's CommentCreateInput, the fields we set.
+type commentCreateInput struct {
+	ID      string `json:"id,omitempty"`
+	IssueID string `json:"issueId"`
+	Body    string `json:"body"`
+}
+
+// Filters: Linear's IssueFilter and IssueLabelFilter, the parts we use.
+
+type stringCmp struct {
+	Eq  string   `json:"eq,omitempty"`
+	In  []string `json:"in,omitempty"`
+	Nin []string `json:"nin,omitempty"`
+}
+
+type idCmp struct {
+	Eq string `json:"eq"`
+}
+
+// teamRef is NullableTeamFilter: a team by id, or (Null) no team at all.
+type teamRef struct {
+	ID   *idCmp `json:"id,omitempty"`
+	Null *bool  `json:"null,omitempty"`
+}
+
+type issueFilter struct {
+	Team   *teamRef       `json:"team,omitempty"`
+	State  *stateFilter   `json:"state,omitempty"`
+	Labels *labelsFilter  `json:"labels,omitempty"`
+	And    []*issueFilter `json:"and,omitempty"`
+}
+
+type stateFilter struct {
+	Type stringCmp `json:"type"`
+}
+
+// labelsFilter is IssueLabelCollectionFilter: some = at least one of the
+// issue's labels matches.
+type labelsFilter struct {
+	Some labelFilter `json:"some"`
+}
+
+type labelFilter struct {
+	Name *stringCmp     `json:"name,omitempty"`
+	Team *teamRef       `json:"team,omitempty"`
+	And  []*labelFilter `json:"and,omitempty"`
+	Or   []*labelFilter `json:"or,omitempty"`
+}
