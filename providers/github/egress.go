@@ -1,0 +1,72 @@
+package github
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// maxRedirects bounds the same-host redirects a read follows (GitHub answers
+// a read of a renamed repository with a 301 to /repositories/ID/...).
+const maxRedirects = 5
+
+// egressError is a request the provider refused because it would leave the
+// configured API host.
+type egressError struct {
+	target   string // scheme://host the request was bound for
+	pinned   string // scheme://host the provider is pinned to
+	redirect bool
+}
+
+func (e *egressError) Error() string {
+	if e.redirect {
+		return fmt.Sprintf("refused to follow a redirect to %s: this forge is pinned to %s", e.target, e.pinned)
+	}
+	return fmt.Sprintf("refused a request to %s: this forge is pinned to %s", e.target, e.pinned)
+}
+
+// pinnedTransport refuses every request whose scheme or host is not the
+// API's. It is the last check before the network: whatever built the URL
+// (go-github, a redirect, a URL taken from a response), nothing and no
+// credential reaches another host.
+type pinnedTransport struct {
+	scheme, host string
+	next         http.RoundTripper
+}
+
+func (t *pinnedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if !t.allows(r.URL) {
+		if r.Body != nil {
+			r.Body.Close() // RoundTrip owns the body, even when refusing.
+		}
+		return nil, &egressError{target: origin(r.URL), pinned: t.scheme + "://" + t.host}
+	}
+	return t.next.RoundTrip(r)
+}
+
+func (t *pinnedTransport) allows(u *url.URL) bool {
+	return u.Scheme == t.scheme && strings.EqualFold(u.Host, t.host)
+}
+
+// redirectPolicy follows same-host redirects on reads only. A redirect on a
+// write is returned as-is (go-github reports it as a RedirectionError): Go
+// would otherwise turn a POST answered with 301 into a GET that succeeds
+// and writes nothing, and the caller would be told the write happened.
+func redirectPolicy(base *url.URL) func(*http.Request, []*http.Request) error {
+	pin := &pinnedTransport{scheme: base.Scheme, host: base.Host}
+	return func(next *http.Request, via []*http.Request) error {
+		if !pin.allows(next.URL) {
+			return &egressError{target: origin(next.URL), pinned: origin(base), redirect: true}
+		}
+		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
+			return http.ErrUseLastResponse
+		}
+		if len(via) > maxRedirects {
+			return fmt.Errorf("stopped after %d redirects", maxRedirects)
+		}
+		return nil
+	}
+}
+
+func origin(u *url.URL) string { return u.Scheme + "://" + u.Host }

@@ -1,0 +1,263 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	gh "github.com/google/go-github/v84/github"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+const (
+	codeInvalid      = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
+	codeNotFound     = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
+	codeDenied       = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
+	codeUnauth       = gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED
+	codeExhausted    = gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED
+	codeUnavailable  = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
+	codeInternal     = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
+	codePrecondition = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
+)
+
+// unspecifiedWait is how long to back off from a rate limit that names no
+// time: GitHub's documented "wait at least one minute".
+const unspecifiedWait = time.Minute
+
+// maxWait caps a requested wait: GitHub's quota windows are an hour, so a
+// longer one is a garbled header, not advice.
+const maxWait = time.Hour
+
+// maxMessage bounds an error message built from a response body, which the
+// forge (or whatever answered in its place) controls.
+const maxMessage = 2000
+
+// mapError turns a failure of the operation `what` into the gateway's
+// in-band error. The message names the operation and what GitHub said, and
+// never a credential.
+func (p *Provider) mapError(what string, err error) *providers.Error {
+	if pe, ok := providers.AsError(err); ok {
+		return pe
+	}
+	e := p.classify(err)
+	msg := what + ": " + e.Message
+	for _, s := range p.secrets {
+		msg = strings.ReplaceAll(msg, s, "[redacted]")
+	}
+	if len(msg) > maxMessage {
+		cut := maxMessage
+		for cut > 0 && !utf8.RuneStart(msg[cut]) {
+			cut-- // never split a character: proto strings must stay UTF-8
+		}
+		msg = msg[:cut] + "…"
+	}
+	e.Message = msg
+	return e
+}
+
+func (p *Provider) classify(err error) *providers.Error {
+	var (
+		egress    *egressError
+		primary   *gh.RateLimitError
+		secondary *gh.AbuseRateLimitError
+		redirect  *gh.RedirectionError
+		twoFactor *gh.TwoFactorAuthError
+		accepted  *gh.AcceptedError
+		resp      *gh.ErrorResponse
+		netErr    net.Error
+		urlErr    *url.Error
+		syntax    *json.SyntaxError
+		typeErr   *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &egress):
+		return providers.Errorf(codePrecondition, "%v", egress)
+	case errors.Is(err, context.DeadlineExceeded):
+		return providers.Errorf(codeUnavailable, "GitHub did not answer within %s", p.timeout)
+	case errors.Is(err, context.Canceled):
+		return providers.Errorf(codeUnavailable, "canceled before GitHub answered")
+	case errors.As(err, &primary):
+		return p.primaryLimit(primary)
+	case errors.As(err, &secondary):
+		return p.secondaryLimit(secondary)
+	case errors.As(err, &redirect):
+		return redirected(redirect)
+	case errors.As(err, &twoFactor):
+		return providers.Errorf(codeUnauth, "GitHub wants a one-time password for this credential; use a token instead")
+	case errors.As(err, &accepted):
+		return providers.Errorf(codeUnavailable, "GitHub accepted the request but has not finished preparing the answer; retry shortly")
+	case errors.As(err, &resp):
+		return p.byStatus(resp)
+	case errors.As(err, &syntax), errors.As(err, &typeErr):
+		return providers.Errorf(codeUnavailable, "GitHub's answer is not the JSON its API documents (%v)", err)
+	case errors.As(err, &netErr), errors.As(err, &urlErr):
+		return providers.Errorf(codeUnavailable, "GitHub unreachable: %v", err)
+	default:
+		return providers.Errorf(codeInternal, "%v", err)
+	}
+}
+
+// primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0),
+// answered by GitHub or pre-empted by go-github from an earlier answer.
+func (p *Provider) primaryLimit(e *gh.RateLimitError) *providers.Error {
+	wait, ok := p.headerWait(e.Response)
+	if !ok {
+		wait = e.Rate.Reset.Sub(p.now())
+	}
+	return limited(fmt.Sprintf("GitHub rate limit exhausted (%s: %d requests an hour): %s",
+		resource(e.Rate.Resource), e.Rate.Limit, e.Message), wait)
+}
+
+// secondaryLimit is GitHub's abuse protection (too many requests at once or
+// content created too fast).
+func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *providers.Error {
+	wait, ok := p.headerWait(e.Response)
+	if !ok && synthetic(e.Response) {
+		// go-github answered from its memo of an earlier limit.
+		wait = e.GetRetryAfter()
+	}
+	// Otherwise wait stays 0 and limited() applies the one-minute rule:
+	// go-github's own fallback (until x-ratelimit-reset, which every answer
+	// carries for the hourly window) would wait up to an hour for nothing.
+	return limited("GitHub secondary rate limit: "+e.Message, wait)
+}
+
+// limited is resource_exhausted with the wait rounded to whole seconds; a
+// wait GitHub did not name (or one already past) is the guide's minute.
+func limited(msg string, wait time.Duration) *providers.Error {
+	if wait <= 0 {
+		wait = unspecifiedWait
+	}
+	wait = min(max(wait.Round(time.Second), time.Second), maxWait)
+	return &providers.Error{Code: codeExhausted, Message: fmt.Sprintf("%s; retry after %s", msg, wait), RetryAfter: wait}
+}
+
+// headerWait reads how long GitHub asked to back off, per its rate-limit
+// guide: retry-after seconds; or until x-ratelimit-reset when
+// x-ratelimit-remaining is 0; the longer of the two when both are given.
+// ok is false when the answer names neither.
+func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
+	if r == nil {
+		return 0, false
+	}
+	h := r.Header
+	if s := strings.TrimSpace(h.Get("Retry-After")); s != "" {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			d, ok = time.Duration(min(n, int64(maxWait/time.Second)))*time.Second, true
+		} else if t, err := http.ParseTime(s); err == nil {
+			d, ok = t.Sub(p.now()), true
+		}
+	}
+	if h.Get(gh.HeaderRateRemaining) == "0" {
+		if n, err := strconv.ParseInt(h.Get(gh.HeaderRateReset), 10, 64); err == nil {
+			d, ok = max(d, time.Unix(n, 0).Sub(p.now())), true
+		}
+	}
+	return d, ok
+}
+
+// synthetic reports a response go-github made up to pre-empt a request it
+// knows would be rate limited (it carries no headers; GitHub's always do).
+func synthetic(r *http.Response) bool { return r == nil || len(r.Header) == 0 }
+
+func resource(r string) string {
+	if r == "" {
+		return "core"
+	}
+	return r
+}
+
+func redirected(e *gh.RedirectionError) *providers.Error {
+	method := "a write"
+	if e.Response != nil && e.Response.Request != nil {
+		method = e.Response.Request.Method
+	}
+	if e.StatusCode == http.StatusMovedPermanently || e.StatusCode == http.StatusPermanentRedirect {
+		return providers.Errorf(codePrecondition,
+			"repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
+			method, e.StatusCode, http.StatusText(e.StatusCode))
+	}
+	return providers.Errorf(codePrecondition,
+		"GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
+		method, e.StatusCode)
+}
+
+// byStatus maps an error GitHub answered with a status and (usually) a JSON
+// body {message, errors[], documentation_url}.
+func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
+	status := 0
+	if e.Response != nil {
+		status = e.Response.StatusCode
+	}
+	msg := fmt.Sprintf("GitHub answered %d %s", status, http.StatusText(status))
+	if d := detail(e); d != "" && d != http.StatusText(status) {
+		msg += ": " + d
+	}
+	switch {
+	case status == http.StatusBadRequest, status == http.StatusUnprocessableEntity:
+		return providers.Errorf(codeInvalid, "%s", msg)
+	case status == http.StatusUnauthorized:
+		return providers.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
+	case status == http.StatusForbidden || status == http.StatusTooManyRequests:
+		// A 429, or a 403 that names a wait, is a rate limit whose body
+		// go-github did not recognise (it keys on documentation_url).
+		if status == http.StatusTooManyRequests || e.Response.Header.Get("Retry-After") != "" {
+			wait, _ := p.headerWait(e.Response)
+			return limited(msg, wait)
+		}
+		return providers.Errorf(codeDenied, "%s", msg)
+	case status == http.StatusNotFound:
+		return providers.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
+	case status == http.StatusConflict, status == http.StatusGone:
+		return providers.Errorf(codePrecondition, "%s", msg)
+	case status == http.StatusUnavailableForLegalReasons:
+		return providers.Errorf(codeDenied, "%s", msg)
+	case status >= 500:
+		return providers.Errorf(codeUnavailable, "%s", msg)
+	default:
+		return providers.Errorf(codeInternal, "%s", msg)
+	}
+}
+
+// detail flattens GitHub's error body into one line: the message, then each
+// entry of errors[] as "Resource.field (code): message".
+func detail(e *gh.ErrorResponse) string {
+	parts := make([]string, 0, len(e.Errors))
+	for _, x := range e.Errors {
+		var b strings.Builder
+		b.WriteString(strings.Trim(x.Resource+"."+x.Field, "."))
+		if x.Code != "" {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("(" + x.Code + ")")
+		}
+		if x.Message != "" {
+			if b.Len() > 0 {
+				b.WriteString(": ")
+			}
+			b.WriteString(x.Message)
+		}
+		if b.Len() > 0 {
+			parts = append(parts, b.String())
+		}
+	}
+	out := strings.TrimSpace(e.Message)
+	if len(parts) > 0 {
+		if out != "" {
+			out += ": "
+		}
+		out += strings.Join(parts, "; ")
+	}
+	return strings.Join(strings.Fields(out), " ")
+}

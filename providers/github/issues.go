@@ -1,0 +1,162 @@
+package github
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	gh "github.com/google/go-github/v84/github"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+const (
+	// defaultListLimit is the wire's "omitted = 30", also GitHub's default
+	// page size.
+	defaultListLimit = 30
+	// maxPerPage is the largest page GitHub serves.
+	maxPerPage = 100
+)
+
+// GetIssue reads an issue and its comments. GitHub serves pull requests on
+// the issues endpoint too; one is refused as not_found, saying what it is.
+func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	n, err := number(req.GetIssueNumber(), "issue")
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("get issue %s#%d", repo, n), func(ctx context.Context) (*forgev1.Issue, error) {
+		i, _, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
+		if err != nil {
+			return nil, err
+		}
+		if i.IsPullRequest() {
+			return nil, providers.Errorf(codeNotFound,
+				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+		}
+		comments, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+			return p.author.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
+		})
+		if err != nil {
+			return nil, err
+		}
+		return p.issue(repo, i, comments), nil
+	})
+}
+
+// ListIssues lists issues newest first. GitHub's issues endpoint returns
+// pull requests among them; those are dropped and further pages read until
+// `limit` issues are found or the listing (or the page limit) ends.
+func (p *Provider) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range req.GetLabels() {
+		if strings.Contains(l, ",") {
+			// The API takes labels as one comma-separated list.
+			return nil, providers.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
+		}
+	}
+	limit := int(req.GetLimit())
+	if limit == 0 {
+		limit = defaultListLimit
+	}
+	limit = min(limit, maxPerPage)
+	opts := &gh.IssueListByRepoOptions{
+		State:     issueState(req.GetState()),
+		Labels:    req.GetLabels(),
+		Sort:      "created",
+		Direction: "desc",
+		// A page of at least GitHub's default size, so a small limit in a
+		// repository busy with pull requests still fills from one page.
+		ListOptions: gh.ListOptions{PerPage: max(limit, defaultListLimit)},
+	}
+	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
+		list := &forgev1.IssueList{}
+		for range pageLimit {
+			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
+			if err != nil {
+				return nil, err
+			}
+			for _, i := range page {
+				if i.IsPullRequest() {
+					continue
+				}
+				list.Issues = append(list.Issues, p.issue(repo, i, nil))
+				if len(list.Issues) == limit {
+					return list, nil
+				}
+			}
+			if resp.NextPage == 0 {
+				break
+			}
+			opts.ListOptions.Page = resp.NextPage
+		}
+		return list, nil
+	})
+}
+
+func issueState(s gatewayv1.IssueStateFilter) string {
+	switch s {
+	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED:
+		return "closed"
+	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
+		return "all"
+	default:
+		return "open"
+	}
+}
+
+// CreateIssue opens an issue with the title, body and labels as given.
+func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	in := &gh.IssueRequest{Title: gh.Ptr(req.GetTitle())}
+	if req.GetBody() != "" {
+		in.Body = gh.Ptr(req.GetBody())
+	}
+	if len(req.GetLabels()) > 0 {
+		in.Labels = gh.Ptr(req.GetLabels())
+	}
+	return call(ctx, p, "create issue in "+repo.String(), func(ctx context.Context) (*forgev1.Issue, error) {
+		i, _, err := p.author.Issues.Create(ctx, repo.owner, repo.name, in)
+		if err != nil {
+			return nil, err
+		}
+		return p.issue(repo, i, nil), nil
+	})
+}
+
+// CommentOnIssue posts a comment on an issue.
+func (p *Provider) CommentOnIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
+}
+
+// comment posts an issue comment, which is also how GitHub stores a pull
+// request's conversation comments.
+func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64, body string) (*forgev1.CommentRef, error) {
+	repo, err := parseRepo(repoArg)
+	if err != nil {
+		return nil, err
+	}
+	n, err := number(num, kind)
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("comment on %s %s#%d", kind, repo, n), func(ctx context.Context) (*forgev1.CommentRef, error) {
+		c, _, err := p.author.Issues.CreateComment(ctx, repo.owner, repo.name, n, &gh.IssueComment{Body: gh.Ptr(body)})
+		if err != nil {
+			return nil, err
+		}
+		return p.commentRef(repo, n, c), nil
+	})
+}

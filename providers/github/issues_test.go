@@ -1,0 +1,311 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+const repoPath = "/repos/octocat/Hello-World"
+
+var (
+	ctx      = context.Background()
+	noCall   = providers.Call{Account: "acct", Session: "sess"}
+	githubCo = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "github.com"}
+)
+
+func wantProto(t *testing.T, got, want proto.Message) {
+	t.Helper()
+	if !proto.Equal(got, want) {
+		t.Errorf("result\n got %s\nwant %s", prototext.Format(got), prototext.Format(want))
+	}
+}
+
+// wantCode checks err is an in-band error with code whose message contains
+// every fragment.
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) *providers.Error {
+	t.Helper()
+	e, ok := providers.AsError(err)
+	if !ok {
+		t.Fatalf("err = %v (%T), want *providers.Error %s", err, err, code)
+	}
+	if e.Code != code {
+		t.Errorf("code = %s, want %s (message %q)", e.Code, code, e.Message)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(e.Message, f) {
+			t.Errorf("message %q does not contain %q", e.Message, f)
+		}
+	}
+	return e
+}
+
+func TestGetIssue(t *testing.T) {
+	f := newFake(t,
+		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: fixture(t, "issue_comments.json")},
+	)
+	got, err := f.provider(t).GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, &forgev1.Issue{
+		Forge:  githubCo,
+		Repo:   "octocat/Hello-World",
+		Number: 1347,
+		State:  "open",
+		Url:    "https://github.com/octocat/Hello-World/issues/1347",
+		Labels: []string{"bug", "ui"},
+		Author: "octocat",
+		Title:  "Found a bug",
+		Body:   "I'm having a problem with this.\n\nSteps:\n1. open the app\n2. it crashes",
+		Comments: []*forgev1.Comment{
+			{Author: "hubot", Url: "https://github.com/octocat/Hello-World/issues/1347#issuecomment-1", Body: "Me too"},
+			{Author: "octocat", Url: "https://github.com/octocat/Hello-World/issues/1347#issuecomment-2", Body: "Fixed in #1350."},
+		},
+	})
+}
+
+func TestGetIssueFollowsCommentPages(t *testing.T) {
+	f := newFake(t)
+	f.script = []exchange{
+		{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions,
+			reply: fixture(t, "issue_comments.json"), header: f.linkNext(repoPath+"/issues/1347/comments", q("per_page", "100"), 2, 2)},
+		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100", "page", "2"), accept: acceptReactions,
+			reply: "[" + fixtureWith(t, "comment_created.json", "body", "Third.") + "]"},
+	}
+	got, err := f.provider(t).GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bodies []string
+	for _, c := range got.GetComments() {
+		bodies = append(bodies, c.GetBody())
+	}
+	if want := []string{"Me too", "Fixed in #1350.", "Third."}; fmt.Sprint(bodies) != fmt.Sprint(want) {
+		t.Errorf("comments = %q, want %q", bodies, want)
+	}
+}
+
+func TestGetIssueRefusesPullRequest(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/issues/1350", accept: acceptReactions, reply: fixture(t, "issue_is_pull.json")})
+	_, err := f.provider(t).GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1350})
+	wantCode(t, err, codeNotFound, "#1350", "is a pull request", "forge_get_pull_request")
+}
+
+// issuesPage is a list-issues answer: the documented issue example once per
+// number, shaped as a pull request (with its "pull_request" member) where
+// pulls says, the way GitHub's issues endpoint mixes them.
+func issuesPage(t *testing.T, numbers []int, pulls map[int]bool) string {
+	t.Helper()
+	items := make([]map[string]any, 0, len(numbers))
+	for _, n := range numbers {
+		name, kind := "issue.json", "issues"
+		if pulls[n] {
+			name, kind = "issue_is_pull.json", "pull"
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(fixture(t, name)), &m); err != nil {
+			t.Fatal(err)
+		}
+		m["number"] = n
+		m["id"] = 1000000 + n
+		m["title"] = fmt.Sprintf("Item %d", n)
+		m["html_url"] = fmt.Sprintf("https://github.com/octocat/Hello-World/%s/%d", kind, n)
+		items = append(items, m)
+	}
+	b, err := json.Marshal(items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func span(from, to int) []int {
+	var out []int
+	for n := from; n >= to; n-- {
+		out = append(out, n)
+	}
+	return out
+}
+
+func numbers(l *forgev1.IssueList) []uint64 {
+	var out []uint64
+	for _, i := range l.GetIssues() {
+		out = append(out, i.GetNumber())
+	}
+	return out
+}
+
+func TestListIssuesDropsPullRequestsAndPagesToFillLimit(t *testing.T) {
+	pulls := map[int]bool{58: true, 55: true, 50: true, 44: true, 40: true, 29: true, 27: true}
+	query := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30")
+	page2 := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30", "page", "2")
+	f := newFake(t)
+	f.script = []exchange{
+		{method: "GET", path: repoPath + "/issues", query: query, accept: acceptReactions,
+			reply: issuesPage(t, span(60, 31), pulls), header: f.linkNext(repoPath+"/issues", query, 2, 5)},
+		{method: "GET", path: repoPath + "/issues", query: page2, accept: acceptReactions,
+			reply: issuesPage(t, span(30, 1), pulls), header: f.linkNext(repoPath+"/issues", query, 3, 5)},
+	}
+	limit := uint32(30)
+	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
+		Repo:   "octocat/Hello-World",
+		State:  gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED,
+		Labels: []string{"bug", "ui"},
+		Limit:  &limit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []uint64
+	for _, n := range span(60, 1) {
+		if !pulls[n] && len(want) < 30 {
+			want = append(want, uint64(n))
+		}
+	}
+	if fmt.Sprint(numbers(got)) != fmt.Sprint(want) {
+		t.Errorf("numbers = %v, want %v", numbers(got), want)
+	}
+	first := got.GetIssues()[0]
+	wantProto(t, first, &forgev1.Issue{
+		Forge: githubCo, Repo: "octocat/Hello-World", Number: 60, State: "open",
+		Url: "https://github.com/octocat/Hello-World/issues/60", Labels: []string{"bug", "ui"}, Author: "octocat",
+		Title: "Item 60", Body: "I'm having a problem with this.\n\nSteps:\n1. open the app\n2. it crashes",
+	})
+}
+
+func TestListIssuesDefaultsAndEndOfListing(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "GET", path: repoPath + "/issues", accept: acceptReactions,
+		query: q("state", "open", "sort", "created", "direction", "desc", "per_page", "30"),
+		reply: issuesPage(t, []int{9, 8, 7, 6}, map[int]bool{8: true}),
+	})
+	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(numbers(got)) != "[9 7 6]" {
+		t.Errorf("numbers = %v, want [9 7 6]", numbers(got))
+	}
+}
+
+func TestListIssuesSmallLimitStopsEarly(t *testing.T) {
+	f := newFake(t)
+	query := q("state", "all", "sort", "created", "direction", "desc", "per_page", "30")
+	f.script = []exchange{{
+		method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
+		reply: issuesPage(t, span(40, 11), map[int]bool{40: true}), header: f.linkNext(repoPath+"/issues", query, 2, 3),
+	}}
+	limit := uint32(2)
+	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
+		Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(numbers(got)) != "[39 38]" {
+		t.Errorf("numbers = %v, want [39 38]", numbers(got))
+	}
+}
+
+func TestListIssuesStopsAtPageLimit(t *testing.T) {
+	f := newFake(t)
+	query := q("state", "open", "sort", "created", "direction", "desc", "per_page", "30")
+	allPulls := map[int]bool{}
+	for n := 1; n <= 1000; n++ {
+		allPulls[n] = true
+	}
+	for page := 1; page <= pageLimit; page++ {
+		pq := q("state", "open", "sort", "created", "direction", "desc", "per_page", "30")
+		if page > 1 {
+			pq.Set("page", fmt.Sprint(page))
+		}
+		top := 1000 - (page-1)*30
+		f.script = append(f.script, exchange{method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: pq,
+			reply: issuesPage(t, span(top, top-29), allPulls), header: f.linkNext(repoPath+"/issues", query, page+1, 34)})
+	}
+	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetIssues()) != 0 {
+		t.Errorf("got %d issues from a listing of pull requests", len(got.GetIssues()))
+	}
+}
+
+func TestListIssuesRefusesLabelWithComma(t *testing.T) {
+	f := newFake(t)
+	_, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World", Labels: []string{"a,b"}})
+	wantCode(t, err, codeInvalid, `"a,b"`, "comma")
+}
+
+func TestCreateIssue(t *testing.T) {
+	body := "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nIt crashes."
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/issues", status: 201,
+		body:  `{"title":"Crash on start","body":"<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nIt crashes.","labels":["bug"]}`,
+		reply: fixture(t, "issue_created.json"),
+	})
+	got, err := f.provider(t).CreateIssue(ctx, noCall, &gatewayv1.CreateIssueRequest{
+		Repo: "octocat/Hello-World", Title: "Crash on start", Body: body, Labels: []string{"bug"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, &forgev1.Issue{
+		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1351, State: "open",
+		Url: "https://github.com/octocat/Hello-World/issues/1351", Labels: []string{"bug"},
+		Author: "forgetools-bot", Title: "Crash on start", Body: body,
+	})
+}
+
+func TestCreateIssueTitleOnly(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/issues", status: 201,
+		body: `{"title":"Crash on start"}`, reply: fixture(t, "issue_created.json"),
+	})
+	if _, err := f.provider(t).CreateIssue(ctx, noCall, &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash on start"}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCommentOnIssue(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/issues/1347/comments", status: 201,
+		body:  `{"body":"<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nLooking into it."}`,
+		reply: fixture(t, "comment_created.json"),
+	})
+	got, err := f.provider(t).CommentOnIssue(ctx, noCall, &gatewayv1.CommentOnIssueRequest{
+		Repo: "octocat/Hello-World", IssueNumber: 1347, Body: "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nLooking into it.",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, &forgev1.CommentRef{
+		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1347, CommentId: "2468013579",
+		Url: "https://github.com/octocat/Hello-World/issues/1347#issuecomment-2468013579",
+	})
+}
+
+func TestMalformedRepoNeverReachesGitHub(t *testing.T) {
+	f := newFake(t)
+	p := f.provider(t)
+	for _, repo := range []string{"octocat", "octocat/", "/x", "a/b/c", "../x", "octocat/..", "o/n?x=1", "o/n#f", "o/%2e%2e", "o/n m", "ok/né"} {
+		_, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: 1})
+		wantCode(t, err, codeInvalid, "owner/name")
+	}
+	if n := f.requests(); n != 0 {
+		t.Errorf("%d requests reached GitHub", n)
+	}
+}

@@ -1,0 +1,116 @@
+package github
+
+import (
+	"context"
+	"fmt"
+
+	gh "github.com/google/go-github/v84/github"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
+)
+
+// GetPullRequest reads a pull request with its reviews (inline comments
+// grouped under them), its conversation comments and a roll-up of its head
+// commit's checks. The requests run one after another, as GitHub asks of
+// integrations to stay clear of its secondary rate limits.
+func (p *Provider) GetPullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	n, err := number(req.GetPullNumber(), "pull request")
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("get pull request %s#%d", repo, n), func(ctx context.Context) (*forgev1.PullRequest, error) {
+		c := p.author
+		pr, _, err := c.PullRequests.Get(ctx, repo.owner, repo.name, n)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
+			return c.PullRequests.ListReviews(ctx, repo.owner, repo.name, n, &o)
+		})
+		if err != nil {
+			return nil, err
+		}
+		inline, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestComment, *gh.Response, error) {
+			return c.PullRequests.ListComments(ctx, repo.owner, repo.name, n, &gh.PullRequestListCommentsOptions{ListOptions: o})
+		})
+		if err != nil {
+			return nil, err
+		}
+		conversation, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+			return c.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
+		})
+		if err != nil {
+			return nil, err
+		}
+		out := p.pullRequest(repo, pr)
+		out.Reviews = reviews(rs, inline)
+		out.Comments = issueComments(conversation)
+		out.ChecksState = p.checks(ctx, repo, pr.GetHead().GetSHA())
+		return out, nil
+	})
+}
+
+// checks is the head commit's roll-up, or "" when it cannot be had: a
+// token may lack the statuses or checks permission, and a pull request is
+// still worth reading without it.
+func (p *Provider) checks(ctx context.Context, repo repoName, sha string) string {
+	if sha == "" {
+		return ""
+	}
+	status, _, err := p.author.Repositories.GetCombinedStatus(ctx, repo.owner, repo.name, sha, &gh.ListOptions{PerPage: maxPerPage})
+	if err != nil {
+		p.log.DebugContext(ctx, "github: no commit status for pull request head", "host", p.host, "repo", repo.String(), "code", p.mapError("status", err).Code.String())
+		return ""
+	}
+	runs, _, err := p.author.Checks.ListCheckRunsForRef(ctx, repo.owner, repo.name, sha, &gh.ListCheckRunsOptions{ListOptions: gh.ListOptions{PerPage: maxPerPage}})
+	if err != nil {
+		p.log.DebugContext(ctx, "github: no check runs for pull request head", "host", p.host, "repo", repo.String(), "code", p.mapError("checks", err).Code.String())
+		return ""
+	}
+	return checksState(status, runs.CheckRuns)
+}
+
+// CreatePullRequest opens a pull request from an already pushed head. An
+// omitted base is the repository's default branch, looked up first.
+func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, "create pull request in "+repo.String(), func(ctx context.Context) (*forgev1.PullRequest, error) {
+		base := req.GetBaseRef()
+		if base == "" {
+			r, _, err := p.author.Repositories.Get(ctx, repo.owner, repo.name)
+			if err != nil {
+				return nil, err
+			}
+			if base = r.GetDefaultBranch(); base == "" {
+				return nil, providers.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
+			}
+		}
+		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}
+		if req.GetBody() != "" {
+			in.Body = gh.Ptr(req.GetBody())
+		}
+		if req.GetDraft() {
+			in.Draft = gh.Ptr(true)
+		}
+		pr, _, err := p.author.PullRequests.Create(ctx, repo.owner, repo.name, in)
+		if err != nil {
+			return nil, err
+		}
+		return p.pullRequest(repo, pr), nil
+	})
+}
+
+// CommentOnPullRequest posts a conversation comment (GitHub stores those as
+// issue comments), not a review.
+func (p *Provider) CommentOnPullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+	return p.comment(ctx, "pull request", req.GetRepo(), req.GetPullNumber(), req.GetBody())
+}

@@ -1,0 +1,196 @@
+package github
+
+import (
+	"testing"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+)
+
+const headSHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
+
+// pullReads is the scripted sequence GetPullRequest makes for #n: the PR,
+// its reviews, its review comments and its conversation comments.
+func pullReads(t *testing.T, n, pull, reviews, inline, conversation string) []exchange {
+	return []exchange{
+		{method: "GET", path: repoPath + "/pulls/" + n, reply: fixture(t, pull)},
+		{method: "GET", path: repoPath + "/pulls/" + n + "/reviews", query: q("per_page", "100"), reply: reviews},
+		{method: "GET", path: repoPath + "/pulls/" + n + "/comments", query: q("per_page", "100"), accept: acceptReviewComments, reply: inline},
+		{method: "GET", path: repoPath + "/issues/" + n + "/comments", query: q("per_page", "100"), accept: acceptReactions, reply: conversation},
+	}
+}
+
+func statusRead(sha string, status int, reply string) exchange {
+	return exchange{method: "GET", path: repoPath + "/commits/" + sha + "/status", query: q("per_page", "100"), status: status, reply: reply}
+}
+
+func checkRunsRead(sha, reply string) exchange {
+	return exchange{method: "GET", path: repoPath + "/commits/" + sha + "/check-runs", query: q("per_page", "100"), accept: acceptChecks, reply: reply}
+}
+
+func TestGetPullRequest(t *testing.T) {
+	script := pullReads(t, "1350", "pull.json", fixture(t, "pull_reviews.json"), fixture(t, "pull_review_comments.json"), fixture(t, "pull_issue_comments.json"))
+	script = append(script, statusRead(headSHA, 200, fixture(t, "combined_status.json")), checkRunsRead(headSHA, fixture(t, "check_runs.json")))
+	f := newFake(t, script...)
+	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+	if err != nil {
+		t.Fatal(err)
+	}
+	review := "https://github.com/octocat/Hello-World/pull/1350#pullrequestreview-"
+	wantProto(t, got, &forgev1.PullRequest{
+		Forge:       githubCo,
+		Repo:        "octocat/Hello-World",
+		Number:      1350,
+		State:       "open",
+		Url:         "https://github.com/octocat/Hello-World/pull/1350",
+		HeadRef:     "new-topic",
+		BaseRef:     "main",
+		ChecksState: "pending", // one status succeeded, one check run is still in progress
+		Author:      "octocat",
+		Title:       "Amazing new feature",
+		Body:        "Please pull these awesome changes in!",
+		Reviews: []*forgev1.Review{
+			{Author: "hubot", Verdict: "request_changes", Url: review + "80", Body: "Please handle the empty case.", Comments: []*forgev1.ReviewComment{
+				{Path: "src/parse.go", Line: 42, Side: "RIGHT", Author: "hubot", Body: "What if the input is empty?"},
+				// Outdated: no current line, so its original one.
+				{Path: "src/parse.go", Line: 7, Side: "LEFT", Author: "hubot", Body: "This was removed on purpose?"},
+			}},
+			{Author: "forgetools-reviewer", Verdict: "approve", Url: review + "81"},
+			// Review 82 is PENDING: neither it nor its comment appears.
+			{Author: "hubot", Verdict: "comment", Url: review + "83", Body: "One more nit."},
+			// A comment whose review (77) was not listed stands on its own.
+			{Author: "hubot", Verdict: "comment", Url: "https://github.com/octocat/Hello-World/pull/1350#discussion_r13", Comments: []*forgev1.ReviewComment{
+				{Path: "src/main.go", Line: 5, Side: "RIGHT", Author: "hubot", Body: "Orphaned from an unlisted review."},
+			}},
+		},
+		Comments: []*forgev1.Comment{
+			{Author: "hubot", Url: "https://github.com/octocat/Hello-World/pull/1350#issuecomment-11", Body: "Thanks! CI is running."},
+		},
+	})
+}
+
+func TestGetPullRequestMergedWithFailedChecks(t *testing.T) {
+	sha := "8a2d4b1c9e0f7a6b5c4d3e2f1a0b9c8d7e6f5a4b"
+	script := pullReads(t, "1349", "pull_merged.json", "[]", "[]", "[]")
+	// No commit statuses (GitHub still says "pending" then) and a failed run.
+	script = append(script, statusRead(sha, 200, fixture(t, "combined_status_empty.json")), checkRunsRead(sha, fixture(t, "check_runs_failed.json")))
+	f := newFake(t, script...)
+	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1349})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetState() != "merged" || got.GetChecksState() != "failure" || got.GetAuthor() != "hubot" {
+		t.Errorf("state %q checks %q author %q, want merged failure hubot", got.GetState(), got.GetChecksState(), got.GetAuthor())
+	}
+	if len(got.GetReviews()) != 0 || len(got.GetComments()) != 0 {
+		t.Errorf("reviews %v comments %v, want none", got.GetReviews(), got.GetComments())
+	}
+}
+
+func TestGetPullRequestWithoutAnyChecks(t *testing.T) {
+	script := pullReads(t, "1350", "pull.json", "[]", "[]", "[]")
+	script = append(script, statusRead(headSHA, 200, fixture(t, "combined_status_empty.json")), checkRunsRead(headSHA, fixture(t, "check_runs_none.json")))
+	f := newFake(t, script...)
+	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetChecksState() != "" {
+		t.Errorf("checks = %q, want empty for a commit with no statuses or runs", got.GetChecksState())
+	}
+}
+
+// A token without the statuses permission still reads the pull request;
+// only the roll-up is left empty, and check runs are not asked for.
+func TestGetPullRequestChecksDenied(t *testing.T) {
+	script := pullReads(t, "1350", "pull.json", "[]", "[]", "[]")
+	script = append(script, statusRead(headSHA, 403, fixture(t, "error_403.json")))
+	f := newFake(t, script...)
+	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetChecksState() != "" || got.GetNumber() != 1350 {
+		t.Errorf("number %d checks %q, want 1350 and empty", got.GetNumber(), got.GetChecksState())
+	}
+}
+
+func TestGetPullRequestNotFound(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls/1347", status: 404, reply: fixture(t, "error_404.json")})
+	_, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1347})
+	wantCode(t, err, codeNotFound, "get pull request octocat/Hello-World#1347", "404 Not Found")
+}
+
+var createdPull = &forgev1.PullRequest{
+	Forge: githubCo, Repo: "octocat/Hello-World", Number: 1352, State: "open",
+	Url: "https://github.com/octocat/Hello-World/pull/1352", HeadRef: "fix-crash", BaseRef: "main", Draft: true,
+	Author: "forgetools-bot", Title: "Fix the crash", Body: "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nFixes #1351.",
+}
+
+func TestCreatePullRequestWithBase(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/pulls", status: 201,
+		body:  `{"title":"Fix the crash","head":"fix-crash","base":"main","body":"<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nFixes #1351.","draft":true}`,
+		reply: fixture(t, "pull_created.json"),
+	})
+	got, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{
+		Repo: "octocat/Hello-World", Title: "Fix the crash", Body: createdPull.Body, HeadRef: "fix-crash", BaseRef: "main", Draft: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, createdPull)
+}
+
+func TestCreatePullRequestLooksUpDefaultBranch(t *testing.T) {
+	f := newFake(t,
+		exchange{method: "GET", path: repoPath, accept: acceptRepo, reply: fixtureWith(t, "repo.json", "default_branch", "trunk")},
+		exchange{
+			method: "POST", path: repoPath + "/pulls", status: 201,
+			body:  `{"title":"Fix the crash","head":"fix-crash","base":"trunk"}`,
+			reply: fixture(t, "pull_created.json"),
+		},
+	)
+	if _, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{
+		Repo: "octocat/Hello-World", Title: "Fix the crash", HeadRef: "fix-crash",
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCreatePullRequestEmptyRepository(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath, accept: acceptRepo, reply: fixtureWith(t, "repo.json", "default_branch", nil)})
+	_, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{Repo: "octocat/Hello-World", Title: "x", HeadRef: "y"})
+	wantCode(t, err, codePrecondition, "no default branch", "base_ref")
+}
+
+func TestCreatePullRequestAlreadyExists(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/pulls", status: 422,
+		body:  `{"title":"Fix the crash","head":"fix-crash","base":"main"}`,
+		reply: fixture(t, "error_422_pull_exists.json"),
+	})
+	_, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{
+		Repo: "octocat/Hello-World", Title: "Fix the crash", HeadRef: "fix-crash", BaseRef: "main",
+	})
+	wantCode(t, err, codeInvalid,
+		"create pull request in octocat/Hello-World: GitHub answered 422 Unprocessable Entity: Validation Failed: PullRequest (custom): A pull request already exists for octocat:fix-crash.")
+}
+
+func TestCommentOnPullRequest(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/issues/1350/comments", status: 201,
+		body:  `{"body":"<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nRebased."}`,
+		reply: fixture(t, "pull_comment_created.json"),
+	})
+	got, err := f.provider(t).CommentOnPullRequest(ctx, noCall, &gatewayv1.CommentOnPullRequestRequest{
+		Repo: "octocat/Hello-World", PullNumber: 1350, Body: "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nRebased.",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, &forgev1.CommentRef{
+		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1350, CommentId: "2468013580",
+		Url: "https://github.com/octocat/Hello-World/pull/1350#issuecomment-2468013580",
+	})
+}
