@@ -92,7 +92,8 @@ func (ForgeProvider) EnumDescriptor() ([]byte, []int) {
 type ForgeRef struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Provider ForgeProvider          `protobuf:"varint,1,opt,name=provider,proto3,enum=forgetools.forge.v1.ForgeProvider" json:"provider,omitempty"`
-	// Empty = the provider's default host.
+	// Empty = the provider's default host. A host name with an optional port:
+	// no scheme, path or user info, so it can only ever name a host.
 	Host          string `protobuf:"bytes,2,opt,name=host,proto3" json:"host,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -352,7 +353,9 @@ func (x *ReviewComment) GetBody() string {
 type Review struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	Author string                 `protobuf:"bytes,1,opt,name=author,proto3" json:"author,omitempty"`
-	// As the forge reports it (GitHub: changes_requested).
+	// In the tool vocabulary where the provider maps it (approve,
+	// request_changes, comment); the renderer also normalises forge spellings
+	// such as changes_requested.
 	Verdict       string           `protobuf:"bytes,2,opt,name=verdict,proto3" json:"verdict,omitempty"`
 	Attribution   *Attribution     `protobuf:"bytes,3,opt,name=attribution,proto3" json:"attribution,omitempty"`
 	Url           string           `protobuf:"bytes,4,opt,name=url,proto3" json:"url,omitempty"`
@@ -1055,10 +1058,10 @@ var File_forgetools_forge_v1_forge_proto protoreflect.FileDescriptor
 
 const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
-	"\x1fforgetools/forge/v1/forge.proto\x12\x13forgetools.forge.v1\x1a\x1bbuf/validate/validate.proto\x1a#forgetools/options/v1/options.proto\"\xae\x01\n" +
+	"\x1fforgetools/forge/v1/forge.proto\x12\x13forgetools.forge.v1\x1a\x1bbuf/validate/validate.proto\x1a#forgetools/options/v1/options.proto\"\x85\x01\n" +
 	"\bForgeRef\x12H\n" +
-	"\bprovider\x18\x01 \x01(\x0e2\".forgetools.forge.v1.ForgeProviderB\b\xbaH\x05\x82\x01\x02\x10\x01R\bprovider\x12X\n" +
-	"\x04host\x18\x02 \x01(\tBD\xbaHAr?\x18\xfd\x012:^([A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?(:[0-9]{1,5})?)?$R\x04host\"\x8a\x01\n" +
+	"\bprovider\x18\x01 \x01(\x0e2\".forgetools.forge.v1.ForgeProviderB\b\xbaH\x05\x82\x01\x02\x10\x01R\bprovider\x12/\n" +
+	"\x04host\x18\x02 \x01(\tB\x1b\xbaH\x18r\x16\x18\xfd\x012\x11^[A-Za-z0-9.:-]*$R\x04host\"\x8a\x01\n" +
 	"\vAttribution\x12)\n" +
 	"\fagent_handle\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\vagentHandle\x12)\n" +
 	"\fowner_handle\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\vownerHandle\x12%\n" +

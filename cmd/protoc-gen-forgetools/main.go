@@ -1,0 +1,71 @@
+// Command protoc-gen-forgetools is a protoc (and buf) plugin: for every
+// proto file with a dispatch oneof annotated with
+// (forgetools.options.v1.toolset) it writes <file>.tools.go, a
+// runtime.Table of agent tools, next to the protoc-gen-go output.
+//
+// It takes protogen's standard options (paths=source_relative, module=...,
+// M...). A bad table is refused with one "file:line: message" per problem,
+// which protoc and buf print before exiting non-zero.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/pluginpb"
+
+	"github.com/forgetools/forgetools/internal/generator"
+)
+
+func main() {
+	os.Exit(cli(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 1 && (args[0] == "--version" || args[0] == "-version"):
+		fmt.Fprintln(stdout, "protoc-gen-forgetools", generator.Version)
+		return 0
+	case len(args) > 0:
+		fmt.Fprintf(stderr, "protoc-gen-forgetools %s: a protoc plugin; run it through buf or protoc (or pass --version)\n", generator.Version)
+		return 2
+	}
+	if err := run(stdin, stdout); err != nil {
+		fmt.Fprintln(stderr, "protoc-gen-forgetools:", err)
+		return 1
+	}
+	return 0
+}
+
+// run is one plugin invocation: a CodeGeneratorRequest in, a
+// CodeGeneratorResponse out. A refused table is not a failure of the
+// plugin: as the plugin protocol asks, it goes back in the response's
+// error field, and the compiler reports it and fails.
+func run(in io.Reader, out io.Writer) error {
+	data, err := io.ReadAll(in)
+	if err != nil {
+		return err
+	}
+	req := &pluginpb.CodeGeneratorRequest{}
+	if err := proto.Unmarshal(data, req); err != nil {
+		return fmt.Errorf("reading the CodeGeneratorRequest: %w", err)
+	}
+	var flags flag.FlagSet // no parameters of its own yet; protogen handles the standard ones
+	plugin, err := protogen.Options{ParamFunc: flags.Set}.New(req)
+	if err != nil {
+		return err
+	}
+	if err := generator.Generate(plugin); err != nil {
+		plugin.Error(err)
+	}
+	data, err = proto.Marshal(plugin.Response())
+	if err != nil {
+		return err
+	}
+	_, err = out.Write(data)
+	return err
+}

@@ -1,0 +1,127 @@
+package generator
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// Each refusal rule, as an edit to the minimal table that breaks exactly
+// that rule. The generator must emit nothing and point at the proto line
+// (1-based) that causes the problem: the option field itself where the
+// compiler records it (buf does), else the option or the field.
+func TestRefusals(t *testing.T) {
+	base, err := os.ReadFile("testdata/minimal/minimal.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const anotherArm = `      ack: "Pinged {host} {count} times"
+    }];
+`
+	for _, tc := range []struct {
+		name  string
+		edits []string // old, new, old, new, ...
+		want  string
+	}{{
+		name: "duplicate tool name",
+		edits: []string{anotherArm, anotherArm + `    PingRequest ping_again = 4 [(forgetools.options.v1.tool) = {
+      name: "mini_ping"
+      approval: APPROVAL_READ
+      description: "Ping again."
+      result: "pong"
+    }];
+`},
+		want: `minimal.proto:34: duplicate tool name "mini_ping" (also on ping)`,
+	}, {
+		name:  "ack placeholder naming no field",
+		edits: []string{`{host} {count} times`, `{hostname} {count} times`},
+		want:  `minimal.proto:31: mini_ping: ack placeholder {hostname} names no field of minimal.v1.Pong`,
+	}, {
+		name:  "unbalanced ack",
+		edits: []string{`{host} {count} times`, `{host} {count times`},
+		want:  `minimal.proto:31: mini_ping: ack "Pinged {host} {count times" has an unbalanced brace`,
+	}, {
+		name:  "result arm that does not exist",
+		edits: []string{`result: "pong"`, `result: "pongs"`},
+		want:  `minimal.proto:30: mini_ping: result arm "pongs" does not exist in minimal.v1.Outcome.result`,
+	}, {
+		name:  "result arm that is the error arm",
+		edits: []string{`result: "pong"`, `result: "failure"`},
+		want:  `minimal.proto:30: mini_ping: result arm "failure" is the error arm`,
+	}, {
+		name:  "missing description",
+		edits: []string{`      description: "Ping a host."` + "\n", ``},
+		want:  `minimal.proto:25: mini_ping: missing description`,
+	}, {
+		name:  "parameter colliding with the selector",
+		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {name: "forge_provider"},`},
+		want:  `minimal.proto:41: mini_ping: parameter "forge_provider" collides with the selector parameter of Call.forge`,
+	}, {
+		name:  "arm without tool options",
+		edits: []string{anotherArm, anotherArm + "    PingRequest bare = 4;\n"},
+		want:  `minimal.proto:33: arm bare has no (forgetools.options.v1.tool) options`,
+	}, {
+		name:  "missing approval",
+		edits: []string{"      approval: APPROVAL_WRITE\n", ""},
+		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ or APPROVAL_WRITE)`,
+	}, {
+		name:  "unknown snippet",
+		edits: []string{`snippets: ["care"]`, `snippets: ["careful"]`},
+		want:  `minimal.proto:29: snippet "careful" is not defined by the toolset`,
+	}, {
+		name:  "unknown instruction snippet",
+		edits: []string{`instructions: "Ping hosts."`, `instruction_snippets: ["gentle"]`},
+		want:  `minimal.proto:22: snippet "gentle" is not defined by the toolset`,
+	}, {
+		name:  "replay_ack without ack",
+		edits: []string{`ack: "Pinged {host} {count} times"`, `replay_ack: "Already pinged {host}"`, "  uint32 count = 2;\n}", "  uint32 count = 2;\n  string url = 3;\n}"},
+		want:  `minimal.proto:31: mini_ping: replay_ack without an ack`,
+	}, {
+		name:  "replay_ack without a url",
+		edits: []string{`ack: "Pinged {host} {count} times"`, `ack: "Pinged {host}" replay_ack: "Already pinged {host}"`},
+		want:  `minimal.proto:31: mini_ping: replay_ack needs a string url field in minimal.v1.Pong (an empty url marks the replay)`,
+	}, {
+		name:  "selector without params",
+		edits: []string{`    params: [{key: "provider" value: "forge_provider"}]` + "\n", ""},
+		want:  `minimal.proto:34: FORGE_SELECTOR field forge names no params (selector field -> flat parameter name)`,
+	}, {
+		name:  "selector param naming no field",
+		edits: []string{`{key: "provider" value: "forge_provider"}`, `{key: "provider" value: "forge_provider"}, {key: "port" value: "forge_port"}`},
+		want:  `minimal.proto:34: params key "port" is not a field of forgetools.forge.v1.ForgeRef`,
+	}, {
+		name:  "idempotency key without an envelope field",
+		edits: []string{`      result: "pong"` + "\n", `      result: "pong"` + "\n      idempotency_key: true\n"},
+		want:  `minimal.proto:31: mini_ping: idempotency_key is set but Call has no IDEMPOTENCY_KEY envelope field`,
+	}, {
+		name:  "enum without model names",
+		edits: []string{`params: [{key: "provider" value: "forge_provider"}]`, `params: [{key: "host" value: "forge_host"}]`, "  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1;\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:45: enum minimal.v1.Mood offers the model no value: give values a (forgetools.options.v1.value).name`,
+	}, {
+		name: "every problem at once",
+		edits: []string{
+			`result: "pong"`, `result: "pongs"`,
+			`      description: "Ping a host."` + "\n", ``,
+			`snippets: ["care"]`, `snippets: ["careful"]`,
+		},
+		want: "minimal.proto:25: mini_ping: missing description\n" +
+			`minimal.proto:29: mini_ping: result arm "pongs" does not exist in minimal.v1.Outcome.result` + "\n" +
+			`minimal.proto:28: snippet "careful" is not defined by the toolset`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := string(base)
+			for i := 0; i < len(tc.edits); i += 2 {
+				if !strings.Contains(text, tc.edits[i]) {
+					t.Fatalf("edit %d: %q is not in minimal.proto", i/2, tc.edits[i])
+				}
+				text = strings.Replace(text, tc.edits[i], tc.edits[i+1], 1)
+			}
+			resp := generate(t, sources{"minimal.proto": {text: text, generate: true}})
+			if resp.GetError() != tc.want {
+				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
+			}
+			if len(resp.GetFile()) != 0 {
+				t.Errorf("a refused table must generate nothing, got %d files", len(resp.GetFile()))
+			}
+		})
+	}
+}

@@ -1,0 +1,236 @@
+package args
+
+import (
+	"errors"
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The fixture mirrors what protoc-gen-forgetools emits for a request with a
+// nested list of messages, an enum and a proto3 optional field.
+type verdict int32
+
+var verdicts = map[string]verdict{"approve": 1, "request_changes": 2, "comment": 3}
+
+type comment struct {
+	Path string
+	Line uint64
+	Side verdict
+}
+
+type request struct {
+	Repo     string
+	Number   uint64
+	Verdict  verdict
+	Labels   []string
+	Limit    *uint32
+	Draft    bool
+	Delta    int32
+	Offset   int64
+	Score    float64
+	Comments []*comment
+}
+
+var params = []string{"repo", "number", "verdict", "labels", "limit", "draft", "delta", "offset", "score", "comments"}
+
+func decodeComment(o *Object) *comment {
+	return &comment{
+		Path: String(o, "path", Required),
+		Line: Uint64(o, "line", Required),
+		Side: Enum(o, "side", Optional, verdicts),
+	}
+}
+
+func decode(data []byte) (*request, error) {
+	o, err := Parse(data, params...)
+	if err != nil {
+		return nil, err
+	}
+	req := &request{
+		Repo:     String(o, "repo", Required),
+		Number:   Uint64(o, "number", Required),
+		Verdict:  Enum(o, "verdict", Optional, verdicts),
+		Labels:   Strings(o, "labels", Optional),
+		Limit:    Ptr(o, "limit", Uint32),
+		Draft:    Bool(o, "draft", Optional),
+		Delta:    Int32(o, "delta", Optional),
+		Offset:   Int64(o, "offset", Optional),
+		Score:    Float64(o, "score", Optional),
+		Comments: Messages(o, "comments", Optional, decodeComment, "path", "line", "side"),
+	}
+	if err := o.Err(); err != nil {
+		return nil, err
+	}
+	return req, nil
+}
+
+func TestDecodeValid(t *testing.T) {
+	got, err := decode([]byte(`{
+		"repo": "acme/widgets", "number": 3.0, "verdict": "request_changes",
+		"labels": ["bug", "p1"], "limit": 0, "draft": true, "delta": -2147483648,
+		"offset": -9223372036854775808, "score": 0.5, "verdict": null,
+		"comments": [{"path": "a.go", "line": 1e1}, {"path": "b.go", "line": 2, "side": "comment"}]
+	}`))
+	if err == nil {
+		t.Fatalf("a repeated key must be refused, got %+v", got)
+	}
+	if want := `arguments repeat the key "verdict"`; err.Error() != want {
+		t.Fatalf("err = %q, want %q", err, want)
+	}
+
+	got, err = decode([]byte(`{
+		"repo": "acme/widgets", "number": 3.0, "verdict": "request_changes",
+		"labels": ["bug", "p1"], "limit": 0, "draft": true, "delta": -2147483648,
+		"offset": -9223372036854775808, "score": 0.5,
+		"comments": [{"path": "a.go", "line": 1e1}, {"path": "b.go", "line": 2, "side": "comment"}]
+	}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero := uint32(0)
+	want := &request{
+		Repo: "acme/widgets", Number: 3, Verdict: 2, Labels: []string{"bug", "p1"},
+		Limit: &zero, Draft: true, Delta: math.MinInt32, Offset: math.MinInt64, Score: 0.5,
+		Comments: []*comment{{Path: "a.go", Line: 10}, {Path: "b.go", Line: 2, Side: 3}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+}
+
+func TestDecodeAbsent(t *testing.T) {
+	got, err := decode([]byte(`{"repo": "r", "number": 1, "limit": null, "labels": null, "comments": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Limit != nil || got.Labels != nil {
+		t.Fatalf("null must mean absent: limit %v, labels %#v", got.Limit, got.Labels)
+	}
+	if got.Comments == nil || len(got.Comments) != 0 {
+		t.Fatalf("an empty array is given, not absent: %#v", got.Comments)
+	}
+}
+
+func TestDecodeProblems(t *testing.T) {
+	for _, tc := range []struct {
+		name, args, want string
+	}{
+		{"unknown key", `{"repo": "r", "number": 1, "titel": "x"}`,
+			`unknown parameter "titel"; valid parameters: repo, number, verdict, labels, limit, draft, delta, offset, score, comments`},
+		{"unknown null key", `{"repo": "r", "number": 1, "x": null, "a": 1}`,
+			`unknown parameters "a", "x"; valid parameters: repo, number, verdict, labels, limit, draft, delta, offset, score, comments`},
+		{"missing required", `{"number": 1}`, `repo: missing required parameter`},
+		{"null required", `{"repo": null, "number": 1}`, `repo: missing required parameter`},
+		{"empty input", " \n", `repo: missing required parameter; number: missing required parameter`},
+		{"string for number", `{"repo": "r", "number": "7"}`, `number: expected an integer, got string`},
+		{"fraction", `{"repo": "r", "number": 3.5}`, `number: expected an integer, got 3.5`},
+		{"tiny fraction", `{"repo": "r", "number": 3.0000000000000000000001}`,
+			`number: expected an integer, got 3.0000000000000000000001`},
+		{"negative", `{"repo": "r", "number": -1}`, `number: expected an integer from 0 to 18446744073709551615, got -1`},
+		{"uint64 overflow", `{"repo": "r", "number": 18446744073709551616}`, `number: out of range: 18446744073709551616`},
+		{"uint32 overflow", `{"repo": "r", "number": 1, "limit": 4294967296}`,
+			`limit: expected an integer from 0 to 4294967295, got 4294967296`},
+		{"int32 underflow", `{"repo": "r", "number": 1, "delta": -2147483649}`,
+			`delta: expected an integer from -2147483648 to 2147483647, got -2147483649`},
+		{"huge exponent", `{"repo": "r", "number": 1e400}`, `number: out of range: 1e400`},
+		{"number for string", `{"repo": 5, "number": 1}`, `repo: expected a string, got number`},
+		{"bool", `{"repo": "r", "number": 1, "draft": "yes"}`, `draft: expected a boolean, got string`},
+		{"float", `{"repo": "r", "number": 1, "score": "high"}`, `score: expected a number, got string`},
+		{"float overflow", `{"repo": "r", "number": 1, "score": 1e999}`, `score: out of range: 1e999`},
+		{"bad enum", `{"repo": "r", "number": 1, "verdict": "APPROVE"}`,
+			`verdict: expected one of approve, request_changes, comment, got "APPROVE"`},
+		{"list not array", `{"repo": "r", "number": 1, "labels": "bug"}`, `labels: expected an array, got string`},
+		{"null item", `{"repo": "r", "number": 1, "labels": ["a", null]}`, `labels[1]: expected a string, got null`},
+		{"nested problems", `{"repo": "r", "number": 1, "comments": [{"path": "a", "line": 1, "x": 2}, {"line": -3}, 4]}`,
+			`comments[0]: unknown parameter "x"; valid parameters: path, line, side; ` +
+				`comments[1].path: missing required parameter; ` +
+				`comments[1].line: expected an integer from 0 to 18446744073709551615, got -3; ` +
+				`comments[2]: expected an object, got number`},
+		{"every problem", `{"repo": 1, "number": true}`, `repo: expected a string, got number; number: expected an integer, got boolean`},
+		{"not an object", `["repo"]`, `arguments must be a JSON object, got array`},
+		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' looking for beginning of value`},
+		{"truncated", `{"repo": "r"`, `arguments are not valid JSON: unexpected end of input`},
+		{"trailing", `{"repo": "r", "number": 1} {}`, `arguments must be one JSON object, with nothing after it`},
+		{"long value clipped", `{"repo": "r", "number": 1, "verdict": "` + strings.Repeat("x", 100) + `"}`,
+			`verdict: expected one of approve, request_changes, comment, got "` + strings.Repeat("x", 40) + `…"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := decode([]byte(tc.args))
+			if err == nil {
+				t.Fatalf("accepted: %+v", got)
+			}
+			if err.Error() != tc.want {
+				t.Fatalf("err = %q\nwant  %q", err, tc.want)
+			}
+			var errs Errors
+			if !errors.As(err, &errs) || len(errs) == 0 {
+				t.Fatalf("err is %T, want a non-empty Errors", err)
+			}
+		})
+	}
+}
+
+func TestHas(t *testing.T) {
+	o, err := Parse([]byte(`{"forge_host": null, "forge_provider": "github"}`), "forge_provider", "forge_host")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !o.Has("forge_host", "forge_provider") || o.Has("forge_host") {
+		t.Fatal("Has must see given parameters and treat null as absent")
+	}
+	if o.Err() != nil {
+		t.Fatalf("Err = %v", o.Err())
+	}
+}
+
+func TestNoParameters(t *testing.T) {
+	_, err := Parse([]byte(`{"x": 1}`))
+	if err == nil || err.Error() != `unknown parameter "x"; this tool takes no parameters` {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestEnumName(t *testing.T) {
+	for v, want := range map[verdict]string{0: "unspecified", 2: "request_changes", 9: "unknown"} {
+		if got := EnumName(verdicts, v); got != want {
+			t.Errorf("EnumName(%d) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+func TestParseInteger(t *testing.T) {
+	type result struct {
+		neg       bool
+		mag       uint64
+		frac, big bool
+	}
+	for lit, want := range map[string]result{
+		"0":                       {},
+		"-0":                      {},
+		"0.000e5":                 {},
+		"0e99999999999999999999":  {},
+		"7":                       {mag: 7},
+		"-7":                      {neg: true, mag: 7},
+		"3.0":                     {mag: 3},
+		"3e0":                     {mag: 3},
+		"1.5e1":                   {mag: 15},
+		"100e-2":                  {mag: 1},
+		"1E+2":                    {mag: 100},
+		"0.1":                     {frac: true},
+		"1e-400":                  {frac: true},
+		"1e-99999999999999999999": {frac: true},
+		"18446744073709551615":    {mag: math.MaxUint64},
+		"1844674407370955161.5e1": {mag: math.MaxUint64},
+		"18446744073709551616":    {big: true},
+		"1e20":                    {big: true},
+		"1e99999999999999999999":  {big: true},
+		"9007199254740993":        {mag: 9007199254740993},
+	} {
+		neg, mag, frac, big := parseInteger(lit)
+		if got := (result{neg, mag, frac, big}); got != want {
+			t.Errorf("parseInteger(%q) = %+v, want %+v", lit, got, want)
+		}
+	}
+}
