@@ -1,0 +1,177 @@
+package gateway
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"log/slog"
+	"regexp"
+
+	"github.com/forgetools/forgetools/gateway/attribution"
+	"github.com/forgetools/forgetools/gateway/store"
+	"github.com/forgetools/forgetools/providers"
+)
+
+// Config is everything a ForgeCaller needs. Secrets arrive already resolved
+// (the CLI reads them from the environment); nothing here logs them.
+type Config struct {
+	// Accounts are the agents allowed to call, each with its scope and the
+	// sessions and tokens that identify it.
+	Accounts []Account
+	// Forges are the configured forge instances, in priority order: the
+	// first of each provider is that provider's default instance (what a
+	// selector naming the provider but no host resolves to).
+	Forges []Forge
+	// Store keeps the dedup memo, ownership records and subscriptions.
+	Store *store.Store
+	// Logger receives one line per call; nil means slog.Default().
+	Logger *slog.Logger
+	// Redact lists further secret values (forge credentials, say) that
+	// must never reach a log line or an error message. Account tokens
+	// are redacted without being listed.
+	Redact []string
+}
+
+// Account is one agent identity.
+type Account struct {
+	// Name identifies the account in the store and the logs.
+	Name string
+	// AgentHandle and OwnerHandle go into the attribution header: who
+	// wrote a body, and on whose behalf.
+	AgentHandle string
+	OwnerHandle string
+	// Scope lists the repositories the account may touch: "owner/name",
+	// "owner/*" (every repository of one owner), a bare Linear team key
+	// ("ENG"), or "*" (everything). Matching ignores case. Empty denies
+	// every repository.
+	Scope []string
+	// Sessions are the agent sessions of this account; each gets its own
+	// Unix socket, <socket dir>/<session>.sock.
+	Sessions []string
+	// Tokens authenticate TCP callers as this account.
+	Tokens []Token
+}
+
+// Token is a bearer token for the TCP listener.
+type Token struct {
+	// Session is the session id written into the attribution of calls
+	// made with this token; empty means the account name.
+	Session string
+	// Secret is the token value itself (at least 16 bytes).
+	Secret string
+}
+
+// Forge is one configured forge instance.
+type Forge struct {
+	Provider providers.Provider
+	// Default makes this the forge a call without a selector goes to; with
+	// none marked, the first forge is the default.
+	Default bool
+}
+
+// minTokenLen keeps guessable tokens out of the configuration.
+const minTokenLen = 16
+
+// nameRE is an account name or session id: it lands in socket file names,
+// log lines and the attribution header.
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+
+// account is a validated Account.
+type account struct {
+	Account
+	scope scope
+}
+
+// tokenEntry is a token as the gateway keeps it: a digest, so comparing a
+// presented token takes the same time whichever entry it matches.
+type tokenEntry struct {
+	digest [sha256.Size]byte
+	id     Identity
+}
+
+// checked is a validated Config, indexed for the lookups calls make.
+type checked struct {
+	accounts map[string]*account
+	sessions []Identity // socket sessions, in configuration order
+	tokens   []tokenEntry
+	secrets  []string
+	registry *registry
+}
+
+func checkConfig(cfg Config) (*checked, error) {
+	if cfg.Store == nil {
+		return nil, errors.New("gateway: config has no store")
+	}
+	reg, err := newRegistry(cfg.Forges)
+	if err != nil {
+		return nil, err
+	}
+	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...)}
+	sessionOwner := map[string]string{}
+	claimSession := func(acct, session string) error {
+		if !nameRE.MatchString(session) {
+			return fmt.Errorf("gateway: account %q: session %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", acct, session)
+		}
+		if other, ok := sessionOwner[session]; ok && other != acct {
+			return fmt.Errorf("gateway: session %q belongs to both account %q and account %q", session, other, acct)
+		}
+		sessionOwner[session] = acct
+		return nil
+	}
+	for i, a := range cfg.Accounts {
+		if !nameRE.MatchString(a.Name) {
+			return nil, fmt.Errorf("gateway: account %d: name %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", i, a.Name)
+		}
+		if _, dup := c.accounts[a.Name]; dup {
+			return nil, fmt.Errorf("gateway: account %q is configured twice", a.Name)
+		}
+		for _, h := range []struct{ what, v string }{{"agent handle", a.AgentHandle}, {"owner handle", a.OwnerHandle}} {
+			if !attribution.ValidValue(h.v) {
+				return nil, fmt.Errorf("gateway: account %q: %s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", a.Name, h.what, h.v)
+			}
+		}
+		sc, err := parseScope(a.Scope)
+		if err != nil {
+			return nil, fmt.Errorf("gateway: account %q: %w", a.Name, err)
+		}
+		acct := &account{Account: a, scope: sc}
+		c.accounts[a.Name] = acct
+		seen := map[string]bool{}
+		for _, s := range a.Sessions {
+			if err := claimSession(a.Name, s); err != nil {
+				return nil, err
+			}
+			if seen[s] {
+				return nil, fmt.Errorf("gateway: account %q lists session %q twice", a.Name, s)
+			}
+			seen[s] = true
+			c.sessions = append(c.sessions, acct.identity(s))
+		}
+		for j, t := range a.Tokens {
+			session := t.Session
+			if session == "" {
+				session = a.Name
+			}
+			if err := claimSession(a.Name, session); err != nil {
+				return nil, err
+			}
+			// Never quote a token in an error: say which one by position.
+			if len(t.Secret) < minTokenLen {
+				return nil, fmt.Errorf("gateway: account %q: token %d is shorter than %d bytes", a.Name, j+1, minTokenLen)
+			}
+			d := sha256.Sum256([]byte(t.Secret))
+			for _, e := range c.tokens {
+				if e.digest == d {
+					return nil, fmt.Errorf("gateway: account %q: token %d is also configured for account %q", a.Name, j+1, e.id.Account)
+				}
+			}
+			c.tokens = append(c.tokens, tokenEntry{digest: d, id: acct.identity(session)})
+			c.secrets = append(c.secrets, t.Secret)
+		}
+	}
+	return c, nil
+}
+
+func (a *account) identity(session string) Identity {
+	return Identity{Account: a.Name, Session: session, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle}
+}

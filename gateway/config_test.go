@@ -1,0 +1,151 @@
+package gateway
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/forgetools/forgetools/gateway/internal/memforge"
+	"github.com/forgetools/forgetools/gateway/store"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+)
+
+const secret = "tok_0123456789abcdef_secret"
+
+func validConfig(t *testing.T) Config {
+	t.Helper()
+	st, err := store.Open(context.Background(), ":memory:")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return Config{
+		Accounts: []Account{{
+			Name: "alice", AgentHandle: "claude", OwnerHandle: "alice",
+			Scope: []string{"acme/*"}, Sessions: []string{"s1"}, Tokens: []Token{{Secret: secret}},
+		}},
+		Forges: []Forge{{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
+		Store:  st,
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		change func(*Config)
+		want   string
+	}{
+		{"no store", func(c *Config) { c.Store = nil }, "no store"},
+		{"no forges", func(c *Config) { c.Forges = nil }, "no forges"},
+		{"nil provider", func(c *Config) { c.Forges = []Forge{{}} }, "forge 0 has no provider"},
+		{"unspecified provider", func(c *Config) { c.Forges[0].Provider = memforge.New(0, "x") }, "no known provider"},
+		{"duplicate forge", func(c *Config) {
+			c.Forges = append(c.Forges, Forge{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "GitHub.com")})
+		}, "github/GitHub.com is configured twice"},
+		{"two defaults", func(c *Config) {
+			c.Forges[0].Default = true
+			c.Forges = append(c.Forges, Forge{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "linear.app"), Default: true})
+		}, "both"},
+		{"bad account name", func(c *Config) { c.Accounts[0].Name = "a b" }, `name "a b"`},
+		{"duplicate account", func(c *Config) { c.Accounts = append(c.Accounts, c.Accounts[0]) }, "configured twice"},
+		{"bad agent handle", func(c *Config) { c.Accounts[0].AgentHandle = "@claude" }, "agent handle"},
+		{"empty owner handle", func(c *Config) { c.Accounts[0].OwnerHandle = "" }, "owner handle"},
+		{"bad scope", func(c *Config) { c.Accounts[0].Scope = []string{"acme/web/*x"} }, `scope entry "acme/web/*x"`},
+		{"wildcard owner", func(c *Config) { c.Accounts[0].Scope = []string{"*/web"} }, "scope entry"},
+		{"bad session", func(c *Config) { c.Accounts[0].Sessions = []string{"../s"} }, `session "../s"`},
+		{"session twice", func(c *Config) { c.Accounts[0].Sessions = []string{"s1", "s1"} }, "twice"},
+		{"session in two accounts", func(c *Config) {
+			c.Accounts = append(c.Accounts, Account{Name: "bob", AgentHandle: "b", OwnerHandle: "b", Sessions: []string{"s1"}})
+		}, "belongs to both"},
+		{"short token", func(c *Config) { c.Accounts[0].Tokens = []Token{{Secret: "short-secret"}} }, "token 1 is shorter"},
+		{"shared token", func(c *Config) {
+			c.Accounts = append(c.Accounts, Account{Name: "bob", AgentHandle: "b", OwnerHandle: "b", Tokens: []Token{{Secret: secret}}})
+		}, `also configured for account "alice"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := validConfig(t)
+			tc.change(&cfg)
+			_, err := New(cfg)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("New error = %v, want it to mention %q", err, tc.want)
+			}
+			if strings.Contains(err.Error(), secret) || strings.Contains(err.Error(), "short-secret") {
+				t.Fatalf("config error quotes a token: %v", err)
+			}
+		})
+	}
+}
+
+func TestIdentities(t *testing.T) {
+	cfg := validConfig(t)
+	cfg.Accounts[0].Tokens = append(cfg.Accounts[0].Tokens, Token{Session: "ci", Secret: secret + "-2"})
+	c, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Identity{Account: "alice", Session: "s1", AgentHandle: "claude", OwnerHandle: "alice"}
+	if got := c.Sessions(); len(got) != 1 || got[0] != want {
+		t.Fatalf("Sessions = %v", got)
+	}
+	if id, ok := c.Authenticate(secret); !ok || id.Session != "alice" || id.Account != "alice" {
+		t.Fatalf("Authenticate(token 1) = %v, %v; want alice with the account name as session", id, ok)
+	}
+	if id, ok := c.Authenticate(secret + "-2"); !ok || id.Session != "ci" {
+		t.Fatalf("Authenticate(token 2) = %v, %v", id, ok)
+	}
+	for _, bad := range []string{"", secret[:10], secret + "-3", strings.ToUpper(secret)} {
+		if id, ok := c.Authenticate(bad); ok {
+			t.Fatalf("Authenticate(%q) = %v", bad, id)
+		}
+	}
+	ctx := WithIdentity(context.Background(), want)
+	if got, ok := IdentityFrom(ctx); !ok || got != want {
+		t.Fatalf("IdentityFrom = %v, %v", got, ok)
+	}
+	if _, ok := IdentityFrom(WithIdentity(context.Background(), Identity{})); ok {
+		t.Fatal("an empty identity counts as bound")
+	}
+}
+
+func TestScope(t *testing.T) {
+	s, err := parseScope([]string{"acme/web", "Tools/*", "ENG"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for repo, want := range map[string]bool{
+		"acme/web": true, "ACME/Web": true, "tools/cli": true, "TOOLS/x": true, "ENG": true, "eng": true,
+		"acme/api": false, "tools": false, "tools/a/b": false, "toolsx/a": false, "ENG/x": false, "web": false,
+	} {
+		if got := s.allows(repo); got != want {
+			t.Errorf("allows(%q) = %v, want %v", repo, got, want)
+		}
+	}
+	empty, _ := parseScope(nil)
+	if empty.allows("acme/web") || empty.allows("ENG") {
+		t.Error("an empty scope allows something")
+	}
+	all, _ := parseScope([]string{"*"})
+	if !all.allows("any/thing") || !all.allows("KEY") {
+		t.Error(`"*" does not allow everything`)
+	}
+}
+
+func TestRetryAfterRoundsUp(t *testing.T) {
+	for d, want := range map[time.Duration]uint64{0: 0, -time.Second: 0, time.Nanosecond: 1, time.Millisecond: 1,
+		1500*time.Microsecond + 1: 2, 2 * time.Second: 2000} {
+		if got := retryAfterMillis(d); got != want {
+			t.Errorf("retryAfterMillis(%v) = %d, want %d", d, got, want)
+		}
+	}
+}
+
+func TestCodeName(t *testing.T) {
+	if got := codeName(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED); got != "permission_denied" {
+		t.Errorf("codeName = %q", got)
+	}
+	if got := codeName(99); got != "unspecified" {
+		t.Errorf("codeName(99) = %q", got)
+	}
+}

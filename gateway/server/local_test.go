@@ -1,0 +1,118 @@
+package server_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"connectrpc.com/connect"
+	"github.com/forgetools/forgetools/gateway"
+	"github.com/forgetools/forgetools/gateway/server"
+	"github.com/forgetools/forgetools/gateway/store"
+	"github.com/forgetools/forgetools/gateway/store/storetest"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/local"
+)
+
+// The gateway on the real sandbox forge, sharing the gateway's database:
+// every arm over a socket, and the concurrent create, on both backends.
+func TestOnTheLocalForge(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		log := slog.New(slog.DiscardHandler)
+		st, err := store.Open(ctx, dsn, store.Options{Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		caller, err := gateway.New(gateway.Config{
+			Accounts: []gateway.Account{{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"}}},
+			Forges:   []gateway.Forge{{Provider: forge}},
+			Store:    st,
+			Logger:   log,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := server.New(caller, server.Options{Logger: log})
+		dir, err := os.MkdirTemp("", "ftlocal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer os.RemoveAll(dir)
+		if _, err := srv.ListenSockets(dir); err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Shutdown(ctx)
+		client := unixClient(filepath.Join(dir, "demo.sock"))
+		call := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
+			t.Helper()
+			res, err := client.Forge(ctx, connect.NewRequest(req))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fe := res.Msg.GetError(); fe != nil {
+				t.Fatalf("%v: %s: %s", req, fe.Code, fe.Message)
+			}
+			return res.Msg
+		}
+
+		var wg sync.WaitGroup
+		results := make([]*gatewayv1.ForgeCallResult, 50)
+		for i := range results {
+			wg.Go(func() {
+				res, err := client.Forge(ctx, connect.NewRequest(createIssue("acme/web", "Once", "Body", "nonce:1")))
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				results[i] = res.Msg
+			})
+		}
+		wg.Wait()
+		created := 0
+		for _, r := range results {
+			if r.GetIssue().GetNumber() != 1 {
+				t.Fatalf("concurrent create result %v", r)
+			}
+			if r.GetIssue().GetUrl() != "" {
+				created++
+			}
+		}
+		list := call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ListIssues{ListIssues: &gatewayv1.ListIssuesRequest{Repo: "acme/web"}}})
+		if created != 1 || len(list.GetIssues().GetIssues()) != 1 {
+			t.Fatalf("%d creates reported, %d issues on the forge; want 1 and 1", created, len(list.GetIssues().GetIssues()))
+		}
+
+		call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CommentOnIssue{CommentOnIssue: &gatewayv1.CommentOnIssueRequest{Repo: "acme/web", IssueNumber: 1, Body: "Noted"}}})
+		iss := call(getIssue("acme/web", 1)).GetIssue()
+		if iss.GetBody() != "Body" || iss.GetAttribution().GetSessionId() != "demo" ||
+			len(iss.GetComments()) != 1 || iss.GetComments()[0].GetAttribution().GetAgentHandle() != "agent" {
+			t.Fatalf("read back %v", iss)
+		}
+
+		pr := call(createPR("acme/web", "Change", "nonce:2")).GetPullRequest()
+		call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_SubmitReview{SubmitReview: &gatewayv1.SubmitReviewRequest{
+			Repo: "acme/web", PullNumber: pr.GetNumber(), Verdict: gatewayv1.Verdict_VERDICT_REQUEST_CHANGES, Body: "Tests?",
+			Comments: []*gatewayv1.ReviewCommentInput{{Path: "a.go", Line: 1, Body: "here"}}}}})
+		got := call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_GetPullRequest{GetPullRequest: &gatewayv1.GetPullRequestRequest{Repo: "acme/web", PullNumber: pr.GetNumber()}}}).GetPullRequest()
+		if len(got.GetReviews()) != 1 || got.GetReviews()[0].GetBody() != "Tests?" || got.GetReviews()[0].GetAttribution() == nil {
+			t.Fatalf("PR read back %v", got)
+		}
+
+		sub := call(subscribe("acme/web", gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST, pr.GetNumber())).GetSubscribed()
+		call(unsubscribe(sub.GetSubscriptionId()))
+
+		owned, err := st.Owned(ctx, "demo")
+		if err != nil || len(owned) != 4 { // issue, comment, PR, review
+			t.Fatalf("ownership = %v, %v", owned, err)
+		}
+	})
+}

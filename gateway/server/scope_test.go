@@ -1,0 +1,77 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/forgetools/forgetools/gateway/store/storetest"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+)
+
+// every arm that names a repository, aimed at repo.
+func everyArm(repo string) []*gatewayv1.ForgeCallRequest {
+	return []*gatewayv1.ForgeCallRequest{
+		getIssue(repo, 1),
+		{Call: &gatewayv1.ForgeCallRequest_GetPullRequest{GetPullRequest: &gatewayv1.GetPullRequestRequest{Repo: repo, PullNumber: 1}}},
+		{Call: &gatewayv1.ForgeCallRequest_ListIssues{ListIssues: &gatewayv1.ListIssuesRequest{Repo: repo}}},
+		{Call: &gatewayv1.ForgeCallRequest_CommentOnIssue{CommentOnIssue: &gatewayv1.CommentOnIssueRequest{Repo: repo, IssueNumber: 1, Body: "hi"}}},
+		{Call: &gatewayv1.ForgeCallRequest_CommentOnPullRequest{CommentOnPullRequest: &gatewayv1.CommentOnPullRequestRequest{Repo: repo, PullNumber: 1, Body: "hi"}}},
+		{Call: &gatewayv1.ForgeCallRequest_SubmitReview{SubmitReview: &gatewayv1.SubmitReviewRequest{Repo: repo, PullNumber: 1, Verdict: gatewayv1.Verdict_VERDICT_APPROVE}}},
+		createIssue(repo, "t", "", "k-"+repo),
+		createPR(repo, "t", "kpr-"+repo),
+		{Call: &gatewayv1.ForgeCallRequest_Subscribe{Subscribe: &gatewayv1.SubscribeRequest{Repo: repo, Kind: gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_ISSUE, Number: 1}}},
+	}
+}
+
+func TestOutOfScopeNeverReachesTheForge(t *testing.T) {
+	h := start(t, storetest.SQLite(t))
+	for _, repo := range []string{"acme/other", "evil/web", "tools/cli/sub", "toolsx/cli", "acme", "ENGX"} {
+		for _, req := range everyArm(repo) {
+			wantError(t, h.call("alice-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, repo, "outside the scope")
+		}
+	}
+	// bob's scope is empty: nothing at all, not even alice's repositories.
+	for _, repo := range []string{"acme/web", "tools/cli", "ENG"} {
+		for _, req := range everyArm(repo) {
+			wantError(t, h.call("bob-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, repo)
+		}
+	}
+	for _, f := range []interface{ Total() int }{h.github, h.ghe, h.linear} {
+		if f.Total() != 0 {
+			t.Fatalf("a refused call reached a forge (%d calls)", f.Total())
+		}
+	}
+	if owned, _ := h.store.Owned(t.Context(), "alice"); len(owned) != 0 {
+		t.Fatalf("refused creates left ownership records: %v", owned)
+	}
+}
+
+func TestScopeEntries(t *testing.T) {
+	h := start(t, storetest.SQLite(t))
+	// owner/* and exact entries, any case.
+	for _, repo := range []string{"tools/cli", "TOOLS/Cli", "tools/x.y-z_1", "acme/web", "ACME/WEB"} {
+		if res := h.call("alice-1", createIssue(repo, "in scope", "", "")); res.GetIssue() == nil {
+			t.Errorf("create in %s = %v, want an issue", repo, res)
+		}
+	}
+	// A bare team key on Linear.
+	req := withForge(createIssue("ENG", "on linear", "", ""), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
+	if res := h.call("alice-1", req); res.GetIssue().GetForge().GetHost() != "linear.app" {
+		t.Errorf("create in ENG on linear = %v", res)
+	}
+	// "*" is every repository.
+	all := start(t, storetest.SQLite(t), scope("*"))
+	if res := all.call("alice-1", createIssue("anyone/anything", "t", "", "")); res.GetIssue() == nil {
+		t.Errorf(`create with scope "*" = %v`, res)
+	}
+}
+
+func TestMalformedRepositoriesAreRefused(t *testing.T) {
+	h := start(t, storetest.SQLite(t), scope("*"))
+	for _, repo := range []string{"acme/..", "../etc", "acme//web", "acme/web?x=1", "acme/web#1", "acme/w eb", "/acme"} {
+		wantError(t, h.call("alice-1", getIssue(repo, 1)), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "owner/name")
+	}
+	if h.github.Total() != 0 {
+		t.Fatalf("malformed repositories reached the forge")
+	}
+}
