@@ -1,0 +1,61 @@
+package runtime_test
+
+import (
+	"context"
+	"testing"
+
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/runtime"
+)
+
+// BenchmarkExecute measures a read and a create through Toolset.Execute over
+// the in-process transport, against a baseline in the same run: the least a
+// hand-written tool does (protojson decode, protovalidate, JSON encode of the
+// result), so the figure to read is the ratio, not the absolute time.
+func BenchmarkExecute(b *testing.B) {
+	reply := answer(issueResult)
+	ts, err := runtime.NewToolset(testTable(), runtime.NewBroker(runtime.TransportFunc(
+		func(_ context.Context, req proto.Message) (proto.Message, error) {
+			return reply(req.(*gatewayv1.ForgeCallRequest))
+		})))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	read := runtime.Call{ID: "call_1", Name: "forge_get_issue", Args: []byte(`{"repo":"acme/widgets","issue_number":12}`)}
+	create := runtime.Call{ID: "call_2", Name: "forge_create_issue", Args: []byte(`{"repo":"acme/widgets","title":"Crash on start","body":"It crashes."}`)}
+
+	b.Run("baseline", func(b *testing.B) {
+		v, err := protovalidate.New()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			var req gatewayv1.GetIssueRequest
+			if err := protojson.Unmarshal([]byte(`{"repo":"acme/widgets","issueNumber":12}`), &req); err != nil {
+				b.Fatal(err)
+			}
+			if err := v.Validate(&req); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := protojson.Marshal(issue12); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	for _, c := range []runtime.Call{read, create} {
+		b.Run(c.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if r := ts.Execute(ctx, c); r.IsError {
+					b.Fatal(r.Text)
+				}
+			}
+		})
+	}
+}

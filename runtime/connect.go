@@ -1,0 +1,80 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+)
+
+// wire lets one Connect client carry any table's envelopes without importing
+// generated code: it is a proto.Message by embedding one, so Connect's codecs
+// marshal the request it wraps and unmarshal into the result the table's
+// NewResult supplies (see the response initializer in DialGateway).
+type wire struct{ proto.Message }
+
+// connectTransport is a Transport over a Connect unary client.
+type connectTransport struct {
+	client *connect.Client[wire, wire]
+}
+
+// DialGateway returns a Transport that calls table.Procedure on the gateway
+// at target: "unix:///path/to/socket" (one socket per agent session; the
+// gateway takes the account from the connection) or "http://host:port" /
+// "https://host:port" (pass connect.WithInterceptors or a custom client
+// option for the bearer token). Nothing is dialled until the first call, so
+// a gateway that is down surfaces as that call's failure, not here.
+func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Transport, error) {
+	if table == nil || table.Procedure == "" || table.NewResult == nil {
+		return nil, errors.New("runtime: DialGateway: table has no procedure or result type")
+	}
+	hc, base, err := httpClientFor(target)
+	if err != nil {
+		return nil, err
+	}
+	newResult := connect.WithResponseInitializer(func(_ connect.Spec, m any) error {
+		w, ok := m.(*wire)
+		if !ok {
+			return fmt.Errorf("unexpected response holder %T", m)
+		}
+		w.Message = table.NewResult()
+		return nil
+	})
+	opts = append([]connect.ClientOption{newResult}, opts...)
+	return &connectTransport{client: connect.NewClient[wire, wire](hc, base+table.Procedure, opts...)}, nil
+}
+
+// httpClientFor maps a gateway target to an HTTP client and the base URL the
+// procedure path is appended to.
+func httpClientFor(target string) (*http.Client, string, error) {
+	if path, ok := strings.CutPrefix(target, "unix://"); ok {
+		if !strings.HasPrefix(path, "/") {
+			return nil, "", fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
+		}
+		dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", path)
+		}
+		// The host is a placeholder: every request goes to the socket.
+		return &http.Client{Transport: &http.Transport{DialContext: dial}}, "http://gateway", nil
+	}
+	u, err := url.Parse(target)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, "", fmt.Errorf("runtime: gateway target %q: want unix:///path, http://host:port or https://host:port", target)
+	}
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, strings.TrimSuffix(target, "/"), nil
+}
+
+func (c *connectTransport) Forge(ctx context.Context, req proto.Message) (proto.Message, error) {
+	res, err := c.client.CallUnary(ctx, connect.NewRequest(&wire{req}))
+	if err != nil {
+		return nil, err
+	}
+	return res.Msg.Message, nil
+}

@@ -1,0 +1,190 @@
+package runtime
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"strings"
+
+	"connectrpc.com/connect"
+	"google.golang.org/protobuf/proto"
+
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	"github.com/forgetools/forgetools/runtime/render"
+)
+
+// Call is one tool call as the model made it.
+type Call struct {
+	// ID is the model's tool call id; it becomes the envelope's call_id and,
+	// on creates, the tail of the idempotency key.
+	ID   string
+	Name string
+	Args json.RawMessage
+}
+
+// Result is what the model reads back. IsError marks a failed call; its
+// Text is one line, "<tool> failed: <code>: <detail>".
+type Result struct {
+	Text    string
+	IsError bool
+}
+
+// Execute runs one tool call: look the tool up, decode and validate the
+// arguments, apply the text policy, ask the approver (writes only), build
+// the envelope, send it through the broker, check the result arm and render
+// it. Every failure along the way, including a gateway that is down, is a
+// Result with IsError set; Execute never panics on any input.
+func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
+	tool, ok := t.byName[c.Name]
+	if !ok {
+		return t.unknown(c.Name)
+	}
+	defer func() {
+		// A panic here is a bug in generated or hand-built table code; it
+		// must not take the agent's process down with it.
+		if p := recover(); p != nil {
+			slog.Error("forgetools: tool call panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
+			res = failure(tool, "internal", "the tool crashed; this is a bug in forgetools")
+		}
+	}()
+
+	args, err := tool.Decode(c.Args)
+	if err != nil {
+		return failure(tool, "invalid_argument", err.Error())
+	}
+	if err := t.validate(tool, args); err != nil {
+		return failure(tool, "invalid_argument", err.Error())
+	}
+	if r, failed := t.applyPolicy(ctx, tool, args); failed {
+		return r
+	}
+	if tool.Approval != ApprovalRead && t.approver != nil {
+		if err := t.approver.Approve(ctx, tool, args); err != nil {
+			return failure(tool, "permission_denied", "not approved: "+err.Error())
+		}
+	}
+
+	callID := c.ID
+	if callID == "" {
+		// Two creates without ids must not share an idempotency key, or the
+		// second would be answered with the first one's replay.
+		callID = "call-" + rand.Text()
+	}
+	env := Envelope{CallID: callID}
+	if tool.IdempotencyKey {
+		env.ClientRequestID = t.broker.IdempotencyKey(callID)
+	}
+	out, err := t.broker.Call(ctx, tool.Build(args, env))
+	if err != nil {
+		code, msg := transportError(err)
+		return failure(tool, code, msg)
+	}
+	return t.render(tool, t.table.Unwrap(out))
+}
+
+// render checks the outcome against the arm the tool expects and renders it.
+func (t *Toolset) render(tool *Tool, o Outcome) Result {
+	switch {
+	case o.Err != nil:
+		return Result{Text: render.Failure(tool.Name, o.Err.Code, o.Err.Message, o.Err.RetryAfterMs), IsError: true}
+	case o.Arm != tool.ResultArm || o.Message == nil:
+		return Result{Text: render.ProtocolViolation(tool.Name, tool.ResultArm, o.Arm), IsError: true}
+	case tool.Ack != "":
+		return Result{Text: render.Ack(tool.Ack, tool.ReplayAck, o.Message)}
+	}
+	return Result{Text: render.Read(o.Message)}
+}
+
+// validate runs protovalidate over the request and the selector.
+func (t *Toolset) validate(tool *Tool, args Args) error {
+	var selector map[string]string
+	if args.Forge != nil {
+		selector = t.selectorParams(tool, args)
+	}
+	return validateArgs(args, selector)
+}
+
+// applyPolicy runs the text policy over the request's agent-authored text,
+// writing rewrites back into the request and validating again if anything
+// changed: a rewrite must obey the same bounds as the model's own text.
+func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Result, bool) {
+	if t.policy == nil || tool.Texts == nil {
+		return Result{}, false
+	}
+	changed := false
+	for _, tx := range tool.Texts(args.Request) {
+		out, err := t.policy.Check(ctx, tool, tx.Param, *tx.Value)
+		if err != nil {
+			return failure(tool, "invalid_argument", tx.Param+": rejected by text policy: "+err.Error()), true
+		}
+		if out != *tx.Value {
+			*tx.Value = out
+			changed = true
+		}
+	}
+	if changed {
+		if err := t.validate(tool, args); err != nil {
+			return failure(tool, "invalid_argument", "after text policy: "+err.Error()), true
+		}
+	}
+	return Result{}, false
+}
+
+// selectorParams reads the flat parameter names of the selector fields from
+// the envelope's (forgetools.options.v1.envelope) option, so violations on
+// the selector name forge_provider and forge_host as the model wrote them.
+// The table does not carry them; the envelope descriptor does.
+func (t *Toolset) selectorParams(tool *Tool, args Args) map[string]string {
+	t.selectorOnce.Do(func() {
+		fields := tool.Build(args, Envelope{}).ProtoReflect().Descriptor().Fields()
+		for i := range fields.Len() {
+			o, ok := proto.GetExtension(fields.Get(i).Options(), optionsv1.E_Envelope).(*optionsv1.EnvelopeOptions)
+			if ok && o.GetRole() == optionsv1.EnvelopeRole_ENVELOPE_ROLE_FORGE_SELECTOR {
+				t.selector = o.GetParams()
+			}
+		}
+	})
+	return t.selector
+}
+
+// unknown is the failure for a tool this toolset does not have, listing the
+// ones it does so the model can correct itself in one step.
+func (t *Toolset) unknown(name string) Result {
+	why := "unknown tool"
+	if t.dropped[name] {
+		why = "tool is disabled in this toolset"
+	}
+	names := make([]string, len(t.tools))
+	for i, tool := range t.tools {
+		names[i] = tool.Name
+	}
+	return Result{
+		Text:    render.Failure(render.Attr(name), "invalid_argument", why+"; available tools: "+strings.Join(names, ", "), 0),
+		IsError: true,
+	}
+}
+
+func failure(tool *Tool, code, msg string) Result {
+	return Result{Text: render.Failure(tool.Name, code, msg, 0), IsError: true}
+}
+
+// transportError spells a failed call's error as a code and message: a
+// Connect error by its code's lowercase name (unavailable when the gateway
+// is down), a cancelled context as canceled or deadline_exceeded, anything
+// else from a custom transport as unavailable.
+func transportError(err error) (code, msg string) {
+	var ce *connect.Error
+	switch {
+	case errors.As(err, &ce):
+		return ce.Code().String(), ce.Message()
+	case errors.Is(err, context.Canceled):
+		return "canceled", err.Error()
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline_exceeded", err.Error()
+	}
+	return "unavailable", fmt.Sprint(err)
+}

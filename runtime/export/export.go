@@ -1,0 +1,164 @@
+// Package export renders a Toolset's tool list in the shapes model APIs
+// take: MCP tools/list, OpenAI function tools (plain and strict mode),
+// Anthropic tools, and Markdown for humans. Each export is a function of a
+// Toolset, so read-only mode and allow/deny filters apply to it, and each
+// carries the toolset instructions once: MCP beside the tools, OpenAI and
+// Anthropic as a system-prompt block, shaped so the JSON can be merged into
+// a request body as it is.
+package export
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/forgetools/forgetools/runtime"
+)
+
+// MCPList is the MCP tools/list result, with the server instructions (which
+// MCP sends in the initialize result) alongside.
+type MCPList struct {
+	Instructions string    `json:"instructions,omitempty"`
+	Tools        []MCPTool `json:"tools"`
+}
+
+// MCPTool is one MCP tool definition.
+type MCPTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+	Annotations MCPAnnotations  `json:"annotations"`
+}
+
+// MCPAnnotations are the MCP behaviour hints, all stated explicitly: MCP's
+// defaults (destructive and open-world when absent) would misdescribe a
+// read tool.
+type MCPAnnotations struct {
+	ReadOnlyHint    bool `json:"readOnlyHint"`
+	DestructiveHint bool `json:"destructiveHint"`
+	IdempotentHint  bool `json:"idempotentHint"`
+	OpenWorldHint   bool `json:"openWorldHint"`
+}
+
+// MCP returns ts's tools as an MCP tools/list result.
+func MCP(ts *runtime.Toolset) MCPList {
+	out := MCPList{Instructions: ts.Instructions(), Tools: []MCPTool{}}
+	for _, t := range ts.Tools() {
+		out.Tools = append(out.Tools, MCPTool{
+			Name:        t.Name,
+			Description: t.Description,
+			InputSchema: json.RawMessage(t.InputSchema),
+			Annotations: MCPAnnotations{
+				ReadOnlyHint:    t.Hints.ReadOnly,
+				DestructiveHint: t.Hints.Destructive,
+				IdempotentHint:  t.Hints.Idempotent,
+				OpenWorldHint:   t.Hints.OpenWorld,
+			},
+		})
+	}
+	return out
+}
+
+// OpenAIRequest is the part of a Chat Completions request body the toolset
+// supplies: a system message with the instructions, and the tools.
+type OpenAIRequest struct {
+	Messages []OpenAIMessage `json:"messages,omitempty"`
+	Tools    []OpenAITool    `json:"tools"`
+}
+
+// OpenAIMessage is a chat message.
+type OpenAIMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+// OpenAITool is a Chat Completions function tool.
+type OpenAITool struct {
+	Type     string         `json:"type"`
+	Function OpenAIFunction `json:"function"`
+}
+
+// OpenAIFunction is a function tool's definition.
+type OpenAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict,omitempty"`
+}
+
+// OpenAI returns ts's tools as OpenAI function tools with the generated
+// schemas as they are.
+func OpenAI(ts *runtime.Toolset) OpenAIRequest {
+	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
+	for _, t := range ts.Tools() {
+		out.Tools = append(out.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: json.RawMessage(t.InputSchema),
+		}})
+	}
+	return out
+}
+
+// OpenAIStrict returns ts's tools as strict-mode OpenAI function tools: each
+// schema rewritten to the subset structured outputs accept (see Strict).
+func OpenAIStrict(ts *runtime.Toolset) (OpenAIRequest, error) {
+	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
+	for _, t := range ts.Tools() {
+		params, err := Strict(t.InputSchema)
+		if err != nil {
+			return OpenAIRequest{}, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		out.Tools = append(out.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
+			Name: t.Name, Description: t.Description, Parameters: params, Strict: true,
+		}})
+	}
+	return out, nil
+}
+
+func openAISystem(ts *runtime.Toolset) []OpenAIMessage {
+	if p := SystemPrompt(ts); p != "" {
+		return []OpenAIMessage{{Role: "system", Content: p}}
+	}
+	return nil
+}
+
+// AnthropicRequest is the part of a Messages API request body the toolset
+// supplies: a system block with the instructions, and the tools.
+type AnthropicRequest struct {
+	System []AnthropicText `json:"system,omitempty"`
+	Tools  []AnthropicTool `json:"tools"`
+}
+
+// AnthropicText is a text content block.
+type AnthropicText struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// AnthropicTool is a Messages API client tool.
+type AnthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// Anthropic returns ts's tools as Anthropic tools.
+func Anthropic(ts *runtime.Toolset) AnthropicRequest {
+	out := AnthropicRequest{Tools: []AnthropicTool{}}
+	if p := SystemPrompt(ts); p != "" {
+		out.System = []AnthropicText{{Type: "text", Text: p}}
+	}
+	for _, t := range ts.Tools() {
+		out.Tools = append(out.Tools, AnthropicTool{
+			Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(t.InputSchema),
+		})
+	}
+	return out
+}
+
+// SystemPrompt is the toolset instructions as a system-prompt block, headed
+// so it reads as one section among the host's own; "" when there are none.
+func SystemPrompt(ts *runtime.Toolset) string {
+	if ts.Instructions() == "" {
+		return ""
+	}
+	return "# " + ts.Name() + " tools\n\n" + ts.Instructions()
+}

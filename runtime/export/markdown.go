@@ -1,0 +1,192 @@
+package export
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/forgetools/forgetools/runtime"
+)
+
+// Markdown describes every tool of ts for humans: the toolset instructions,
+// a summary table, then per tool its approval, MCP hints, description and a
+// parameter table (type, required, bounds) read from its input schema.
+// docs/tools.md is this document for the generated forge toolset.
+func Markdown(ts *runtime.Toolset) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s tools\n\n", ts.Name())
+	b.WriteString("<!-- Generated from the proto annotations by `forgetools tools --format markdown`. Do not edit. -->\n\n")
+	if ts.Instructions() != "" {
+		// One instruction per line in the table; one paragraph each here.
+		b.WriteString(strings.ReplaceAll(strings.TrimSpace(ts.Instructions()), "\n", "\n\n") + "\n\n")
+	}
+	b.WriteString("| Tool | Approval | Summary |\n|---|---|---|\n")
+	for _, t := range ts.Tools() {
+		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Approval, cell(firstSentence(t.Description)))
+	}
+	for _, t := range ts.Tools() {
+		v, err := parseJSON([]byte(t.InputSchema))
+		schema, ok := v.(*object)
+		if err != nil || !ok {
+			return "", fmt.Errorf("%s: input schema is not a JSON object: %v", t.Name, err)
+		}
+		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", t.Name, t.Description)
+		fmt.Fprintf(&b, "- Approval: %s\n- Hints: %s\n\n", t.Approval, hints(t.Hints))
+		rows := params(schema, "")
+		if len(rows) == 0 {
+			b.WriteString("No parameters.\n")
+			continue
+		}
+		b.WriteString("| Parameter | Type | Required | Bounds | Description |\n|---|---|---|---|---|\n")
+		for _, r := range rows {
+			fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", r.name, r.typ, r.required, cell(r.bounds), cell(r.desc))
+		}
+	}
+	return b.String(), nil
+}
+
+func hints(h runtime.Hints) string {
+	var on []string
+	for _, x := range []struct {
+		set  bool
+		name string
+	}{{h.ReadOnly, "read-only"}, {h.Destructive, "destructive"}, {h.Idempotent, "idempotent"}, {h.OpenWorld, "open-world"}} {
+		if x.set {
+			on = append(on, x.name)
+		}
+	}
+	if len(on) == 0 {
+		return "none"
+	}
+	return strings.Join(on, ", ")
+}
+
+type row struct{ name, typ, required, bounds, desc string }
+
+// params lists an object schema's properties, descending into object items
+// of arrays as "comments[].path".
+func params(s *object, prefix string) []row {
+	props := s.obj("properties")
+	if props == nil {
+		return nil
+	}
+	required := s.strings("required")
+	var rows []row
+	for _, k := range props.keys {
+		p, ok := props.vals[k].(*object)
+		if !ok {
+			continue
+		}
+		req := "no"
+		for _, r := range required {
+			if r == k {
+				req = "yes"
+			}
+		}
+		rows = append(rows, row{name: prefix + k, typ: typeOf(p), required: req, bounds: bounds(p), desc: p.str("description")})
+		if items := p.obj("items"); items != nil && items.obj("properties") != nil {
+			rows = append(rows, params(items, prefix+k+"[].")...)
+		}
+		if p.obj("properties") != nil {
+			rows = append(rows, params(p, prefix+k+".")...)
+		}
+	}
+	return rows
+}
+
+func typeOf(p *object) string {
+	t := p.str("type")
+	if list := p.strings("type"); t == "" && len(list) > 0 {
+		t = strings.Join(list, " or ")
+	}
+	if t == "array" {
+		if items := p.obj("items"); items != nil && items.str("type") != "" {
+			return "array of " + items.str("type")
+		}
+	}
+	if t == "" {
+		return "any"
+	}
+	return t
+}
+
+// bounds states a property's constraints; for arrays, its items' too.
+func bounds(p *object) string {
+	var out []string
+	if enum, ok := p.vals["enum"].([]any); ok {
+		var vals []string
+		for _, v := range enum {
+			if str, ok := v.(string); ok {
+				vals = append(vals, "`"+str+"`")
+			} else {
+				vals = append(vals, "`"+jsonText(v)+"`")
+			}
+		}
+		out = append(out, "one of "+strings.Join(vals, ", "))
+	}
+	if n := lengthNote(p); n != "" {
+		out = append(out, n)
+	}
+	switch pat := p.str("pattern"); pat {
+	case "":
+	case `\S`:
+		out = append(out, "not blank")
+	default:
+		out = append(out, "pattern `"+pat+"`")
+	}
+	if c, ok := p.get("const"); ok {
+		out = append(out, "always `"+jsonText(c)+"`")
+	}
+	if n := notEnum(p.obj("not")); n != "" {
+		out = append(out, "not "+n)
+	}
+	if d, ok := p.get("default"); ok {
+		out = append(out, "default `"+jsonText(d)+"`")
+	}
+	if f := p.str("format"); f != "" {
+		out = append(out, "format "+f)
+	}
+	out = append(out, rangeNote(p, "minimum", "maximum", "")...)
+	if v, ok := p.get("exclusiveMinimum"); ok {
+		out = append(out, "> "+jsonText(v))
+	}
+	if v, ok := p.get("exclusiveMaximum"); ok {
+		out = append(out, "< "+jsonText(v))
+	}
+	out = append(out, rangeNote(p, "minItems", "maxItems", " items")...)
+	if p.vals["uniqueItems"] == true {
+		out = append(out, "unique items")
+	}
+	if items := p.obj("items"); items != nil && items.obj("properties") == nil {
+		if ib := bounds(items); ib != "" {
+			out = append(out, "each item: "+ib)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+func rangeNote(p *object, loKey, hiKey, unit string) []string {
+	lo, hasLo := p.get(loKey)
+	hi, hasHi := p.get(hiKey)
+	switch {
+	case hasLo && hasHi:
+		return []string{jsonText(lo) + "-" + jsonText(hi) + unit}
+	case hasLo:
+		return []string{">= " + jsonText(lo) + unit}
+	case hasHi:
+		return []string{"<= " + jsonText(hi) + unit}
+	}
+	return nil
+}
+
+// cell makes text safe inside a Markdown table cell.
+func cell(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	return strings.ReplaceAll(s, "|", `\|`)
+}
+
+func firstSentence(s string) string {
+	if i := strings.Index(s, ". "); i >= 0 {
+		return s[:i+1]
+	}
+	return strings.TrimSpace(s)
+}

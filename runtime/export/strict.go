@@ -1,0 +1,240 @@
+package export
+
+import (
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+)
+
+// strictKeywords are the JSON Schema keywords OpenAI structured outputs
+// accept with strict: true (platform.openai.com/docs/guides/structured-outputs,
+// "Supported schemas"): the structural ones, and as constraints pattern and
+// format for strings, minimum/maximum/exclusive*/multipleOf for numbers and
+// minItems/maxItems for arrays. Every other keyword is rejected; Strict drops
+// it and states it in the description instead.
+var strictKeywords = map[string]bool{
+	"type": true, "description": true, "properties": true, "required": true,
+	"additionalProperties": true, "items": true, "enum": true, "const": true,
+	"anyOf": true, "$ref": true, "$defs": true,
+	"pattern": true, "format": true,
+	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
+	"minItems": true, "maxItems": true,
+}
+
+// strictFormats are the string formats strict mode supports.
+var strictFormats = map[string]bool{
+	"date-time": true, "time": true, "date": true, "duration": true,
+	"email": true, "hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
+}
+
+// metaKeywords carry no constraint and are dropped without a note.
+var metaKeywords = map[string]bool{"$schema": true, "$id": true, "$comment": true, "title": true}
+
+// Strict rewrites a tool's JSON Schema into one OpenAI accepts in strict
+// mode without losing what it said:
+//
+//   - every object lists all its properties in required and sets
+//     additionalProperties to false, at every level;
+//   - a property that was optional becomes nullable (type [T, "null"], and
+//     null joins its enum), so the model sends null for "omitted", which the
+//     decoder treats as absent;
+//   - oneOf becomes anyOf;
+//   - unsupported keywords (minLength, maxLength, default, uniqueItems, an
+//     unsupported format, ...) are dropped and their meaning is appended to
+//     the description, e.g. "(1-200 characters)".
+//
+// The root must be an object schema.
+func Strict(schema string) (json.RawMessage, error) {
+	v, err := parseJSON([]byte(schema))
+	if err != nil {
+		return nil, err
+	}
+	root, ok := v.(*object)
+	if !ok || root.str("type") != "object" {
+		return nil, errors.New("strict mode needs an object schema at the root")
+	}
+	strictify(root)
+	return json.Marshal(root)
+}
+
+func strictify(s *object) {
+	if one, ok := s.get("oneOf"); ok {
+		if _, has := s.get("anyOf"); !has {
+			s.set("anyOf", one)
+			s.del("oneOf")
+		}
+	}
+	notes := dropUnsupported(s)
+
+	if props := s.obj("properties"); props != nil || s.str("type") == "object" {
+		if props == nil {
+			props = newObject()
+			s.set("properties", props)
+		}
+		required := s.strings("required")
+		all := make([]any, 0, len(props.keys))
+		for _, k := range props.keys {
+			p, ok := props.vals[k].(*object)
+			if !ok {
+				continue
+			}
+			strictify(p)
+			if !slices.Contains(required, k) {
+				nullable(p)
+			}
+			all = append(all, k)
+		}
+		s.set("required", all)
+		s.set("additionalProperties", false)
+	}
+	if items := s.obj("items"); items != nil {
+		strictify(items)
+	}
+	if defs := s.obj("$defs"); defs != nil {
+		for _, k := range defs.keys {
+			if d, ok := defs.vals[k].(*object); ok {
+				strictify(d)
+			}
+		}
+	}
+	if anyOf, ok := s.vals["anyOf"].([]any); ok {
+		for _, a := range anyOf {
+			if d, ok := a.(*object); ok {
+				strictify(d)
+			}
+		}
+	}
+	if len(notes) > 0 {
+		desc := strings.TrimSpace(s.str("description"))
+		if desc != "" {
+			desc += " "
+		}
+		s.set("description", desc+"("+strings.Join(notes, "; ")+")")
+	}
+}
+
+// dropUnsupported removes the keywords strict mode rejects and returns what
+// they said, in words.
+func dropUnsupported(s *object) []string {
+	var notes []string
+	if n := lengthNote(s); n != "" {
+		notes = append(notes, n)
+	}
+	for _, k := range slices.Clone(s.keys) {
+		switch {
+		case k == "format":
+			if !strictFormats[s.str(k)] {
+				notes = append(notes, "format: "+jsonText(s.vals[k]))
+				s.del(k)
+			}
+		case strictKeywords[k]:
+		case metaKeywords[k]:
+			s.del(k)
+		case k == "minLength" || k == "maxLength":
+			s.del(k) // stated by lengthNote
+		case k == "default":
+			notes = append(notes, "default "+jsonText(s.vals[k]))
+			s.del(k)
+		case k == "not" && notEnum(s.obj(k)) != "":
+			notes = append(notes, "must not be "+notEnum(s.obj(k)))
+			s.del(k)
+		case k == "uniqueItems":
+			if s.vals[k] == true {
+				notes = append(notes, "items must be unique")
+			}
+			s.del(k)
+		default:
+			notes = append(notes, k+": "+jsonText(s.vals[k]))
+			s.del(k)
+		}
+	}
+	return notes
+}
+
+// lengthNote phrases minLength/maxLength: "1-200 characters".
+func lengthNote(s *object) string {
+	lo, hasLo := s.get("minLength")
+	hi, hasHi := s.get("maxLength")
+	switch {
+	case hasLo && hasHi:
+		return jsonText(lo) + "-" + jsonText(hi) + " characters"
+	case hasLo:
+		return "at least " + characters(jsonText(lo))
+	case hasHi:
+		return "at most " + characters(jsonText(hi))
+	}
+	return ""
+}
+
+func characters(n string) string {
+	if n == "1" {
+		return "1 character"
+	}
+	return n + " characters"
+}
+
+// notEnum phrases {"enum": [...]} as "a or b"; "" for any other schema.
+func notEnum(not *object) string {
+	if not == nil || len(not.keys) != 1 {
+		return ""
+	}
+	enum, ok := not.vals["enum"].([]any)
+	if !ok {
+		return ""
+	}
+	vals := make([]string, len(enum))
+	for i, v := range enum {
+		vals[i] = jsonText(v)
+	}
+	return strings.Join(vals, " or ")
+}
+
+// nullable lets an optional property be null.
+func nullable(p *object) {
+	switch t := p.vals["type"].(type) {
+	case string:
+		p.set("type", []any{t, "null"})
+	case []any:
+		if !slices.Contains(t, any("null")) {
+			p.set("type", append(t, "null"))
+		}
+	default:
+		null := newObject()
+		null.set("type", "null")
+		if anyOf, ok := p.vals["anyOf"].([]any); ok {
+			p.set("anyOf", append(anyOf, null))
+			break
+		}
+		// A $ref or const-only schema: wrap it, keeping the description
+		// outside where the model reads it.
+		inner := newObject()
+		for _, k := range p.keys {
+			if k != "description" {
+				inner.set(k, p.vals[k])
+			}
+		}
+		desc, hasDesc := p.get("description")
+		*p = *newObject()
+		p.set("anyOf", []any{inner, null})
+		if hasDesc {
+			p.set("description", desc)
+		}
+		return
+	}
+	if enum, ok := p.vals["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		p.set("enum", append(enum, nil))
+	}
+	if c, ok := p.get("const"); ok {
+		p.del("const")
+		p.set("enum", []any{c, nil})
+	}
+}
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "?"
+	}
+	return string(b)
+}

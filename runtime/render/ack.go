@@ -1,0 +1,60 @@
+package render
+
+import (
+	"strings"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Ack renders a write acknowledgement: one line from template, where each
+// {field} names a field of msg and is replaced by its value passed through
+// that field's guard (attr, URL, slug or verdict, per its render option).
+// Only the template's own text is free-form, and the template is authored in
+// the proto, so a result value can never add a line or a quote of its own.
+//
+// When replay is set and msg's url field is empty, replay is rendered
+// instead: the gateway replayed a create an earlier attempt made, which is
+// the dedup working, not a broken link.
+func Ack(template, replay string, msg proto.Message) string {
+	m := msg.ProtoReflect()
+	if replay != "" {
+		if fd := m.Descriptor().Fields().ByName("url"); fd != nil &&
+			fd.Kind() == protoreflect.StringKind && !fd.IsList() && m.Get(fd).String() == "" {
+			template = replay
+		}
+	}
+	plan := planOf(m.Descriptor())
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(template, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(template[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(template[:open])
+		b.WriteString(placeholder(plan, m, template[open+1:open+end]))
+		template = template[open+end+1:]
+	}
+	b.WriteString(template)
+	return b.String()
+}
+
+// placeholder is one {name}'s rendered value; a name that is not a singular
+// scalar field of the result is Malformed (the generator refuses such a
+// template, so this only guards a hand-built table).
+func placeholder(plan []field, m protoreflect.Message, name string) string {
+	for _, f := range plan {
+		if string(f.fd.Name()) != name {
+			continue
+		}
+		if f.fd.IsList() || f.fd.IsMap() || f.fd.Message() != nil {
+			return Malformed
+		}
+		return f.guard(scalar(f.fd, m.Get(f.fd)))
+	}
+	return Malformed
+}

@@ -1,0 +1,122 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"unicode"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+)
+
+// defaultMaxItems caps a repeated field whose (render).max_items is 0.
+const defaultMaxItems = 20
+
+// field is how one field of a result message reaches the model, read once
+// per message type from its (forgetools.options.v1.render) option.
+type field struct {
+	fd       protoreflect.FieldDescriptor
+	as       optionsv1.Render
+	label    string
+	maxItems int
+}
+
+// plans caches []field per message descriptor: options are read with
+// proto.GetExtension, which allocates, and a result type's fields never
+// change while the process runs.
+var plans sync.Map // protoreflect.MessageDescriptor -> []field
+
+func planOf(md protoreflect.MessageDescriptor) []field {
+	if p, ok := plans.Load(md); ok {
+		return p.([]field)
+	}
+	fds := md.Fields()
+	p := make([]field, 0, fds.Len())
+	for i := range fds.Len() {
+		fd := fds.Get(i)
+		f := field{fd: fd, label: string(fd.Name()), maxItems: defaultMaxItems}
+		if o, ok := proto.GetExtension(fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions); ok && o != nil {
+			f.as = o.GetAs()
+			if o.GetLabel() != "" {
+				f.label = o.GetLabel()
+			}
+			if o.GetMaxItems() > 0 {
+				f.maxItems = int(o.GetMaxItems())
+			}
+		}
+		p = append(p, f)
+	}
+	plans.Store(md, p)
+	return p
+}
+
+// guard is the shape guard a scalar field passes through. Fenced and claim
+// fields never reach here in a record; in an ack (one line, no fence) they
+// and any unannotated scalar fall back to Attr, the tightest shape.
+func (f field) guard(s string) string {
+	switch f.as {
+	case optionsv1.Render_RENDER_URL:
+		return URL(s)
+	case optionsv1.Render_RENDER_SLUG:
+		return Slug(s)
+	case optionsv1.Render_RENDER_VERDICT:
+		return Verdict(s)
+	}
+	return Attr(s)
+}
+
+// scalar formats a singular scalar value the way the model spells it: enums
+// by their (forgetools.options.v1.value).name when they have one.
+func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		return v.String()
+	case protoreflect.BoolKind:
+		return strconv.FormatBool(v.Bool())
+	case protoreflect.EnumKind:
+		return EnumName(fd.Enum(), v.Enum())
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
+		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return strconv.FormatInt(v.Int(), 10)
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind,
+		protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return strconv.FormatUint(v.Uint(), 10)
+	case protoreflect.FloatKind, protoreflect.DoubleKind:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	}
+	// Bytes and messages have no one-token spelling.
+	return Malformed
+}
+
+// EnumName is the model-facing spelling of an enum value: its
+// (forgetools.options.v1.value).name, else its proto name; a number the
+// descriptor does not define is spelled as the number.
+func EnumName(ed protoreflect.EnumDescriptor, n protoreflect.EnumNumber) string {
+	ev := ed.Values().ByNumber(n)
+	if ev == nil {
+		return strconv.Itoa(int(n))
+	}
+	if o, ok := proto.GetExtension(ev.Options(), optionsv1.E_Value).(*optionsv1.EnumValueOptions); ok && o.GetName() != "" {
+		return o.GetName()
+	}
+	return string(ev.Name())
+}
+
+// snake spells a message name the way records are headed: PullRequest ->
+// pull_request.
+func snake(name protoreflect.Name) string {
+	var b strings.Builder
+	for i, r := range string(name) {
+		if unicode.IsUpper(r) {
+			if i > 0 {
+				b.WriteByte('_')
+			}
+			r = unicode.ToLower(r)
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

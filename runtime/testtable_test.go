@@ -1,0 +1,29 @@
+package runtime_test
+
+import (
+	"slices"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/runtime"
+)
+
+// testTable is the generated forge table (real descriptors, real
+// buf.validate rules, real render options), copied so a test may replace a
+// field without leaking into another.
+func testTable() *runtime.Table {
+	t := *gatewayv1.ForgeTools
+	t.Tools = slices.Clone(t.Tools)
+	return &t
+}
+
+// allTools is the ten tools in table order, as issue 2 names them.
+var allTools = []string{
+	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
+	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
+	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
+}
+
+// without is allTools minus the named tools.
+func without(names ...string) []string {
+	return slices.DeleteFunc(slices.Clone(allTools), func(n string) bool { return slices.Contains(names, n) })
+}

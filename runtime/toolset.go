@@ -1,0 +1,159 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Approver decides whether a write tool may run. A non-nil error refuses the
+// call; the model reads it as the tool's failure. The default approves every
+// write: the headless agent case.
+type Approver interface {
+	Approve(ctx context.Context, tool *Tool, args Args) error
+}
+
+// ApproverFunc adapts a function to Approver.
+type ApproverFunc func(ctx context.Context, tool *Tool, args Args) error
+
+// Approve calls f.
+func (f ApproverFunc) Approve(ctx context.Context, tool *Tool, args Args) error {
+	return f(ctx, tool, args)
+}
+
+// TextPolicy sees every agent-authored text parameter before a call leaves
+// the process (param is its path, e.g. "comments[2].body"). It returns the
+// text to send (the same, or a rewrite) or an error that rejects the call.
+type TextPolicy interface {
+	Check(ctx context.Context, tool *Tool, param string, text string) (string, error)
+}
+
+// TextPolicyFunc adapts a function to TextPolicy.
+type TextPolicyFunc func(ctx context.Context, tool *Tool, param string, text string) (string, error)
+
+// Check calls f.
+func (f TextPolicyFunc) Check(ctx context.Context, tool *Tool, param string, text string) (string, error) {
+	return f(ctx, tool, param, text)
+}
+
+// Option configures a Toolset.
+type Option func(*config)
+
+type config struct {
+	readOnly bool
+	allow    []string
+	deny     []string
+	approver Approver
+	policy   TextPolicy
+}
+
+// WithReadOnly drops every write tool.
+func WithReadOnly() Option { return func(c *config) { c.readOnly = true } }
+
+// WithAllow keeps only the named tools. Repeated calls add names.
+func WithAllow(names ...string) Option {
+	return func(c *config) { c.allow = append(c.allow, names...) }
+}
+
+// WithDeny drops the named tools. Repeated calls add names.
+func WithDeny(names ...string) Option {
+	return func(c *config) { c.deny = append(c.deny, names...) }
+}
+
+// WithApprover asks a for every write call.
+func WithApprover(a Approver) Option { return func(c *config) { c.approver = a } }
+
+// WithTextPolicy applies p to every agent-authored text parameter.
+func WithTextPolicy(p TextPolicy) Option { return func(c *config) { c.policy = p } }
+
+// Toolset is a table's tools after filtering, bound to a broker.
+type Toolset struct {
+	table    *Table
+	broker   *Broker
+	tools    []*Tool
+	byName   map[string]*Tool
+	dropped  map[string]bool // in the table, filtered out of this toolset
+	approver Approver
+	policy   TextPolicy
+
+	// selector is the flat parameter names of the selector's fields, read
+	// once from the envelope descriptor (see selectorParams).
+	selectorOnce sync.Once
+	selector     map[string]string
+}
+
+// NewToolset builds a toolset over table's tools. Names given to WithAllow
+// or WithDeny that the table does not define are an error naming the valid
+// tools, and so is allowing a write tool in read-only mode: a filter that
+// silently matches nothing is how a deployment ends up with the wrong tools.
+func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) {
+	if table == nil {
+		return nil, errors.New("runtime: NewToolset: nil table")
+	}
+	if broker == nil {
+		return nil, errors.New("runtime: NewToolset: nil broker")
+	}
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	byName := make(map[string]*Tool, len(table.Tools))
+	var names []string
+	for _, t := range table.Tools {
+		if _, dup := byName[t.Name]; dup {
+			return nil, fmt.Errorf("runtime: NewToolset: table %q defines %s twice", table.Name, t.Name)
+		}
+		byName[t.Name] = t
+		names = append(names, t.Name)
+	}
+	for _, n := range slices.Concat(c.allow, c.deny) {
+		if byName[n] == nil {
+			return nil, fmt.Errorf("runtime: unknown tool %q; valid tools: %s", n, strings.Join(names, ", "))
+		}
+	}
+	if c.readOnly {
+		for _, n := range c.allow {
+			if byName[n].Approval != ApprovalRead {
+				return nil, fmt.Errorf("runtime: %s is a write tool and the toolset is read-only", n)
+			}
+		}
+	}
+	ts := &Toolset{
+		table:    table,
+		broker:   broker,
+		byName:   map[string]*Tool{},
+		dropped:  map[string]bool{},
+		approver: c.approver,
+		policy:   c.policy,
+	}
+	for _, t := range table.Tools {
+		keep := (len(c.allow) == 0 || slices.Contains(c.allow, t.Name)) &&
+			!slices.Contains(c.deny, t.Name) &&
+			(!c.readOnly || t.Approval == ApprovalRead)
+		if !keep {
+			ts.dropped[t.Name] = true
+			continue
+		}
+		ts.tools = append(ts.tools, t)
+		ts.byName[t.Name] = t
+	}
+	return ts, nil
+}
+
+// Tools returns the toolset's tools in table order.
+func (t *Toolset) Tools() []*Tool { return slices.Clone(t.tools) }
+
+// Lookup returns the named tool if this toolset has it.
+func (t *Toolset) Lookup(name string) (*Tool, bool) {
+	tool, ok := t.byName[name]
+	return tool, ok
+}
+
+// Instructions is the toolset-level guidance every export carries once.
+func (t *Toolset) Instructions() string { return t.table.Instructions }
+
+// Name is the table's toolset name, e.g. "forge".
+func (t *Toolset) Name() string { return t.table.Name }
