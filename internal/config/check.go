@@ -44,6 +44,9 @@ func (c *Config) Check() error {
 				bad("%s.%s: %q is not an environment variable name", where, field, env)
 			}
 		}
+		if f.Auth != "" && (f.Provider != "linear" || (f.Auth != "api_key" && f.Auth != "oauth")) {
+			bad("%s.auth: %q: only a linear forge takes auth, and it is api_key or oauth", where, f.Auth)
+		}
 		if f.Provider != "local" && f.TokenEnv == "" {
 			bad("%s.token_env: %s needs a credential: name the environment variable that holds it", where, f.Provider)
 		}

@@ -49,6 +49,9 @@ type Forge struct {
 	// for reviews (GitHub), so PRs the author credential opened can be
 	// approved.
 	ReviewerTokenEnv string `yaml:"reviewer_token_env"`
+	// Auth is how the Linear credential is sent: api_key (default) or
+	// oauth (a Bearer access token).
+	Auth string `yaml:"auth"`
 	// BaseURL is where the local forge's artifact URLs point.
 	BaseURL string `yaml:"base_url"`
 	// Timeout bounds every API call; zero = the provider's default.

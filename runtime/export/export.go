@@ -47,13 +47,48 @@ func MCP(ts *runtime.Toolset) MCPList {
 			Name:        t.Name,
 			Description: t.Description,
 			InputSchema: json.RawMessage(t.InputSchema),
-			Annotations: MCPAnnotations{
-				ReadOnlyHint:    t.Hints.ReadOnly,
-				DestructiveHint: t.Hints.Destructive,
-				IdempotentHint:  t.Hints.Idempotent,
-				OpenWorldHint:   t.Hints.OpenWorld,
-			},
+			Annotations: annotations(t),
 		})
+	}
+	return out
+}
+
+func annotations(t *runtime.Tool) MCPAnnotations {
+	return MCPAnnotations{
+		ReadOnlyHint:    t.Hints.ReadOnly,
+		DestructiveHint: t.Hints.Destructive,
+		IdempotentHint:  t.Hints.Idempotent,
+		OpenWorldHint:   t.Hints.OpenWorld,
+	}
+}
+
+// Definition is one tool with everything a reviewer needs to see when its
+// contract changes: the tool snapshots (tests/toolsnaps) and
+// `forgetools tools --format json` use this shape.
+type Definition struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Approval    string          `json:"approval"`
+	Annotations MCPAnnotations  `json:"annotations"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// Define returns t's Definition.
+func Define(t *runtime.Tool) Definition {
+	return Definition{
+		Name:        t.Name,
+		Description: t.Description,
+		Approval:    t.Approval.String(),
+		Annotations: annotations(t),
+		InputSchema: json.RawMessage(t.InputSchema),
+	}
+}
+
+// Definitions returns the Definition of every tool of ts.
+func Definitions(ts *runtime.Toolset) []Definition {
+	out := []Definition{}
+	for _, t := range ts.Tools() {
+		out = append(out, Define(t))
 	}
 	return out
 }

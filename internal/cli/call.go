@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/forgetools/forgetools/runtime"
+)
+
+func newCall() *cobra.Command {
+	var f toolFlags
+	var id string
+	cmd := &cobra.Command{
+		Use:   "call TOOL 'JSON-ARGS'",
+		Short: "Run one tool call and print exactly what the model would see",
+		Long: `Run one tool call and print its result text, exactly as the model reads it.
+The exit code is 0 on success and 1 when the tool call failed (the failure
+text is still printed, on stdout, as the model would see it).
+
+Without --gateway the gateway runs in-process on the embedded local forge and
+the same store as 'forgetools serve', so a create followed by a read sees what
+was created. '-' as JSON-ARGS reads the arguments from stdin.`,
+		Example: `  forgetools call forge_create_issue '{"repo":"demo/app","title":"Crash on start","labels":["bug"]}'
+  forgetools call forge_get_issue '{"repo":"demo/app","issue_number":1}'
+  forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix:///run/forgetools/demo.sock`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, argv []string) error {
+			args := "{}"
+			if len(argv) == 2 {
+				args = argv[1]
+			}
+			if args == "-" {
+				var raw json.RawMessage
+				if err := json.NewDecoder(cmd.InOrStdin()).Decode(&raw); err != nil {
+					return usageError{fmt.Errorf("reading arguments from stdin: %w", err)}
+				}
+				args = string(raw)
+			}
+			ts, closeFn, err := f.toolset(cmd.Context(), cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			defer closeFn()
+			if _, ok := ts.Lookup(argv[0]); !ok {
+				var names []string
+				for _, t := range ts.Tools() {
+					names = append(names, t.Name)
+				}
+				return usageError{fmt.Errorf("unknown tool %q; tools: %s", argv[0], strings.Join(names, ", "))}
+			}
+			if id == "" {
+				id = "cli-" + uuid.NewString()
+			}
+			res := ts.Execute(cmd.Context(), runtime.Call{ID: id, Name: argv[0], Args: json.RawMessage(args)})
+			fmt.Fprintln(cmd.OutOrStdout(), res.Text)
+			if res.IsError {
+				return errToolFailed
+			}
+			return nil
+		},
+	}
+	f.register(cmd, "warn")
+	cmd.Flags().StringVar(&id, "id", "", "tool call id (default: a fresh one); repeating a create with the same id is deduplicated")
+	return cmd
+}

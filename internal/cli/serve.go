@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/forgetools/forgetools/gateway/server"
+)
+
+func newServe() *cobra.Command {
+	var g gatewayFlags
+	var socketDir, listen string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the gateway: per-session Unix sockets and/or a TCP listener",
+		Long: `Run the AgentGateway. Every configured session gets its own Unix socket,
+<socket-dir>/<session>.sock: the socket a call arrives on is the caller's
+identity. With --listen, a TCP listener also serves bearer-token clients.
+
+With no --config, serve runs the embedded local forge on a SQLite file in the
+data directory, with one demo account (session "demo") scoped to every
+repository. Stop it with Ctrl-C; in-flight calls finish first.`,
+		Example: `  forgetools serve
+  forgetools serve --config examples/forgetools.yaml
+  forgetools serve --store postgres://forgetools@localhost/forgetools --socket-dir /run/forgetools
+  forgetools call forge_list_issues '{"repo":"demo/app"}' --gateway unix://$HOME/.local/share/forgetools/sockets/demo.sock`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			log, err := g.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			cfg, err := g.load()
+			if err != nil {
+				return err
+			}
+			if socketDir != "" {
+				cfg.SocketDir = socketDir
+			}
+			if listen != "" {
+				cfg.Listen = listen
+			}
+			sys, err := open(cmd.Context(), cfg, log)
+			if err != nil {
+				return err
+			}
+			defer sys.Close()
+			srv := server.New(sys.caller, server.Options{Logger: log})
+			if len(sys.caller.Sessions()) > 0 {
+				if cfg.SocketDir == "" {
+					return usageError{fmt.Errorf("sessions are configured but there is no socket directory: set socket_dir or --socket-dir")}
+				}
+				paths, err := srv.ListenSockets(cfg.SocketDir)
+				if err != nil {
+					return err
+				}
+				for _, p := range paths {
+					fmt.Fprintf(cmd.OutOrStdout(), "listening on unix://%s\n", p)
+				}
+			}
+			if cfg.Listen != "" {
+				addr, err := srv.ListenTCP(cfg.Listen)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", addr)
+			}
+			return srv.Run(cmd.Context())
+		},
+	}
+	g.register(cmd, "info")
+	cmd.Flags().StringVar(&socketDir, "socket-dir", "", "directory for the per-session Unix sockets (overrides the config)")
+	cmd.Flags().StringVar(&listen, "listen", "", "TCP address for bearer-token clients, e.g. 127.0.0.1:7443 (overrides the config)")
+	return cmd
+}

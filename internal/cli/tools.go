@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"google.golang.org/protobuf/proto"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/export"
+)
+
+func newTools() *cobra.Command {
+	var format string
+	var readOnly bool
+	var allow, deny []string
+	cmd := &cobra.Command{
+		Use:   "tools",
+		Short: "Print the tool definitions and schemas",
+		Long: `Print the forge tools as a model or a person sees them, in one of:
+
+  markdown   documentation for people (docs/tools.md is this output)
+  json       every tool with approval, hints and input schema
+  mcp        the MCP tools/list result, with the server instructions
+  openai     an OpenAI Chat Completions request fragment: system message + tools
+  openai-strict  the same with strict function schemas (structured outputs)
+  anthropic  an Anthropic Messages request fragment: system + tools`,
+		Example: `  forgetools tools
+  forgetools tools --format openai-strict --read-only`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			var opts []runtime.Option
+			if readOnly {
+				opts = append(opts, runtime.WithReadOnly())
+			}
+			if len(allow) > 0 {
+				opts = append(opts, runtime.WithAllow(allow...))
+			}
+			if len(deny) > 0 {
+				opts = append(opts, runtime.WithDeny(deny...))
+			}
+			// Listing calls nothing: a broker over a transport that refuses.
+			ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(noTransport), opts...)
+			if err != nil {
+				return usageError{err}
+			}
+			return printTools(cmd.OutOrStdout(), ts, format)
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "markdown", "markdown, json, mcp, openai, openai-strict or anthropic")
+	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
+	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
+	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
+	return cmd
+}
+
+// noTransport backs a toolset that is only listed, never executed.
+var noTransport = runtime.TransportFunc(func(context.Context, proto.Message) (proto.Message, error) {
+	return nil, errors.New("listing only: no gateway")
+})
+
+func printTools(w io.Writer, ts *runtime.Toolset, format string) error {
+	var v any
+	switch format {
+	case "markdown":
+		md, err := export.Markdown(ts)
+		if err != nil {
+			return err
+		}
+		_, err = io.WriteString(w, md)
+		return err
+	case "json":
+		v = export.Definitions(ts)
+	case "mcp":
+		v = export.MCP(ts)
+	case "openai":
+		v = export.OpenAI(ts)
+	case "openai-strict":
+		req, err := export.OpenAIStrict(ts)
+		if err != nil {
+			return err
+		}
+		v = req
+	case "anthropic":
+		v = export.Anthropic(ts)
+	default:
+		return usageError{fmt.Errorf("--format %q: want markdown, json, mcp, openai, openai-strict or anthropic", format)}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

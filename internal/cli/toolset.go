@@ -1,0 +1,138 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"connectrpc.com/connect"
+	"github.com/spf13/cobra"
+
+	"github.com/forgetools/forgetools/gateway"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/runtime"
+)
+
+// toolFlags select where tool calls go and which tools exist.
+type toolFlags struct {
+	gatewayFlags
+	gateway  string
+	tokenEnv string
+	session  string
+	readOnly bool
+	allow    []string
+	deny     []string
+}
+
+func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
+	f.gatewayFlags.register(cmd, defaultLevel)
+	fl := cmd.Flags()
+	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: unix:///path/to/session.sock or http(s)://host:port; default: run the gateway in-process")
+	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding the bearer token for an http(s) --gateway")
+	fl.StringVar(&f.session, "session", "", "in-process only: the configured session to act as (default: the first)")
+	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools")
+	fl.StringSliceVar(&f.allow, "tools", nil, "expose only these tools (comma-separated names)")
+	fl.StringSliceVar(&f.deny, "exclude-tools", nil, "hide these tools (comma-separated names)")
+}
+
+// toolset builds the toolset the flags describe. close releases the
+// in-process gateway, if one was started.
+func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.Toolset, close func() error, err error) {
+	log, err := f.logger(stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	var transport runtime.Transport
+	close = func() error { return nil }
+	if f.gateway != "" {
+		if f.config != "" || f.store != "" || f.session != "" {
+			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --store and --session apply only in-process")}
+		}
+		transport, err = f.dial()
+		if err != nil {
+			return nil, nil, err
+		}
+	} else {
+		cfg, err := f.load()
+		if err != nil {
+			return nil, nil, err
+		}
+		sys, err := open(ctx, cfg, log)
+		if err != nil {
+			return nil, nil, err
+		}
+		id, err := pickSession(sys, f.session)
+		if err != nil {
+			sys.Close()
+			return nil, nil, err
+		}
+		transport = runtime.TransportFunc(sys.caller.Transport(id))
+		close = sys.Close
+	}
+	var opts []runtime.Option
+	if f.readOnly {
+		opts = append(opts, runtime.WithReadOnly())
+	}
+	if len(f.allow) > 0 {
+		opts = append(opts, runtime.WithAllow(f.allow...))
+	}
+	if len(f.deny) > 0 {
+		opts = append(opts, runtime.WithDeny(f.deny...))
+	}
+	ts, err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport), opts...)
+	if err != nil {
+		close()
+		return nil, nil, usageError{err}
+	}
+	return ts, close, nil
+}
+
+func (f *toolFlags) dial() (runtime.Transport, error) {
+	var opts []connect.ClientOption
+	if f.tokenEnv != "" {
+		if strings.HasPrefix(f.gateway, "unix://") {
+			return nil, usageError{fmt.Errorf("--token-env: a unix socket is its own identity; tokens are for http(s) gateways")}
+		}
+		token, err := config.Secret(f.tokenEnv)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, connect.WithInterceptors(bearer(token)))
+	}
+	t, err := runtime.DialGateway(gatewayv1.ForgeTools, f.gateway, opts...)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return t, nil
+}
+
+// pickSession is the identity an in-process gateway acts as.
+func pickSession(sys *system, session string) (id gateway.Identity, err error) {
+	sessions := sys.caller.Sessions()
+	if session == "" {
+		if len(sessions) == 0 {
+			return id, fmt.Errorf("the configuration has no sessions to act as in-process")
+		}
+		return sessions[0], nil
+	}
+	if id, ok := sys.caller.SessionIdentity(session); ok {
+		return id, nil
+	}
+	var names []string
+	for _, s := range sessions {
+		names = append(names, s.Session)
+	}
+	return id, usageError{fmt.Errorf("--session %q is not configured; sessions: %s", session, strings.Join(names, ", "))}
+}
+
+// bearer adds the Authorization header to every outgoing request.
+func bearer(token string) connect.UnaryInterceptorFunc {
+	return func(next connect.UnaryFunc) connect.UnaryFunc {
+		return func(ctx context.Context, req connect.AnyRequest) (connect.AnyResponse, error) {
+			req.Header().Set("Authorization", "Bearer "+token)
+			return next(ctx, req)
+		}
+	}
+}
