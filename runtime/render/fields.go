@@ -64,6 +64,8 @@ func (f field) guard(s string) string {
 		return Slug(s)
 	case optionsv1.Render_RENDER_VERDICT:
 		return Verdict(s)
+	case optionsv1.Render_RENDER_NAME:
+		return Name(s)
 	}
 	return Attr(s)
 }

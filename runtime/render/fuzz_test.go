@@ -17,7 +17,7 @@ var attrClass = regexp.MustCompile(`^[\w.:-]+$`)
 // FuzzGuards checks each guard's contract on any input: the value passes
 // unchanged or becomes Malformed, and what passes has the guard's shape.
 func FuzzGuards(f *testing.F) {
-	for _, s := range []string{"12", "open", "a/b", "https://github.com/a/b/issues/1", "x\ny", `"q"`, "\u202e", "ENG", "", "\xff"} {
+	for _, s := range []string{"12", "open", "a/b", "https://github.com/a/b/issues/1", "x\ny", `"q"`, "\u202e", "ENG", "", "\xff", "good first issue", "🐛 bug"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -34,6 +34,11 @@ func FuzzGuards(f *testing.F) {
 			}) {
 				t.Fatalf("%s(%q) = %q", name, s, got)
 			}
+		}
+		if n := render.Name(s); n != render.Malformed && (n != s || !utf8.ValidString(n) || strings.ContainsFunc(n, func(r rune) bool {
+			return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) || strings.ContainsRune(`,"<>\`+"`", r)
+		})) {
+			t.Fatalf("Name(%q) = %q", s, n)
 		}
 		if v := render.Verdict(s); v != render.Malformed && !attrClass.MatchString(v) {
 			t.Fatalf("Verdict(%q) = %q", s, v)

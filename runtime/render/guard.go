@@ -25,6 +25,7 @@ const (
 	maxAttrLen = 256
 	maxURLLen  = 2048
 	maxSlugLen = 256
+	maxNameLen = 100
 )
 
 var (
@@ -36,7 +37,23 @@ var (
 	// One or more path segments: GitHub owner/name, GitLab group/sub/name,
 	// or a bare Linear team key such as ENG.
 	slugShape = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$`)
+	// A name people chose: letters, digits and symbols (emoji) from any
+	// script, single spaces and a little punctuation, starting and ending
+	// with a letter, digit or symbol. No comma (names are listed
+	// comma-separated), no quotes, brackets, backticks or line breaks.
+	nameShape = regexp.MustCompile(`^[\p{L}\p{N}\p{So}](?:[\p{L}\p{N}\p{M}\p{So}._:/#&+'@-]| [\p{L}\p{N}\p{M}\p{So}._:/#&+'@-])*$`)
 )
+
+// Name passes a short name people chose, such as a label ("good first
+// issue", "🐛 bug") or a display name ("Ada Lovelace"), at most 100 bytes;
+// anything else is Malformed. Wider than Attr (spaces, any script), it still
+// cannot carry a line break, a fence marker or markup.
+func Name(s string) string {
+	if len(s) > maxNameLen || !utf8.ValidString(s) || !nameShape.MatchString(s) {
+		return Malformed
+	}
+	return s
+}
 
 // Attr passes a short token (number, state, id, handle) that matches
 // ^[\w.:-]+$ and is at most 256 bytes; anything else is Malformed.

@@ -132,3 +132,28 @@ func TestVisible(t *testing.T) {
 		}
 	}
 }
+
+func TestName(t *testing.T) {
+	Malformed := render.Malformed
+	Name := render.Name
+	for in, want := range map[string]string{
+		"good first issue":       "good first issue",
+		"🐛 bug":                  "🐛 bug",
+		"Ada Lovelace":           "Ada Lovelace",
+		"área: documentação":     "área: documentação",
+		"priority/P1":            "priority/P1",
+		"bug, wontfix":           Malformed, // a comma would read as two labels
+		"two\nlines":             Malformed,
+		" leading":               Malformed,
+		"trailing ":              Malformed,
+		"double  space":          Malformed,
+		"<<<body-1234abcd":       Malformed,
+		"`code`":                 Malformed,
+		"":                       Malformed,
+		strings.Repeat("a", 101): Malformed,
+	} {
+		if got := Name(in); got != want {
+			t.Errorf("Name(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -77,7 +77,7 @@ repo: acme/widgets
 number: 12
 state: open
 url: https://github.com/acme/widgets/issues/12
-labels: bug, (malformed), p1
+labels: bug, good first issue, p1
 author: alice
 claimed attribution (parsed from body, unverified): agent=builder-7 owner=bob session=s-42
 <<<title-NONCE

@@ -155,6 +155,9 @@ const (
 	Render_RENDER_VERDICT Render = 6
 	// An attribution parsed from a body: rendered as a claim, never identity.
 	Render_RENDER_CLAIM Render = 7
+	// A short name people chose (a label, a display name): letters of any
+	// script, spaces and light punctuation, else (malformed).
+	Render_RENDER_NAME Render = 8
 )
 
 // Enum value maps for Render.
@@ -168,6 +171,7 @@ var (
 		5: "RENDER_OMIT",
 		6: "RENDER_VERDICT",
 		7: "RENDER_CLAIM",
+		8: "RENDER_NAME",
 	}
 	Render_value = map[string]int32{
 		"RENDER_UNSPECIFIED": 0,
@@ -178,6 +182,7 @@ var (
 		"RENDER_OMIT":        5,
 		"RENDER_VERDICT":     6,
 		"RENDER_CLAIM":       7,
+		"RENDER_NAME":        8,
 	}
 )
 
@@ -893,7 +898,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
 	"\x1cENVELOPE_ROLE_FORGE_SELECTOR\x10\x02\x12!\n" +
-	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*\x9c\x01\n" +
+	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*\xad\x01\n" +
 	"\x06Render\x12\x16\n" +
 	"\x12RENDER_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rRENDER_FENCED\x10\x01\x12\x0e\n" +
@@ -903,7 +908,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vRENDER_ATTR\x10\x04\x12\x0f\n" +
 	"\vRENDER_OMIT\x10\x05\x12\x12\n" +
 	"\x0eRENDER_VERDICT\x10\x06\x12\x10\n" +
-	"\fRENDER_CLAIM\x10\a:`\n" +
+	"\fRENDER_CLAIM\x10\a\x12\x0f\n" +
+	"\vRENDER_NAME\x10\b:`\n" +
 	"\atoolset\x12\x1d.google.protobuf.OneofOptions\x18ؔ\x03 \x01(\v2%.forgetools.options.v1.ToolsetOptionsR\atoolset:W\n" +
 	"\x04tool\x12\x1d.google.protobuf.FieldOptions\x18ؔ\x03 \x01(\v2\".forgetools.options.v1.ToolOptionsR\x04tool:c\n" +
 	"\benvelope\x12\x1d.google.protobuf.FieldOptions\x18ٔ\x03 \x01(\v2&.forgetools.options.v1.EnvelopeOptionsR\benvelope:Z\n" +
