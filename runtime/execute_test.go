@@ -212,7 +212,7 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 	tests := []struct{ tool, args, want string }{
 		{"forge_get_issue", `{"repo":"","issue_number":1}`, "repo: must not be blank"},
 		{"forge_get_issue", `{"repo":" \t ","issue_number":1}`, "repo: must not be blank"},
-		{"forge_get_issue", `{"repo":"a/b","issue_number":0}`, "issue_number: must be at least 1"},
+		{"forge_get_issue", `{"repo":"a/b","issue_number":0}`, "issue_number: must be between 1 and 2147483647"},
 		{"forge_get_issue", `{"issue_number":1}`, "repo: missing required parameter"},
 		{"forge_list_issues", `{"repo":"a/b","limit":0}`, "limit: must be between 1 and 100"},
 		{"forge_list_issues", `{"repo":"a/b","limit":101}`, "limit: must be between 1 and 100"},
@@ -222,10 +222,10 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"body":"x"}`, "verdict: missing required parameter"},
 		{
 			"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"approve","comments":[{"path":"a.go","line":2,"body":"ok"},{"path":"b.go","line":0,"body":" "}]}`,
-			"comments[1].line: must be at least 1; comments[1].body: must not be blank",
+			"comments[1].line: must be between 1 and 2147483647; comments[1].body: must not be blank",
 		},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"forge_host":"bad host"}`, "forge_host: must match the pattern ^"},
-		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be at least 1; forge_host: must match the pattern"},
+		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be between 1 and 2147483647; forge_host: must match the pattern"},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"bogus":1}`, `unknown parameter "bogus"; valid parameters: repo, issue_number, forge_provider, forge_host`},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":"7"}`, "issue_number: expected an integer, got string"},
 		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"lgtm"}`, `verdict: expected one of approve, request_changes, comment, got "lgtm"`},

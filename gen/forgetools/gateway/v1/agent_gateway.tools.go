@@ -57,7 +57,8 @@ var ForgeGetIssueTool = &runtime.Tool{
     "issue_number": {
       "type": "integer",
       "description": "Issue number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",
@@ -124,7 +125,8 @@ var ForgeGetPullRequestTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",
@@ -276,7 +278,8 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
     "issue_number": {
       "type": "integer",
       "description": "Issue number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "body": {
       "type": "string",
@@ -360,7 +363,8 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "body": {
       "type": "string",
@@ -445,7 +449,8 @@ var ForgeSubmitReviewTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "verdict": {
       "type": "string",
@@ -473,7 +478,8 @@ var ForgeSubmitReviewTool = &runtime.Tool{
           "line": {
             "type": "integer",
             "description": "Line number in the file.",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 2147483647
           },
           "side": {
             "type": "string",
@@ -782,7 +788,8 @@ var ForgeSubscribeTool = &runtime.Tool{
     "number": {
       "type": "integer",
       "description": "Issue or pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",

@@ -59,7 +59,8 @@ var ForgeGetIssueTool = &runtime.Tool{
     "issue_number": {
       "type": "integer",
       "description": "Issue number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",
@@ -128,7 +129,8 @@ var ForgeGetPullRequestTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",
@@ -284,7 +286,8 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
     "issue_number": {
       "type": "integer",
       "description": "Issue number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "body": {
       "type": "string",
@@ -370,7 +373,8 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "body": {
       "type": "string",
@@ -457,7 +461,8 @@ var ForgeSubmitReviewTool = &runtime.Tool{
     "pull_number": {
       "type": "integer",
       "description": "Pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "verdict": {
       "type": "string",
@@ -485,7 +490,8 @@ var ForgeSubmitReviewTool = &runtime.Tool{
           "line": {
             "type": "integer",
             "description": "Line number in the file.",
-            "minimum": 1
+            "minimum": 1,
+            "maximum": 2147483647
           },
           "side": {
             "type": "string",
@@ -800,7 +806,8 @@ var ForgeSubscribeTool = &runtime.Tool{
     "number": {
       "type": "integer",
       "description": "Issue or pull request number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "forge_provider": {
       "type": "string",
@@ -935,7 +942,8 @@ var ForgeCloseIssueTool = &runtime.Tool{
     "issue_number": {
       "type": "integer",
       "description": "Issue number.",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "reason": {
       "type": "string",
