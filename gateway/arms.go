@@ -15,10 +15,10 @@ import (
 
 // Capability nouns for unimplemented messages.
 const (
-	nounIssues        = "issues"
-	nounPullRequests  = "pull requests"
-	nounReviews       = "reviews"
-	nounNotifications = "change notifications"
+	nounIssues        = providers.CapIssues
+	nounPullRequests  = providers.CapPullRequests
+	nounReviews       = providers.CapReviews
+	nounNotifications = providers.CapNotifications
 )
 
 // run performs the arm on provider p (everything has been checked).

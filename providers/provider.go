@@ -58,3 +58,19 @@ type Notifications interface {
 	// Watch checks that the artifact exists and can be watched.
 	Watch(ctx context.Context, c Call, req *gatewayv1.SubscribeRequest) error
 }
+
+// Capability names, as the gateway passes them to Explainer.Unsupported.
+const (
+	CapIssues        = "issues"
+	CapPullRequests  = "pull requests"
+	CapReviews       = "reviews"
+	CapNotifications = "change notifications"
+)
+
+// Explainer is implemented by providers that say in their forge's own terms
+// why a capability is missing ("Linear has no pull requests"); the gateway
+// returns that as the in-band unimplemented message. "" means no
+// explanation, and the gateway words one itself.
+type Explainer interface {
+	Unsupported(capability string) string
+}

@@ -20,11 +20,11 @@ func TestWriteRedirectIsNotFollowed(t *testing.T) {
 	for _, status := range []int{301, 302, 307, 308} {
 		t.Run(http.StatusText(status), func(t *testing.T) {
 			f := newFake(t)
-			f.script = []exchange{{
+			f.expect(exchange{
 				method: "POST", path: repoPath + "/issues", status: status, body: `{"title":"Crash on start"}`,
 				header: hdr("Location", f.srv.URL+"/repositories/1296269/issues"),
 				reply:  fixture(t, "moved_301.json"),
-			}}
+			})
 			_, err := f.provider(t).CreateIssue(ctx, noCall, newIssue)
 			if status == 301 || status == 308 {
 				wantCode(t, err, codePrecondition, "repository moved", "POST", "nothing was written", "new owner/name")
@@ -40,12 +40,12 @@ func TestWriteRedirectIsNotFollowed(t *testing.T) {
 // the credential still attached.
 func TestReadRedirectOnSameHostIsFollowed(t *testing.T) {
 	f := newFake(t)
-	f.script = []exchange{
-		{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, status: 301,
+	f.expect(
+		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, status: 301,
 			header: hdr("Location", f.srv.URL+"/repositories/1296269/issues/1347"), reply: fixture(t, "moved_301.json")},
-		{method: "GET", path: "/repositories/1296269/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
-	}
+		exchange{method: "GET", path: "/repositories/1296269/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
+	)
 	got, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
 	if err != nil {
 		t.Fatal(err)

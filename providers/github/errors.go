@@ -139,7 +139,8 @@ func limited(msg string, wait time.Duration) *providers.Error {
 		wait = unspecifiedWait
 	}
 	wait = min(max(wait.Round(time.Second), time.Second), maxWait)
-	return &providers.Error{Code: codeExhausted, Message: fmt.Sprintf("%s; retry after %s", msg, wait), RetryAfter: wait}
+	// The wait travels as RetryAfter; the renderer states it once, in ms.
+	return &providers.Error{Code: codeExhausted, Message: msg, RetryAfter: wait}
 }
 
 // headerWait reads how long GitHub asked to back off, per its rate-limit

@@ -3,25 +3,20 @@ package github
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strconv"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
 
-// A scripted GitHub: an httptest server that expects an exact sequence of
-// requests, checks each one the way GitHub would see it (method, path,
-// query, authentication, API version, media type, user agent, JSON body)
-// and answers with the status, headers and body the script gives, which
-// come from GitHub-shaped fixtures under testdata/.
+// A scripted GitHub: githubtest's fake answering an exact sequence of
+// requests with the status, headers and body the script gives (GitHub's
+// documented examples, githubtest's fixtures), then checking each request
+// the way GitHub would see it: method, path, query, authentication, API
+// version, media type, user agent, JSON body.
 
 const (
 	authorToken   = "ghp_authorTokenForTests0000000000000000"
@@ -52,56 +47,67 @@ type exchange struct {
 	hold         bool        // never answer; wait for the client to give up
 }
 
+// fakeGitHub is githubtest's fake GitHub answering a script: each
+// exchange's answer is injected for the next request, whatever it is, and
+// when the test ends the requests received are checked against the script,
+// in order.
 type fakeGitHub struct {
 	t      *testing.T
-	srv    *httptest.Server
+	srv    *githubtest.Server
 	clock  time.Time
-	mu     sync.Mutex
 	script []exchange
-	next   int
-	stop   chan struct{}
 }
 
 // newFake starts a scripted GitHub on plain HTTP loopback.
 func newFake(t *testing.T, script ...exchange) *fakeGitHub {
-	f := &fakeGitHub{t: t, script: script, stop: make(chan struct{}), clock: time.Unix(time.Now().Unix(), 0)}
-	f.srv = httptest.NewServer(f)
-	f.cleanup()
-	return f
+	return startFake(t, githubtest.Options{}, script)
 }
 
 // newTLSFake starts a scripted GitHub on HTTPS; its certificate is valid
 // for example.com and *.example.com.
 func newTLSFake(t *testing.T, script ...exchange) *fakeGitHub {
-	f := &fakeGitHub{t: t, script: script, stop: make(chan struct{}), clock: time.Unix(time.Now().Unix(), 0)}
-	f.srv = httptest.NewTLSServer(f)
-	f.cleanup()
+	return startFake(t, githubtest.Options{TLS: true}, script)
+}
+
+func startFake(t *testing.T, o githubtest.Options, script []exchange) *fakeGitHub {
+	srv := githubtest.New(o)
+	f := &fakeGitHub{t: t, srv: srv, clock: srv.Clock()}
+	f.expect(script...)
+	t.Cleanup(srv.Close)
+	t.Cleanup(f.verify)
 	return f
 }
 
-func (f *fakeGitHub) cleanup() {
-	f.t.Cleanup(func() {
-		close(f.stop)
-		f.srv.Close()
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		for _, ex := range f.script[f.next:] {
+// expect appends exchanges to the script.
+func (f *fakeGitHub) expect(script ...exchange) {
+	for _, ex := range script {
+		f.script = append(f.script, ex)
+		f.srv.Inject("*", githubtest.Response{Status: ex.status, Header: ex.header, Body: ex.reply, Hold: ex.hold})
+	}
+}
+
+// verify checks every request received against the script.
+func (f *fakeGitHub) verify() {
+	got := f.srv.Requests()
+	for i, ex := range f.script {
+		if i >= len(got) {
 			f.t.Errorf("GitHub never received %s %s", ex.method, ex.path)
+			continue
 		}
-	})
+		f.check(got[i], ex)
+	}
+	for _, r := range got[min(len(f.script), len(got)):] {
+		f.t.Errorf("unexpected request %s %s (script done)", r.Method, r.Path)
+	}
 }
 
 // requests is how many requests reached the fake.
-func (f *fakeGitHub) requests() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.next
-}
+func (f *fakeGitHub) requests() int { return len(f.srv.Requests()) }
 
 // provider is a Provider pointed at the fake, with the fake's clock.
 func (f *fakeGitHub) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	t.Helper()
-	o := Options{APIURL: f.srv.URL + "/", Token: authorToken, UserAgent: testUserAgent}
+	o := Options{APIURL: f.srv.APIURL(), Token: authorToken, UserAgent: testUserAgent}
 	for _, e := range edit {
 		e(&o)
 	}
@@ -113,54 +119,13 @@ func (f *fakeGitHub) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	return p
 }
 
-func (f *fakeGitHub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	f.mu.Lock()
-	if f.next == len(f.script) {
-		f.mu.Unlock()
-		f.t.Errorf("unexpected request %s %s (script done)", r.Method, r.URL)
-		http.Error(w, `{"message":"unexpected"}`, http.StatusTeapot)
-		return
-	}
-	ex := f.script[f.next]
-	f.next++
-	f.mu.Unlock()
-
-	f.check(r, ex)
-	if ex.hold {
-		select {
-		case <-r.Context().Done():
-		case <-f.stop:
-		}
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
-	h.Set("X-GitHub-Api-Version-Selected", "2022-11-28")
-	h.Set("X-GitHub-Request-Id", fmt.Sprintf("0401:3C9A:1F2E5C:3E7B1A:%08X", f.requests()))
-	h.Set("X-RateLimit-Limit", "5000")
-	h.Set("X-RateLimit-Remaining", "4987")
-	h.Set("X-RateLimit-Used", "13")
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(f.clock.Add(40*time.Minute).Unix(), 10))
-	h.Set("X-RateLimit-Resource", "core")
-	for k, vs := range ex.header {
-		h[k] = vs
-	}
-	status := ex.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	io.WriteString(w, ex.reply)
-}
-
-func (f *fakeGitHub) check(r *http.Request, ex exchange) {
+func (f *fakeGitHub) check(r githubtest.Request, ex exchange) {
 	t := f.t
-	what := r.Method + " " + r.URL.String()
-	if r.Method != ex.method || r.URL.Path != ex.path {
-		t.Errorf("request = %s %s, want %s %s", r.Method, r.URL.Path, ex.method, ex.path)
+	what := r.Method + " " + r.Path
+	if r.Method != ex.method || r.Path != ex.path {
+		t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, ex.method, ex.path)
 	}
-	if got := r.URL.Query(); !(len(got) == 0 && len(ex.query) == 0) && !reflect.DeepEqual(got, ex.query) {
+	if got := r.Query; !(len(got) == 0 && len(ex.query) == 0) && !reflect.DeepEqual(got, ex.query) {
 		t.Errorf("%s: query = %v, want %v", what, got, ex.query)
 	}
 	token := ex.token
@@ -177,7 +142,7 @@ func (f *fakeGitHub) check(r *http.Request, ex exchange) {
 	}
 	for k, want := range map[string]string{
 		"Authorization":        "Bearer " + token,
-		"X-GitHub-Api-Version": "2022-11-28",
+		"X-GitHub-Api-Version": githubtest.APIVersion,
 		"Accept":               accept,
 		"User-Agent":           agent,
 	} {
@@ -188,18 +153,17 @@ func (f *fakeGitHub) check(r *http.Request, ex exchange) {
 	if ex.host != "" && r.Host != ex.host {
 		t.Errorf("%s: Host = %q, want %q", what, r.Host, ex.host)
 	}
-	body, _ := io.ReadAll(r.Body)
 	if ex.body == "" {
-		if len(body) != 0 {
-			t.Errorf("%s: unexpected body %s", what, body)
+		if len(r.Body) != 0 {
+			t.Errorf("%s: unexpected body %s", what, r.Body)
 		}
 		return
 	}
 	if ct := r.Header.Get("Content-Type"); ct != "application/json" {
 		t.Errorf("%s: Content-Type = %q, want application/json", what, ct)
 	}
-	if !sameJSON(t, body, []byte(ex.body)) {
-		t.Errorf("%s: body\n got %s\nwant %s", what, bytes.TrimSpace(body), ex.body)
+	if !sameJSON(t, r.Body, []byte(ex.body)) {
+		t.Errorf("%s: body\n got %s\nwant %s", what, bytes.TrimSpace(r.Body), ex.body)
 	}
 }
 
@@ -215,33 +179,17 @@ func sameJSON(t *testing.T, a, b []byte) bool {
 	return reflect.DeepEqual(x, y)
 }
 
-// fixture is the contents of testdata/name.
+// fixture is the documented example answer githubtest holds as name.
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return githubtest.Fixture(name)
 }
 
 // fixtureWith is a fixture with one JSON member's value replaced, for
 // answers that differ from a documented example in one field.
 func fixtureWith(t *testing.T, name, key string, value any) string {
 	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(fixture(t, name)), &m); err != nil {
-		t.Fatal(err)
-	}
-	if _, ok := m[key]; !ok {
-		t.Fatalf("%s has no member %q", name, key)
-	}
-	m[key] = value
-	b, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return githubtest.FixtureWith(name, key, value)
 }
 
 func q(kv ...string) url.Values {
@@ -262,13 +210,5 @@ func hdr(kv ...string) http.Header {
 
 // linkNext is GitHub's Link header for a page that has a next one.
 func (f *fakeGitHub) linkNext(path string, query url.Values, next, last int) http.Header {
-	link := func(page int, rel string) string {
-		v := url.Values{}
-		for k, vs := range query {
-			v[k] = vs
-		}
-		v.Set("page", strconv.Itoa(page))
-		return fmt.Sprintf(`<%s%s?%s>; rel="%s"`, f.srv.URL, path, v.Encode(), rel)
-	}
-	return http.Header{"Link": {link(next, "next") + ", " + link(last, "last")}}
+	return f.srv.LinkNext(path, query, next, last)
 }

@@ -77,13 +77,13 @@ func TestGetIssue(t *testing.T) {
 
 func TestGetIssueFollowsCommentPages(t *testing.T) {
 	f := newFake(t)
-	f.script = []exchange{
-		{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions,
+	f.expect(
+		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions,
 			reply: fixture(t, "issue_comments.json"), header: f.linkNext(repoPath+"/issues/1347/comments", q("per_page", "100"), 2, 2)},
-		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100", "page", "2"), accept: acceptReactions,
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100", "page", "2"), accept: acceptReactions,
 			reply: "[" + fixtureWith(t, "comment_created.json", "body", "Third.") + "]"},
-	}
+	)
 	got, err := f.provider(t).GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347})
 	if err != nil {
 		t.Fatal(err)
@@ -152,12 +152,12 @@ func TestListIssuesDropsPullRequestsAndPagesToFillLimit(t *testing.T) {
 	query := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30")
 	page2 := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30", "page", "2")
 	f := newFake(t)
-	f.script = []exchange{
-		{method: "GET", path: repoPath + "/issues", query: query, accept: acceptReactions,
+	f.expect(
+		exchange{method: "GET", path: repoPath + "/issues", query: query, accept: acceptReactions,
 			reply: issuesPage(t, span(60, 31), pulls), header: f.linkNext(repoPath+"/issues", query, 2, 5)},
-		{method: "GET", path: repoPath + "/issues", query: page2, accept: acceptReactions,
+		exchange{method: "GET", path: repoPath + "/issues", query: page2, accept: acceptReactions,
 			reply: issuesPage(t, span(30, 1), pulls), header: f.linkNext(repoPath+"/issues", query, 3, 5)},
-	}
+	)
 	limit := uint32(30)
 	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
 		Repo:   "octocat/Hello-World",
@@ -203,10 +203,10 @@ func TestListIssuesDefaultsAndEndOfListing(t *testing.T) {
 func TestListIssuesSmallLimitStopsEarly(t *testing.T) {
 	f := newFake(t)
 	query := q("state", "all", "sort", "created", "direction", "desc", "per_page", "30")
-	f.script = []exchange{{
+	f.expect(exchange{
 		method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
 		reply: issuesPage(t, span(40, 11), map[int]bool{40: true}), header: f.linkNext(repoPath+"/issues", query, 2, 3),
-	}}
+	})
 	limit := uint32(2)
 	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
 		Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit,
@@ -232,7 +232,7 @@ func TestListIssuesStopsAtPageLimit(t *testing.T) {
 			pq.Set("page", fmt.Sprint(page))
 		}
 		top := 1000 - (page-1)*30
-		f.script = append(f.script, exchange{method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: pq,
+		f.expect(exchange{method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: pq,
 			reply: issuesPage(t, span(top, top-29), allPulls), header: f.linkNext(repoPath+"/issues", query, page+1, 34)})
 	}
 	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World"})

@@ -3,24 +3,24 @@ package linear
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
-// The fake Linear below speaks Linear's wire format: one POST endpoint,
-// JSON {query, variables} in, GraphQL envelopes and Linear's rate-limit
-// headers out. Each test scripts the exact sequence of calls it expects;
-// every request is checked against a golden body under testdata/requests
-// (rewritten only with UPDATE_LINEAR_GOLDEN=1), and every answer is a
-// fixture under testdata/responses shaped like Linear's real answers.
+// The fake Linear of these tests is lineartest's, answering a script: each
+// test lists the exact sequence of calls it expects, each exchange's answer
+// is injected for the next request, and when the test ends every request is
+// checked: POST /graphql with Linear's headers, and a body equal to its
+// golden file under testdata/requests (rewritten only with
+// UPDATE_LINEAR_GOLDEN=1). The answers are lineartest's fixtures, shaped
+// like Linear's real answers.
 
 const (
 	testKey   = "lin_api_Xq7TESTKEYnotrealAbC123"
@@ -35,40 +35,42 @@ type exchange struct {
 	request  string            // golden request body: testdata/requests/<request>.json
 	status   int               // HTTP status; 0 = 200
 	header   map[string]string // response headers beyond the defaults
-	response string            // answer: a file under testdata/responses
+	response string            // answer: a lineartest fixture
 	body     string            // inline answer instead of a fixture
 	hold     bool              // never answer: wait until the client gives up
 }
 
 type fakeLinear struct {
 	t      *testing.T
-	srv    *httptest.Server
+	srv    *lineartest.Server
 	auth   string // the Authorization value every request must carry
-	mu     sync.Mutex
 	script []exchange
-	served int
 }
 
 // newFake starts a fake Linear that expects exactly script, in order.
 func newFake(t *testing.T, script ...exchange) *fakeLinear {
 	t.Helper()
-	f := &fakeLinear{t: t, auth: testKey, script: script}
-	f.srv = httptest.NewServer(f)
-	t.Cleanup(func() {
-		f.srv.Close()
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		if f.served != len(f.script) {
-			t.Errorf("fake Linear served %d of %d scripted requests", f.served, len(f.script))
+	f := &fakeLinear{t: t, auth: testKey, script: script, srv: lineartest.New(lineartest.Options{Clock: clock})}
+	for _, x := range script {
+		h := http.Header{}
+		for k, v := range x.header {
+			h.Set(k, v)
 		}
-	})
+		answer := x.body
+		if x.response != "" {
+			answer = lineartest.Fixture(x.response)
+		}
+		f.srv.Inject("*", lineartest.Response{Status: x.status, Header: h, Body: answer, Hold: x.hold})
+	}
+	t.Cleanup(f.srv.Close)
+	t.Cleanup(f.verify)
 	return f
 }
 
 // provider returns a provider pointed at the fake, with the test clock.
 func (f *fakeLinear) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	t.Helper()
-	opts := Options{APIURL: f.srv.URL + "/graphql", APIKey: testKey, UserAgent: testAgent}
+	opts := Options{APIURL: f.srv.APIURL(), APIKey: testKey, UserAgent: testAgent}
 	for _, e := range edit {
 		e(&opts)
 	}
@@ -80,64 +82,34 @@ func (f *fakeLinear) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	return p
 }
 
-func (f *fakeLinear) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+// verify checks every request received against the script.
+func (f *fakeLinear) verify() {
 	t := f.t
-	f.mu.Lock()
-	if f.served >= len(f.script) {
-		f.mu.Unlock()
-		t.Errorf("unexpected request %d beyond the script", f.served+1)
-		http.Error(w, "unexpected request", http.StatusInternalServerError)
-		return
+	got := f.srv.Requests()
+	if len(got) != len(f.script) {
+		t.Errorf("fake Linear served %d of %d scripted requests", len(got), len(f.script))
 	}
-	x := f.script[f.served]
-	f.served++
-	f.mu.Unlock()
-
-	if r.Method != http.MethodPost || r.URL.Path != "/graphql" || r.URL.RawQuery != "" {
-		t.Errorf("%s: got %s %s, want POST /graphql", x.request, r.Method, r.URL.RequestURI())
-	}
-	for name, want := range map[string]string{
-		"Authorization": f.auth,
-		"Content-Type":  "application/json",
-		"Accept":        "application/json",
-		"User-Agent":    testAgent,
-	} {
-		if got := r.Header.Get(name); got != want {
-			t.Errorf("%s: header %s = %q, want %q", x.request, name, got, want)
+	for i, r := range got {
+		if i >= len(f.script) {
+			t.Errorf("unexpected request %d beyond the script", i+1)
+			continue
 		}
+		x := f.script[i]
+		if r.Method != http.MethodPost || r.Path != lineartest.Path || len(r.Query) != 0 {
+			t.Errorf("%s: got %s %s?%s, want POST /graphql", x.request, r.Method, r.Path, r.Query.Encode())
+		}
+		for name, want := range map[string]string{
+			"Authorization": f.auth,
+			"Content-Type":  "application/json",
+			"Accept":        "application/json",
+			"User-Agent":    testAgent,
+		} {
+			if got := r.Header.Get(name); got != want {
+				t.Errorf("%s: header %s = %q, want %q", x.request, name, got, want)
+			}
+		}
+		checkGolden(t, x.request, r.Body)
 	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		t.Errorf("%s: read body: %v", x.request, err)
-	}
-	checkGolden(t, x.request, body)
-
-	if x.hold {
-		<-r.Context().Done()
-		return
-	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("X-RateLimit-Requests-Limit", "5000")
-	h.Set("X-RateLimit-Requests-Remaining", "4987")
-	h.Set("X-RateLimit-Requests-Reset", "1767226200000")
-	h.Set("X-Complexity", "41")
-	h.Set("X-RateLimit-Complexity-Limit", "3000000")
-	h.Set("X-RateLimit-Complexity-Remaining", "2999000")
-	h.Set("X-RateLimit-Complexity-Reset", "1767226200000")
-	for k, v := range x.header {
-		h.Set(k, v)
-	}
-	status := x.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	answer := []byte(x.body)
-	if x.response != "" {
-		answer = readFile(t, filepath.Join("testdata", "responses", x.response))
-	}
-	w.WriteHeader(status)
-	_, _ = w.Write(answer)
 }
 
 // checkGolden compares a request body with its golden file as JSON values:

@@ -13,6 +13,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
 var (
@@ -282,7 +283,7 @@ func reversed(t *testing.T, name string) string {
 	var a struct {
 		Data issuesAnswer `json:"data"`
 	}
-	if err := json.Unmarshal(readFile(t, "testdata/responses/"+name), &a); err != nil {
+	if err := json.Unmarshal([]byte(lineartest.Fixture(name)), &a); err != nil {
 		t.Fatal(err)
 	}
 	slices.Reverse(a.Data.Issues.Nodes)

@@ -31,7 +31,6 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers"
 )
 
@@ -44,16 +43,22 @@ const (
 	DefaultUserAgent = "forgetools-linear"
 )
 
-// Messages the gateway can return (with ERROR_CODE_UNIMPLEMENTED) for the
-// arms this provider does not serve.
+// What the gateway tells the model (in-band unimplemented) for the arms this
+// provider does not serve; see Unsupported.
 const (
 	NoPullRequests  = "Linear has no pull requests or reviews: only the issue tools work on a Linear forge"
 	NoSubscriptions = "Linear change notifications are not supported: subscriptions work only on forges that deliver them"
 )
 
-// Unimplemented is NoPullRequests as an in-band error.
-func Unimplemented() *providers.Error {
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, NoPullRequests)
+// Unsupported implements providers.Explainer.
+func (p *Provider) Unsupported(capability string) string {
+	switch capability {
+	case providers.CapPullRequests, providers.CapReviews:
+		return NoPullRequests
+	case providers.CapNotifications:
+		return NoSubscriptions
+	}
+	return ""
 }
 
 // AuthKind says how the credential is sent in the Authorization header.

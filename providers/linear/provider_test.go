@@ -86,9 +86,17 @@ func TestIssuesOnly(t *testing.T) {
 	if _, ok := p.(providers.Notifications); ok {
 		t.Error("Linear provider claims notifications")
 	}
-	e := Unimplemented()
-	if e.Code != gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED || !strings.Contains(e.Message, "Linear has no pull requests") {
-		t.Errorf("Unimplemented() = %v %q", e.Code, e.Message)
+	ex, ok := p.(providers.Explainer)
+	if !ok {
+		t.Fatal("Linear provider does not explain its missing capabilities")
+	}
+	for _, c := range []string{providers.CapPullRequests, providers.CapReviews} {
+		if got := ex.Unsupported(c); !strings.Contains(got, "Linear has no pull requests") {
+			t.Errorf("Unsupported(%q) = %q", c, got)
+		}
+	}
+	if got := ex.Unsupported(providers.CapNotifications); got != NoSubscriptions {
+		t.Errorf("Unsupported(notifications) = %q", got)
 	}
 }
 

@@ -1,0 +1,256 @@
+package githubtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+const (
+	token    = "ghp_fakeTokenForGithubtest000000000000"
+	reviewer = "ghp_fakeReviewerForGithubtest0000000000"
+)
+
+// seeded is a fake with octocat/Hello-World: issue #1, pull request #2 from
+// new-topic by octocat, and the tokens of forgetools-bot and a reviewer.
+func seeded(t *testing.T, o Options) *Server {
+	s := New(o)
+	t.Cleanup(s.Close)
+	s.AddToken(token, "forgetools-bot")
+	s.AddToken(reviewer, "forgetools-reviewer")
+	s.AddRepo("octocat/Hello-World", "main", "new-topic", "fix-crash")
+	s.AddIssue("octocat/Hello-World", Issue{Title: "Found a bug", Body: "It crashes.", Labels: []string{"bug"}})
+	s.AddPull("octocat/Hello-World", Pull{Title: "Amazing new feature", Head: "new-topic"})
+	return s
+}
+
+// do sends one API request the way go-github does and returns the status,
+// headers and decoded JSON body.
+func do(t *testing.T, s *Server, auth, method, path, body string) (int, http.Header, any) {
+	t.Helper()
+	req, err := http.NewRequest(method, s.APIURL()+strings.TrimPrefix(path, "/"), strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+auth)
+	req.Header.Set("X-GitHub-Api-Version", APIVersion)
+	client := s.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		t.Fatalf("%s %s: answer is not JSON: %s", method, path, raw)
+	}
+	return resp.StatusCode, resp.Header, v
+}
+
+// conforms reports every member of got that GitHub's documented example
+// want does not have, or has with another JSON type. null matches anything:
+// the examples show some members null that the fake fills, and vice versa.
+func conforms(t *testing.T, where string, got, want any) {
+	t.Helper()
+	if got == nil || want == nil {
+		return
+	}
+	switch g := got.(type) {
+	case map[string]any:
+		w, ok := want.(map[string]any)
+		if !ok {
+			t.Errorf("%s: object, the example has %T", where, want)
+			return
+		}
+		for k, v := range g {
+			wv, ok := w[k]
+			if !ok {
+				t.Errorf("%s.%s: not a member of the documented example", where, k)
+				continue
+			}
+			conforms(t, where+"."+k, v, wv)
+		}
+	case []any:
+		w, ok := want.([]any)
+		if !ok {
+			t.Errorf("%s: array, the example has %T", where, want)
+			return
+		}
+		if len(g) > 0 && len(w) > 0 {
+			conforms(t, where+"[0]", g[0], w[0])
+		}
+	default:
+		if fmt.Sprintf("%T", got) != fmt.Sprintf("%T", want) {
+			t.Errorf("%s: %T, the example has %T", where, got, want)
+		}
+	}
+}
+
+func fixtureJSON(t *testing.T, name string) any {
+	var v any
+	if err := json.Unmarshal([]byte(Fixture(name)), &v); err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// Every answer the fake builds has the members and types of GitHub's own.
+func TestShapesMatchFixtures(t *testing.T) {
+	s := seeded(t, Options{})
+	const repo = "/repos/octocat/Hello-World"
+	for _, step := range []struct {
+		method, path, body, fixture string
+		status                      int
+	}{
+		{"GET", repo, "", "repo.json", 200},
+		{"GET", repo + "/issues/1", "", "issue.json", 200},
+		{"GET", repo + "/issues/2", "", "issue_is_pull.json", 200},
+		{"POST", repo + "/issues", `{"title":"t","labels":["bug"]}`, "issue_created.json", 201},
+		{"POST", repo + "/issues/1/comments", `{"body":"b"}`, "comment_created.json", 201},
+		{"GET", repo + "/issues/1/comments", "", "issue_comments.json", 200},
+		{"GET", repo + "/pulls/2", "", "pull.json", 200},
+		{"POST", repo + "/pulls", `{"title":"t","head":"fix-crash","base":"main"}`, "pull_created.json", 201},
+		{"POST", repo + "/pulls/2/reviews", `{"event":"REQUEST_CHANGES","body":"b","comments":[{"path":"a.go","line":3,"body":"c"}]}`, "review_created.json", 200},
+		{"GET", repo + "/pulls/2/reviews", "", "pull_reviews.json", 200},
+		{"GET", repo + "/pulls/2/comments", "", "pull_review_comments.json", 200},
+		{"GET", repo + "/commits/abc/status", "", "combined_status_empty.json", 200},
+		{"GET", repo + "/commits/abc/check-runs", "", "check_runs_none.json", 200},
+		{"GET", repo + "/issues/99", "", "error_404.json", 404},
+		{"POST", repo + "/pulls", `{"title":"t","head":"nope","base":"gone"}`, "error_422_fields.json", 422},
+		{"POST", repo + "/pulls", `{"title":"t","head":"new-topic","base":"main"}`, "error_422_pull_exists.json", 422},
+	} {
+		status, _, got := do(t, s, reviewer, step.method, step.path, step.body)
+		if status != step.status {
+			t.Errorf("%s %s: status %d, want %d (%v)", step.method, step.path, status, step.status, got)
+		}
+		conforms(t, step.fixture, got, fixtureJSON(t, step.fixture))
+	}
+}
+
+// The issues endpoint lists pull requests too, filtered and paged the way
+// GitHub's is.
+func TestListIssuesMixesPullRequestsAndPages(t *testing.T) {
+	s := seeded(t, Options{})
+	for i := range 3 {
+		s.AddIssue("octocat/Hello-World", Issue{Title: fmt.Sprint("more ", i), Labels: []string{"bug", "ui"}})
+	}
+	s.AddIssue("octocat/Hello-World", Issue{Title: "closed", State: "closed", Labels: []string{"bug"}})
+	status, h, got := do(t, s, token, "GET", "/repos/octocat/Hello-World/issues?state=open&labels=bug&per_page=2", "")
+	if status != 200 {
+		t.Fatalf("status %d", status)
+	}
+	var numbers []any
+	for _, it := range got.([]any) {
+		numbers = append(numbers, it.(map[string]any)["number"])
+	}
+	if fmt.Sprint(numbers) != "[5 4]" {
+		t.Errorf("page 1 = %v, want [5 4] (open, labelled bug, newest first)", numbers)
+	}
+	link := h.Get("Link")
+	next := "<" + s.URL + "/repos/octocat/Hello-World/issues?labels=bug&page=2&per_page=2&state=open>"
+	if link != next+`; rel="next", `+next+`; rel="last"` {
+		t.Errorf("Link = %q", link)
+	}
+	_, _, got = do(t, s, token, "GET", "/repos/octocat/Hello-World/issues?state=all&direction=desc", "")
+	var pulls []any
+	for _, it := range got.([]any) {
+		if m := it.(map[string]any); m["pull_request"] != nil {
+			pulls = append(pulls, m["number"])
+		}
+	}
+	if fmt.Sprint(pulls) != "[2]" {
+		t.Errorf("pull requests in the listing = %v, want [2]", pulls)
+	}
+}
+
+func TestAuthenticationAndVersion(t *testing.T) {
+	s := seeded(t, Options{})
+	status, _, got := do(t, s, "ghp_revoked", "GET", "/repos/octocat/Hello-World/issues/1", "")
+	if status != 401 || got.(map[string]any)["message"] != "Bad credentials" {
+		t.Errorf("unknown token: %d %v", status, got)
+	}
+	req, _ := http.NewRequest("GET", s.APIURL()+"repos/octocat/Hello-World", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	req.Header.Set("X-GitHub-Api-Version", "2099-01-01")
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 400 {
+		t.Errorf("unsupported API version: status %d, want 400", resp.StatusCode)
+	}
+}
+
+// GitHub refuses a verdict from the pull request's author; a comment is
+// fine, and inline comments belong to their review.
+func TestReviewsByAuthorAndReviewer(t *testing.T) {
+	s := seeded(t, Options{})
+	s.AddToken("ghp_octocat", "octocat")
+	status, _, got := do(t, s, "ghp_octocat", "POST", "/repos/octocat/Hello-World/pulls/2/reviews", `{"event":"APPROVE"}`)
+	if status != 422 || !strings.Contains(fmt.Sprint(got), "Can not approve your own pull request") {
+		t.Errorf("own approval: %d %v", status, got)
+	}
+	status, _, got = do(t, s, reviewer, "POST", "/repos/octocat/Hello-World/pulls/2/reviews",
+		`{"event":"APPROVE","comments":[{"path":"a.go","line":7,"side":"LEFT","body":"nit"}]}`)
+	if status != 200 || got.(map[string]any)["state"] != "APPROVED" {
+		t.Fatalf("approval: %d %v", status, got)
+	}
+	id := got.(map[string]any)["id"]
+	_, _, got = do(t, s, token, "GET", "/repos/octocat/Hello-World/pulls/2/comments", "")
+	c := got.([]any)[0].(map[string]any)
+	if c["pull_request_review_id"] != id || c["side"] != "LEFT" || c["line"] != float64(7) || c["user"].(map[string]any)["login"] != "forgetools-reviewer" {
+		t.Errorf("inline comment = %v", c)
+	}
+}
+
+// A renamed repository answers its old name with a 301 to its id, which
+// serves it, as GitHub does.
+func TestRenamedRepositoryRedirects(t *testing.T) {
+	s := seeded(t, Options{PathPrefix: "/api/v3", Host: "ghe.example.com"})
+	s.Rename("octocat/Hello-World", "octocat/Hello-Universe")
+	status, h, _ := do(t, s, token, "POST", "/repos/octocat/Hello-World/issues", `{"title":"t"}`)
+	loc := h.Get("Location")
+	if status != 301 || !strings.HasPrefix(loc, s.URL+"/api/v3/repositories/") || !strings.HasSuffix(loc, "/issues") {
+		t.Fatalf("old name: %d Location %q", status, loc)
+	}
+	status, _, got := do(t, s, token, "GET", strings.TrimPrefix(loc, s.APIURL())+"/1", "")
+	if status != 200 || got.(map[string]any)["html_url"] != "https://ghe.example.com/octocat/Hello-Universe/issues/1" {
+		t.Errorf("by id: %d %v", status, got)
+	}
+	// The redirect keeps the query, as GitHub's does.
+	_, h, _ = do(t, s, token, "GET", "/repos/octocat/Hello-World/issues/1/comments?per_page=100", "")
+	if loc := h.Get("Location"); !strings.HasSuffix(loc, "/issues/1/comments?per_page=100") {
+		t.Errorf("read redirect Location %q", loc)
+	}
+	if n := len(s.Requests()); n != 3 {
+		t.Errorf("%d requests recorded, want 3", n)
+	}
+}
+
+// An injected answer replaces the state for the next matching request
+// only, and the request is still recorded.
+func TestInjectAndRecord(t *testing.T) {
+	s := seeded(t, Options{})
+	s.Inject("GET /repos/octocat/Hello-World/issues/1", Response{Status: 502, Body: `{"message":"Server Error"}`, Header: http.Header{"Retry-After": {"3"}}})
+	s.Inject("POST /repos/octocat/Hello-World/issues", Response{Status: 500})
+	status, h, _ := do(t, s, token, "GET", "/repos/octocat/Hello-World/issues/1", "")
+	if status != 502 || h.Get("Retry-After") != "3" || h.Get("X-RateLimit-Limit") != "5000" {
+		t.Errorf("injected: %d %v", status, h)
+	}
+	if status, _, _ = do(t, s, token, "GET", "/repos/octocat/Hello-World/issues/1", ""); status != 200 {
+		t.Errorf("after the injection: %d", status)
+	}
+	if p := s.Pending(); len(p) != 1 || p[0] != "POST /repos/octocat/Hello-World/issues" {
+		t.Errorf("pending = %v", p)
+	}
+	reqs := s.Requests()
+	if len(reqs) != 2 || !reqs[0].Injected || reqs[1].Injected || reqs[0].Header.Get("Authorization") != "Bearer "+token {
+		t.Errorf("requests = %+v", reqs)
+	}
+}

@@ -1,0 +1,292 @@
+// Package githubtest is a fake GitHub REST API for tests: an httptest server
+// that speaks GitHub's wire format (paths, JSON shapes, status codes, the
+// x-ratelimit-* headers) and keeps enough state to serve a whole session:
+// repositories with a default branch and branches, issues and pull requests
+// sharing one number sequence (the issues endpoint lists both, as GitHub's
+// does), comments, reviews with inline comments, renamed repositories.
+//
+// It records every request (method, path, query, headers, body) so a test
+// can assert exactly what was sent, and answers the next request matching a
+// route with an injected response instead of its state when told to: how
+// tests script GitHub's failures (a 502, a rate limit, a 301 on a POST) or
+// replay a documented example answer verbatim.
+//
+// It is not GitHub: it implements the endpoints forgetools calls, with the
+// validation GitHub applies to them, and answers anything else 404.
+package githubtest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// APIVersion is the REST API version GitHub serves and expects in the
+// X-GitHub-Api-Version header.
+const APIVersion = "2022-11-28"
+
+// Options configures a Server.
+type Options struct {
+	// Host is the web host of html_url links: "github.com" (the default) or
+	// an Enterprise host.
+	Host string
+	// PathPrefix is where the API is mounted: "" for api.github.com, or
+	// "/api/v3" as on GitHub Enterprise Server.
+	PathPrefix string
+	// TLS serves HTTPS with httptest's certificate (valid for example.com
+	// and *.example.com).
+	TLS bool
+	// Clock is the fake's "now": timestamps and the x-ratelimit-reset header
+	// count from it. Zero = the current time, in whole seconds.
+	Clock time.Time
+}
+
+// Request is one request as the fake received it.
+type Request struct {
+	Method string
+	Path   string // without the PathPrefix
+	Query  url.Values
+	Header http.Header
+	Host   string
+	Body   []byte
+	// Injected is true when an injected response answered it.
+	Injected bool
+}
+
+// Response is an injected answer. The fake's usual GitHub headers are sent
+// too; Header adds to or overrides them.
+type Response struct {
+	Status int // 0 = 200
+	Header http.Header
+	Body   string
+	// Hold never answers: the fake waits until the client gives up (or
+	// the server closes), as a GitHub that stopped responding would.
+	Hold bool
+}
+
+// Server is a running fake GitHub. Its embedded httptest.Server gives URL,
+// Client and Close.
+type Server struct {
+	*httptest.Server
+	host   string
+	prefix string
+	clock  time.Time
+	stop   chan struct{}
+
+	mu       sync.Mutex
+	requests []Request
+	injected []injection
+	tokens   map[string]string // token -> login
+	users    map[string]int64  // login -> id
+	repos    map[string]*repo  // lower-case full name -> repo
+	renamed  map[string]*repo  // old lower-case full name -> repo
+	nextID   int64
+	ticks    int
+}
+
+type injection struct {
+	route string
+	resp  Response
+}
+
+// New starts a fake GitHub; Close stops it.
+func New(o Options) *Server {
+	s := &Server{
+		host:    o.Host,
+		prefix:  strings.TrimSuffix(o.PathPrefix, "/"),
+		clock:   o.Clock,
+		stop:    make(chan struct{}),
+		tokens:  map[string]string{},
+		users:   map[string]int64{},
+		repos:   map[string]*repo{},
+		renamed: map[string]*repo{},
+		nextID:  1000,
+	}
+	if s.host == "" {
+		s.host = "github.com"
+	}
+	if s.clock.IsZero() {
+		s.clock = time.Unix(time.Now().Unix(), 0)
+	}
+	if o.TLS {
+		s.Server = httptest.NewTLSServer(s)
+	} else {
+		s.Server = httptest.NewServer(s)
+	}
+	return s
+}
+
+// Close releases held requests and stops the server.
+func (s *Server) Close() {
+	s.mu.Lock()
+	select {
+	case <-s.stop:
+	default:
+		close(s.stop)
+	}
+	s.mu.Unlock()
+	s.Server.Close()
+}
+
+// APIURL is the REST API root a client is configured with (api_url).
+func (s *Server) APIURL() string { return s.URL + s.prefix + "/" }
+
+// Clock is the fake's "now".
+func (s *Server) Clock() time.Time { return s.clock }
+
+// AddToken makes token authenticate as login.
+func (s *Server) AddToken(token, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.tokens[token] = login
+	s.user(login)
+}
+
+// Inject answers the next request matching route with r instead of the
+// fake's state. A route is "METHOD /path" (the path without PathPrefix or
+// query, e.g. "POST /repos/octocat/Hello-World/issues"), or "*" for any
+// request. Injections for one route are used in the order given.
+func (s *Server) Inject(route string, r Response) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.injected = append(s.injected, injection{route, r})
+}
+
+// Pending lists the routes of injected responses no request has used yet.
+func (s *Server) Pending() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []string
+	for _, in := range s.injected {
+		out = append(out, in.route)
+	}
+	return out
+}
+
+// Requests is every request received so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// ServeHTTP records the request, then answers it with an injected response
+// or from the state.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
+	if !ok {
+		path = r.URL.Path
+	}
+	s.mu.Lock()
+	resp, injected := s.take(r.Method + " " + path)
+	s.requests = append(s.requests, Request{
+		Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(),
+		Host: r.Host, Body: body, Injected: injected,
+	})
+	n := len(s.requests)
+	s.mu.Unlock()
+
+	s.usualHeaders(w.Header(), n)
+	if injected {
+		s.answer(w, r, resp)
+		return
+	}
+	if !ok {
+		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest")
+		return
+	}
+	s.mu.Lock()
+	a := s.handle(r, path, body)
+	s.mu.Unlock()
+	writeHeaders(w.Header(), a.header)
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}
+
+// take removes and returns the first injection for route, if any.
+func (s *Server) take(route string) (Response, bool) {
+	for i, in := range s.injected {
+		if in.route == "*" || in.route == route {
+			s.injected = append(s.injected[:i], s.injected[i+1:]...)
+			return in.resp, true
+		}
+	}
+	return Response{}, false
+}
+
+func (s *Server) answer(w http.ResponseWriter, r *http.Request, resp Response) {
+	if resp.Hold {
+		select {
+		case <-r.Context().Done():
+		case <-s.stop:
+		}
+		return
+	}
+	writeHeaders(w.Header(), resp.Header)
+	status := resp.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	w.WriteHeader(status)
+	io.WriteString(w, resp.Body)
+}
+
+// usualHeaders are what every GitHub answer carries: the media type, the
+// API version, a request id, and the caller's hourly quota (reset 40
+// minutes after the clock).
+func (s *Server) usualHeaders(h http.Header, n int) {
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
+	h.Set("X-GitHub-Api-Version-Selected", APIVersion)
+	h.Set("X-GitHub-Request-Id", fmt.Sprintf("0401:3C9A:1F2E5C:3E7B1A:%08X", n))
+	h.Set("X-RateLimit-Limit", "5000")
+	h.Set("X-RateLimit-Remaining", "4987")
+	h.Set("X-RateLimit-Used", "13")
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.clock.Add(40*time.Minute).Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+}
+
+// LinkNext is GitHub's Link header for a page of path (with query) that has
+// page next after it, of last pages.
+func (s *Server) LinkNext(path string, query url.Values, next, last int) http.Header {
+	return http.Header{"Link": {s.link(path, query, next, "next") + ", " + s.link(path, query, last, "last")}}
+}
+
+func (s *Server) link(path string, query url.Values, page int, rel string) string {
+	v := url.Values{}
+	for k, vs := range query {
+		v[k] = vs
+	}
+	v.Set("page", strconv.Itoa(page))
+	return fmt.Sprintf(`<%s%s%s?%s>; rel="%s"`, s.URL, s.prefix, path, v.Encode(), rel)
+}
+
+// status and JSON body of an answer from the state.
+type answer struct {
+	status int
+	header http.Header
+	body   []byte
+}
+
+func jsonAnswer(status int, v any) answer {
+	var b bytes.Buffer
+	enc := newEncoder(&b)
+	if err := enc.Encode(v); err != nil {
+		panic(err)
+	}
+	return answer{status: status, body: b.Bytes()}
+}
+
+func writeError(w http.ResponseWriter, status int, message, doc string) {
+	a := errorAnswer(status, message, doc, nil)
+	w.WriteHeader(a.status)
+	w.Write(a.body)
+}
