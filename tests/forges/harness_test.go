@@ -1,0 +1,355 @@
+// Package forges_test runs the gateway end to end against real-wire fakes
+// of GitHub and Linear, exactly as a model sees it: the forgetools binary
+// serves a configuration whose forges point api_url at githubtest and
+// lineartest servers, and every tool call is a `forgetools call --gateway
+// unix://...` subprocess whose output is the text the model reads. The
+// fakes record every request, so each test also asserts what reached the
+// forge: paths, bodies, and which credential signed them.
+package forges_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/linear/lineartest"
+)
+
+// Credentials the gateway is configured with. No tool result and no log
+// line may ever contain one (checked when each test ends).
+const (
+	authorToken   = "ghp_e2eAuthorToken0000000000000000000000"
+	reviewerToken = "ghp_e2eReviewerToken00000000000000000000"
+	gheToken      = "ghp_e2eEnterpriseToken000000000000000000"
+	linearKey     = "lin_api_e2eKey00000000000000000000000000"
+)
+
+var secrets = []string{authorToken, reviewerToken, gheToken, linearKey}
+
+// The account every call acts as, and its one session.
+const (
+	account = "release-bot"
+	session = "bot-1"
+)
+
+// stamped is the attribution header the gateway writes above every body
+// the account posts.
+const stamped = "> forgetools agent `release-bot` on behalf of `alice`, session `bot-1`\n\n"
+
+// binary is the forgetools command built once for the whole suite.
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "forges-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "forgetools")
+	build := exec.Command("go", "build", "-o", binary, "github.com/forgetools/forgetools/cmd/forgetools")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building forgetools:", err)
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// env is one running gateway and the fakes behind it: github.com (the
+// default forge), a GitHub Enterprise host, Linear, and the local forge.
+type env struct {
+	t      *testing.T
+	github *githubtest.Server // github.com: octocat/Hello-World
+	ghe    *githubtest.Server // ghe.example.com under /api/v3: acme/widgets
+	linear *lineartest.Server // team ENG
+	// Linear ids: team ENG, its label Backend, the workspace label Bug.
+	engTeam, backendLabel, bugLabel string
+	dir                             string
+	socket                          string
+	config                          string
+	serve                           *exec.Cmd
+	logs                            *syncBuffer
+	seen                            []string // every tool result, for the credential check
+}
+
+// setting edits the configuration template's values before it is written.
+type setting func(*settings)
+
+type settings struct {
+	githubTimeout string
+	githubToken   string // the author token the github.com forge sends
+}
+
+// start seeds the fakes, writes a configuration and serves it.
+func start(t *testing.T, opts ...setting) *env {
+	t.Helper()
+	e := &env{t: t, logs: &syncBuffer{}}
+	e.github = githubtest.New(githubtest.Options{})
+	e.ghe = githubtest.New(githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
+	e.linear = lineartest.New(lineartest.Options{})
+	t.Cleanup(e.github.Close)
+	t.Cleanup(e.ghe.Close)
+	t.Cleanup(e.linear.Close)
+
+	e.github.AddToken(authorToken, "forgetools-bot")
+	e.github.AddToken(reviewerToken, "forgetools-reviewer")
+	e.github.AddRepo("octocat/Hello-World", "main", "new-topic", "fix-crash")
+	e.github.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Found a bug", Body: "It crashes on start.", Labels: []string{"bug"}})
+	e.github.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Amazing new feature", Body: "Please pull.", Head: "new-topic"})
+
+	e.ghe.AddToken(gheToken, "ghe-bot")
+	e.ghe.AddRepo("acme/widgets", "trunk")
+	e.ghe.AddIssue("acme/widgets", githubtest.Issue{Title: "Widget jams", Author: "hubot"})
+
+	e.linear.AddKey(linearKey, lineartest.User{Name: "forgetools bot", DisplayName: "forgetools"})
+	e.engTeam = e.linear.AddTeam("ENG", "Engineering")
+	e.bugLabel = e.linear.AddLabel("", "Bug")
+	e.backendLabel = e.linear.AddLabel("ENG", "Backend")
+	e.linear.AddIssue("ENG", lineartest.Issue{Title: "Crash on save", Description: "Steps: save.", State: "started",
+		Labels: []string{"Bug"}, Creator: &lineartest.User{Name: "Ada Lovelace", DisplayName: "ada"}})
+	e.linear.AddIssue("ENG", lineartest.Issue{Title: "Slow export", State: "completed", Labels: []string{"Backend"}})
+
+	s := settings{githubTimeout: "10s", githubToken: authorToken}
+	for _, o := range opts {
+		o(&s)
+	}
+	// t.TempDir can be too long for a Unix socket path.
+	dir, err := os.MkdirTemp("", "ftf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	e.dir = dir
+	e.socket = filepath.Join(dir, "s", session+".sock")
+	e.config = filepath.Join(dir, "forgetools.yaml")
+	config := fmt.Sprintf(`store: %s
+socket_dir: %s
+forges:
+  - provider: github
+    default: true
+    api_url: %s
+    token_env: FT_E2E_GITHUB_TOKEN
+    reviewer_token_env: FT_E2E_GITHUB_REVIEWER_TOKEN
+    timeout: %s
+  - provider: github
+    host: ghe.example.com
+    api_url: %s
+    token_env: FT_E2E_GHE_TOKEN
+  - provider: linear
+    api_url: %s
+    token_env: FT_E2E_LINEAR_KEY
+  - provider: local
+accounts:
+  - name: %s
+    agent_handle: release-bot
+    owner_handle: alice
+    scope: [octocat/Hello-World, acme/*, ENG, demo/app]
+    sessions: [%s]
+`, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
+		e.ghe.APIURL(), e.linear.APIURL(), account, session)
+	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.run(s.githubToken)
+	t.Cleanup(e.checkNoCredentialLeaked)
+	return e
+}
+
+// run starts `forgetools serve` on the configuration and waits until it
+// listens; the test's cleanup stops it with an interrupt.
+func (e *env) run(githubToken string) {
+	t := e.t
+	t.Helper()
+	cmd := exec.Command(binary, "serve", "--config", e.config, "--log-level", "info")
+	cmd.Env = append(os.Environ(),
+		"FT_E2E_GITHUB_TOKEN="+githubToken,
+		"FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
+		"FT_E2E_GHE_TOKEN="+gheToken,
+		"FT_E2E_LINEAR_KEY="+linearKey,
+	)
+	cmd.Stderr = e.logs
+	ready := make(chan struct{})
+	cmd.Stdout = &lineWatch{line: "listening on unix://" + e.socket, seen: ready}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	e.serve = cmd
+	t.Cleanup(e.stop)
+	select {
+	case <-ready:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("forgetools serve did not listen on %s; its log:\n%s", e.socket, e.logs)
+	}
+}
+
+// stop interrupts the gateway, as Ctrl-C would, and expects a clean exit.
+func (e *env) stop() {
+	if e.serve == nil {
+		return
+	}
+	cmd := e.serve
+	e.serve = nil
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			e.t.Errorf("forgetools serve exited with %v; its log:\n%s", err, e.logs)
+		}
+	case <-time.After(20 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		e.t.Errorf("forgetools serve did not stop on an interrupt")
+	}
+}
+
+// restart stops the gateway and serves the same configuration again, with
+// a fresh store when forget is set (no dedup memo of earlier creates).
+func (e *env) restart(forget bool) {
+	e.t.Helper()
+	e.stop()
+	if forget {
+		if err := os.Remove(filepath.Join(e.dir, "forgetools.db")); err != nil {
+			e.t.Fatal(err)
+		}
+	}
+	e.run(authorToken)
+}
+
+// call runs one tool call through the gateway as the model would and
+// returns the text the model reads and whether the call failed. id, when
+// given, is the tool call id (a create repeated with it is a replay).
+func (e *env) call(tool, args string, id ...string) (string, bool) {
+	e.t.Helper()
+	argv := []string{"call", tool, args, "--gateway", "unix://" + e.socket}
+	if len(id) > 0 {
+		argv = append(argv, "--id", id[0])
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, argv...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	failed := errors.As(err, &exit) && exit.ExitCode() == 1
+	if err != nil && !failed {
+		e.t.Fatalf("forgetools %s: %v\nstdout: %s\nstderr: %s", strings.Join(argv, " "), err, &stdout, &stderr)
+	}
+	text := strings.TrimSuffix(stdout.String(), "\n")
+	e.seen = append(e.seen, text, stderr.String())
+	return normalize(e.t, text), failed
+}
+
+// ok runs a call that must succeed and returns its text.
+func (e *env) ok(tool, args string, id ...string) string {
+	e.t.Helper()
+	text, failed := e.call(tool, args, id...)
+	if failed {
+		e.t.Fatalf("%s %s failed:\n%s", tool, args, text)
+	}
+	return text
+}
+
+// fails runs a call that must fail and returns its text.
+func (e *env) fails(tool, args string) string {
+	e.t.Helper()
+	text, failed := e.call(tool, args)
+	if !failed {
+		e.t.Fatalf("%s %s succeeded, want a failure:\n%s", tool, args, text)
+	}
+	return text
+}
+
+var fenceNonce = regexp.MustCompile(`(<<<|>>>)(\w+)-([0-9a-f]+)`)
+
+// normalize replaces a read's fence nonce with NONCE, after checking that
+// one render uses one nonce throughout.
+func normalize(t *testing.T, text string) string {
+	t.Helper()
+	nonces := map[string]bool{}
+	for _, m := range fenceNonce.FindAllStringSubmatch(text, -1) {
+		nonces[m[3]] = true
+	}
+	if len(nonces) > 1 {
+		t.Errorf("one render uses several fence nonces %v:\n%s", nonces, text)
+	}
+	return fenceNonce.ReplaceAllString(text, "${1}${2}-NONCE")
+}
+
+// checkNoCredentialLeaked fails the test if a credential appears in a tool
+// result or in the gateway's log.
+func (e *env) checkNoCredentialLeaked() {
+	all := strings.Join(e.seen, "\n") + e.logs.String()
+	for _, s := range secrets {
+		if strings.Contains(all, s) {
+			e.t.Errorf("credential %s…%s appears in a tool result or the gateway log", s[:8], s[len(s)-4:])
+		}
+	}
+}
+
+// want fails the test unless got is exactly want.
+func want(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s:\n got: %s\nwant: %s", what, got, want)
+	}
+}
+
+// lineWatch closes seen when a line equal to line has been written.
+type lineWatch struct {
+	line string
+	seen chan struct{}
+	buf  []byte
+	done bool
+}
+
+func (w *lineWatch) Write(p []byte) (int, error) {
+	w.buf = append(w.buf, p...)
+	for !w.done {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if string(w.buf[:i]) == w.line {
+			w.done = true
+			close(w.seen)
+		}
+		w.buf = w.buf[i+1:]
+	}
+	return len(p), nil
+}
+
+// syncBuffer is a bytes.Buffer safe for the gateway's stderr copier and
+// the test reading it at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
