@@ -58,6 +58,7 @@ func (c *ForgeCaller) outcome(res *gatewayv1.ForgeCallResult, err error) (*gatew
 		if res == nil {
 			err = errNoResult
 		} else {
+			c.redactMessage(res.ProtoReflect())
 			return res, nil
 		}
 	}
@@ -83,11 +84,18 @@ func refuse(code gatewayv1.ErrorCode, format string, args ...any) error {
 }
 
 // need asserts that p has capability T, or explains which forge cannot do
-// what: "linear has no pull requests, so create_pull_request cannot run on
-// forge linear/linear.app".
+// what, in the provider's words when it has them (providers.Explainer),
+// else "gitea has no pull requests, so create_pull_request cannot run on
+// forge gitea/git.example.com".
 func need[T any](p providers.Provider, x *call, noun string) (T, error) {
 	t, ok := p.(T)
 	if !ok {
+		if e, ok := p.(providers.Explainer); ok {
+			if why := e.Unsupported(noun); why != "" {
+				return t, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
+					"%s, so %s cannot run on forge %s", why, x.arm, x.forge)
+			}
+		}
 		return t, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
 			"%s has no %s, so %s cannot run on forge %s", providerName(p.Ref().GetProvider()), noun, x.arm, x.forge)
 	}

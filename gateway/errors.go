@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -49,14 +48,4 @@ func retryAfterMillis(d time.Duration) uint64 {
 		return 0
 	}
 	return uint64((d + time.Millisecond - 1) / time.Millisecond)
-}
-
-// redact replaces every configured secret in s.
-func (c *ForgeCaller) redact(s string) string {
-	for _, secret := range c.cfg.secrets {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-		}
-	}
-	return s
 }

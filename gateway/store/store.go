@@ -38,6 +38,9 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// maxConns bounds the connections one gateway holds to its database.
+const maxConns = 16
+
 // Store is the gateway's state. It is safe for concurrent use.
 type Store struct {
 	db      *sql.DB
@@ -77,8 +80,12 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		db.SetConnMaxLifetime(0)
 		db.SetConnMaxIdleTime(0)
 	} else {
-		db.SetMaxOpenConns(16)
-		db.SetMaxIdleConns(4)
+		// As many idle as open: with fewer, every burst above the idle
+		// count closes and reopens connections (a new PostgreSQL session
+		// each time); the load driver measured PostgreSQL reads at a third
+		// of the throughput with 4 idle.
+		db.SetMaxOpenConns(maxConns)
+		db.SetMaxIdleConns(maxConns)
 	}
 	s := &Store{
 		db:      db,
