@@ -35,9 +35,25 @@ type Broker struct {
 	nonce string
 }
 
+// BrokerOption configures a Broker.
+type BrokerOption func(*Broker)
+
+// WithNonce sets the broker's nonce instead of a fresh random one. Use it
+// only to keep one agent session's keys stable across process restarts (a
+// runtime that persists its session and retries a create after a crash), and
+// never share a nonce between sessions of one account: their tool call ids
+// would collide and one session's create would replay the other's.
+func WithNonce(nonce string) BrokerOption {
+	return func(b *Broker) { b.nonce = nonce }
+}
+
 // NewBroker returns a broker over t with a fresh random nonce.
-func NewBroker(t Transport) *Broker {
-	return &Broker{t: t, nonce: rand.Text()}
+func NewBroker(t Transport, opts ...BrokerOption) *Broker {
+	b := &Broker{t: t, nonce: rand.Text()}
+	for _, o := range opts {
+		o(b)
+	}
+	return b
 }
 
 // IdempotencyKey is the client_request_id for a create made under

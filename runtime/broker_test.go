@@ -58,3 +58,13 @@ func TestBrokerCall(t *testing.T) {
 		t.Error("a broker without a transport returned no error")
 	}
 }
+
+func TestWithNonceFixesTheKey(t *testing.T) {
+	b := runtime.NewBroker(nil, runtime.WithNonce("session-7"))
+	if got := b.IdempotencyKey("call_1"); got != "session-7:call_1" {
+		t.Fatalf("IdempotencyKey = %q, want session-7:call_1", got)
+	}
+	if a, b := runtime.NewBroker(nil), runtime.NewBroker(nil); a.IdempotencyKey("x") == b.IdempotencyKey("x") {
+		t.Fatal("brokers without WithNonce share a nonce")
+	}
+}

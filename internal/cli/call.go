@@ -40,6 +40,14 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				}
 				args = string(raw)
 			}
+			if id != "" {
+				// An explicit id names the create across processes: running
+				// the same call again replays it instead of filing twice.
+				// The key is "cli:" + id.
+				f.nonce = "cli"
+			} else {
+				id = "cli-" + uuid.NewString()
+			}
 			ts, closeFn, err := f.toolset(cmd.Context(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -52,9 +60,6 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				}
 				return usageError{fmt.Errorf("unknown tool %q; tools: %s", argv[0], strings.Join(names, ", "))}
 			}
-			if id == "" {
-				id = "cli-" + uuid.NewString()
-			}
 			res := ts.Execute(cmd.Context(), runtime.Call{ID: id, Name: argv[0], Args: json.RawMessage(args)})
 			fmt.Fprintln(cmd.OutOrStdout(), res.Text)
 			if res.IsError {
@@ -64,6 +69,6 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 		},
 	}
 	f.register(cmd, "warn")
-	cmd.Flags().StringVar(&id, "id", "", "tool call id (default: a fresh one); repeating a create with the same id is deduplicated")
+	cmd.Flags().StringVar(&id, "id", "", "tool call id (default: a fresh one); running a create again with the same id replays it instead of creating a second artifact")
 	return cmd
 }

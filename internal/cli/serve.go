@@ -46,8 +46,17 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 				return err
 			}
 			defer sys.Close()
+			sessions := len(sys.caller.Sessions()) > 0
+			if !sessions && cfg.Listen == "" {
+				// Token accounts alone need the TCP listener: without it
+				// serve would run forever with nothing to call it on.
+				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
+			}
 			srv := server.New(sys.caller, server.Options{Logger: log})
-			if len(sys.caller.Sessions()) > 0 {
+			// Open every listener before announcing any, and close them all
+			// (which removes the socket files) if one fails.
+			var targets []string
+			if sessions {
 				if cfg.SocketDir == "" {
 					return usageError{fmt.Errorf("sessions are configured but there is no socket directory: set socket_dir or --socket-dir")}
 				}
@@ -56,15 +65,19 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 					return err
 				}
 				for _, p := range paths {
-					fmt.Fprintf(cmd.OutOrStdout(), "listening on unix://%s\n", p)
+					targets = append(targets, "unix://"+p)
 				}
 			}
 			if cfg.Listen != "" {
 				addr, err := srv.ListenTCP(cfg.Listen)
 				if err != nil {
+					srv.Close()
 					return err
 				}
-				fmt.Fprintf(cmd.OutOrStdout(), "listening on http://%s\n", addr)
+				targets = append(targets, "http://"+addr.String())
+			}
+			for _, t := range targets {
+				fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", t)
 			}
 			return srv.Run(cmd.Context())
 		},

@@ -24,6 +24,10 @@ type toolFlags struct {
 	readOnly bool
 	allow    []string
 	deny     []string
+	// nonce, when set, replaces the broker's per-process random nonce, so
+	// a create's client_request_id depends only on what the user gave
+	// (see call --id).
+	nonce string
 }
 
 func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
@@ -81,7 +85,11 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 	if len(f.deny) > 0 {
 		opts = append(opts, runtime.WithDeny(f.deny...))
 	}
-	ts, err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport), opts...)
+	var brokerOpts []runtime.BrokerOption
+	if f.nonce != "" {
+		brokerOpts = append(brokerOpts, runtime.WithNonce(f.nonce))
+	}
+	ts, err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
 	if err != nil {
 		close()
 		return nil, nil, usageError{err}
