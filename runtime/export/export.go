@@ -123,26 +123,28 @@ type OpenAIFunction struct {
 // OpenAI returns ts's tools as OpenAI function tools with the generated
 // schemas as they are.
 func OpenAI(ts *runtime.Toolset) OpenAIRequest {
-	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
-	for _, t := range ts.Tools() {
-		out.Tools = append(out.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: json.RawMessage(t.InputSchema),
-		}})
-	}
+	out, _ := openAI(ts, false) // only Strict can fail
 	return out
 }
 
 // OpenAIStrict returns ts's tools as strict-mode OpenAI function tools: each
 // schema rewritten to the subset structured outputs accept (see Strict).
 func OpenAIStrict(ts *runtime.Toolset) (OpenAIRequest, error) {
+	return openAI(ts, true)
+}
+
+func openAI(ts *runtime.Toolset, strict bool) (OpenAIRequest, error) {
 	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
 	for _, t := range ts.Tools() {
-		params, err := Strict(t.InputSchema)
-		if err != nil {
-			return OpenAIRequest{}, fmt.Errorf("%s: %w", t.Name, err)
+		params := json.RawMessage(t.InputSchema)
+		if strict {
+			var err error
+			if params, err = Strict(t.InputSchema); err != nil {
+				return OpenAIRequest{}, fmt.Errorf("%s: %w", t.Name, err)
+			}
 		}
 		out.Tools = append(out.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: params, Strict: true,
+			Name: t.Name, Description: t.Description, Parameters: params, Strict: strict,
 		}})
 	}
 	return out, nil
