@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -20,6 +19,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
+	"github.com/forgetools/forgetools/internal/testkit"
 )
 
 // Credential-looking values configured in every harness; no log line or
@@ -42,7 +42,7 @@ type harness struct {
 	srv    *server.Server
 	dir    string
 	tcp    net.Addr
-	logs   *syncBuffer
+	logs   *testkit.Buffer
 }
 
 type option func(*gateway.Config, *server.Options)
@@ -62,7 +62,7 @@ func maxRequestBytes(n int) option {
 // scope).
 func start(t *testing.T, dsn string, opts ...option) *harness {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &testkit.Buffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	st, err := store.Open(context.Background(), dsn, store.Options{Logger: log})
 	if err != nil {
@@ -259,22 +259,4 @@ func getIssue(repo string, n uint64) *gatewayv1.ForgeCallRequest {
 func withForge(req *gatewayv1.ForgeCallRequest, p forgev1.ForgeProvider, host string) *gatewayv1.ForgeCallRequest {
 	req.Forge = &forgev1.ForgeRef{Provider: p, Host: host}
 	return req
-}
-
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

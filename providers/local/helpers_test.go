@@ -2,11 +2,7 @@ package local_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
-	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -16,6 +12,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite"
 
+	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers"
 	"github.com/forgetools/forgetools/providers/local"
@@ -45,39 +42,12 @@ func sqliteDatabase(t *testing.T) database {
 	}}
 }
 
-// postgresDatabase makes a schema of its own in FORGETOOLS_TEST_POSTGRES and
-// points search_path at it, so parallel test packages never collide.
+// postgresDatabase is a schema of its own on FORGETOOLS_TEST_POSTGRES,
+// which storetest makes and drops, so parallel test packages never collide.
 func postgresDatabase(t *testing.T) database {
-	dsn := os.Getenv("FORGETOOLS_TEST_POSTGRES")
-	if dsn == "" {
-		if os.Getenv("FORGETOOLS_REQUIRE_POSTGRES") == "1" {
-			t.Fatal("FORGETOOLS_REQUIRE_POSTGRES=1 but FORGETOOLS_TEST_POSTGRES is not set")
-		}
-		t.Skip("FORGETOOLS_TEST_POSTGRES is not set: skipping the PostgreSQL run")
-	}
-	suffix := make([]byte, 6)
-	if _, err := rand.Read(suffix); err != nil {
-		t.Fatal(err)
-	}
-	schema := "local_forge_test_" + hex.EncodeToString(suffix)
-	admin := openDB(t, "pgx", dsn)
-	if _, err := admin.Exec("CREATE SCHEMA " + schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		if _, err := admin.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatalf("FORGETOOLS_TEST_POSTGRES: %v", err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
+	dsn := storetest.Postgres(t)
 	return database{dialect: local.DialectPostgres, open: func(t *testing.T) *sql.DB {
-		return openDB(t, "pgx", u.String())
+		return openDB(t, "pgx", dsn)
 	}}
 }
 

@@ -41,8 +41,8 @@ func TestIdentityAndScope(t *testing.T) {
 	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken, "WRONG_GATEWAY_TOKEN=ftk_mallory_000000000000")
 	dir := socketDir(t)
 	srv := e.serve(4, "--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t), "--socket-dir", dir)
-	alice := []string{"--gateway", srv.sockets[0]}
-	bob := []string{"--gateway", srv.sockets[2]}
+	alice := []string{"--gateway", srv.Sockets[0]}
+	bob := []string{"--gateway", srv.Sockets[2]}
 
 	// One socket per configured session, owner-only, in an owner-only
 	// directory; nothing else.
@@ -81,20 +81,20 @@ func TestIdentityAndScope(t *testing.T) {
 
 	// TCP: the right token acts as alice (session = the account name); a
 	// wrong or missing token is refused before anything runs.
-	tcp := []string{"--gateway", srv.tcp, "--token-env", "ALICE_GATEWAY_TOKEN"}
+	tcp := []string{"--gateway", srv.TCP, "--token-env", "ALICE_GATEWAY_TOKEN"}
 	e.call("forge_create_issue", `{"repo":"demo/app","title":"Over TCP"}`, tcp...).
 		want(t, 0, `Created issue #1 in demo/app: http://forge\.test/f/demo/app/issues/1`)
 	const refused = `forge_create_issue failed: unauthenticated: a valid bearer token is required \(Authorization: Bearer <token>\)`
-	e.call("forge_create_issue", `{"repo":"demo/app","title":"Wrong token"}`, "--gateway", srv.tcp, "--token-env", "WRONG_GATEWAY_TOKEN").
+	e.call("forge_create_issue", `{"repo":"demo/app","title":"Wrong token"}`, "--gateway", srv.TCP, "--token-env", "WRONG_GATEWAY_TOKEN").
 		want(t, 1, refused)
-	e.call("forge_create_issue", `{"repo":"demo/app","title":"No token"}`, "--gateway", srv.tcp).
+	e.call("forge_create_issue", `{"repo":"demo/app","title":"No token"}`, "--gateway", srv.TCP).
 		want(t, 1, refused)
 	list := e.call("forge_list_issues", `{"repo":"demo/app","state":"all"}`, tcp...).record(t)
 	if !strings.Contains(list, "issues: 1\n") || !strings.Contains(list, "agent=alice-bot owner=alice session=alice\n") {
 		t.Errorf("after refused TCP calls, want only alice's one issue, attributed to session alice; got\n%s", list)
 	}
-	if !strings.Contains(srv.stderr.String(), "rejected a TCP call without a valid bearer token") {
-		t.Errorf("serve logged no rejected TCP call:\n%s", srv.stderr.String())
+	if !strings.Contains(srv.Stderr.String(), "rejected a TCP call without a valid bearer token") {
+		t.Errorf("serve logged no rejected TCP call:\n%s", srv.Stderr.String())
 	}
 }
 

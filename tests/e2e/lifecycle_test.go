@@ -21,7 +21,7 @@ func TestServeLifecycle(t *testing.T) {
 	const issue = `{"repo":"demo/app","title":"Survives restarts"}`
 
 	srv := e.serve(2, args...)
-	e.call("forge_create_issue", issue, "--id", "r1", "--gateway", srv.sockets[0]).
+	e.call("forge_create_issue", issue, "--id", "r1", "--gateway", srv.Sockets[0]).
 		want(t, 0, `Created issue #1 in demo/app: .*`)
 
 	// A second gateway on the same sockets refuses to start.
@@ -30,13 +30,13 @@ func TestServeLifecycle(t *testing.T) {
 		t.Errorf("a second serve on live sockets: %v", second)
 	}
 
-	if code := srv.stop(syscall.SIGTERM); code != 0 {
-		t.Fatalf("serve exited %d on SIGTERM\nstderr:\n%s", code, srv.stderr.String())
+	if code := srv.Stop(syscall.SIGTERM); code != 0 {
+		t.Fatalf("serve exited %d on SIGTERM\nstderr:\n%s", code, srv.Stderr.String())
 	}
-	if !strings.Contains(srv.stderr.String(), `msg="gateway stopped"`) {
-		t.Errorf("serve did not log a graceful stop:\n%s", srv.stderr.String())
+	if !strings.Contains(srv.Stderr.String(), `msg="gateway stopped"`) {
+		t.Errorf("serve did not log a graceful stop:\n%s", srv.Stderr.String())
 	}
-	for _, s := range srv.sockets {
+	for _, s := range srv.Sockets {
 		if _, err := os.Lstat(strings.TrimPrefix(s, "unix://")); !os.IsNotExist(err) {
 			t.Errorf("%s after SIGTERM: %v, want it removed", s, err)
 		}
@@ -44,17 +44,17 @@ func TestServeLifecycle(t *testing.T) {
 
 	// Restarted on the same store, the create still replays.
 	srv = e.serve(2, args...)
-	e.call("forge_create_issue", issue, "--id", "r1", "--gateway", srv.sockets[0]).
+	e.call("forge_create_issue", issue, "--id", "r1", "--gateway", srv.Sockets[0]).
 		want(t, 0, `Issue #1 in demo/app already created by an earlier attempt`)
 
 	// Killed, serve leaves its socket files; the next serve replaces them.
-	srv.stop(syscall.SIGKILL)
+	srv.Stop(syscall.SIGKILL)
 	if _, err := os.Lstat(filepath.Join(dir, "alice-1.sock")); err != nil {
 		t.Fatalf("after SIGKILL the socket file should remain (stale): %v", err)
 	}
 	srv = e.serve(2, args...)
-	e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`, "--gateway", srv.sockets[0]).record(t)
-	if code := srv.stop(syscall.SIGINT); code != 0 {
+	e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`, "--gateway", srv.Sockets[0]).record(t)
+	if code := srv.Stop(syscall.SIGINT); code != 0 {
 		t.Errorf("serve exited %d on SIGINT", code)
 	}
 }

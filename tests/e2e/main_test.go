@@ -5,44 +5,25 @@
 package e2e_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/forgetools/forgetools/internal/testkit"
 )
 
 // forgetools is the binary under test, built once by TestMain.
 var forgetools string
 
-func TestMain(m *testing.M) { os.Exit(testMain(m)) }
-
-func testMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "forgetools-e2e-bin-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "e2e:", err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	forgetools = filepath.Join(dir, "forgetools")
-	build := exec.Command("go", "build", "-o", forgetools, "github.com/forgetools/forgetools/cmd/forgetools")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "e2e: building forgetools:", err)
-		return 1
-	}
-	return m.Run()
-}
+func TestMain(m *testing.M) { testkit.Main(m, &forgetools) }
 
 // commandTimeout bounds one forgetools command; it is a hang detector, not
 // a performance assertion.
@@ -159,107 +140,9 @@ func socketDir(t *testing.T) string {
 	return filepath.Join(root, "sock")
 }
 
-// server is a running `forgetools serve`.
-type server struct {
-	t       *testing.T
-	cmd     *exec.Cmd
-	sockets []string // unix:// targets, in configuration order
-	tcp     string   // http:// target, if listening on TCP
-	stdout  syncBuffer
-	stderr  syncBuffer
-	exited  chan struct{}
-	code    int
-}
-
 // serve starts `forgetools serve args...` and waits until it has printed
 // the listeners it was expected to open.
-func (e *env) serve(listeners int, args ...string) *server {
+func (e *env) serve(listeners int, args ...string) *testkit.Server {
 	e.t.Helper()
-	s := &server{t: e.t, exited: make(chan struct{})}
-	s.cmd = e.command(context.Background(), append([]string{"serve"}, args...)...)
-	s.cmd.Stderr = &s.stderr
-	out, err := s.cmd.StdoutPipe()
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	if err := s.cmd.Start(); err != nil {
-		e.t.Fatal(err)
-	}
-	ready := make(chan struct{})
-	go func() {
-		sc := bufio.NewScanner(out)
-		n := 0
-		for sc.Scan() {
-			line := sc.Text()
-			s.stdout.Write([]byte(line + "\n"))
-			target, ok := strings.CutPrefix(line, "listening on ")
-			if !ok || n == listeners {
-				continue // the test reads the targets once ready is closed
-			}
-			if strings.HasPrefix(target, "unix://") {
-				s.sockets = append(s.sockets, target)
-			} else {
-				s.tcp = target
-			}
-			if n++; n == listeners {
-				close(ready)
-			}
-		}
-		io.Copy(io.Discard, out)
-		s.code = -1
-		if err := s.cmd.Wait(); err == nil {
-			s.code = 0
-		} else if exit := (*exec.ExitError)(nil); errors.As(err, &exit) && exit.Exited() {
-			s.code = exit.ExitCode()
-		}
-		close(s.exited)
-	}()
-	e.t.Cleanup(func() {
-		select {
-		case <-s.exited:
-		default:
-			s.stop(syscall.SIGKILL)
-		}
-	})
-	select {
-	case <-ready:
-	case <-s.exited:
-		e.t.Fatalf("forgetools serve exited %d before listening\nstdout:\n%s\nstderr:\n%s", s.code, s.stdout.String(), s.stderr.String())
-	case <-time.After(commandTimeout):
-		s.cmd.Process.Kill()
-		e.t.Fatalf("forgetools serve did not listen within %s\nstderr:\n%s", commandTimeout, s.stderr.String())
-	}
-	return s
-}
-
-// stop signals serve and returns its exit code once it has exited.
-func (s *server) stop(sig os.Signal) int {
-	s.t.Helper()
-	s.cmd.Process.Signal(sig)
-	select {
-	case <-s.exited:
-	case <-time.After(commandTimeout):
-		s.cmd.Process.Kill()
-		<-s.exited
-		s.t.Fatalf("forgetools serve did not stop on %v\nstderr:\n%s", sig, s.stderr.String())
-	}
-	return s.code
-}
-
-// syncBuffer collects a subprocess's output while tests read it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
+	return testkit.Serve(e.t, e.command(context.Background(), append([]string{"serve"}, args...)...), listeners)
 }

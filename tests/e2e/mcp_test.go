@@ -12,6 +12,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -20,7 +21,7 @@ import (
 func (e *env) mcpSession(args ...string) *mcp.ClientSession {
 	e.t.Helper()
 	cmd := e.command(context.Background(), append([]string{"mcp"}, args...)...)
-	stderr := &syncBuffer{}
+	stderr := &testkit.Buffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
@@ -172,7 +173,7 @@ func TestMCPThroughGateway(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	srv := e.serve(2, "--config", writeConfig(t, aliceConfig), "--store", storetest.SQLite(t), "--socket-dir", socketDir(t))
-	cs := e.mcpSession("--gateway", srv.sockets[1])
+	cs := e.mcpSession("--gateway", srv.Sockets[1])
 	wantTools(t, cs)
 
 	wantCall(t, cs, "forge_create_issue", `{"repo":"demo/app","title":"Through the socket"}`, false,

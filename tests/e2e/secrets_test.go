@@ -87,8 +87,8 @@ accounts:
 	st := storetest.SQLite(t)
 	srv := e.serve(2, "--config", cfg, "--store", st, "--socket-dir", socketDir(t), "--log-level", "debug")
 	via := map[string][]string{
-		"socket":     {"--gateway", srv.sockets[0], "--log-level", "debug"},
-		"tcp":        {"--gateway", srv.tcp, "--token-env", "E2E_CAROL_GATEWAY_TOKEN", "--log-level", "debug"},
+		"socket":     {"--gateway", srv.Sockets[0], "--log-level", "debug"},
+		"tcp":        {"--gateway", srv.TCP, "--token-env", "E2E_CAROL_GATEWAY_TOKEN", "--log-level", "debug"},
 		"in-process": {"--config", cfg, "--store", storetest.SQLite(t), "--log-level", "debug"},
 	}
 	var captured []result
@@ -122,11 +122,11 @@ accounts:
 		t.Errorf("review sent Authorization %q, want the reviewer token", got)
 	}
 
-	if code := srv.stop(syscall.SIGTERM); code != 0 {
+	if code := srv.Stop(syscall.SIGTERM); code != 0 {
 		t.Errorf("serve exited %d", code)
 	}
-	captured = append(captured, result{args: []string{"serve"}, stdout: srv.stdout.String(), stderr: srv.stderr.String()})
-	if !strings.Contains(srv.stderr.String(), "level=DEBUG") {
+	captured = append(captured, result{args: []string{"serve"}, stdout: srv.Stdout.String(), stderr: srv.Stderr.String()})
+	if !strings.Contains(srv.Stderr.String(), "level=DEBUG") {
 		t.Error("serve wrote no debug lines: the scan would prove little")
 	}
 	for _, r := range captured {

@@ -35,8 +35,8 @@ func TestTenToolsOverSocket(t *testing.T) {
 		t.Parallel()
 		e := newEnv(t)
 		srv := e.serve(2, "--config", writeConfig(t, aliceConfig), "--store", dsn, "--socket-dir", socketDir(t))
-		alice1 := []string{"--gateway", srv.sockets[0]}
-		alice2 := []string{"--gateway", srv.sockets[1]}
+		alice1 := []string{"--gateway", srv.Sockets[0]}
+		alice2 := []string{"--gateway", srv.Sockets[1]}
 		call := func(tool, args string, flags ...string) result {
 			t.Helper()
 			return e.call(tool, args, append(flags, alice1...)...)

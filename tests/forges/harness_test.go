@@ -16,12 +16,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
@@ -50,24 +51,7 @@ const stamped = "> forgetools agent `release-bot` on behalf of `alice`, session 
 // binary is the forgetools command built once for the whole suite.
 var binary string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "forges-e2e-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	binary = filepath.Join(dir, "forgetools")
-	build := exec.Command("go", "build", "-o", binary, "github.com/forgetools/forgetools/cmd/forgetools")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building forgetools:", err)
-		os.RemoveAll(dir)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testkit.Main(m, &binary) }
 
 // env is one running gateway and the fakes behind it: github.com (the
 // default forge), a GitHub Enterprise host, Linear, and the local forge.
@@ -81,9 +65,9 @@ type env struct {
 	dir                             string
 	socket                          string
 	config                          string
-	serve                           *exec.Cmd
-	logs                            *syncBuffer
-	seen                            []string // every tool result, for the credential check
+	serve                           *testkit.Server   // the running gateway, nil once stopped
+	served                          []*testkit.Server // every gateway the test ran, for their logs
+	seen                            []string          // every tool result, for the credential check
 }
 
 // setting edits the configuration template's values before it is written.
@@ -97,7 +81,7 @@ type settings struct {
 // start seeds the fakes, writes a configuration and serves it.
 func start(t *testing.T, opts ...setting) *env {
 	t.Helper()
-	e := &env{t: t, logs: &syncBuffer{}}
+	e := &env{t: t}
 	e.github = githubtest.New(githubtest.Options{})
 	e.ghe = githubtest.New(githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
 	e.linear = lineartest.New(lineartest.Options{})
@@ -181,18 +165,11 @@ func (e *env) run(githubToken string) {
 		"FT_E2E_GHE_TOKEN="+gheToken,
 		"FT_E2E_LINEAR_KEY="+linearKey,
 	)
-	cmd.Stderr = e.logs
-	ready := make(chan struct{})
-	cmd.Stdout = &lineWatch{line: "listening on unix://" + e.socket, seen: ready}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	e.serve = cmd
+	e.serve = testkit.Serve(t, cmd, 1)
+	e.served = append(e.served, e.serve)
 	t.Cleanup(e.stop)
-	select {
-	case <-ready:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("forgetools serve did not listen on %s; its log:\n%s", e.socket, e.logs)
+	if want := "unix://" + e.socket; !slices.Equal(e.serve.Sockets, []string{want}) {
+		t.Fatalf("forgetools serve listens on %q, want %s; its log:\n%s", e.serve.Sockets, want, e.logs())
 	}
 }
 
@@ -201,21 +178,20 @@ func (e *env) stop() {
 	if e.serve == nil {
 		return
 	}
-	cmd := e.serve
+	srv := e.serve
 	e.serve = nil
-	cmd.Process.Signal(syscall.SIGINT)
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			e.t.Errorf("forgetools serve exited with %v; its log:\n%s", err, e.logs)
-		}
-	case <-time.After(20 * time.Second):
-		cmd.Process.Kill()
-		<-done
-		e.t.Errorf("forgetools serve did not stop on an interrupt")
+	if code := srv.Stop(syscall.SIGINT); code != 0 {
+		e.t.Errorf("forgetools serve exited %d; its log:\n%s", code, e.logs())
 	}
+}
+
+// logs is what every gateway of the test has logged so far.
+func (e *env) logs() string {
+	var b strings.Builder
+	for _, srv := range e.served {
+		b.WriteString(srv.Stderr.String())
+	}
+	return b.String()
 }
 
 // restart stops the gateway and serves the same configuration again, with
@@ -295,7 +271,7 @@ func normalize(t *testing.T, text string) string {
 // checkNoCredentialLeaked fails the test if a credential appears in a tool
 // result or in the gateway's log.
 func (e *env) checkNoCredentialLeaked() {
-	all := strings.Join(e.seen, "\n") + e.logs.String()
+	all := strings.Join(e.seen, "\n") + e.logs()
 	for _, s := range secrets {
 		if strings.Contains(all, s) {
 			e.t.Errorf("credential %s…%s appears in a tool result or the gateway log", s[:8], s[len(s)-4:])
@@ -309,47 +285,4 @@ func want(t *testing.T, what, got, want string) {
 	if got != want {
 		t.Errorf("%s:\n got: %s\nwant: %s", what, got, want)
 	}
-}
-
-// lineWatch closes seen when a line equal to line has been written.
-type lineWatch struct {
-	line string
-	seen chan struct{}
-	buf  []byte
-	done bool
-}
-
-func (w *lineWatch) Write(p []byte) (int, error) {
-	w.buf = append(w.buf, p...)
-	for !w.done {
-		i := bytes.IndexByte(w.buf, '\n')
-		if i < 0 {
-			break
-		}
-		if string(w.buf[:i]) == w.line {
-			w.done = true
-			close(w.seen)
-		}
-		w.buf = w.buf[i+1:]
-	}
-	return len(p), nil
-}
-
-// syncBuffer is a bytes.Buffer safe for the gateway's stderr copier and
-// the test reading it at once.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

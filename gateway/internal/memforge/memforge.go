@@ -129,6 +129,18 @@ func (f *Forge) begin(method string, c providers.Call) error {
 	return f.fail
 }
 
+// beginCreate counts a create, then blocks it while the forge is held. It
+// must be called without f.mu, which a held create must not keep.
+func (f *Forge) beginCreate(ctx context.Context, method string, c providers.Call) error {
+	f.mu.Lock()
+	err := f.begin(method, c)
+	f.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return f.waitHold(ctx)
+}
+
 // waitHold blocks a create while the forge is held (f.mu not held).
 func (f *Forge) waitHold(ctx context.Context) error {
 	f.mu.Lock()
@@ -151,6 +163,32 @@ func (f *Forge) waitHold(ctx context.Context) error {
 
 func (f *Forge) url(repo, kind string, n uint64) string {
 	return fmt.Sprintf("https://%s/%s/%s/%d", f.ref.GetHost(), repo, kind, n)
+}
+
+// number is the next number in repo, where issues and pull requests share
+// one sequence. It must be called with f.mu held.
+func (f *Forge) number(repo string) uint64 {
+	f.next[repo]++
+	return f.next[repo]
+}
+
+// put stores item as repo's number n in items.
+func put[T any](items map[string]map[uint64]T, repo string, n uint64, item T) {
+	if items[repo] == nil {
+		items[repo] = map[uint64]T{}
+	}
+	items[repo][n] = item
+}
+
+// comment appends a comment by c.Account to the comments of the issue or
+// pull request (repo, number) at itemURL, and returns its reference. It
+// must be called with f.mu held.
+func (f *Forge) comment(c providers.Call, repo string, number uint64, itemURL string, comments *[]*forgev1.Comment, body string) *forgev1.CommentRef {
+	f.ids++
+	id := fmt.Sprint(f.ids)
+	url := itemURL + "#issuecomment-" + id
+	*comments = append(*comments, &forgev1.Comment{Author: c.Account, Url: url, Body: body})
+	return &forgev1.CommentRef{Forge: f.ref, Repo: repo, Number: number, CommentId: id, Url: url}
 }
 
 func notFound(what, repo string, n uint64) error {
@@ -217,27 +255,17 @@ func hasAll(have, want []string) bool {
 }
 
 func (f *Forge) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
-	f.mu.Lock()
-	err := f.begin("CreateIssue", c)
-	f.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if err := f.waitHold(ctx); err != nil {
+	if err := f.beginCreate(ctx, "CreateIssue", c); err != nil {
 		return nil, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.next[req.Repo]++
-	n := f.next[req.Repo]
+	n := f.number(req.Repo)
 	i := &forgev1.Issue{
 		Forge: f.ref, Repo: req.Repo, Number: n, State: "open", Url: f.url(req.Repo, "issues", n),
 		Labels: req.Labels, Author: c.Account, Title: req.Title, Body: req.Body,
 	}
-	if f.issues[req.Repo] == nil {
-		f.issues[req.Repo] = map[uint64]*forgev1.Issue{}
-	}
-	f.issues[req.Repo][n] = i
+	put(f.issues, req.Repo, n, i)
 	return proto.Clone(i).(*forgev1.Issue), nil
 }
 
@@ -251,11 +279,7 @@ func (f *Forge) CommentOnIssue(_ context.Context, c providers.Call, req *gateway
 	if i == nil {
 		return nil, notFound("issue", req.Repo, req.IssueNumber)
 	}
-	f.ids++
-	id := fmt.Sprint(f.ids)
-	url := i.Url + "#issuecomment-" + id
-	i.Comments = append(i.Comments, &forgev1.Comment{Author: c.Account, Url: url, Body: req.Body})
-	return &forgev1.CommentRef{Forge: f.ref, Repo: req.Repo, Number: req.IssueNumber, CommentId: id, Url: url}, nil
+	return f.comment(c, req.Repo, req.IssueNumber, i.Url, &i.Comments, req.Body), nil
 }
 
 func (f *Forge) GetPullRequest(_ context.Context, c providers.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
@@ -272,19 +296,12 @@ func (f *Forge) GetPullRequest(_ context.Context, c providers.Call, req *gateway
 }
 
 func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
-	f.mu.Lock()
-	err := f.begin("CreatePullRequest", c)
-	f.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	if err := f.waitHold(ctx); err != nil {
+	if err := f.beginCreate(ctx, "CreatePullRequest", c); err != nil {
 		return nil, err
 	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.next[req.Repo]++
-	n := f.next[req.Repo]
+	n := f.number(req.Repo)
 	base := req.BaseRef
 	if base == "" {
 		base = "main"
@@ -293,10 +310,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *ga
 		Forge: f.ref, Repo: req.Repo, Number: n, State: "open", Url: f.url(req.Repo, "pull", n),
 		HeadRef: req.HeadRef, BaseRef: base, Draft: req.Draft, Author: c.Account, Title: req.Title, Body: req.Body,
 	}
-	if f.prs[req.Repo] == nil {
-		f.prs[req.Repo] = map[uint64]*forgev1.PullRequest{}
-	}
-	f.prs[req.Repo][n] = pr
+	put(f.prs, req.Repo, n, pr)
 	return proto.Clone(pr).(*forgev1.PullRequest), nil
 }
 
@@ -310,11 +324,7 @@ func (f *Forge) CommentOnPullRequest(_ context.Context, c providers.Call, req *g
 	if pr == nil {
 		return nil, notFound("pull request", req.Repo, req.PullNumber)
 	}
-	f.ids++
-	id := fmt.Sprint(f.ids)
-	url := pr.Url + "#issuecomment-" + id
-	pr.Comments = append(pr.Comments, &forgev1.Comment{Author: c.Account, Url: url, Body: req.Body})
-	return &forgev1.CommentRef{Forge: f.ref, Repo: req.Repo, Number: req.PullNumber, CommentId: id, Url: url}, nil
+	return f.comment(c, req.Repo, req.PullNumber, pr.Url, &pr.Comments, req.Body), nil
 }
 
 // verdicts are spelled as GitHub reports them.

@@ -26,6 +26,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
 // APIVersion is the REST API version GitHub serves and expects in the
@@ -60,16 +62,10 @@ type Request struct {
 	Injected bool
 }
 
-// Response is an injected answer. The fake's usual GitHub headers are sent
-// too; Header adds to or overrides them.
-type Response struct {
-	Status int // 0 = 200
-	Header http.Header
-	Body   string
-	// Hold never answers: the fake waits until the client gives up (or
-	// the server closes), as a GitHub that stopped responding would.
-	Hold bool
-}
+// Response is an injected answer: Status (0 = 200), Header, Body, or Hold
+// to never answer, as a GitHub that stopped responding would. The fake's
+// usual GitHub headers are sent too; Header adds to or overrides them.
+type Response = recorder.Response
 
 // Server is a running fake GitHub. Its embedded httptest.Server gives URL,
 // Client and Close.
@@ -78,22 +74,15 @@ type Server struct {
 	host   string
 	prefix string
 	clock  time.Time
-	stop   chan struct{}
+	rec    *recorder.Recorder[Request]
 
-	mu       sync.Mutex
-	requests []Request
-	injected []injection
-	tokens   map[string]string // token -> login
-	users    map[string]int64  // login -> id
-	repos    map[string]*repo  // lower-case full name -> repo
-	renamed  map[string]*repo  // old lower-case full name -> repo
-	nextID   int64
-	ticks    int
-}
-
-type injection struct {
-	route string
-	resp  Response
+	mu      sync.Mutex
+	tokens  map[string]string // token -> login
+	users   map[string]int64  // login -> id
+	repos   map[string]*repo  // lower-case full name -> repo
+	renamed map[string]*repo  // old lower-case full name -> repo
+	nextID  int64
+	ticks   int
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -102,7 +91,7 @@ func New(o Options) *Server {
 		host:    o.Host,
 		prefix:  strings.TrimSuffix(o.PathPrefix, "/"),
 		clock:   o.Clock,
-		stop:    make(chan struct{}),
+		rec:     recorder.New[Request](),
 		tokens:  map[string]string{},
 		users:   map[string]int64{},
 		repos:   map[string]*repo{},
@@ -125,13 +114,7 @@ func New(o Options) *Server {
 
 // Close releases held requests and stops the server.
 func (s *Server) Close() {
-	s.mu.Lock()
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
-	}
-	s.mu.Unlock()
+	s.rec.Close()
 	s.Server.Close()
 }
 
@@ -153,29 +136,13 @@ func (s *Server) AddToken(token, login string) {
 // fake's state. A route is "METHOD /path" (the path without PathPrefix or
 // query, e.g. "POST /repos/octocat/Hello-World/issues"), or "*" for any
 // request. Injections for one route are used in the order given.
-func (s *Server) Inject(route string, r Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.injected = append(s.injected, injection{route, r})
-}
+func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
 
 // Pending lists the routes of injected responses no request has used yet.
-func (s *Server) Pending() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, in := range s.injected {
-		out = append(out, in.route)
-	}
-	return out
-}
+func (s *Server) Pending() []string { return s.rec.Pending() }
 
 // Requests is every request received so far, oldest first.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return s.rec.Requests() }
 
 // ServeHTTP records the request, then answers it with an injected response
 // or from the state.
@@ -185,18 +152,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		path = r.URL.Path
 	}
-	s.mu.Lock()
-	resp, injected := s.take(r.Method + " " + path)
-	s.requests = append(s.requests, Request{
-		Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(),
-		Host: r.Host, Body: body, Injected: injected,
+	route := r.Method + " " + path
+	resp, injected, n := s.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
+		return Request{
+			Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(),
+			Host: r.Host, Body: body, Injected: injected,
+		}
 	})
-	n := len(s.requests)
-	s.mu.Unlock()
 
 	s.usualHeaders(w.Header(), n)
 	if injected {
-		s.answer(w, r, resp)
+		s.rec.Answer(w, r, resp)
 		return
 	}
 	if !ok {
@@ -209,34 +175,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
 	w.Write(a.body)
-}
-
-// take removes and returns the first injection for route, if any.
-func (s *Server) take(route string) (Response, bool) {
-	for i, in := range s.injected {
-		if in.route == "*" || in.route == route {
-			s.injected = append(s.injected[:i], s.injected[i+1:]...)
-			return in.resp, true
-		}
-	}
-	return Response{}, false
-}
-
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, resp Response) {
-	if resp.Hold {
-		select {
-		case <-r.Context().Done():
-		case <-s.stop:
-		}
-		return
-	}
-	writeHeaders(w.Header(), resp.Header)
-	status := resp.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	io.WriteString(w, resp.Body)
 }
 
 // usualHeaders are what every GitHub answer carries: the media type, the

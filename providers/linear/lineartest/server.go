@@ -24,6 +24,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
 // Path is where the API is served, as on api.linear.app.
@@ -56,15 +58,10 @@ type Request struct {
 	Injected bool
 }
 
-// Response is an injected answer, sent with the fake's usual headers
-// (Header adds to or overrides them).
-type Response struct {
-	Status int // 0 = 200
-	Header http.Header
-	Body   string
-	// Hold never answers: the fake waits until the client gives up.
-	Hold bool
-}
+// Response is an injected answer: Status (0 = 200), Header, Body, or Hold
+// to never answer (the fake waits until the client gives up). It is sent
+// with the fake's usual headers; Header adds to or overrides them.
+type Response = recorder.Response
 
 // Server is a running fake Linear. Its embedded httptest.Server gives URL
 // and Close.
@@ -72,23 +69,16 @@ type Server struct {
 	*httptest.Server
 	workspace string
 	clock     time.Time
-	stop      chan struct{}
+	rec       *recorder.Recorder[Request]
 
-	mu       sync.Mutex
-	requests []Request
-	injected []injection
-	auth     map[string]*user // the whole Authorization value -> user
+	mu   sync.Mutex
+	auth map[string]*user // the whole Authorization value -> user
 	state
-}
-
-type injection struct {
-	route string
-	resp  Response
 }
 
 // New starts a fake Linear; Close stops it.
 func New(o Options) *Server {
-	s := &Server{workspace: o.Workspace, clock: o.Clock, stop: make(chan struct{}), auth: map[string]*user{}}
+	s := &Server{workspace: o.Workspace, clock: o.Clock, rec: recorder.New[Request](), auth: map[string]*user{}}
 	if s.workspace == "" {
 		s.workspace = "acme"
 	}
@@ -101,13 +91,7 @@ func New(o Options) *Server {
 
 // Close releases held requests and stops the server.
 func (s *Server) Close() {
-	s.mu.Lock()
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
-	}
-	s.mu.Unlock()
+	s.rec.Close()
 	s.Server.Close()
 }
 
@@ -136,29 +120,13 @@ func (s *Server) addAuth(header string, u User) {
 // Inject answers the next request whose operation has root field route
 // ("issueCreate", "issues") with r instead of the state; "*" matches any
 // request. Injections for one route are used in the order given.
-func (s *Server) Inject(route string, r Response) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.injected = append(s.injected, injection{route, r})
-}
+func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
 
 // Pending lists the routes of injected responses no request has used yet.
-func (s *Server) Pending() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, in := range s.injected {
-		out = append(out, in.route)
-	}
-	return out
-}
+func (s *Server) Pending() []string { return s.rec.Pending() }
 
 // Requests is every request received so far, oldest first.
-func (s *Server) Requests() []Request {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
+func (s *Server) Requests() []Request { return s.rec.Requests() }
 
 // ServeHTTP records the request, then answers it with an injected response
 // or by running the operation against the state.
@@ -180,15 +148,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.mu.Lock()
-	resp, injected := s.take(rec.Fields)
-	rec.Injected = injected
-	s.requests = append(s.requests, rec)
-	s.mu.Unlock()
+	resp, injected, _ := s.rec.Receive(func(in string) bool { return slices.Contains(rec.Fields, in) }, func(injected bool) Request {
+		rec.Injected = injected
+		return rec
+	})
 
 	s.usualHeaders(w.Header())
 	if injected {
-		s.answer(w, r, resp)
+		s.rec.Answer(w, r, resp)
 		return
 	}
 	var a answer
@@ -206,35 +173,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.WriteHeader(a.status)
 	w.Write(a.body)
-}
-
-func (s *Server) take(fields []string) (Response, bool) {
-	for i, in := range s.injected {
-		if in.route == "*" || slices.Contains(fields, in.route) {
-			s.injected = append(s.injected[:i], s.injected[i+1:]...)
-			return in.resp, true
-		}
-	}
-	return Response{}, false
-}
-
-func (s *Server) answer(w http.ResponseWriter, r *http.Request, resp Response) {
-	if resp.Hold {
-		select {
-		case <-r.Context().Done():
-		case <-s.stop:
-		}
-		return
-	}
-	for k, vs := range resp.Header {
-		w.Header()[k] = vs
-	}
-	status := resp.Status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	w.WriteHeader(status)
-	io.WriteString(w, resp.Body)
 }
 
 // usualHeaders are Linear's on every answer: the JSON type and both

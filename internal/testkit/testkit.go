@@ -1,0 +1,60 @@
+// Package testkit is what the suites that run the real forgetools binary
+// share: building it once per test binary, running `forgetools serve` as a
+// subprocess until it listens, and a buffer a subprocess can write while a
+// test reads it. Only tests import it.
+package testkit
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// Main builds cmd/forgetools into a temporary directory, sets *bin to its
+// path, runs the tests and exits with their code once the directory is
+// removed. Call it from TestMain: every test of the package then runs the
+// same binary, built once.
+func Main(m *testing.M, bin *string) {
+	os.Exit(runWithForgetools(m, bin))
+}
+
+func runWithForgetools(m *testing.M, bin *string) int {
+	dir, err := os.MkdirTemp("", "forgetools-bin-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testkit:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	*bin = filepath.Join(dir, "forgetools")
+	build := exec.Command("go", "build", "-o", *bin, "github.com/forgetools/forgetools/cmd/forgetools")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "testkit: building forgetools:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// Buffer is a bytes.Buffer that a subprocess's output copier (or a logger)
+// may write while the test reads it.
+type Buffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *Buffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String is everything written so far.
+func (b *Buffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
