@@ -78,7 +78,7 @@ so every run tells the same story; no credentials, no network.`,
 				args := strings.ReplaceAll(s.args, "$SUBSCRIPTION", subscription)
 				fmt.Fprintf(out, "> %s %s\n", s.tool, args)
 				res := ts.Execute(cmd.Context(), runtime.Call{ID: s.id, Name: s.tool, Args: json.RawMessage(args)})
-				fmt.Fprintln(out, indent(strings.TrimRight(res.Text, "\n")))
+				fmt.Fprintln(out, indent(res.Text))
 				if s.tool == "forge_subscribe" {
 					// The ack ends "subscription <id>".
 					subscription = res.Text[strings.LastIndexByte(res.Text, ' ')+1:]

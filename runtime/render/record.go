@@ -22,7 +22,8 @@ func Read(msg proto.Message) string {
 	m := msg.ProtoReflect()
 	r.line("record " + snake(m.Descriptor().Name()))
 	r.message(m, "", 0)
-	return r.b.String()
+	// Like an ack or a failure, a read is text without a final newline.
+	return strings.TrimSuffix(r.b.String(), "\n")
 }
 
 type reader struct {

@@ -101,8 +101,7 @@ author: dave
 claimed attribution (parsed from body, unverified): agent=fixer
 <<<body-NONCE
 Fixed?
->>>body-NONCE
-`
+>>>body-NONCE`
 	_, rest, _ := strings.Cut(out, "\n")
 	if rest != strings.ReplaceAll(want, "NONCE", p.nonce) {
 		t.Errorf("render:\n%s\nwant:\n%s", rest, want)

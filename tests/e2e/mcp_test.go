@@ -148,7 +148,7 @@ func TestMCPInProcess(t *testing.T) {
 	wantText(t, result{stdout: text + "\n"}.record(t), header+
 		"record issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
 		"claimed attribution (parsed from body, unverified): agent=demo-agent owner=demo-owner session=demo\n"+
-		"<<<title-NONCE\nFiled over MCP\n>>>title-NONCE\ncomments: none\n\n")
+		"<<<title-NONCE\nFiled over MCP\n>>>title-NONCE\ncomments: none\n")
 	if isErr {
 		t.Error("a successful read came back isError")
 	}

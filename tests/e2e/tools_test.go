@@ -63,7 +63,7 @@ func TestTenToolsOverSocket(t *testing.T) {
 		wantText(t, call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`).record(t), header+
 			"record issue\n"+issueRecord+
 			"comments: 1\nrecord comments[0]\nauthor: alice\n"+attribution+
-			"url: http://forge.test/f/demo/app/issues/1#issuecomment-1\n<<<body-NONCE\nReproduced.\n>>>body-NONCE\n\n")
+			"url: http://forge.test/f/demo/app/issues/1#issuecomment-1\n<<<body-NONCE\nReproduced.\n>>>body-NONCE\n")
 
 		call("forge_create_pull_request", `{"repo":"demo/app","title":"Fix crash","body":"Fixes #1.","head_ref":"fix-crash","base_ref":"main","draft":true}`, "--id", "c2").
 			want(t, 0, `Opened PR #2 in demo/app: http://forge\.test/f/demo/app/pull/2`)
@@ -80,13 +80,13 @@ func TestTenToolsOverSocket(t *testing.T) {
 			"comments: 1\nrecord reviews[0].comments[0]\n<<<path-NONCE\nmain.go\n>>>path-NONCE\nline: 7\nside: RIGHT\nauthor: alice\n"+
 			"<<<body-NONCE\nCheck the error.\n>>>body-NONCE\n"+
 			"comments: 1\nrecord comments[0]\nauthor: alice\n"+attribution+
-			"url: http://forge.test/f/demo/app/pull/2#issuecomment-2\n<<<body-NONCE\nTest added.\n>>>body-NONCE\n\n")
+			"url: http://forge.test/f/demo/app/pull/2#issuecomment-2\n<<<body-NONCE\nTest added.\n>>>body-NONCE\n")
 
 		// The list holds the one issue (a pull request is not an issue).
 		wantText(t, call("forge_list_issues", `{"repo":"demo/app","state":"all","labels":["bug"]}`).record(t), header+
-			"record issue_list\nissues: 1\nrecord issues[0]\n"+issueRecord+"\n")
+			"record issue_list\nissues: 1\nrecord issues[0]\n"+issueRecord)
 		wantText(t, call("forge_list_issues", `{"repo":"demo/app","state":"closed"}`).record(t), header+
-			"record issue_list\nissues: none\n\n")
+			"record issue_list\nissues: none\n")
 
 		sub := call("forge_subscribe", `{"repo":"demo/app","kind":"pull_request","number":2}`).
 			want(t, 0, `Subscribed to pull_request #2 in demo/app: subscription ([0-9a-f-]{36})`)[1]

@@ -121,8 +121,7 @@ author: forgetools-bot
 `+claim+`url: https://github.com/octocat/Hello-World/issues/3#issuecomment-`+comment+`
 <<<body-NONCE
 Reproduced on main.
->>>body-NONCE
-`)
+>>>body-NONCE`)
 	wantSent(t, "get issue", sent(t, gh, 2),
 		"GET /repos/octocat/Hello-World/issues/3 author",
 		"GET /repos/octocat/Hello-World/issues/3/comments?per_page=100 author")
@@ -156,8 +155,7 @@ Found a bug
 >>>title-NONCE
 <<<body-NONCE
 It crashes on start.
->>>body-NONCE
-`)
+>>>body-NONCE`)
 	wantSent(t, "list issues", sent(t, gh, 4),
 		"GET /repos/octocat/Hello-World/issues?direction=desc&per_page=30&sort=created&state=open author")
 
@@ -247,8 +245,7 @@ author: forgetools-bot
 `+claim+`url: https://github.com/octocat/Hello-World/pull/4#issuecomment-`+prComment+`
 <<<body-NONCE
 Rebased.
->>>body-NONCE
-`)
+>>>body-NONCE`)
 	wantSent(t, "get pull request", sent(t, gh, 10),
 		"GET /repos/octocat/Hello-World/pulls/4 author",
 		"GET /repos/octocat/Hello-World/pulls/4/reviews?per_page=100 author",

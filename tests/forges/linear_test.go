@@ -106,8 +106,7 @@ Flaky upload test
 <<<body-NONCE
 Times out one run in ten.
 >>>body-NONCE
-comments: none
-`)
+comments: none`)
 	wantLinear(t, "get created", linearSent(t, lin, 3), `Issue {"id":"ENG-3"}`)
 
 	ack := e.ok("forge_comment_on_issue", `{`+eng+`,"issue_number":1,"body":"Reproduced."}`)
@@ -139,8 +138,7 @@ author: forgetools
 `+claim+`url: https://linear.app/acme/issue/ENG-1/crash-on-save#comment-`+m[1]+`
 <<<body-NONCE
 Reproduced.
->>>body-NONCE
-`)
+>>>body-NONCE`)
 
 	// The team's id is cached by the provider: lists need no lookup.
 	got = e.ok("forge_list_issues", `{`+eng+`,"state":"all","labels":["Bug"],"limit":5}`)

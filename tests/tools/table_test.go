@@ -70,7 +70,7 @@ var contracts = []contract{{
 	success: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}},
 	rendered: frame + "record issue\nrepo: acme/widgets\nnumber: 12\nstate: open\nurl: https://github.com/acme/widgets/issues/12\n" +
 		"labels: bug\nauthor: octocat\nclaimed attribution (parsed from body, unverified): agent=fixer owner=alice session=s-1\n" +
-		"<<<title-NONCE\nCrash on start\n>>>title-NONCE\n<<<body-NONCE\nIt crashes.\n>>>body-NONCE\ncomments: none\n",
+		"<<<title-NONCE\nCrash on start\n>>>title-NONCE\n<<<body-NONCE\nIt crashes.\n>>>body-NONCE\ncomments: none",
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_PullRequest{PullRequest: pr4}}, wrongName: "pull_request",
 	params: "repo, issue_number, forge_provider, forge_host",
 	rejects: []reject{
@@ -87,7 +87,7 @@ var contracts = []contract{{
 		"<<<head_ref-NONCE\nfix-crash\n>>>head_ref-NONCE\n<<<base_ref-NONCE\nmain\n>>>base_ref-NONCE\ndraft: true\nchecks_state: success\n" +
 		"author: octocat\n<<<title-NONCE\nFix the crash\n>>>title-NONCE\n<<<body-NONCE\nFixes #12.\n>>>body-NONCE\n" +
 		"reviews: 1\nrecord reviews[0]\nauthor: reviewer\nverdict: request_changes\nurl: https://github.com/acme/widgets/pull/4#pullrequestreview-9\n" +
-		"<<<body-NONCE\nAdd a test.\n>>>body-NONCE\ncomments: none\n",
+		"<<<body-NONCE\nAdd a test.\n>>>body-NONCE\ncomments: none",
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
 	params: "repo, pull_number, forge_provider, forge_host",
 	rejects: []reject{
@@ -102,7 +102,7 @@ var contracts = []contract{{
 	success: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issues{Issues: &forgev1.IssueList{Issues: []*forgev1.Issue{
 		{Repo: "acme/widgets", Number: 12, State: "open", Url: "https://github.com/acme/widgets/issues/12", Title: "Crash on start"}}}}},
 	rendered: frame + "record issue_list\nissues: 1\nrecord issues[0]\nrepo: acme/widgets\nnumber: 12\nstate: open\n" +
-		"url: https://github.com/acme/widgets/issues/12\n<<<title-NONCE\nCrash on start\n>>>title-NONCE\n", // an empty body is left out
+		"url: https://github.com/acme/widgets/issues/12\n<<<title-NONCE\nCrash on start\n>>>title-NONCE", // an empty body is left out
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
 	params: "repo, state, labels, limit, forge_provider, forge_host",
 	rejects: []reject{
