@@ -31,5 +31,5 @@ test:
 # Fails when generated code, tool snapshots or docs differ from what the
 # protos produce.
 check-generated: generate
-	git add -N gen tests/eleventharm/gen tests/toolsnaps docs
-	git diff --exit-code -- gen tests/eleventharm/gen tests/toolsnaps docs
+	git add -N gen tests/toolsnaps docs
+	git diff --exit-code -- gen tests/toolsnaps docs

@@ -12,10 +12,10 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	examplev1 "github.com/forgetools/forgetools/gen/forgetools/example/v1"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
-	"github.com/forgetools/forgetools/tests/eleventharm/gen/examplev1"
 )
 
 // gateway is a fake transport that records the wire request and answers

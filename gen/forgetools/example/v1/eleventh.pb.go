@@ -467,7 +467,7 @@ const file_forgetools_example_v1_eleventh_proto_rawDesc = "" +
 	"\x18CLOSE_REASON_NOT_PLANNED\x10\x02\x1a\x11¥\x19\r\n" +
 	"\vnot_planned2j\n" +
 	"\x0eExampleGateway\x12X\n" +
-	"\x05Forge\x12'.forgetools.example.v1.ForgeCallRequest\x1a&.forgetools.gateway.v1.ForgeCallResultBLZJgithub.com/forgetools/forgetools/tests/eleventharm/gen/examplev1;examplev1b\x06proto3"
+	"\x05Forge\x12'.forgetools.example.v1.ForgeCallRequest\x1a&.forgetools.gateway.v1.ForgeCallResultBFZDgithub.com/forgetools/forgetools/gen/forgetools/example/v1;examplev1b\x06proto3"
 
 var (
 	file_forgetools_example_v1_eleventh_proto_rawDescOnce sync.Once

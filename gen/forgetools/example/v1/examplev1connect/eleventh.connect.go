@@ -13,8 +13,8 @@ import (
 	connect "connectrpc.com/connect"
 	context "context"
 	errors "errors"
-	v1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	examplev1 "github.com/forgetools/forgetools/tests/eleventharm/gen/examplev1"
+	v1 "github.com/forgetools/forgetools/gen/forgetools/example/v1"
+	v11 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	http "net/http"
 	strings "strings"
 )
@@ -45,7 +45,7 @@ const (
 
 // ExampleGatewayClient is a client for the forgetools.example.v1.ExampleGateway service.
 type ExampleGatewayClient interface {
-	Forge(context.Context, *connect.Request[examplev1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error)
+	Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v11.ForgeCallResult], error)
 }
 
 // NewExampleGatewayClient constructs a client for the forgetools.example.v1.ExampleGateway service.
@@ -57,9 +57,9 @@ type ExampleGatewayClient interface {
 // http://api.acme.com or https://acme.com/grpc).
 func NewExampleGatewayClient(httpClient connect.HTTPClient, baseURL string, opts ...connect.ClientOption) ExampleGatewayClient {
 	baseURL = strings.TrimRight(baseURL, "/")
-	exampleGatewayMethods := examplev1.File_forgetools_example_v1_eleventh_proto.Services().ByName("ExampleGateway").Methods()
+	exampleGatewayMethods := v1.File_forgetools_example_v1_eleventh_proto.Services().ByName("ExampleGateway").Methods()
 	return &exampleGatewayClient{
-		forge: connect.NewClient[examplev1.ForgeCallRequest, v1.ForgeCallResult](
+		forge: connect.NewClient[v1.ForgeCallRequest, v11.ForgeCallResult](
 			httpClient,
 			baseURL+ExampleGatewayForgeProcedure,
 			connect.WithSchema(exampleGatewayMethods.ByName("Forge")),
@@ -70,17 +70,17 @@ func NewExampleGatewayClient(httpClient connect.HTTPClient, baseURL string, opts
 
 // exampleGatewayClient implements ExampleGatewayClient.
 type exampleGatewayClient struct {
-	forge *connect.Client[examplev1.ForgeCallRequest, v1.ForgeCallResult]
+	forge *connect.Client[v1.ForgeCallRequest, v11.ForgeCallResult]
 }
 
 // Forge calls forgetools.example.v1.ExampleGateway.Forge.
-func (c *exampleGatewayClient) Forge(ctx context.Context, req *connect.Request[examplev1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error) {
+func (c *exampleGatewayClient) Forge(ctx context.Context, req *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v11.ForgeCallResult], error) {
 	return c.forge.CallUnary(ctx, req)
 }
 
 // ExampleGatewayHandler is an implementation of the forgetools.example.v1.ExampleGateway service.
 type ExampleGatewayHandler interface {
-	Forge(context.Context, *connect.Request[examplev1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error)
+	Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v11.ForgeCallResult], error)
 }
 
 // NewExampleGatewayHandler builds an HTTP handler from the service implementation. It returns the
@@ -89,7 +89,7 @@ type ExampleGatewayHandler interface {
 // By default, handlers support the Connect, gRPC, and gRPC-Web protocols with the binary Protobuf
 // and JSON codecs. They also support gzip compression.
 func NewExampleGatewayHandler(svc ExampleGatewayHandler, opts ...connect.HandlerOption) (string, http.Handler) {
-	exampleGatewayMethods := examplev1.File_forgetools_example_v1_eleventh_proto.Services().ByName("ExampleGateway").Methods()
+	exampleGatewayMethods := v1.File_forgetools_example_v1_eleventh_proto.Services().ByName("ExampleGateway").Methods()
 	exampleGatewayForgeHandler := connect.NewUnaryHandler(
 		ExampleGatewayForgeProcedure,
 		svc.Forge,
@@ -109,6 +109,6 @@ func NewExampleGatewayHandler(svc ExampleGatewayHandler, opts ...connect.Handler
 // UnimplementedExampleGatewayHandler returns CodeUnimplemented from all methods.
 type UnimplementedExampleGatewayHandler struct{}
 
-func (UnimplementedExampleGatewayHandler) Forge(context.Context, *connect.Request[examplev1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error) {
+func (UnimplementedExampleGatewayHandler) Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v11.ForgeCallResult], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("forgetools.example.v1.ExampleGateway.Forge is not implemented"))
 }
