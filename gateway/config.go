@@ -9,10 +9,10 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/attribution"
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
-// Config is everything a ForgeCaller needs. Secrets arrive already resolved
+// Config is everything a Service needs. Secrets arrive already resolved
 // (the CLI reads them from the environment); nothing here logs them.
 type Config struct {
 	// Accounts are the agents allowed to call, each with its scope and the
@@ -26,6 +26,9 @@ type Config struct {
 	Store *store.Store
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
+	// Tables are the tables the gateway serves, each on its own Connect
+	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
+	Tables []*handler.Table
 	// Redact lists further secret values (forge credentials, say) that
 	// must never reach a log line or an error message. Account tokens
 	// are redacted without being listed.
@@ -63,7 +66,9 @@ type Token struct {
 
 // Forge is one configured forge instance.
 type Forge struct {
-	Provider providers.Provider
+	// Provider serves the arms whose generated handler interfaces it
+	// implements.
+	Provider handler.Provider
 	// Default makes this the forge a call without a selector goes to; with
 	// none marked, the first forge is the default.
 	Default bool

@@ -6,10 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgetools/forgetools/gateway/internal/memforge"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/memforge"
 )
 
 const secret = "tok_0123456789abcdef_secret"
@@ -138,14 +137,5 @@ func TestRetryAfterRoundsUp(t *testing.T) {
 		if got := retryAfterMillis(d); got != want {
 			t.Errorf("retryAfterMillis(%v) = %d, want %d", d, got, want)
 		}
-	}
-}
-
-func TestCodeName(t *testing.T) {
-	if got := codeName(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED); got != "permission_denied" {
-		t.Errorf("codeName = %q", got)
-	}
-	if got := codeName(99); got != "unspecified" {
-		t.Errorf("codeName(99) = %q", got)
 	}
 }

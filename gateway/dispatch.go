@@ -4,131 +4,114 @@ import (
 	"context"
 	"errors"
 
+	"google.golang.org/protobuf/proto"
+
+	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
-	"google.golang.org/protobuf/reflect/protoreflect"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // dispatch runs the checks every call passes, in order (identity, shape,
-// unsubscribe's own path, repository, scope, forge), then the arm. It
-// returns the result and, for an unexpected failure, its cause for the log.
-// No provider is called before every check has passed.
-func (c *ForgeCaller) dispatch(ctx context.Context, x *call) (*gatewayv1.ForgeCallResult, error) {
-	x.acct = c.cfg.accounts[x.id.Account]
-	if x.acct == nil || !nameRE.MatchString(x.id.Session) {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
-			"this connection is not bound to a configured account and session")), nil
+// validation, scope, forge), then the arm. It returns the result envelope,
+// the in-band error it carries (nil on success) and, for an unexpected
+// failure, its cause for the log. No provider is called before every check
+// has passed.
+func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message) (proto.Message, *gatewayv1.ForgeCallError, error) {
+	p, err := s.check(ctx, o, req)
+	if err != nil {
+		return s.failed(o, err)
 	}
-	if x.req.GetCall() == nil {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"the request names no operation (the call is unset, or is one this gateway does not know)")), nil
+	out, err := s.run(ctx, o, p)
+	if err != nil {
+		return s.failed(o, err)
 	}
-	if fe := validate(c.validator, x.req); fe != nil {
-		return errResult(fe), nil
-	}
-	if u, ok := x.req.GetCall().(*gatewayv1.ForgeCallRequest_Unsubscribe); ok {
-		return c.outcome(c.unsubscribe(ctx, x, u.Unsubscribe))
-	}
+	s.redactMessage(out.ProtoReflect())
+	return o.arm.Wrap(o.env.CallID, out), nil, nil
+}
 
-	repo, ok := repoOf(x.req)
-	if !ok {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
-			"%s names no repository, so the gateway cannot scope it", x.arm)), nil
+// check authenticates, validates and scopes the call and resolves its
+// forge.
+func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (handler.Provider, error) {
+	o.acct = s.cfg.accounts[o.id.Account]
+	if o.acct == nil || !nameRE.MatchString(o.id.Session) {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+			"this connection is not bound to a configured account and session")
 	}
-	x.repo = repo
-	if !validRepo(x.repo) {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"repo %q is not \"owner/name\" or a team key (letters, digits, '.', '_' and '-' between slashes)", x.repo)), nil
+	if o.arm == nil || o.req == nil || !o.req.ProtoReflect().IsValid() {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"the request names no operation (the call is unset, or is one this gateway does not know)")
 	}
-	if !x.acct.scope.allows(x.repo) {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
-			"repository %q is outside the scope of account %q", x.repo, x.acct.Name)), nil
+	if err := s.validate(req); err != nil {
+		return nil, err
 	}
-	p, fe := c.cfg.registry.resolve(x.req.GetForge())
+	switch o.arm.Scope {
+	case handler.ScopeRepository:
+		return s.scopeRepository(o)
+	case handler.ScopeSubscription:
+		return s.scopeSubscription(ctx, o)
+	}
+	return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
+		"%s names no repository, so the gateway cannot scope it", o.tool)
+}
+
+// scopeRepository scopes a call by the repository it names and resolves
+// the forge its selector names.
+func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
+	o.repo = o.arm.ScopeKey(o.req)
+	if !validRepo(o.repo) {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"repo %q is not \"owner/name\" or a team key (letters, digits, '.', '_' and '-' between slashes)", o.repo)
+	}
+	if err := o.inScope(); err != nil {
+		return nil, err
+	}
+	p, fe := s.cfg.registry.resolve(o.env.Forge)
 	if fe != nil {
-		return errResult(fe), nil
+		return nil, inBand{fe}
 	}
-	x.forge = describe(p.Ref())
-	return c.outcome(c.run(ctx, x, p))
+	o.forge = describe(p.Ref())
+	return p, nil
 }
 
-// outcome maps an arm's error to the in-band result.
-func (c *ForgeCaller) outcome(res *gatewayv1.ForgeCallResult, err error) (*gatewayv1.ForgeCallResult, error) {
-	if err == nil {
-		if res == nil {
-			err = errNoResult
-		} else {
-			c.redactMessage(res.ProtoReflect())
-			return res, nil
-		}
+// scopeSubscription scopes a call that names one of the account's
+// subscriptions by the stored subscription's repository, and sends it to
+// the subscription's forge: an account whose scope no longer covers it
+// cannot touch it either.
+func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.Provider, error) {
+	id := o.arm.ScopeKey(o.req)
+	sub, err := s.store.Subscription(ctx, o.acct.Name, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "subscription %q not found for this account", id)
 	}
-	var ib inBand
-	if errors.As(err, &ib) {
-		return errResult(ib.ForgeCallError), nil
+	if err != nil {
+		return nil, err
 	}
-	fe, unexpected := c.mapError(err)
+	o.repo, o.forge = sub.Repo, describe(sub.Forge.Ref())
+	if err := o.inScope(); err != nil {
+		return nil, err
+	}
+	p, fe := s.cfg.registry.resolve(sub.Forge.Ref())
+	if fe != nil {
+		return nil, inBand{fe}
+	}
+	return p, nil
+}
+
+func (o *operation) inScope() error {
+	if !o.acct.scope.allows(o.repo) {
+		return refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+			"repository %q is outside the scope of account %q", o.repo, o.acct.Name)
+	}
+	return nil
+}
+
+// failed maps an error to the in-band error envelope, and returns the
+// error as the cause when it was unexpected.
+func (s *Service) failed(o *operation, err error) (proto.Message, *gatewayv1.ForgeCallError, error) {
+	fe, unexpected := s.mapError(err)
+	var cause error
 	if unexpected {
-		return errResult(fe), err
+		cause = err
 	}
-	return errResult(fe), nil
-}
-
-// inBand carries an error the gateway itself decided on (unimplemented,
-// invalid argument) through an arm's error return unchanged.
-type inBand struct{ *gatewayv1.ForgeCallError }
-
-func (e inBand) Error() string { return e.Message }
-
-func refuse(code gatewayv1.ErrorCode, format string, args ...any) error {
-	return inBand{failure(code, format, args...)}
-}
-
-// need asserts that p has capability T, or explains which forge cannot do
-// what, in the provider's words when it has them (providers.Explainer),
-// else "gitea has no pull requests, so create_pull_request cannot run on
-// forge gitea/git.example.com".
-func need[T any](p providers.Provider, x *call, noun string) (T, error) {
-	t, ok := p.(T)
-	if !ok {
-		if e, ok := p.(providers.Explainer); ok {
-			if why := e.Unsupported(noun); why != "" {
-				return t, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
-					"%s, so %s cannot run on forge %s", why, x.arm, x.forge)
-			}
-		}
-		return t, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
-			"%s has no %s, so %s cannot run on forge %s", providerName(p.Ref().GetProvider()), noun, x.arm, x.forge)
-	}
-	return t, nil
-}
-
-// armName is the oneof field name of the request's arm ("create_issue");
-// the tool is "forge_" + armName.
-func armName(req *gatewayv1.ForgeCallRequest) string {
-	if fd := armField(req); fd != nil {
-		return string(fd.Name())
-	}
-	return "unset"
-}
-
-func armField(req *gatewayv1.ForgeCallRequest) protoreflect.FieldDescriptor {
-	if req == nil {
-		return nil
-	}
-	m := req.ProtoReflect()
-	return m.WhichOneof(m.Descriptor().Oneofs().ByName("call"))
-}
-
-// repoOf is the repository the arm names; every arm but unsubscribe has
-// one, and an arm without one is refused rather than run unscoped.
-func repoOf(req *gatewayv1.ForgeCallRequest) (string, bool) {
-	fd := armField(req)
-	if fd == nil || fd.Message() == nil {
-		return "", false
-	}
-	r, ok := req.ProtoReflect().Get(fd).Message().Interface().(interface{ GetRepo() string })
-	if !ok {
-		return "", false
-	}
-	return r.GetRepo(), true
+	return o.table.Error(o.env.CallID, fe), fe, cause
 }

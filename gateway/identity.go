@@ -31,14 +31,14 @@ func IdentityFrom(ctx context.Context) (Identity, bool) {
 
 // Sessions returns the identity of every configured socket session, in
 // configuration order.
-func (c *ForgeCaller) Sessions() []Identity {
-	return append([]Identity(nil), c.cfg.sessions...)
+func (s *Service) Sessions() []Identity {
+	return append([]Identity(nil), s.cfg.sessions...)
 }
 
 // SessionIdentity returns the identity of one configured socket session,
 // e.g. for an in-process caller that acts as that session.
-func (c *ForgeCaller) SessionIdentity(session string) (Identity, bool) {
-	for _, id := range c.cfg.sessions {
+func (s *Service) SessionIdentity(session string) (Identity, bool) {
+	for _, id := range s.cfg.sessions {
 		if id.Session == session {
 			return id, true
 		}
@@ -49,11 +49,11 @@ func (c *ForgeCaller) SessionIdentity(session string) (Identity, bool) {
 // Authenticate maps a bearer token to its identity. It compares digests in
 // constant time against every configured token, so neither the result nor
 // the time taken says how close a wrong token came.
-func (c *ForgeCaller) Authenticate(token string) (Identity, bool) {
+func (s *Service) Authenticate(token string) (Identity, bool) {
 	d := sha256.Sum256([]byte(token))
 	var found Identity
 	match := 0
-	for _, e := range c.cfg.tokens {
+	for _, e := range s.cfg.tokens {
 		if subtle.ConstantTimeCompare(d[:], e.digest[:]) == 1 {
 			found = e.id
 			match = 1

@@ -6,21 +6,21 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// redact replaces every configured secret in s.
-func (c *ForgeCaller) redact(s string) string {
-	for _, secret := range c.cfg.secrets {
+// redact replaces every configured secret in text.
+func (s *Service) redact(text string) string {
+	for _, secret := range s.cfg.secrets {
 		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
+			text = strings.ReplaceAll(text, secret, "[REDACTED]")
 		}
 	}
-	return s
+	return text
 }
 
 // redactMessage applies redact to every string in m, however deeply nested.
 // A forge answer can quote a credential (a token pasted into an issue, an
 // API that echoes the Authorization header); no tool result may carry one.
-func (c *ForgeCaller) redactMessage(m protoreflect.Message) {
-	if len(c.cfg.secrets) == 0 {
+func (s *Service) redactMessage(m protoreflect.Message) {
+	if len(s.cfg.secrets) == 0 {
 		return
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
@@ -29,9 +29,9 @@ func (c *ForgeCaller) redactMessage(m protoreflect.Message) {
 			l := v.List()
 			for i := range l.Len() {
 				if fd.Kind() == protoreflect.StringKind {
-					l.Set(i, protoreflect.ValueOfString(c.redact(l.Get(i).String())))
+					l.Set(i, protoreflect.ValueOfString(s.redact(l.Get(i).String())))
 				} else if fd.Message() != nil {
-					c.redactMessage(l.Get(i).Message())
+					s.redactMessage(l.Get(i).Message())
 				}
 			}
 		case fd.IsMap():
@@ -39,18 +39,18 @@ func (c *ForgeCaller) redactMessage(m protoreflect.Message) {
 			// one cannot open a leak.
 			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
 				if fd.MapValue().Kind() == protoreflect.StringKind {
-					v.Map().Set(k, protoreflect.ValueOfString(c.redact(mv.String())))
+					v.Map().Set(k, protoreflect.ValueOfString(s.redact(mv.String())))
 				} else if fd.MapValue().Message() != nil {
-					c.redactMessage(mv.Message())
+					s.redactMessage(mv.Message())
 				}
 				return true
 			})
 		case fd.Kind() == protoreflect.StringKind:
-			if r := c.redact(v.String()); r != v.String() {
+			if r := s.redact(v.String()); r != v.String() {
 				m.Set(fd, protoreflect.ValueOfString(r))
 			}
 		case fd.Message() != nil:
-			c.redactMessage(v.Message())
+			s.redactMessage(v.Message())
 		}
 		return true
 	})

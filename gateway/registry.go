@@ -7,8 +7,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
-	"google.golang.org/protobuf/proto"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // coordinate keys a forge instance; hosts compare case-insensitively.
@@ -19,17 +19,17 @@ type coordinate struct {
 
 // registry resolves a request's forge selector to a configured provider.
 type registry struct {
-	byCoord map[coordinate]providers.Provider
+	byCoord map[coordinate]handler.Provider
 	// first is each provider's default instance: its first configured one.
-	first map[forgev1.ForgeProvider]providers.Provider
-	def   providers.Provider
+	first map[forgev1.ForgeProvider]handler.Provider
+	def   handler.Provider
 }
 
 func newRegistry(forges []Forge) (*registry, error) {
 	if len(forges) == 0 {
 		return nil, errors.New("gateway: config has no forges")
 	}
-	r := &registry{byCoord: map[coordinate]providers.Provider{}, first: map[forgev1.ForgeProvider]providers.Provider{}}
+	r := &registry{byCoord: map[coordinate]handler.Provider{}, first: map[forgev1.ForgeProvider]handler.Provider{}}
 	for i, f := range forges {
 		if f.Provider == nil || f.Provider.Ref() == nil {
 			return nil, fmt.Errorf("gateway: forge %d has no provider", i)
@@ -62,7 +62,7 @@ func newRegistry(forges []Forge) (*registry, error) {
 // resolve maps a selector to its provider: none (or an empty one) is the
 // default forge; a provider without a host is that provider's default
 // instance; anything not configured is not_found, never another forge.
-func (r *registry) resolve(sel *forgev1.ForgeRef) (providers.Provider, *gatewayv1.ForgeCallError) {
+func (r *registry) resolve(sel *forgev1.ForgeRef) (handler.Provider, *gatewayv1.ForgeCallError) {
 	p, h := sel.GetProvider(), strings.ToLower(sel.GetHost())
 	switch {
 	case p == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED && h == "":
@@ -85,11 +85,10 @@ func (r *registry) resolve(sel *forgev1.ForgeRef) (providers.Provider, *gatewayv
 // providerName is the provider's short name ("github"), as the tools spell
 // it; "" for a value outside the enum.
 func providerName(p forgev1.ForgeProvider) string {
-	name, ok := forgev1.ForgeProvider_name[int32(p)]
-	if !ok {
+	if p.Descriptor().Values().ByNumber(p.Number()) == nil {
 		return ""
 	}
-	return strings.ToLower(strings.TrimPrefix(name, "FORGE_PROVIDER_"))
+	return vocab.Name(p)
 }
 
 // describe renders a coordinate for messages and logs: "github/github.com",
@@ -99,9 +98,4 @@ func describe(ref *forgev1.ForgeRef) string {
 		return providerName(ref.GetProvider())
 	}
 	return providerName(ref.GetProvider()) + "/" + ref.GetHost()
-}
-
-// refOf is a copy of the provider's coordinate, for results.
-func refOf(p providers.Provider) *forgev1.ForgeRef {
-	return proto.Clone(p.Ref()).(*forgev1.ForgeRef)
 }

@@ -5,15 +5,18 @@ import (
 	"strings"
 
 	"buf.build/go/protovalidate"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"google.golang.org/protobuf/proto"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/vocab"
 )
 
-// validate checks a request against the same buf.validate rules the tool
-// schemas were generated from. The message names every offending field by
-// its path ("create_issue.repo: ...").
-func validate(v protovalidate.Validator, req proto.Message) *gatewayv1.ForgeCallError {
-	err := v.Validate(req)
+// validate checks a request envelope against the same buf.validate rules
+// the tool schemas were generated from, worded as the runtime words them
+// but naming fields by their wire path ("create_issue.repo: must not be
+// blank"): a caller of the gateway sent the wire request.
+func (s *Service) validate(req proto.Message) error {
+	err := s.validator.Validate(req)
 	if err == nil {
 		return nil
 	}
@@ -21,11 +24,8 @@ func validate(v protovalidate.Validator, req proto.Message) *gatewayv1.ForgeCall
 	if !errors.As(err, &ve) {
 		// A rule that could not be evaluated is the gateway's fault, not
 		// the caller's; still refuse the call.
-		return failure(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "the request could not be validated")
+		return refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "the request could not be validated")
 	}
-	msgs := make([]string, 0, len(ve.Violations))
-	for _, v := range ve.Violations {
-		msgs = append(msgs, v.String())
-	}
-	return failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "invalid request: %s", strings.Join(msgs, "; "))
+	lines := vocab.Violations(req.ProtoReflect().Descriptor(), ve, vocab.FieldNames)
+	return refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "invalid request: %s", strings.Join(lines, "; "))
 }

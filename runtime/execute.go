@@ -11,9 +11,7 @@ import (
 	"strings"
 
 	"connectrpc.com/connect"
-	"google.golang.org/protobuf/proto"
 
-	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/runtime/render"
 )
 
@@ -100,12 +98,8 @@ func (t *Toolset) render(tool *Tool, o Outcome) Result {
 }
 
 // validate runs protovalidate over the request and the selector.
-func (t *Toolset) validate(tool *Tool, args Args) error {
-	var selector map[string]string
-	if args.Forge != nil {
-		selector = t.selectorParams(tool, args)
-	}
-	return validateArgs(args, selector)
+func (t *Toolset) validate(_ *Tool, args Args) error {
+	return validateArgs(t.table, args)
 }
 
 // applyPolicy runs the text policy over the request's agent-authored text,
@@ -132,23 +126,6 @@ func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Resul
 		}
 	}
 	return Result{}, false
-}
-
-// selectorParams reads the flat parameter names of the selector fields from
-// the envelope's (forgetools.options.v1.envelope) option, so violations on
-// the selector name forge_provider and forge_host as the model wrote them.
-// The table does not carry them; the envelope descriptor does.
-func (t *Toolset) selectorParams(tool *Tool, args Args) map[string]string {
-	t.selectorOnce.Do(func() {
-		fields := tool.Build(args, Envelope{}).ProtoReflect().Descriptor().Fields()
-		for i := range fields.Len() {
-			o, ok := proto.GetExtension(fields.Get(i).Options(), optionsv1.E_Envelope).(*optionsv1.EnvelopeOptions)
-			if ok && o.GetRole() == optionsv1.EnvelopeRole_ENVELOPE_ROLE_FORGE_SELECTOR {
-				t.selector = o.GetParams()
-			}
-		}
-	})
-	return t.selector
 }
 
 // unknown is the failure for a tool this toolset does not have, listing the

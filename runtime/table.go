@@ -129,4 +129,10 @@ type Table struct {
 	NewResult func() proto.Message
 	// Unwrap splits a result envelope into its arm.
 	Unwrap func(result proto.Message) Outcome
+	// Selector maps the selector message's fields to the flat parameters
+	// they take in every tool (provider -> forge_provider).
+	Selector map[string]string
+	// ParamNames holds the parameter names that differ from their field
+	// names, by full field name, so violations name what the model wrote.
+	ParamNames map[string]string
 }

@@ -3,7 +3,7 @@ package runtime_test
 import (
 	"slices"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -11,7 +11,7 @@ import (
 // buf.validate rules, real render options), copied so a test may replace a
 // field without leaking into another.
 func testTable() *runtime.Table {
-	t := *gatewayv1.ForgeTools
+	t := *gatewayv1tools.ForgeTools
 	t.Tools = slices.Clone(t.Tools)
 	return &t
 }

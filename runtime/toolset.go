@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 )
 
 // Approver decides whether a write tool may run. A non-nil error refuses the
@@ -78,11 +77,6 @@ type Toolset struct {
 	dropped  map[string]bool // in the table, filtered out of this toolset
 	approver Approver
 	policy   TextPolicy
-
-	// selector is the flat parameter names of the selector's fields, read
-	// once from the envelope descriptor (see selectorParams).
-	selectorOnce sync.Once
-	selector     map[string]string
 }
 
 // NewToolset builds a toolset over table's tools. Names given to WithAllow

@@ -6,6 +6,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -13,7 +14,6 @@ import (
 // protovalidate sees them (a missing enum, an undefined enum number, a list
 // over its cap), so their phrasing is checked on built messages directly.
 func TestValidationPhrasing(t *testing.T) {
-	selector := map[string]string{"provider": "forge_provider", "host": "forge_host"}
 	tests := []struct {
 		name string
 		args runtime.Args
@@ -30,7 +30,7 @@ func TestValidationPhrasing(t *testing.T) {
 		{"valid", runtime.Args{Request: &gatewayv1.GetIssueRequest{Repo: "a/b", IssueNumber: 1}, Forge: &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR}}, ""},
 	}
 	for _, tc := range tests {
-		err := runtime.ValidateArgs(tc.args, selector)
+		err := runtime.ValidateArgs(gatewayv1tools.ForgeTools, tc.args)
 		got := ""
 		if err != nil {
 			got = err.Error()

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -51,11 +51,11 @@ func (p phase) rate() float64 {
 func dial(t *target) ([]*runtime.Toolset, error) {
 	out := make([]*runtime.Toolset, len(t.sockets))
 	for i, s := range t.sockets {
-		tr, err := runtime.DialGateway(gatewayv1.ForgeTools, s)
+		tr, err := runtime.DialGateway(gatewayv1tools.ForgeTools, s)
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(tr)); err != nil {
+		if out[i], err = runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(tr)); err != nil {
 			return nil, err
 		}
 	}

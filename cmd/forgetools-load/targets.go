@@ -19,6 +19,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // The repository every agent works in, and the issue they read and file.
@@ -62,10 +63,10 @@ func startGateway(ctx context.Context, dir, dsn string, agents int, log *slog.Lo
 	for i := range sessions {
 		sessions[i] = fmt.Sprintf("agent-%d", i+1)
 	}
-	caller, err := gateway.New(gateway.Config{
+	svc, err := gateway.New(gateway.Config{
 		Store:  st,
 		Logger: log,
-		Forges: []gateway.Forge{{Provider: forge, Default: true}},
+		Forges: []gateway.Forge{{Provider: subscriptions.Serve(forge, st), Default: true}},
 		Accounts: []gateway.Account{{
 			Name: "load", AgentHandle: "load-agent", OwnerHandle: "load-owner",
 			Scope: []string{"load/*"}, Sessions: sessions,
@@ -74,11 +75,11 @@ func startGateway(ctx context.Context, dir, dsn string, agents int, log *slog.Lo
 	if err != nil {
 		return fail(err)
 	}
-	c, err := seed(ctx, caller, agents)
+	c, err := seed(ctx, svc, agents)
 	if err != nil {
 		return fail(err)
 	}
-	srv := server.New(caller, server.Options{Logger: log})
+	srv := server.New(svc, server.Options{Logger: log})
 	paths, err := srv.ListenSockets(filepath.Join(dir, "gateway"))
 	if err != nil {
 		return fail(err)
@@ -99,10 +100,14 @@ func startGateway(ctx context.Context, dir, dsn string, agents int, log *slog.Lo
 
 // seed files issue #i for agent i, each with two comments, in process (no
 // socket), and records what the gateway answers to a read and a create.
-func seed(ctx context.Context, caller *gateway.ForgeCaller, agents int) (*canned, error) {
-	id := caller.Sessions()[0]
+func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error) {
+	id := svc.Sessions()[0]
 	do := func(req *gatewayv1.ForgeCallRequest) (*gatewayv1.ForgeCallResult, error) {
-		res := caller.Forge(ctx, id, req)
+		out, err := svc.Call(ctx, id, req)
+		if err != nil {
+			return nil, err
+		}
+		res := out.(*gatewayv1.ForgeCallResult)
 		if fe := res.GetError(); fe != nil {
 			return nil, fmt.Errorf("seeding the load repository: %s: %s", fe.GetCode(), fe.GetMessage())
 		}

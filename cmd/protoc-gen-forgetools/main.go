@@ -1,11 +1,15 @@
 // Command protoc-gen-forgetools is a protoc (and buf) plugin: for every
 // proto file with a dispatch oneof annotated with
-// (forgetools.options.v1.toolset) it writes <file>.tools.go, a
-// runtime.Table of agent tools, next to the protoc-gen-go output.
+// (forgetools.options.v1.toolset) it writes two packages under the
+// protoc-gen-go output's: <pkg>tools/<file>.tools.go, the agent tools (a
+// runtime.Table), and <pkg>handler/<file>.handler.go, the server side (the
+// handler interfaces a provider implements and a handler.Table).
 //
 // It takes protogen's standard options (paths=source_relative, module=...,
-// M...). A bad table is refused with one "file:line: message" per problem,
-// which protoc and buf print before exiting non-zero.
+// M...) and its own: tools_package_suffix (default "tools") and
+// handler_package_suffix (default "handler"). A bad table is refused with
+// one "file:line: message" per problem, which protoc and buf print before
+// exiting non-zero.
 package main
 
 import (
@@ -18,7 +22,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/pluginpb"
 
-	"github.com/forgetools/forgetools/internal/generator"
+	"github.com/forgetools/forgetools/cmd/protoc-gen-forgetools/internal/generator"
 )
 
 func main() {
@@ -54,12 +58,15 @@ func run(in io.Reader, out io.Writer) error {
 	if err := proto.Unmarshal(data, req); err != nil {
 		return fmt.Errorf("reading the CodeGeneratorRequest: %w", err)
 	}
-	var flags flag.FlagSet // no parameters of its own yet; protogen handles the standard ones
+	var flags flag.FlagSet // protogen handles the standard parameters
+	var opts generator.Options
+	flags.StringVar(&opts.ToolsSuffix, "tools_package_suffix", "tools", "suffix of the agent-side package name")
+	flags.StringVar(&opts.HandlerSuffix, "handler_package_suffix", "handler", "suffix of the server-side package name")
 	plugin, err := protogen.Options{ParamFunc: flags.Set}.New(req)
 	if err != nil {
 		return err
 	}
-	if err := generator.Generate(plugin); err != nil {
+	if err := generator.Generate(plugin, opts); err != nil {
 		plugin.Error(err)
 	}
 	data, err = proto.Marshal(plugin.Response())

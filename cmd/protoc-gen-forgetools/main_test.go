@@ -11,9 +11,9 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/forgetools/forgetools/cmd/protoc-gen-forgetools/internal/generator"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/internal/generator"
 )
 
 func TestVersion(t *testing.T) {
@@ -74,11 +74,38 @@ func TestGeneratesTheForgeTable(t *testing.T) {
 	if resp.GetError() != "" {
 		t.Fatal(resp.GetError())
 	}
-	if len(resp.GetFile()) != 1 || resp.GetFile()[0].GetName() != "gen/forgetools/gateway/v1/agent_gateway.tools.go" {
-		t.Fatalf("files: %v", resp.GetFile())
+	want := map[string]string{
+		"gen/forgetools/gateway/v1/gatewayv1tools/agent_gateway.tools.go":     "var ForgeTools = &runtime.Table{",
+		"gen/forgetools/gateway/v1/gatewayv1handler/agent_gateway.handler.go": "var ForgeTable = &handler.Table{",
 	}
-	if !strings.Contains(resp.GetFile()[0].GetContent(), "var ForgeTools = &runtime.Table{") {
-		t.Fatal("the output has no ForgeTools table")
+	if len(resp.GetFile()) != len(want) {
+		t.Fatalf("%d files, want %d", len(resp.GetFile()), len(want))
+	}
+	for _, f := range resp.GetFile() {
+		decl, ok := want[f.GetName()]
+		if !ok || !strings.Contains(f.GetContent(), decl) {
+			t.Errorf("%s: unexpected, or without %q", f.GetName(), decl)
+		}
+	}
+}
+
+// The package suffixes are plugin options, as protoc-gen-connect-go's is.
+func TestPackageSuffixes(t *testing.T) {
+	resp := invoke(t, request("module=github.com/forgetools/forgetools,tools_package_suffix=agent,handler_package_suffix=server",
+		gatewayv1.File_forgetools_gateway_v1_agent_gateway_proto))
+	if resp.GetError() != "" {
+		t.Fatal(resp.GetError())
+	}
+	var names []string
+	for _, f := range resp.GetFile() {
+		names = append(names, f.GetName())
+	}
+	if got := strings.Join(names, " "); got != "gen/forgetools/gateway/v1/gatewayv1agent/agent_gateway.tools.go gen/forgetools/gateway/v1/gatewayv1server/agent_gateway.handler.go" {
+		t.Fatalf("files: %s", got)
+	}
+	resp = invoke(t, request("tools_package_suffix=Tools", gatewayv1.File_forgetools_gateway_v1_agent_gateway_proto))
+	if !strings.Contains(resp.GetError(), `package suffix "Tools" must be lower-case letters and digits`) {
+		t.Fatalf("a bad suffix: error %q", resp.GetError())
 	}
 }
 

@@ -112,7 +112,7 @@ func TestSocketFiles(t *testing.T) {
 	}
 
 	// A second gateway on the same directory must not steal live sockets.
-	other := server.New(h.caller, quiet)
+	other := server.New(h.svc, quiet)
 	if _, err := other.ListenSockets(h.dir); err == nil {
 		other.Close()
 		t.Fatal("a second gateway took over the sockets of a live one")
@@ -131,7 +131,7 @@ func TestSocketFiles(t *testing.T) {
 		l.(*net.UnixListener).SetUnlinkOnClose(false)
 		l.Close()
 	}
-	next := server.New(h.caller, quiet)
+	next := server.New(h.svc, quiet)
 	defer next.Close()
 	if _, err := next.ListenSockets(dir); err != nil {
 		t.Fatalf("ListenSockets over stale files: %v", err)
@@ -145,7 +145,7 @@ func TestSocketFiles(t *testing.T) {
 	// A regular file in a socket's place is never deleted.
 	plain := t.TempDir()
 	os.WriteFile(filepath.Join(plain, "alice-1.sock"), []byte("keep me"), 0o600)
-	third := server.New(h.caller, quiet)
+	third := server.New(h.svc, quiet)
 	if _, err := third.ListenSockets(plain); err == nil {
 		third.Close()
 		t.Fatal("ListenSockets replaced a regular file")

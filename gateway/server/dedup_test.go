@@ -14,7 +14,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // Fifty agents' retries of one create, over the sockets of two sessions of
@@ -125,15 +125,15 @@ func TestRestartedGatewayStillReplays(t *testing.T) {
 // in-band unavailable, and a later retry gets the finished result.
 func TestReplayWaitsForTheAttemptInFlight(t *testing.T) {
 	h := start(t, storetest.SQLite(t))
-	id, _ := h.caller.SessionIdentity("alice-1")
+	id, _ := h.svc.SessionIdentity("alice-1")
 	release := h.github.Hold()
 	done := make(chan *gatewayv1.ForgeCallResult)
-	go func() { done <- h.caller.Forge(context.Background(), id, createIssue("acme/web", "T", "", "k")) }()
+	go func() { done <- h.direct(context.Background(), id, createIssue("acme/web", "T", "", "k")) }()
 	<-h.github.Entered()
 
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	wantError(t, h.caller.Forge(ctx, id, createIssue("acme/web", "T", "", "k")),
+	wantError(t, h.direct(ctx, id, createIssue("acme/web", "T", "", "k")),
 		gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "still in progress")
 
 	release()
@@ -162,7 +162,7 @@ func TestDedupEdges(t *testing.T) {
 	}
 
 	// A failed create releases its key: the retry creates.
-	h.github.FailWith(providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
+	h.github.FailWith(handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
 	wantError(t, h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")), gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down")
 	h.github.FailWith(nil)
 	if res := h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")); res.GetIssue().GetUrl() == "" {

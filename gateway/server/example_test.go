@@ -9,16 +9,17 @@ import (
 
 	"connectrpc.com/connect"
 	"github.com/forgetools/forgetools/gateway"
-	"github.com/forgetools/forgetools/gateway/internal/memforge"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // How `forgetools serve` puts the pieces together: a store, the forges
-// (any providers.Provider; the CLI uses providers/local on st.DB()), the
-// accounts, then the listeners.
+// (any handler.Provider, with subscriptions kept in the store; the CLI uses
+// providers/local on st.DB()), the accounts, then the listeners.
 func Example() {
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
@@ -29,13 +30,13 @@ func Example() {
 	}
 	defer st.Close()
 
-	caller, err := gateway.New(gateway.Config{
+	svc, err := gateway.New(gateway.Config{
 		Accounts: []gateway.Account{{
 			Name: "demo", AgentHandle: "agent", OwnerHandle: "me",
 			Scope:    []string{"*"},
 			Sessions: []string{"demo"},
 		}},
-		Forges: []gateway.Forge{{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LOCAL, "local"), Default: true}},
+		Forges: []gateway.Forge{{Provider: subscriptions.Serve(memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LOCAL, "local"), st), Default: true}},
 		Store:  st,
 		Logger: log,
 	})
@@ -43,7 +44,7 @@ func Example() {
 		panic(err)
 	}
 
-	srv := server.New(caller, server.Options{Logger: log})
+	srv := server.New(svc, server.Options{Logger: log})
 	dir, _ := os.MkdirTemp("", "forgetools")
 	defer os.RemoveAll(dir)
 	if _, err := srv.ListenSockets(dir); err != nil { // <dir>/demo.sock
@@ -63,9 +64,13 @@ func Example() {
 	fmt.Println("over the socket:", res.Msg.GetIssue().GetRepo(), res.Msg.GetIssue().GetNumber(), res.Msg.GetIssue().GetUrl())
 
 	// `forgetools call` without a socket: the same chokepoint in process
-	// (runtime.TransportFunc(caller.Transport(id)) for the runtime).
-	id, _ := caller.SessionIdentity("demo")
-	again := caller.Forge(ctx, id, req)
+	// (runtime.TransportFunc(svc.Transport(id)) for the runtime).
+	id, _ := svc.SessionIdentity("demo")
+	out, err := svc.Call(ctx, id, req)
+	if err != nil {
+		panic(err)
+	}
+	again := out.(*gatewayv1.ForgeCallResult)
 	fmt.Printf("in process: %s %d url=%q\n", again.GetIssue().GetRepo(), again.GetIssue().GetNumber(), again.GetIssue().GetUrl())
 	// Output:
 	// over the socket: acme/web 1 https://local/acme/web/issues/1

@@ -13,13 +13,14 @@ import (
 
 	"connectrpc.com/connect"
 	"github.com/forgetools/forgetools/gateway"
-	"github.com/forgetools/forgetools/gateway/internal/memforge"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
+	"github.com/forgetools/forgetools/internal/memforge"
 	"github.com/forgetools/forgetools/internal/testkit"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // Credential-looking values configured in every harness; no log line or
@@ -38,7 +39,7 @@ type harness struct {
 	github *memforge.Forge // github/github.com, the default forge
 	ghe    *memforge.Forge // github/ghe.example.com
 	linear *memforge.Forge // linear/linear.app, issues only
-	caller *gateway.ForgeCaller
+	svc    *gateway.Service
 	srv    *server.Server
 	dir    string
 	tcp    net.Addr
@@ -91,8 +92,8 @@ func start(t *testing.T, dsn string, opts ...option) *harness {
 			},
 		},
 		Forges: []gateway.Forge{
-			{Provider: h.github, Default: true},
-			{Provider: h.ghe},
+			{Provider: subscriptions.Serve(h.github, st), Default: true},
+			{Provider: subscriptions.Serve(h.ghe, st)},
 			{Provider: h.linear.IssuesOnly()},
 		},
 		Store:  st,
@@ -103,11 +104,11 @@ func start(t *testing.T, dsn string, opts ...option) *harness {
 	for _, o := range opts {
 		o(&cfg, &sopts)
 	}
-	h.caller, err = gateway.New(cfg)
+	h.svc, err = gateway.New(cfg)
 	if err != nil {
 		t.Fatalf("gateway.New: %v", err)
 	}
-	h.srv = server.New(h.caller, sopts)
+	h.srv = server.New(h.svc, sopts)
 	// t.TempDir is too long for a socket path under a long test name.
 	h.dir, err = os.MkdirTemp("", "ftgw")
 	if err != nil {
@@ -135,6 +136,16 @@ func (h *harness) stop() {
 	h.store.Close()
 	os.RemoveAll(h.dir)
 	h.srv = nil
+}
+
+// direct performs a call in process, without a socket.
+func (h *harness) direct(ctx context.Context, id gateway.Identity, req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
+	h.t.Helper()
+	res, err := h.svc.Call(ctx, id, req)
+	if err != nil {
+		h.t.Fatalf("Call: %v", err)
+	}
+	return res.(*gatewayv1.ForgeCallResult)
 }
 
 // unixClient is a real Connect client on the socket at path.

@@ -86,7 +86,7 @@ func TestTCPOverTLS(t *testing.T) {
 	ts := httptest.NewTLSServer(http.NotFoundHandler())
 	defer ts.Close()
 	h := start(t, storetest.SQLite(t))
-	srv := server.New(h.caller, server.Options{TLS: &tls.Config{Certificates: ts.TLS.Certificates}, Logger: quiet.Logger})
+	srv := server.New(h.svc, server.Options{TLS: &tls.Config{Certificates: ts.TLS.Certificates}, Logger: quiet.Logger})
 	defer srv.Close()
 	addr, err := srv.ListenTCP("127.0.0.1:0")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // The gateway on the real sandbox forge, sharing the gateway's database:
@@ -34,7 +35,7 @@ func TestOnTheLocalForge(t *testing.T) {
 		}
 		caller, err := gateway.New(gateway.Config{
 			Accounts: []gateway.Account{{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"}}},
-			Forges:   []gateway.Forge{{Provider: forge}},
+			Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
 			Store:    st,
 			Logger:   log,
 		})

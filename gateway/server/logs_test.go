@@ -70,7 +70,7 @@ func TestLogsCarryNoSecretsOrBodies(t *testing.T) {
 		t.Fatalf("%d call log lines, want 6:\n%s", len(calls), logs)
 	}
 	first, replay, bob := calls[0], calls[1], calls[2]
-	for k, want := range map[string]any{"account": "alice", "session": "alice-1", "tool": "create_issue",
+	for k, want := range map[string]any{"account": "alice", "session": "alice-1", "tool": "forge_create_issue",
 		"forge": "github/github.com", "repo": "acme/web", "outcome": "ok"} {
 		if first[k] != want {
 			t.Errorf("create log %s = %v, want %v", k, first[k], want)

@@ -12,7 +12,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 func TestMalformedRequestsChangeNothing(t *testing.T) {
@@ -128,12 +128,12 @@ func TestProviderErrorsAreMappedInBand(t *testing.T) {
 		message string
 		retryMs uint64
 	}{
-		{"rate limit, rounded up", &providers.Error{Code: gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
+		{"rate limit, rounded up", &handler.Error{Code: gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
 			Message: "API rate limit exceeded", RetryAfter: 1500*time.Millisecond + time.Nanosecond},
 			gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "API rate limit exceeded", 1501},
-		{"wrapped provider error", errors.Join(errors.New("context"), providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
+		{"wrapped provider error", errors.Join(errors.New("context"), handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
 			gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found", 0},
-		{"provider error without a code", &providers.Error{Message: "odd"}, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "odd", 0},
+		{"provider error without a code", &handler.Error{Message: "odd"}, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "odd", 0},
 		{"deadline", context.DeadlineExceeded, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "timed out", 0},
 		{"anything else is internal and says nothing", errors.New("dial tcp 10.0.0.1: Authorization: token " + forgeSecret),
 			gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "internal error", 0},
@@ -166,11 +166,11 @@ func TestCallIDIsEchoed(t *testing.T) {
 // The in-process transport is the same chokepoint without a socket.
 func TestInProcessTransport(t *testing.T) {
 	h := start(t, storetest.SQLite(t))
-	id, ok := h.caller.SessionIdentity("alice-2")
+	id, ok := h.svc.SessionIdentity("alice-2")
 	if !ok {
 		t.Fatal("no identity for alice-2")
 	}
-	tr := h.caller.Transport(id)
+	tr := h.svc.Transport(id)
 	out, err := tr(context.Background(), createIssue("acme/web", "in process", "", ""))
 	if err != nil {
 		t.Fatal(err)
@@ -186,13 +186,13 @@ func TestInProcessTransport(t *testing.T) {
 	if _, err := tr(context.Background(), &forgev1.Issue{}); err == nil {
 		t.Fatal("the transport accepted a message that is not a ForgeCallRequest")
 	}
-	if _, ok := h.caller.SessionIdentity("nobody"); ok {
+	if _, ok := h.svc.SessionIdentity("nobody"); ok {
 		t.Fatal("an unknown session has an identity")
 	}
 	// An identity the configuration does not know fails closed in-band.
 	before := h.github.Total()
 	for _, id := range []gateway.Identity{{}, {Account: "mallory", Session: "s"}, {Account: "alice"}} {
-		res := h.caller.Forge(context.Background(), id, getIssue("acme/web", 1))
+		res := h.direct(context.Background(), id, getIssue("acme/web", 1))
 		wantError(t, res, gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "not bound")
 	}
 	if h.github.Total() != before {

@@ -1,4 +1,4 @@
-// Package server puts a gateway.ForgeCaller on the network: one Unix socket
+// Package server puts a gateway.Service on the network: one Unix socket
 // per agent session (the socket names the session, hence the account) and
 // an optional TCP listener where a bearer token names the account. Both
 // serve the same Connect handler; neither takes identity from the request.
@@ -16,7 +16,6 @@ import (
 
 	"connectrpc.com/connect"
 	"github.com/forgetools/forgetools/gateway"
-	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
 )
 
 // DefaultMaxRequestBytes fits the largest request the validation rules
@@ -45,10 +44,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
-// Server serves one ForgeCaller on any number of listeners. A Server is
+// Server serves one Service on any number of listeners. A Server is
 // used once: after Shutdown or Close it serves nothing more.
 type Server struct {
-	caller  *gateway.ForgeCaller
+	svc     *gateway.Service
 	opts    Options
 	log     *slog.Logger
 	handler http.Handler // the Connect handler, no binding of its own
@@ -59,9 +58,9 @@ type Server struct {
 	errs    chan error
 }
 
-// New returns a Server for caller. A nil caller is allowed and answers
-// every call with Connect unavailable.
-func New(caller *gateway.ForgeCaller, opts Options) *Server {
+// New returns a Server for svc. A nil svc is allowed and answers every call
+// with Connect unavailable.
+func New(svc *gateway.Service, opts Options) *Server {
 	if opts.MaxRequestBytes <= 0 {
 		opts.MaxRequestBytes = DefaultMaxRequestBytes
 	}
@@ -72,14 +71,11 @@ func New(caller *gateway.ForgeCaller, opts Options) *Server {
 	if log == nil {
 		log = slog.Default()
 	}
-	var h *gateway.Handler
-	if caller != nil {
-		h = gateway.NewHandler(caller)
-	}
-	path, ch := gatewayv1connect.NewAgentGatewayHandler(h, connect.WithReadMaxBytes(opts.MaxRequestBytes))
 	mux := http.NewServeMux()
-	mux.Handle(path, ch)
-	return &Server{caller: caller, opts: opts, log: log, handler: mux, errs: make(chan error, 1)}
+	for path, h := range gateway.Handlers(svc, connect.WithReadMaxBytes(opts.MaxRequestBytes)) {
+		mux.Handle(path, h)
+	}
+	return &Server{svc: svc, opts: opts, log: log, handler: mux, errs: make(chan error, 1)}
 }
 
 // Handler is the Connect handler without any identity binding: mounted on a

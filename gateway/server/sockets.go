@@ -22,10 +22,10 @@ const maxSocketPath = 107
 // live process still answers on, or a file that is not a socket, is an
 // error. It returns the socket paths in configuration order.
 func (s *Server) ListenSockets(dir string) ([]string, error) {
-	if s.caller == nil {
-		return nil, errors.New("server: no forge caller to serve")
+	if s.svc == nil {
+		return nil, errors.New("server: no forge gateway service to serve")
 	}
-	ids := s.caller.Sessions()
+	ids := s.svc.Sessions()
 	if len(ids) == 0 {
 		return nil, errors.New("server: no sessions are configured, so there are no sockets to create")
 	}

@@ -35,14 +35,14 @@ func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 func (s *Server) bearer(next http.Handler) http.Handler {
 	errw := connect.NewErrorWriter()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if s.caller == nil {
-			errw.Write(w, r, connect.NewError(connect.CodeUnavailable, errors.New("no forge caller is configured on this gateway")))
+		if s.svc == nil {
+			errw.Write(w, r, connect.NewError(connect.CodeUnavailable, errors.New("no forge gateway is configured on this server")))
 			return
 		}
 		token, ok := bearerToken(r.Header.Get("Authorization"))
 		var id gateway.Identity
 		if ok {
-			id, ok = s.caller.Authenticate(token)
+			id, ok = s.svc.Authenticate(token)
 		}
 		if !ok {
 			s.log.Warn("rejected a TCP call without a valid bearer token", "remote", r.RemoteAddr)

@@ -15,21 +15,21 @@ import (
 // request other than the one it was first used for.
 var ErrKeyReused = errors.New("store: client_request_id was already used for a different request")
 
-// ErrClaimLost is returned by Finish when the claim's lease had expired and
+// ErrReservationLost is returned by Finish when the reservation's lease had expired and
 // another attempt took it over.
-var ErrClaimLost = errors.New("store: the create claim expired and was taken over by another attempt")
+var ErrReservationLost = errors.New("store: the create reservation expired and was taken over by another attempt")
 
-// Poll intervals while waiting for another attempt's claim to finish.
+// Poll intervals while waiting for another attempt's reservation to finish.
 const (
 	pollFirst = 5 * time.Millisecond
 	pollMax   = 250 * time.Millisecond
 )
 
-// Claim is one attempt's exclusive hold on an (account, client_request_id)
+// Reservation is one attempt's exclusive hold on an (account, client_request_id)
 // create. While held, a heartbeat keeps its lease alive; the holder must end
 // it with Finish (the create succeeded) or Abandon (it failed, so a retry may
 // try again).
-type Claim struct {
+type Reservation struct {
 	s                     *Store
 	account, key, attempt string
 
@@ -37,19 +37,19 @@ type Claim struct {
 	stopOnce sync.Once
 }
 
-// Claim takes the create for (account, key), or returns what an earlier
+// Reserve takes the create for (account, key), or returns what an earlier
 // attempt created. fingerprint identifies the request, so a key reused for
 // a different request fails with ErrKeyReused instead of replaying an
 // unrelated artifact.
 //
 // Exactly one of the results is non-nil on success. While another live
-// attempt holds the claim, Claim waits (polling with backoff) until that
+// attempt holds the reservation, Reserve waits (polling with backoff) until that
 // attempt finishes, abandons, or its lease expires; it returns ctx's error if
 // ctx ends first.
-func (s *Store) Claim(ctx context.Context, account, key, fingerprint string) (*Claim, *Artifact, error) {
+func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string) (*Reservation, *Artifact, error) {
 	wait := pollFirst
 	for {
-		c, a, retry, err := s.tryClaim(ctx, account, key, fingerprint)
+		c, a, retry, err := s.tryReserve(ctx, account, key, fingerprint)
 		if err != nil || !retry {
 			return c, a, err
 		}
@@ -64,9 +64,9 @@ func (s *Store) Claim(ctx context.Context, account, key, fingerprint string) (*C
 	}
 }
 
-// tryClaim makes one attempt; retry reports that another attempt holds a
-// live claim.
-func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) (c *Claim, a *Artifact, retry bool, err error) {
+// tryReserve makes one attempt; retry reports that another attempt holds a
+// live reservation.
+func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string) (c *Reservation, a *Artifact, retry bool, err error) {
 	now := s.now()
 	attempt := uuid.NewString()
 	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
@@ -75,10 +75,10 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		ON CONFLICT (account, client_request_id) DO NOTHING`),
 		account, key, fingerprint, attempt, millis(now.Add(s.lease)), millis(now))
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
 	} else if n == 1 {
 		return s.hold(account, key, attempt), nil, false, nil
 	}
@@ -96,7 +96,7 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		// Abandoned between our insert and this read: try again.
 		return nil, nil, true, nil
 	case err != nil:
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
 	case fp != fingerprint:
 		return nil, nil, false, ErrKeyReused
 	case state == "done":
@@ -117,28 +117,28 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		attempt, millis(now.Add(s.lease)), account, key, held)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over claim: %w", err)
+		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over claim: %w", err)
+		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
 	} else if n == 1 {
-		s.log.Warn("took over an expired create claim", "account", account)
+		s.log.Warn("took over an expired create reservation", "account", account)
 		return s.hold(account, key, attempt), nil, false, nil
 	}
 	return nil, nil, true, nil
 }
 
-// hold starts the heartbeat of a claim just won.
-func (s *Store) hold(account, key, attempt string) *Claim {
-	c := &Claim{s: s, account: account, key: key, attempt: attempt, stop: make(chan struct{})}
+// hold starts the heartbeat of a reservation just won.
+func (s *Store) hold(account, key, attempt string) *Reservation {
+	c := &Reservation{s: s, account: account, key: key, attempt: attempt, stop: make(chan struct{})}
 	s.beats.Add(1)
 	go c.heartbeat()
 	return c
 }
 
 // heartbeat renews the lease at a third of its length, so a slow provider
-// call never loses the claim to a retry while the gateway is alive.
-func (c *Claim) heartbeat() {
+// call never loses the reservation to a retry while the gateway is alive.
+func (c *Reservation) heartbeat() {
 	defer c.s.beats.Done()
 	t := time.NewTicker(max(c.s.lease/3, time.Millisecond))
 	defer t.Stop()
@@ -156,23 +156,23 @@ func (c *Claim) heartbeat() {
 			millis(c.s.now().Add(c.s.lease)), c.account, c.key, c.attempt)
 		cancel()
 		if err != nil {
-			c.s.log.Warn("create claim heartbeat failed", "account", c.account, "error", err)
+			c.s.log.Warn("create reservation heartbeat failed", "account", c.account, "error", err)
 			continue
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
-			c.s.log.Warn("create claim lost before it finished", "account", c.account)
+			c.s.log.Warn("create reservation lost before it finished", "account", c.account)
 			return
 		}
 	}
 }
 
-func (c *Claim) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
+func (c *Reservation) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
 
 // Finish records what the create made and who made it, in one transaction:
 // later attempts replay a, and the ownership row names session. It returns
-// ErrClaimLost (after still recording the ownership) when another attempt
-// had taken the claim over.
-func (c *Claim) Finish(ctx context.Context, session string, a Artifact) error {
+// ErrReservationLost (after still recording the ownership) when another attempt
+// had taken the reservation over.
+func (c *Reservation) Finish(ctx context.Context, session string, a Artifact) error {
 	c.stopHeartbeat()
 	now := c.s.now()
 	lost := false
@@ -196,14 +196,14 @@ func (c *Claim) Finish(ctx context.Context, session string, a Artifact) error {
 		return fmt.Errorf("store: finish create: %w", err)
 	}
 	if lost {
-		return ErrClaimLost
+		return ErrReservationLost
 	}
 	return nil
 }
 
-// Abandon releases the claim without a result, so the next attempt with the
+// Abandon releases the reservation without a result, so the next attempt with the
 // same key creates afresh.
-func (c *Claim) Abandon(ctx context.Context) error {
+func (c *Reservation) Abandon(ctx context.Context) error {
 	c.stopHeartbeat()
 	_, err := c.s.db.ExecContext(ctx, c.s.q(`DELETE FROM gateway_create_memo
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),

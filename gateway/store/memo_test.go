@@ -45,9 +45,9 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, a, err := s.Claim(ctx, "alice", "k1", "fp")
+		c, a, err := s.Reserve(ctx, "alice", "k1", "fp")
 		if err != nil || c == nil || a != nil {
-			t.Fatalf("first Claim = %v, %v, %v; want a claim", c, a, err)
+			t.Fatalf("first Reserve = %v, %v, %v; want a reservation", c, a, err)
 		}
 		if err := c.Finish(ctx, "s1", issue(7)); err != nil {
 			t.Fatalf("Finish: %v", err)
@@ -61,9 +61,9 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 		// A second Open on the same database applies nothing new and
 		// still replays the finished create.
 		s2 := open(t, dsn)
-		c, a, err = s2.Claim(ctx, "alice", "k1", "fp")
+		c, a, err = s2.Reserve(ctx, "alice", "k1", "fp")
 		if err != nil || c != nil || a == nil {
-			t.Fatalf("Claim after restart = %v, %v, %v; want the recorded artifact", c, a, err)
+			t.Fatalf("Reserve after restart = %v, %v, %v; want the recorded artifact", c, a, err)
 		}
 		if *a != issue(7) {
 			t.Errorf("replayed %+v, want %+v", *a, issue(7))
@@ -71,22 +71,22 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 	})
 }
 
-func TestClaimWaitsForTheHolder(t *testing.T) {
+func TestReserveWaitsForTheHolder(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		// Two stores on one database stand for two gateway replicas.
 		s1, s2 := open(t, dsn), open(t, dsn)
-		c, _, err := s1.Claim(ctx, "alice", "k", "fp")
+		c, _, err := s1.Reserve(ctx, "alice", "k", "fp")
 		if err != nil || c == nil {
-			t.Fatalf("Claim: %v", err)
+			t.Fatalf("Reserve: %v", err)
 		}
 
 		// While the holder is alive, a second attempt waits until its
 		// context ends.
 		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
-		if c2, a, err := s2.Claim(short, "alice", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("Claim while held = %v, %v, %v; want DeadlineExceeded", c2, a, err)
+		if c2, a, err := s2.Reserve(short, "alice", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Reserve while held = %v, %v, %v; want DeadlineExceeded", c2, a, err)
 		}
 
 		// Waiters on both replicas get the holder's result once it
@@ -97,12 +97,12 @@ func TestClaimWaitsForTheHolder(t *testing.T) {
 		for i := range waiters {
 			s := []*store.Store{s1, s2}[i%2]
 			wg.Go(func() {
-				c, a, err := s.Claim(ctx, "alice", "k", "fp")
+				c, a, err := s.Reserve(ctx, "alice", "k", "fp")
 				switch {
 				case err != nil:
 					results <- err
 				case c != nil:
-					results <- errors.New("a waiter won the claim")
+					results <- errors.New("a waiter won the reservation")
 				case *a != issue(42):
 					results <- errors.New("a waiter replayed the wrong artifact")
 				default:
@@ -132,9 +132,9 @@ func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
 		for i := range 30 {
 			s := []*store.Store{s1, s2}[i%2]
 			wg.Go(func() {
-				c, a, err := s.Claim(ctx, "bob", "same", "fp")
+				c, a, err := s.Reserve(ctx, "bob", "same", "fp")
 				if err != nil {
-					t.Errorf("Claim: %v", err)
+					t.Errorf("Reserve: %v", err)
 					return
 				}
 				if c != nil {
@@ -151,7 +151,7 @@ func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
 		}
 		wg.Wait()
 		if won.Load() != 1 {
-			t.Fatalf("%d attempts won the claim, want exactly 1", won.Load())
+			t.Fatalf("%d attempts won the reservation, want exactly 1", won.Load())
 		}
 		owned, err := s1.Owned(ctx, "bob")
 		if err != nil || len(owned) != 1 {
@@ -164,25 +164,25 @@ func TestAbandonLetsTheNextAttemptCreate(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, _, err := s.Claim(ctx, "a", "k", "fp")
+		c, _, err := s.Reserve(ctx, "a", "k", "fp")
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Abandon(ctx); err != nil {
 			t.Fatalf("Abandon: %v", err)
 		}
-		c2, a, err := s.Claim(ctx, "a", "k", "fp")
+		c2, a, err := s.Reserve(ctx, "a", "k", "fp")
 		if err != nil || c2 == nil || a != nil {
-			t.Fatalf("Claim after Abandon = %v, %v, %v; want a new claim", c2, a, err)
+			t.Fatalf("Reserve after Abandon = %v, %v, %v; want a new reservation", c2, a, err)
 		}
-		// The abandoned claim can no longer finish into the new one.
-		if err := c.Finish(ctx, "s", issue(1)); !errors.Is(err, store.ErrClaimLost) {
-			t.Fatalf("Finish of abandoned claim = %v, want ErrClaimLost", err)
+		// The abandoned reservation can no longer finish into the new one.
+		if err := c.Finish(ctx, "s", issue(1)); !errors.Is(err, store.ErrReservationLost) {
+			t.Fatalf("Finish of abandoned reservation = %v, want ErrReservationLost", err)
 		}
 		if err := c2.Finish(ctx, "s", issue(2)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Claim(ctx, "a", "k", "fp"); a == nil || a.Number != 2 {
+		if _, a, _ := s.Reserve(ctx, "a", "k", "fp"); a == nil || a.Number != 2 {
 			t.Fatalf("replay = %+v, want #2", a)
 		}
 	})
@@ -192,25 +192,25 @@ func TestKeysAreScopedToTheAccountAndTheRequest(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, _, err := s.Claim(ctx, "alice", "k", "fp-a")
+		c, _, err := s.Reserve(ctx, "alice", "k", "fp-a")
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A different request under a pending key fails at once rather
 		// than waiting for an unrelated result.
-		if _, _, err := s.Claim(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
-			t.Fatalf("Claim with another fingerprint while pending = %v, want ErrKeyReused", err)
+		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
+			t.Fatalf("Reserve with another fingerprint while pending = %v, want ErrKeyReused", err)
 		}
 		if err := c.Finish(ctx, "s", issue(3)); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.Claim(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
-			t.Fatalf("Claim with another fingerprint when done = %v, want ErrKeyReused", err)
+		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
+			t.Fatalf("Reserve with another fingerprint when done = %v, want ErrKeyReused", err)
 		}
 		// The same key from another account is a different create.
-		c, a, err := s.Claim(ctx, "bob", "k", "fp-b")
+		c, a, err := s.Reserve(ctx, "bob", "k", "fp-b")
 		if err != nil || c == nil || a != nil {
-			t.Fatalf("bob's Claim = %v, %v, %v; want his own claim", c, a, err)
+			t.Fatalf("bob's Reserve = %v, %v, %v; want his own reservation", c, a, err)
 		}
 		c.Abandon(ctx)
 	})
@@ -222,7 +222,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		clk := newClock()
 		opts := store.Options{Now: clk.now, Lease: time.Minute}
 		crashed := open(t, dsn, opts)
-		_, _, err := crashed.Claim(ctx, "a", "k", "fp")
+		_, _, err := crashed.Reserve(ctx, "a", "k", "fp")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,41 +232,41 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		clk.advance(59 * time.Second)
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
-		if _, _, err := s.Claim(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("Claim within the lease = %v, want DeadlineExceeded", err)
+		if _, _, err := s.Reserve(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Reserve within the lease = %v, want DeadlineExceeded", err)
 		}
 
 		clk.advance(2 * time.Second)
-		c, a, err := s.Claim(ctx, "a", "k", "fp")
+		c, a, err := s.Reserve(ctx, "a", "k", "fp")
 		if err != nil || c == nil || a != nil {
-			t.Fatalf("Claim after the lease = %v, %v, %v; want a takeover", c, a, err)
+			t.Fatalf("Reserve after the lease = %v, %v, %v; want a takeover", c, a, err)
 		}
 		if err := c.Finish(ctx, "s2", issue(5)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Claim(ctx, "a", "k", "fp"); a == nil || a.Number != 5 {
+		if _, a, _ := s.Reserve(ctx, "a", "k", "fp"); a == nil || a.Number != 5 {
 			t.Fatalf("replay = %+v, want #5", a)
 		}
 
-		// A holder that was only slow, not dead, finds its claim lost: its
+		// A holder that was only slow, not dead, finds its reservation lost: its
 		// artifact is still owned, but replays return the new holder's.
 		slow := open(t, dsn, opts)
-		late, _, err := slow.Claim(ctx, "a", "k2", "fp")
+		late, _, err := slow.Reserve(ctx, "a", "k2", "fp")
 		if err != nil {
 			t.Fatal(err)
 		}
 		clk.advance(2 * time.Minute)
-		c, _, err = s.Claim(ctx, "a", "k2", "fp")
+		c, _, err = s.Reserve(ctx, "a", "k2", "fp")
 		if err != nil || c == nil {
-			t.Fatalf("takeover of a slow claim = %v, %v", c, err)
+			t.Fatalf("takeover of a slow reservation = %v, %v", c, err)
 		}
-		if err := late.Finish(ctx, "slow", issue(6)); !errors.Is(err, store.ErrClaimLost) {
-			t.Fatalf("Finish of a lost claim = %v, want ErrClaimLost", err)
+		if err := late.Finish(ctx, "slow", issue(6)); !errors.Is(err, store.ErrReservationLost) {
+			t.Fatalf("Finish of a lost reservation = %v, want ErrReservationLost", err)
 		}
 		if err := c.Finish(ctx, "s2", issue(7)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Claim(ctx, "a", "k2", "fp"); a == nil || a.Number != 7 {
+		if _, a, _ := s.Reserve(ctx, "a", "k2", "fp"); a == nil || a.Number != 7 {
 			t.Fatalf("replay = %+v, want #7", a)
 		}
 		owned, err := s.Owned(ctx, "a")
@@ -281,7 +281,7 @@ func TestHeartbeatKeepsTheClaim(t *testing.T) {
 		ctx := context.Background()
 		clk := newClock()
 		s := open(t, dsn, store.Options{Now: clk.now, Lease: 90 * time.Millisecond})
-		c, _, err := s.Claim(ctx, "a", "k", "fp")
+		c, _, err := s.Reserve(ctx, "a", "k", "fp")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,29 +305,29 @@ func TestHeartbeatKeepsTheClaim(t *testing.T) {
 		}
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
-		if _, _, err := s.Claim(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("Claim against a renewed lease = %v, want DeadlineExceeded", err)
+		if _, _, err := s.Reserve(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("Reserve against a renewed lease = %v, want DeadlineExceeded", err)
 		}
 		c.Abandon(ctx)
 	})
 }
 
-func TestClaimEndsWhenTheStoreCloses(t *testing.T) {
+func TestReserveEndsWhenTheStoreCloses(t *testing.T) {
 	s, err := store.Open(context.Background(), storetest.SQLite(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, _, err := s.Claim(ctx, "a", "k", "fp"); err != nil {
+	if _, _, err := s.Reserve(ctx, "a", "k", "fp"); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := s.Claim(ctx, "a", "k", "fp")
+		_, _, err := s.Reserve(ctx, "a", "k", "fp")
 		done <- err
 	}()
 	s.Close()
 	if err := <-done; err == nil {
-		t.Fatal("a waiting Claim succeeded on a closed store")
+		t.Fatal("a waiting Reserve succeeded on a closed store")
 	}
 }

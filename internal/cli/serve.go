@@ -46,13 +46,13 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 				return err
 			}
 			defer sys.Close()
-			sessions := len(sys.caller.Sessions()) > 0
+			sessions := len(sys.svc.Sessions()) > 0
 			if !sessions && cfg.Listen == "" {
 				// Token accounts alone need the TCP listener: without it
 				// serve would run forever with nothing to call it on.
 				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
 			}
-			srv := server.New(sys.caller, server.Options{Logger: log})
+			srv := server.New(sys.svc, server.Options{Logger: log})
 			// Open every listener before announcing any, and close them all
 			// (which removes the socket files) if one fails.
 			var targets []string

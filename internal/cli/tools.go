@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"google.golang.org/protobuf/proto"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
 )
@@ -45,7 +45,7 @@ func newTools() *cobra.Command {
 				opts = append(opts, runtime.WithDeny(deny...))
 			}
 			// Listing calls nothing: a broker over a transport that refuses.
-			ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(noTransport), opts...)
+			ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(noTransport), opts...)
 			if err != nil {
 				return usageError{err}
 			}

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/forgetools/forgetools/gateway"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/runtime"
 )
@@ -72,7 +72,7 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 			sys.Close()
 			return nil, nil, err
 		}
-		transport = runtime.TransportFunc(sys.caller.Transport(id))
+		transport = runtime.TransportFunc(sys.svc.Transport(id))
 		close = sys.Close
 	}
 	var opts []runtime.Option
@@ -89,7 +89,7 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 	if f.nonce != "" {
 		brokerOpts = append(brokerOpts, runtime.WithNonce(f.nonce))
 	}
-	ts, err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
+	ts, err = runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
 	if err != nil {
 		close()
 		return nil, nil, usageError{err}
@@ -109,7 +109,7 @@ func (f *toolFlags) dial() (runtime.Transport, error) {
 		}
 		opts = append(opts, connect.WithInterceptors(bearer(token)))
 	}
-	t, err := runtime.DialGateway(gatewayv1.ForgeTools, f.gateway, opts...)
+	t, err := runtime.DialGateway(gatewayv1tools.ForgeTools, f.gateway, opts...)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -118,14 +118,14 @@ func (f *toolFlags) dial() (runtime.Transport, error) {
 
 // pickSession is the identity an in-process gateway acts as.
 func pickSession(sys *system, session string) (id gateway.Identity, err error) {
-	sessions := sys.caller.Sessions()
+	sessions := sys.svc.Sessions()
 	if session == "" {
 		if len(sessions) == 0 {
 			return id, fmt.Errorf("the configuration has no sessions to act as in-process")
 		}
 		return sessions[0], nil
 	}
-	if id, ok := sys.caller.SessionIdentity(session); ok {
+	if id, ok := sys.svc.SessionIdentity(session); ok {
 		return id, nil
 	}
 	var names []string

@@ -13,23 +13,24 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
-	"github.com/forgetools/forgetools/providers"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
-// system is a running gateway: its caller and the state it owns.
+// system is a running gateway: its service and the state it owns.
 type system struct {
-	caller *gateway.ForgeCaller
-	store  *store.Store
+	svc   *gateway.Service
+	store *store.Store
 }
 
 func (s *system) Close() error { return s.store.Close() }
 
 // open builds the gateway a configuration describes: the store, every forge
 // provider (credentials read from the environment variables the config
-// names) and the ForgeCaller over them.
+// names) and the Service over them. Every forge gets subscriptions kept in
+// the gateway store.
 func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, error) {
 	if err := prepareStore(cfg.Store); err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 			st.Close()
 			return nil, fmt.Errorf("forges[%d] (%s): %w", i, f.Provider, err)
 		}
-		gcfg.Forges = append(gcfg.Forges, gateway.Forge{Provider: p, Default: f.Default})
+		gcfg.Forges = append(gcfg.Forges, gateway.Forge{Provider: subscriptions.Serve(p, st), Default: f.Default})
 		gcfg.Redact = append(gcfg.Redact, secrets...)
 	}
 	for _, a := range cfg.Accounts {
@@ -63,12 +64,12 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 		}
 		gcfg.Accounts = append(gcfg.Accounts, acct)
 	}
-	caller, err := gateway.New(gcfg)
+	svc, err := gateway.New(gcfg)
 	if err != nil {
 		st.Close()
 		return nil, err
 	}
-	return &system{caller: caller, store: st}, nil
+	return &system{svc: svc, store: st}, nil
 }
 
 // prepareStore creates the directory of a SQLite store file, so the
@@ -89,7 +90,7 @@ func isPostgres(dsn string) bool {
 
 // buildForge constructs one provider and returns the secrets it holds, so
 // the gateway can keep them out of every log line and error.
-func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.Logger) (providers.Provider, []string, error) {
+func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.Logger) (subscriptions.Provider, []string, error) {
 	timeout := time.Duration(f.Timeout)
 	switch f.Provider {
 	case "local":

@@ -16,7 +16,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 const (
@@ -45,8 +45,8 @@ const maxMessage = 2000
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error. The message names the operation and what GitHub said, and
 // never a credential.
-func (p *Provider) mapError(what string, err error) *providers.Error {
-	if pe, ok := providers.AsError(err); ok {
+func (p *Provider) mapError(what string, err error) *handler.Error {
+	if pe, ok := handler.AsError(err); ok {
 		return pe
 	}
 	e := p.classify(err)
@@ -65,7 +65,7 @@ func (p *Provider) mapError(what string, err error) *providers.Error {
 	return e
 }
 
-func (p *Provider) classify(err error) *providers.Error {
+func (p *Provider) classify(err error) *handler.Error {
 	var (
 		egress    *egressError
 		primary   *gh.RateLimitError
@@ -81,11 +81,11 @@ func (p *Provider) classify(err error) *providers.Error {
 	)
 	switch {
 	case errors.As(err, &egress):
-		return providers.Errorf(codePrecondition, "%v", egress)
+		return handler.Errorf(codePrecondition, "%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
-		return providers.Errorf(codeUnavailable, "GitHub did not answer within %s", p.timeout)
+		return handler.Errorf(codeUnavailable, "GitHub did not answer within %s", p.timeout)
 	case errors.Is(err, context.Canceled):
-		return providers.Errorf(codeUnavailable, "canceled before GitHub answered")
+		return handler.Errorf(codeUnavailable, "canceled before GitHub answered")
 	case errors.As(err, &primary):
 		return p.primaryLimit(primary)
 	case errors.As(err, &secondary):
@@ -93,23 +93,23 @@ func (p *Provider) classify(err error) *providers.Error {
 	case errors.As(err, &redirect):
 		return redirected(redirect)
 	case errors.As(err, &twoFactor):
-		return providers.Errorf(codeUnauth, "GitHub wants a one-time password for this credential; use a token instead")
+		return handler.Errorf(codeUnauth, "GitHub wants a one-time password for this credential; use a token instead")
 	case errors.As(err, &accepted):
-		return providers.Errorf(codeUnavailable, "GitHub accepted the request but has not finished preparing the answer; retry shortly")
+		return handler.Errorf(codeUnavailable, "GitHub accepted the request but has not finished preparing the answer; retry shortly")
 	case errors.As(err, &resp):
 		return p.byStatus(resp)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
-		return providers.Errorf(codeUnavailable, "GitHub's answer is not the JSON its API documents (%v)", err)
+		return handler.Errorf(codeUnavailable, "GitHub's answer is not the JSON its API documents (%v)", err)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return providers.Errorf(codeUnavailable, "GitHub unreachable: %v", err)
+		return handler.Errorf(codeUnavailable, "GitHub unreachable: %v", err)
 	default:
-		return providers.Errorf(codeInternal, "%v", err)
+		return handler.Errorf(codeInternal, "%v", err)
 	}
 }
 
 // primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0),
 // answered by GitHub or pre-empted by go-github from an earlier answer.
-func (p *Provider) primaryLimit(e *gh.RateLimitError) *providers.Error {
+func (p *Provider) primaryLimit(e *gh.RateLimitError) *handler.Error {
 	wait, ok := p.headerWait(e.Response)
 	if !ok {
 		wait = e.Rate.Reset.Sub(p.now())
@@ -120,7 +120,7 @@ func (p *Provider) primaryLimit(e *gh.RateLimitError) *providers.Error {
 
 // secondaryLimit is GitHub's abuse protection (too many requests at once or
 // content created too fast).
-func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *providers.Error {
+func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *handler.Error {
 	wait, ok := p.headerWait(e.Response)
 	if !ok && synthetic(e.Response) {
 		// go-github answered from its memo of an earlier limit.
@@ -134,13 +134,13 @@ func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *providers.Error {
 
 // limited is resource_exhausted with the wait rounded to whole seconds; a
 // wait GitHub did not name (or one already past) is the guide's minute.
-func limited(msg string, wait time.Duration) *providers.Error {
+func limited(msg string, wait time.Duration) *handler.Error {
 	if wait <= 0 {
 		wait = unspecifiedWait
 	}
 	wait = min(max(wait.Round(time.Second), time.Second), maxWait)
 	// The wait travels as RetryAfter; the renderer states it once, in ms.
-	return &providers.Error{Code: codeExhausted, Message: msg, RetryAfter: wait}
+	return &handler.Error{Code: codeExhausted, Message: msg, RetryAfter: wait}
 }
 
 // headerWait reads how long GitHub asked to back off, per its rate-limit
@@ -178,24 +178,24 @@ func resource(r string) string {
 	return r
 }
 
-func redirected(e *gh.RedirectionError) *providers.Error {
+func redirected(e *gh.RedirectionError) *handler.Error {
 	method := "a write"
 	if e.Response != nil && e.Response.Request != nil {
 		method = e.Response.Request.Method
 	}
 	if e.StatusCode == http.StatusMovedPermanently || e.StatusCode == http.StatusPermanentRedirect {
-		return providers.Errorf(codePrecondition,
+		return handler.Errorf(codePrecondition,
 			"repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
 			method, e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	return providers.Errorf(codePrecondition,
+	return handler.Errorf(codePrecondition,
 		"GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
 		method, e.StatusCode)
 }
 
 // byStatus maps an error GitHub answered with a status and (usually) a JSON
 // body {message, errors[], documentation_url}.
-func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
+func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 	status := 0
 	if e.Response != nil {
 		status = e.Response.StatusCode
@@ -206,9 +206,9 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
 	}
 	switch {
 	case status == http.StatusBadRequest, status == http.StatusUnprocessableEntity:
-		return providers.Errorf(codeInvalid, "%s", msg)
+		return handler.Errorf(codeInvalid, "%s", msg)
 	case status == http.StatusUnauthorized:
-		return providers.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
+		return handler.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
 	case status == http.StatusForbidden || status == http.StatusTooManyRequests:
 		// A 429, or a 403 that names a wait, is a rate limit whose body
 		// go-github did not recognise (it keys on documentation_url).
@@ -216,17 +216,17 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
 			wait, _ := p.headerWait(e.Response)
 			return limited(msg, wait)
 		}
-		return providers.Errorf(codeDenied, "%s", msg)
+		return handler.Errorf(codeDenied, "%s", msg)
 	case status == http.StatusNotFound:
-		return providers.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
+		return handler.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
 	case status == http.StatusConflict, status == http.StatusGone:
-		return providers.Errorf(codePrecondition, "%s", msg)
+		return handler.Errorf(codePrecondition, "%s", msg)
 	case status == http.StatusUnavailableForLegalReasons:
-		return providers.Errorf(codeDenied, "%s", msg)
+		return handler.Errorf(codeDenied, "%s", msg)
 	case status >= 500:
-		return providers.Errorf(codeUnavailable, "%s", msg)
+		return handler.Errorf(codeUnavailable, "%s", msg)
 	default:
-		return providers.Errorf(codeInternal, "%s", msg)
+		return handler.Errorf(codeInternal, "%s", msg)
 	}
 }
 

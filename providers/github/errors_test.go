@@ -8,7 +8,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 var getIssue1347 = &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347}
@@ -65,7 +65,7 @@ func rateHeaders(f *fakeGitHub, wait time.Duration) http.Header {
 	)
 }
 
-func wantWait(t *testing.T, e *providers.Error, want time.Duration) {
+func wantWait(t *testing.T, e *handler.Error, want time.Duration) {
 	t.Helper()
 	if e.RetryAfter != want {
 		t.Errorf("RetryAfter = %s, want %s (message %q)", e.RetryAfter, want, e.Message)

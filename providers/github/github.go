@@ -3,7 +3,7 @@
 //
 // One Provider serves one host. Its HTTP client only ever talks to that
 // host's API (see egress.go), every operation runs under a timeout, and
-// GitHub's failures become *providers.Error values with the gateway's codes
+// GitHub's failures become *handler.Error values with the gateway's codes
 // (see errors.go). Bodies are sent and returned verbatim: the gateway stamps
 // attribution before a write and parses it after a read.
 package github
@@ -25,7 +25,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
 )
 
 const (
@@ -69,6 +70,8 @@ type Options struct {
 
 // Provider is one configured GitHub host.
 type Provider struct {
+	gatewayv1handler.UnimplementedForgeHandler
+
 	host     string
 	author   *gh.Client
 	reviewer *gh.Client
@@ -80,10 +83,10 @@ type Provider struct {
 }
 
 var (
-	_ providers.Provider     = (*Provider)(nil)
-	_ providers.Issues       = (*Provider)(nil)
-	_ providers.PullRequests = (*Provider)(nil)
-	_ providers.Reviews      = (*Provider)(nil)
+	_ handler.Provider                          = (*Provider)(nil)
+	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
+	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
+	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
 )
 
 // hostPattern is ForgeRef.host's rule, lower case: a DNS name with an
@@ -230,7 +233,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validRepoPart(owner) || !validRepoPart(name) {
-		return repoName{}, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return repoName{}, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
 	}
 	return repoName{owner, name}, nil
@@ -246,7 +249,7 @@ func (r repoName) String() string { return r.owner + "/" + r.name }
 // GitHub could never have issued.
 func number(n uint64, kind string) (int, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
+		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
 }

@@ -9,7 +9,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 const (
@@ -22,7 +22,7 @@ const (
 
 // GetIssue reads an issue and its comments. GitHub serves pull requests on
 // the issues endpoint too; one is refused as not_found, saying what it is.
-func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv
 			return nil, err
 		}
 		if i.IsPullRequest() {
-			return nil, providers.Errorf(codeNotFound,
+			return nil, handler.Errorf(codeNotFound,
 				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
@@ -53,7 +53,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv
 // ListIssues lists issues newest first. GitHub's issues endpoint returns
 // pull requests among them; those are dropped and further pages read until
 // `limit` issues are found or the listing (or the page limit) ends.
-func (p *Provider) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -61,7 +61,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ providers.Call, req *gatewa
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
 			// The API takes labels as one comma-separated list.
-			return nil, providers.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
+			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
 	limit := int(req.GetLimit())
@@ -115,7 +115,7 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 }
 
 // CreateIssue opens an issue with the title, body and labels as given.
-func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -137,7 +137,7 @@ func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatew
 }
 
 // CommentOnIssue posts a comment on an issue.
-func (p *Provider) CommentOnIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 

@@ -12,14 +12,14 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 const repoPath = "/repos/octocat/Hello-World"
 
 var (
 	ctx      = context.Background()
-	noCall   = providers.Call{Account: "acct", Session: "sess"}
+	noCall   = handler.Call{Account: "acct", Session: "sess"}
 	githubCo = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "github.com"}
 )
 
@@ -32,11 +32,11 @@ func wantProto(t *testing.T, got, want proto.Message) {
 
 // wantCode checks err is an in-band error with code whose message contains
 // every fragment.
-func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) *providers.Error {
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) *handler.Error {
 	t.Helper()
-	e, ok := providers.AsError(err)
+	e, ok := handler.AsError(err)
 	if !ok {
-		t.Fatalf("err = %v (%T), want *providers.Error %s", err, err, code)
+		t.Fatalf("err = %v (%T), want *handler.Error %s", err, err, code)
 	}
 	if e.Code != code {
 		t.Errorf("code = %s, want %s (message %q)", e.Code, code, e.Message)

@@ -8,14 +8,14 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // GetPullRequest reads a pull request with its reviews (inline comments
 // grouped under them), its conversation comments and a roll-up of its head
 // commit's checks. The requests run one after another, as GitHub asks of
 // integrations to stay clear of its secondary rate limits.
-func (p *Provider) GetPullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ func (p *Provider) checks(ctx context.Context, repo repoName, sha string) string
 
 // CreatePullRequest opens a pull request from an already pushed head. An
 // omitted base is the repository's default branch, looked up first.
-func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -91,7 +91,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req 
 				return nil, err
 			}
 			if base = r.GetDefaultBranch(); base == "" {
-				return nil, providers.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, handler.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}
@@ -111,6 +111,6 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req 
 
 // CommentOnPullRequest posts a conversation comment (GitHub stores those as
 // issue comments), not a review.
-func (p *Provider) CommentOnPullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "pull request", req.GetRepo(), req.GetPullNumber(), req.GetBody())
 }

@@ -9,7 +9,7 @@ import (
 	"net/http"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // maxResponse bounds what one answer may make the gateway hold in memory.
@@ -43,18 +43,18 @@ type gqlError struct {
 }
 
 // do runs one GraphQL operation and decodes its data into out. Every
-// failure comes back as a *providers.Error whose message is safe to show:
+// failure comes back as a *handler.Error whose message is safe to show:
 // it never carries the credential.
 func (p *Provider) do(ctx context.Context, op, query string, vars, out any) error {
 	body, err := json.Marshal(gqlRequest{Query: query, Variables: vars})
 	if err != nil {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: encode request: %v", op, err)
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: encode request: %v", op, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: build request: %v", op, err)
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: build request: %v", op, err)
 	}
 	req.Header.Set("Authorization", p.auth)
 	req.Header.Set("Content-Type", "application/json")
@@ -74,7 +74,7 @@ func (p *Provider) do(ctx context.Context, op, query string, vars, out any) erro
 	p.log.DebugContext(ctx, "linear request", "op", op, "status", resp.StatusCode,
 		"duration", p.now().Sub(start), "requests_remaining", resp.Header.Get("X-RateLimit-Requests-Remaining"))
 	if len(raw) > maxResponse {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: response larger than %d bytes", op, maxResponse)
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: response larger than %d bytes", op, maxResponse)
 	}
 	return p.interpret(op, resp.StatusCode, resp.Header, raw, out)
 }
@@ -88,11 +88,11 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 		return e
 	}
 	if decodeErr != nil || len(env.Data) == 0 || string(env.Data) == "null" {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
 			"linear %s: unreadable response (HTTP %d, %d bytes)", op, status, len(raw))
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
 			"linear %s: response does not match the expected shape: %s", op, p.redact(err.Error()))
 	}
 	return nil
@@ -101,14 +101,14 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 // transportError maps a failure to reach Linear or to read its answer. A
 // timeout on a write leaves its outcome unknown; the create arms say so in
 // their own message (see CreateIssue).
-func (p *Provider) transportError(ctx context.Context, op string, err error) *providers.Error {
+func (p *Provider) transportError(ctx context.Context, op string, err error) *handler.Error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
 			"linear %s: Linear did not answer within %s (timeout)", op, p.timeout)
 	case errors.Is(ctx.Err(), context.Canceled):
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "linear %s: request canceled", op)
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "linear %s: request canceled", op)
 	}
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
+	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
 		"linear %s: could not reach Linear: %s", op, p.redact(err.Error()))
 }

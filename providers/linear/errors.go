@@ -8,7 +8,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // Bounds on the retry hint: Linear's reset headers are absolute times, so a
@@ -79,7 +79,7 @@ func kindOf(e gqlError) errKind {
 // HTTP 200 or 400 and an errors[] entry, rate limits included, so the
 // errors decide before the status does; a 401, a 429, a 5xx or a redirect
 // decide on their own.
-func (p *Provider) classify(op string, status int, h http.Header, errs []gqlError) *providers.Error {
+func (p *Provider) classify(op string, status int, h http.Header, errs []gqlError) *handler.Error {
 	kind := kindNone
 	for _, e := range errs {
 		if k := kindOf(e); kind == kindNone || k < kind {
@@ -87,12 +87,12 @@ func (p *Provider) classify(op string, status int, h http.Header, errs []gqlErro
 		}
 	}
 	detail := p.detail(status, errs)
-	fail := func(code gatewayv1.ErrorCode, what string) *providers.Error {
-		return providers.Errorf(code, "linear %s: %s: %s", op, what, detail)
+	fail := func(code gatewayv1.ErrorCode, what string) *handler.Error {
+		return handler.Errorf(code, "linear %s: %s: %s", op, what, detail)
 	}
 	switch {
 	case status >= 300 && status < 400:
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
 			"linear %s: Linear answered HTTP %d redirecting to %q; redirects are not followed on POST and nothing was written, check the configured api_url",
 			op, status, p.clip(h.Get("Location"), 200))
 	case kind == kindRateLimited || status == http.StatusTooManyRequests:

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // FuzzInterpret feeds arbitrary answers (status, body, reset header) to the
@@ -37,9 +37,9 @@ func FuzzInterpret(f *testing.F) {
 		if err == nil {
 			return
 		}
-		e, ok := providers.AsError(err)
+		e, ok := handler.AsError(err)
 		if !ok {
-			t.Fatalf("error %T is not a *providers.Error", err)
+			t.Fatalf("error %T is not a *handler.Error", err)
 		}
 		if _, defined := gatewayv1.ErrorCode_name[int32(e.Code)]; !defined || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("undefined code %v", e.Code)
@@ -67,7 +67,7 @@ func FuzzParseTeamKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, repo string) {
 		key, err := parseTeamKey(repo)
 		if err != nil {
-			e, ok := providers.AsError(err)
+			e, ok := handler.AsError(err)
 			if !ok || e.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT {
 				t.Fatalf("rejection %v is not invalid_argument", err)
 			}

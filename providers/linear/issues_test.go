@@ -12,7 +12,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
@@ -20,7 +20,7 @@ var (
 	linearRef = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, Host: "linear.app"}
 	// The create calls of these tests: the gateway account and the runtime's
 	// nonce-prefixed key.
-	builder = providers.Call{Account: "acct-builder", Session: "s-42", ClientRequestID: "nonce-7f3a:toolu_01"}
+	builder = handler.Call{Account: "acct-builder", Session: "s-42", ClientRequestID: "nonce-7f3a:toolu_01"}
 )
 
 func equalProto(t *testing.T, got, want proto.Message) {
@@ -30,13 +30,13 @@ func equalProto(t *testing.T, got, want proto.Message) {
 	}
 }
 
-// wantCode fails the test unless err is a *providers.Error with code, and
+// wantCode fails the test unless err is a *handler.Error with code, and
 // returns it.
-func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode) *providers.Error {
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode) *handler.Error {
 	t.Helper()
-	e, ok := providers.AsError(err)
+	e, ok := handler.AsError(err)
 	if !ok {
-		t.Fatalf("error %v (%T) is not a *providers.Error", err, err)
+		t.Fatalf("error %v (%T) is not a *handler.Error", err, err)
 	}
 	if e.Code != code {
 		t.Fatalf("code = %v, want %v (message %q)", e.Code, code, e.Message)
@@ -250,7 +250,7 @@ func TestTeamLookupIsCached(t *testing.T) {
 	if _, err := p.ListIssues(ctx, builder, &gatewayv1.ListIssuesRequest{Repo: "ENG"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.CreateIssue(ctx, providers.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "eng", Title: "Title only"}); err != nil {
+	if _, err := p.CreateIssue(ctx, handler.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "eng", Title: "Title only"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.ListIssues(ctx, builder, &gatewayv1.ListIssuesRequest{Repo: "ENG"}); err != nil {

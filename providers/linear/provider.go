@@ -3,9 +3,10 @@
 //
 // Linear has no repositories, so a forge call's repo is a Linear team key
 // ("ENG") and issue number N is the issue identified as "ENG-N". The
-// provider implements providers.Provider and providers.Issues and nothing
-// else; the gateway answers the pull request, review and subscription arms
-// with an in-band unimplemented (see NoPullRequests and NoSubscriptions).
+// provider implements the "issues" capability and nothing else; the
+// embedded unimplemented handler answers the pull request, review and
+// subscription arms, which the gateway words with NoPullRequests and
+// NoSubscriptions.
 //
 // Creates are idempotent at Linear itself: issueCreate and commentCreate
 // take a client-chosen UUID, which the provider derives from the account and
@@ -31,7 +32,8 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // Defaults for Options.
@@ -50,12 +52,13 @@ const (
 	NoSubscriptions = "Linear change notifications are not supported: subscriptions work only on forges that deliver them"
 )
 
-// Unsupported implements providers.Explainer.
+// Unsupported implements handler.Explainer for the capabilities the
+// provider leaves to the embedded unimplemented handler.
 func (p *Provider) Unsupported(capability string) string {
 	switch capability {
-	case providers.CapPullRequests, providers.CapReviews:
+	case "pull_requests", "reviews":
 		return NoPullRequests
-	case providers.CapNotifications:
+	case "change_notifications":
 		return NoSubscriptions
 	}
 	return ""
@@ -100,6 +103,8 @@ type Options struct {
 
 // Provider serves issues on one Linear workspace.
 type Provider struct {
+	gatewayv1handler.UnimplementedForgeHandler
+
 	host     string
 	endpoint string
 	auth     string // the full Authorization header value
@@ -115,8 +120,9 @@ type Provider struct {
 // The provider serves issues and nothing else; the gateway relies on these
 // type assertions failing for the other capabilities.
 var (
-	_ providers.Provider = (*Provider)(nil)
-	_ providers.Issues   = (*Provider)(nil)
+	_ handler.Provider                    = (*Provider)(nil)
+	_ handler.Explainer                   = (*Provider)(nil)
+	_ gatewayv1handler.ForgeIssuesHandler = (*Provider)(nil)
 )
 
 // New validates opts and returns a provider. It makes no network call.

@@ -1,6 +1,8 @@
 package linear
 
 import (
+	"context"
+	"errors"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -11,7 +13,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 func TestNewDefaults(t *testing.T) {
@@ -70,35 +72,39 @@ func TestNewRejectsBadOptions(t *testing.T) {
 	}
 }
 
-// The gateway asks each provider which capabilities it has; Linear must
-// answer issues only, so the rest come back in-band unimplemented.
+// Linear serves issues only: the other arms come back unimplemented (from
+// the embedded unimplemented handler, without a request to Linear), and the
+// provider explains each missing capability in its own words.
 func TestIssuesOnly(t *testing.T) {
-	var p providers.Provider = newFake(t).provider(t)
-	if _, ok := p.(providers.Issues); !ok {
-		t.Error("Linear provider does not serve issues")
+	f := newFake(t)
+	p := f.provider(t)
+	ctx := context.Background()
+	for capability, err := range map[string]error{
+		"pull_requests": second(p.GetPullRequest(ctx, handler.Call{}, &gatewayv1.GetPullRequestRequest{Repo: "ENG", PullNumber: 1})),
+		"reviews": second(p.SubmitReview(ctx, handler.Call{}, &gatewayv1.SubmitReviewRequest{
+			Repo: "ENG", PullNumber: 1, Verdict: gatewayv1.Verdict_VERDICT_APPROVE})),
+		"change_notifications": second(p.Subscribe(ctx, handler.Call{}, &gatewayv1.SubscribeRequest{Repo: "ENG", Number: 1})),
+	} {
+		var u *handler.UnimplementedError
+		if !errors.As(err, &u) || u.Capability != capability {
+			t.Errorf("%s: err = %v, want unimplemented", capability, err)
+		}
 	}
-	if _, ok := p.(providers.PullRequests); ok {
-		t.Error("Linear provider claims pull requests")
-	}
-	if _, ok := p.(providers.Reviews); ok {
-		t.Error("Linear provider claims reviews")
-	}
-	if _, ok := p.(providers.Notifications); ok {
-		t.Error("Linear provider claims notifications")
-	}
-	ex, ok := p.(providers.Explainer)
-	if !ok {
-		t.Fatal("Linear provider does not explain its missing capabilities")
-	}
-	for _, c := range []string{providers.CapPullRequests, providers.CapReviews} {
+	var ex handler.Explainer = p
+	for _, c := range []string{"pull_requests", "reviews"} {
 		if got := ex.Unsupported(c); !strings.Contains(got, "Linear has no pull requests") {
 			t.Errorf("Unsupported(%q) = %q", c, got)
 		}
 	}
-	if got := ex.Unsupported(providers.CapNotifications); got != NoSubscriptions {
-		t.Errorf("Unsupported(notifications) = %q", got)
+	if got := ex.Unsupported("change_notifications"); got != NoSubscriptions {
+		t.Errorf("Unsupported(change_notifications) = %q", got)
+	}
+	if got := ex.Unsupported("issues"); got != "" {
+		t.Errorf("Unsupported(issues) = %q, want none: Linear serves issues", got)
 	}
 }
+
+func second[T any](_ T, err error) error { return err }
 
 // OAuth tokens go out as a Bearer credential; the fake checks the header.
 func TestOAuthTokenIsSentAsBearer(t *testing.T) {

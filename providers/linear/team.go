@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // team is a Linear team: the key the agent names it by and the UUID the
@@ -30,7 +30,7 @@ var teamKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
 func parseTeamKey(repo string) (string, error) {
 	key := strings.TrimSpace(repo)
 	if !teamKeyPattern.MatchString(key) {
-		return "", providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return "", handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
 	}
 	return strings.ToUpper(key), nil
@@ -103,7 +103,7 @@ func (p *Provider) lookupTeam(ctx context.Context, key string) (team, error) {
 			return t, nil
 		}
 	}
-	return team{}, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+	return team{}, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
 		"linear: no team with key %q is visible to this credential", key)
 }
 
@@ -152,7 +152,7 @@ func (p *Provider) labelIDs(ctx context.Context, t team, names []string) ([]stri
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"linear: unknown label(s) for team %s: %s (labels must already exist in Linear)", t.Key, strings.Join(unknown, ", "))
 	}
 	return ids, nil

@@ -7,7 +7,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // The write arms: creates and comments, their client-chosen ids, and what
@@ -95,7 +95,7 @@ func TestCreateIssueWithoutKeyDoesNotProbe(t *testing.T) {
 		exchange{request: "team_eng", response: "team_eng.json"},
 		exchange{request: "create_plain", status: 400, response: "error_invalid_input.json"},
 	)
-	_, err := f.provider(t).CreateIssue(t.Context(), providers.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Title only"})
+	_, err := f.provider(t).CreateIssue(t.Context(), handler.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Title only"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
 }
 
@@ -121,7 +121,7 @@ func TestCommentOnIssue(t *testing.T) {
 		exchange{request: "issue_ref_eng_123", response: "issue_ref_eng_123.json"},
 		exchange{request: "comment_keyed", response: "comment_create.json"},
 	)
-	call := providers.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	got, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})
@@ -139,7 +139,7 @@ func TestCommentOnIssueWithoutKey(t *testing.T) {
 		exchange{request: "issue_ref_eng_123", response: "issue_ref_eng_123.json"},
 		exchange{request: "comment_plain", response: "comment_create_plain.json"},
 	)
-	got, err := f.provider(t).CommentOnIssue(t.Context(), providers.Call{Account: "acct-builder"}, &gatewayv1.CommentOnIssueRequest{
+	got, err := f.provider(t).CommentOnIssue(t.Context(), handler.Call{Account: "acct-builder"}, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "Reproduced on 2.4.2.",
 	})
 	if err != nil {
@@ -156,7 +156,7 @@ func TestCommentReplayReturnsTheExistingComment(t *testing.T) {
 		exchange{request: "comment_keyed", status: 400, response: "error_id_exists.json"},
 		exchange{request: "comment_by_id", response: "comment_existing.json"},
 	)
-	call := providers.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	got, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})
@@ -174,7 +174,7 @@ func TestCommentReplayOnAnotherIssue(t *testing.T) {
 		exchange{request: "comment_keyed", status: 400, response: "error_id_exists.json"},
 		exchange{request: "comment_by_id", response: "comment_elsewhere.json"},
 	)
-	call := providers.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	_, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})

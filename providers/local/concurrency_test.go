@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 )
 
@@ -92,7 +92,7 @@ func TestConcurrentDuplicatePulls(t *testing.T) {
 				opened++
 				continue
 			}
-			if pe, ok := providers.AsError(err); ok && pe.Code == gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS {
+			if pe, ok := handler.AsError(err); ok && pe.Code == gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS {
 				refused++
 				continue
 			}

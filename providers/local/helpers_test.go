@@ -14,7 +14,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 )
 
@@ -92,15 +92,15 @@ func tickingClock() func() time.Time {
 	return func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }
 }
 
-var alice = providers.Call{Account: "alice", Session: "s-1"}
+var alice = handler.Call{Account: "alice", Session: "s-1"}
 
-// wantCode fails unless err is a providers.Error with code whose message
+// wantCode fails unless err is a handler.Error with code whose message
 // contains every fragment.
 func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) {
 	t.Helper()
-	pe, ok := providers.AsError(err)
+	pe, ok := handler.AsError(err)
 	if !ok {
-		t.Fatalf("error = %v, want a providers.Error with code %v", err, code)
+		t.Fatalf("error = %v, want a handler.Error with code %v", err, code)
 	}
 	if pe.Code != code {
 		t.Fatalf("code = %v (%q), want %v", pe.Code, pe.Message, code)

@@ -8,7 +8,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // Listing bounds, as the list_issues tool documents them.
@@ -18,7 +18,7 @@ const (
 )
 
 // GetIssue reads an issue with its labels and comments.
-func (f *Forge) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -42,7 +42,7 @@ func (f *Forge) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv1.G
 
 // ListIssues lists issues, never pull requests, newest (highest number)
 // first. Labels match case-insensitively, and an issue must carry them all.
-func (f *Forge) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -57,7 +57,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1
 		query += ` AND i.state = 'closed'`
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown issue state filter %d", req.GetState())
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown issue state filter %d", req.GetState())
 	}
 	for _, l := range dedupLabels(req.GetLabels()) {
 		args = append(args, strings.ToLower(l))
@@ -91,18 +91,18 @@ func (f *Forge) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1
 }
 
 // CreateIssue opens an issue, creating the repository on first use.
-func (f *Forge) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "issue title is empty")
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "issue title is empty")
 	}
 	labels := dedupLabels(req.GetLabels())
 	for _, l := range labels {
 		if strings.TrimSpace(l) == "" {
-			return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "label %q is blank", l)
+			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "label %q is blank", l)
 		}
 	}
 	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c)}
@@ -129,7 +129,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv
 }
 
 // CommentOnIssue posts a comment on an issue (not a pull request).
-func (f *Forge) CommentOnIssue(ctx context.Context, c providers.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return f.comment(ctx, c, kindIssue, req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 

@@ -10,7 +10,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 )
 
@@ -45,7 +45,7 @@ func TestIssueCreateGetComment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := f.CommentOnIssue(ctx, providers.Call{}, &gatewayv1.CommentOnIssueRequest{Repo: "acme/app", IssueNumber: 1, Body: "second"})
+		c2, err := f.CommentOnIssue(ctx, handler.Call{}, &gatewayv1.CommentOnIssueRequest{Repo: "acme/app", IssueNumber: 1, Body: "second"})
 		if err != nil {
 			t.Fatal(err)
 		}

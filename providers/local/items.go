@@ -9,7 +9,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // item is a row of local_items: an issue, or a pull request with its refs.
@@ -106,12 +106,12 @@ func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
 }
 
 // comment posts a conversation comment on an issue or pull request.
-func (f *Forge) comment(ctx context.Context, c providers.Call, kind, repo string, n uint64, body string) (*forgev1.CommentRef, error) {
+func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, n uint64, body string) (*forgev1.CommentRef, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(body) == "" {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "comment body is empty")
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "comment body is empty")
 	}
 	var id int64
 	err := f.write(ctx, func(tx *sql.Tx) error {

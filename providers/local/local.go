@@ -3,7 +3,7 @@
 // forge tool runs with no credentials and no network.
 //
 // The forge has no users. An artifact's author is the gateway account the
-// call was made for (providers.Call.Account), or "agent" when the call names
+// call was made for (handler.Call.Account), or "agent" when the call names
 // none; the attribution header the gateway stamped into the body is stored
 // verbatim with it.
 //
@@ -32,7 +32,8 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -83,6 +84,8 @@ type Repo struct {
 // Forge is the local sandbox forge. It is safe for concurrent use, and
 // several Forges (in one process or many) may share one database.
 type Forge struct {
+	gatewayv1handler.UnimplementedForgeHandler
+
 	db            *sql.DB
 	dialect       string
 	baseURL       string
@@ -97,11 +100,10 @@ type Forge struct {
 }
 
 var (
-	_ providers.Provider      = (*Forge)(nil)
-	_ providers.Issues        = (*Forge)(nil)
-	_ providers.PullRequests  = (*Forge)(nil)
-	_ providers.Reviews       = (*Forge)(nil)
-	_ providers.Notifications = (*Forge)(nil)
+	_ handler.Provider                          = (*Forge)(nil)
+	_ gatewayv1handler.ForgeIssuesHandler       = (*Forge)(nil)
+	_ gatewayv1handler.ForgePullRequestsHandler = (*Forge)(nil)
+	_ gatewayv1handler.ForgeReviewsHandler      = (*Forge)(nil)
 )
 
 // hostPattern is ForgeRef.host's buf.validate pattern, non-empty.
@@ -210,7 +212,7 @@ func (f *Forge) seed(ctx context.Context, repos []Repo) error {
 }
 
 // author is who the forge records as having written an artifact.
-func author(c providers.Call) string {
+func author(c handler.Call) string {
 	if c.Account != "" {
 		return c.Account
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // The two kinds of numbered artifact, as stored in local_items.kind.
@@ -34,7 +34,7 @@ func checkRepo(repo string) error {
 		ok = ok && repoSegment.MatchString(p) && p != "." && p != ".."
 	}
 	if !ok {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			`repo %q is not a repository: use "owner/name" or a bare key like "ENG" (letters, digits, '-', '_' and '.')`, repo)
 	}
 	return nil
@@ -46,7 +46,7 @@ const maxBranchLen = 255
 // pull request never records a ref no git could push.
 func checkBranch(what, ref string) error {
 	if why := branchProblem(ref); why != "" {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"%s %q is not a valid branch name: %s", what, ref, why)
 	}
 	return nil
@@ -122,7 +122,7 @@ func identifier(repo string, number int64) string {
 }
 
 func internal(err error) error {
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "local forge: %v", err)
+	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "local forge: %v", err)
 }
 
 func notFound(kind, repo string, number uint64) error {
@@ -133,16 +133,16 @@ func notFound(kind, repo string, number uint64) error {
 	case kindPull:
 		what = "pull request"
 	}
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "%s #%d not found in %s", what, number, repo)
+	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "%s #%d not found in %s", what, number, repo)
 }
 
 // wrongKind answers an operation on one kind of artifact addressed to a
 // number the other kind holds.
 func wrongKind(want, repo string, number uint64) error {
 	if want == kindPull {
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
 			"pull request #%d not found in %s: #%d is an issue", number, repo, number)
 	}
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
 		"issue #%d not found in %s: #%d is a pull request", number, repo, number)
 }

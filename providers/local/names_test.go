@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // FuzzCheckRepo: a repository the forge accepts yields URLs that parse back
@@ -21,7 +21,7 @@ func FuzzCheckRepo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, repo string) {
 		err := checkRepo(repo)
 		if err != nil {
-			pe, ok := providers.AsError(err)
+			pe, ok := handler.AsError(err)
 			if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, strconv.Quote(repo)) {
 				t.Fatalf("checkRepo(%q) = %v: want invalid_argument naming the repo", repo, err)
 			}
@@ -52,7 +52,7 @@ func FuzzCheckBranch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ref string) {
 		err := checkBranch("head_ref", ref)
 		if err != nil {
-			pe, ok := providers.AsError(err)
+			pe, ok := handler.AsError(err)
 			if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT ||
 				!strings.HasPrefix(pe.Message, "head_ref "+strconv.Quote(ref)+" is not a valid branch name: ") {
 				t.Fatalf("checkBranch(%q) = %v", ref, err)

@@ -9,12 +9,12 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // GetPullRequest reads a pull request with its conversation and reviews. The
 // local forge runs no checks, so checks_state is always empty.
-func (f *Forge) GetPullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -39,13 +39,13 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ providers.Call, req *gatew
 // repository's default branch when omitted). The local forge has no git, so
 // any well-formed branch counts as pushed. Like GitHub, it refuses a second
 // open pull request for the same head and base.
-func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "pull request title is empty")
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "pull request title is empty")
 	}
 	if err := checkBranch("head_ref", head); err != nil {
 		return nil, err
@@ -67,7 +67,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *ga
 			base = defaultBranch
 		}
 		if head == base {
-			return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
 		}
 		if err := checkNotOpen(ctx, tx, repo, it.repoID, head, base); err != nil {
@@ -85,7 +85,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *ga
 
 // CommentOnPullRequest posts a conversation comment (not a review) on a pull
 // request.
-func (f *Forge) CommentOnPullRequest(ctx context.Context, c providers.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return f.comment(ctx, c, kindPull, req.GetRepo(), req.GetPullNumber(), req.GetBody())
 }
 
@@ -104,7 +104,7 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, repo string, repoID int64, he
 	if err != nil {
 		return err
 	}
-	return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
+	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
 		"a pull request from %q into %q is already open in %s: #%d", head, base, repo, open)
 }
 

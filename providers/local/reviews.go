@@ -8,7 +8,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // verdicts maps the tool's verdict enum to the stored (and returned) spelling,
@@ -28,18 +28,18 @@ var sides = map[gatewayv1.Side]string{
 // SubmitReview posts a review at once (never pending) on an open pull
 // request, with its inline comments. The local forge lets an author review
 // their own pull request, as the tool promises for GitHub's reviewer identity.
-func (f *Forge) SubmitReview(ctx context.Context, c providers.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	verdict, ok := verdicts[req.GetVerdict()]
 	if !ok {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"verdict must be approve, request_changes or comment")
 	}
 	if verdict != "approve" && strings.TrimSpace(req.GetBody()) == "" {
-		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"body is required unless verdict is approve")
 	}
 	for i, rc := range req.GetComments() {
@@ -47,7 +47,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c providers.Call, req *gateway
 		_, lineOK := dbNumber(rc.GetLine())
 		if strings.TrimSpace(rc.GetPath()) == "" || rc.GetLine() == 0 || !lineOK || !sideOK ||
 			strings.TrimSpace(rc.GetBody()) == "" {
-			return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"comments[%d] needs a path, a line of at least 1, side LEFT or RIGHT and a body", i)
 		}
 	}
@@ -60,7 +60,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c providers.Call, req *gateway
 			return err
 		}
 		if it.state != "open" {
-			return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
+			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
 				"pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, repo, it.state)
 		}
 		now := f.now().UnixMicro()
@@ -95,7 +95,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c providers.Call, req *gateway
 // Watch confirms the issue or pull request exists, so the gateway can store
 // a subscription to it. The gateway owns subscriptions; the local forge keeps
 // none of its own.
-func (f *Forge) Watch(ctx context.Context, _ providers.Call, req *gatewayv1.SubscribeRequest) error {
+func (f *Forge) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.SubscribeRequest) error {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return err
@@ -107,7 +107,7 @@ func (f *Forge) Watch(ctx context.Context, _ providers.Call, req *gatewayv1.Subs
 	case gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST:
 		kind = kindPull
 	default:
-		return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "kind must be issue or pull_request")
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "kind must be issue or pull_request")
 	}
 	return f.read(ctx, func(tx *sql.Tx) error {
 		_, err := findItem(ctx, tx, repo, req.GetNumber(), kind)

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // states are the states each kind of artifact can be set to.
@@ -31,7 +31,7 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			valid = valid || s == state
 		}
 		if !valid {
-			return providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
 		}
 		if it.state == state {

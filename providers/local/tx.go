@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/forgetools/forgetools/providers"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // sqliteBusyTimeoutMS is how long a SQLite statement waits for another
@@ -55,7 +55,7 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
-		if _, ok := providers.AsError(err); ok {
+		if _, ok := handler.AsError(err); ok {
 			return err
 		}
 		return internal(err)

@@ -192,14 +192,6 @@ func TestNoParameters(t *testing.T) {
 	}
 }
 
-func TestEnumName(t *testing.T) {
-	for v, want := range map[verdict]string{0: "unspecified", 2: "request_changes", 9: "unknown"} {
-		if got := EnumName(verdicts, v); got != want {
-			t.Errorf("EnumName(%d) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 func TestParseInteger(t *testing.T) {
 	type result struct {
 		neg       bool

@@ -100,22 +100,3 @@ func Messages[T any](o *Object, name string, p Presence, decode func(*Object) T,
 	}
 	return out
 }
-
-// EnumName returns the model name of v in values (the same table Enum
-// decodes with), for rendering an enum the other way round. A value without
-// a model name is "unspecified" when zero and "unknown" otherwise.
-func EnumName[T ~int32](values map[string]T, v T) string {
-	found := ""
-	for name, value := range values {
-		if value == v && (found == "" || name < found) { // deterministic for aliases
-			found = name
-		}
-	}
-	if found != "" {
-		return found
-	}
-	if v == 0 {
-		return "unspecified"
-	}
-	return "unknown"
-}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
 )
@@ -16,7 +16,7 @@ import (
 // toolset: the strict variant must meet strict mode everywhere and still
 // compile as JSON Schema, and the docs must cover every parameter.
 func TestForgeToolsetExports(t *testing.T) {
-	ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(nil))
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil))
 	if err != nil {
 		t.Fatal(err)
 	}

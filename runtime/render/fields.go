@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // defaultMaxItems caps a repeated field whose (render).max_items is 0.
@@ -79,7 +80,7 @@ func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
 	case protoreflect.BoolKind:
 		return strconv.FormatBool(v.Bool())
 	case protoreflect.EnumKind:
-		return EnumName(fd.Enum(), v.Enum())
+		return vocab.EnumName(fd.Enum(), v.Enum())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
 		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
 		return strconv.FormatInt(v.Int(), 10)
@@ -91,20 +92,6 @@ func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
 	}
 	// Bytes and messages have no one-token spelling.
 	return Malformed
-}
-
-// EnumName is the model-facing spelling of an enum value: its
-// (forgetools.options.v1.value).name, else its proto name; a number the
-// descriptor does not define is spelled as the number.
-func EnumName(ed protoreflect.EnumDescriptor, n protoreflect.EnumNumber) string {
-	ev := ed.Values().ByNumber(n)
-	if ev == nil {
-		return strconv.Itoa(int(n))
-	}
-	if o, ok := proto.GetExtension(ev.Options(), optionsv1.E_Value).(*optionsv1.EnumValueOptions); ok && o.GetName() != "" {
-		return o.GetName()
-	}
-	return string(ev.Name())
 }
 
 // snake spells a message name the way records are headed: PullRequest ->

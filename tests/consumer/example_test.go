@@ -18,6 +18,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
 )
@@ -31,11 +32,11 @@ func Example() {
 	defer stop()
 
 	// One transport and one broker per agent session.
-	transport, err := runtime.DialGateway(gatewayv1.ForgeTools, "unix://"+socket)
+	transport, err := runtime.DialGateway(gatewayv1tools.ForgeTools, "unix://"+socket)
 	if err != nil {
 		log.Fatal(err)
 	}
-	tools, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport),
+	tools, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport),
 		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"))
 	if err != nil {
 		log.Fatal(err)

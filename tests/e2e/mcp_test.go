@@ -11,7 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/runtime"
 )
@@ -74,7 +74,7 @@ func wantCall(t *testing.T, cs *mcp.ClientSession, tool, args string, isError bo
 // same toolset's.
 func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 	t.Helper()
-	ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(nil), opts...)
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,10 @@
-// Package eleventharm_test executes a tool that exists only in a proto: the
-// eleventh arm of forgetools.example.v1.ForgeCallRequest (forge_close_issue)
-// was added to the proto and nothing else. buf generate wrote its table
-// entry; the runtime, unchanged, runs it end to end.
+// Package eleventharm_test executes a tool that exists only in a proto:
+// forge_close_issue, the one arm of forgetools.example.v1.ForgeCallRequest.
+// buf generate wrote its agent side (examplev1tools) and server side
+// (examplev1handler); the unchanged runtime runs it (this file), and the
+// unchanged gateway serves it over a real Unix socket through the generated
+// dispatch to the local forge, which needs one method for it
+// (gateway_test.go, provider_test.go).
 package eleventharm_test
 
 import (
@@ -12,20 +15,21 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	examplev1 "github.com/forgetools/forgetools/gen/forgetools/example/v1"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/tests/eleventharm/examplev1"
+	"github.com/forgetools/forgetools/tests/eleventharm/examplev1/examplev1tools"
 )
 
-// gateway is a fake transport that records the wire request and answers
+// fakeGateway is a fake transport that records the wire request and answers
 // with a fixed result.
-type gateway struct {
+type fakeGateway struct {
 	got    []*examplev1.ForgeCallRequest
 	answer func(req *examplev1.ForgeCallRequest) *gatewayv1.ForgeCallResult
 }
 
-func (g *gateway) Forge(_ context.Context, req proto.Message) (proto.Message, error) {
+func (g *fakeGateway) Forge(_ context.Context, req proto.Message) (proto.Message, error) {
 	r := req.(*examplev1.ForgeCallRequest)
 	g.got = append(g.got, r)
 	return g.answer(r), nil
@@ -44,9 +48,9 @@ func closed(req *examplev1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
 	}
 }
 
-func toolset(t *testing.T, g *gateway, opts ...runtime.Option) *runtime.Toolset {
+func toolset(t *testing.T, g *fakeGateway, opts ...runtime.Option) *runtime.Toolset {
 	t.Helper()
-	ts, err := runtime.NewToolset(examplev1.ForgeTools, runtime.NewBroker(runtime.TransportFunc(g.Forge)), opts...)
+	ts, err := runtime.NewToolset(examplev1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(g.Forge)), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,10 +58,10 @@ func toolset(t *testing.T, g *gateway, opts ...runtime.Option) *runtime.Toolset 
 }
 
 func TestTheEleventhToolIsInTheTable(t *testing.T) {
-	ts := toolset(t, &gateway{})
+	ts := toolset(t, &fakeGateway{})
 	tools := ts.Tools()
-	if len(tools) != 11 || tools[10].Name != "forge_close_issue" {
-		t.Fatalf("want the ten forge tools plus forge_close_issue, got %d tools", len(tools))
+	if len(tools) != 1 || tools[0].Name != "forge_close_issue" {
+		t.Fatalf("want forge_close_issue alone, got %d tools", len(tools))
 	}
 	tool, ok := ts.Lookup("forge_close_issue")
 	if !ok || tool.Approval != runtime.ApprovalWrite || tool.ResultArm != "issue" || tool.IdempotencyKey {
@@ -90,7 +94,7 @@ func TestTheEleventhToolIsInTheTable(t *testing.T) {
 }
 
 func TestExecuteTheEleventhTool(t *testing.T) {
-	g := &gateway{answer: closed}
+	g := &fakeGateway{answer: closed}
 	var seen []string
 	policy := runtime.TextPolicyFunc(func(_ context.Context, _ *runtime.Tool, param, text string) (string, error) {
 		seen = append(seen, param)
@@ -127,7 +131,7 @@ func TestExecuteTheEleventhTool(t *testing.T) {
 }
 
 func TestTheEleventhToolTakesTheSelector(t *testing.T) {
-	g := &gateway{answer: closed}
+	g := &fakeGateway{answer: closed}
 	res := toolset(t, g).Execute(context.Background(), runtime.Call{
 		ID:   "call-8",
 		Name: "forge_close_issue",
@@ -150,7 +154,7 @@ func TestTheEleventhToolRefusesBadArguments(t *testing.T) {
 		{`{"repo": "acme/widgets", "issue_number": "7"}`, "issue_number: expected an integer, got string"},
 		{`{"repo": "acme/widgets", "number": 7}`, `unknown parameter "number"`},
 	} {
-		g := &gateway{answer: closed}
+		g := &fakeGateway{answer: closed}
 		res := toolset(t, g).Execute(context.Background(), runtime.Call{ID: "c", Name: "forge_close_issue", Args: json.RawMessage(tc.args)})
 		if !res.IsError || !strings.HasPrefix(res.Text, "forge_close_issue failed: invalid_argument: ") || !strings.Contains(res.Text, tc.want) {
 			t.Errorf("%s: result %+v, want an invalid_argument failure naming %q", tc.args, res, tc.want)
@@ -162,7 +166,7 @@ func TestTheEleventhToolRefusesBadArguments(t *testing.T) {
 }
 
 func TestTheEleventhToolReportsInBandErrors(t *testing.T) {
-	g := &gateway{answer: func(req *examplev1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
+	g := &fakeGateway{answer: func(req *examplev1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
 		return &gatewayv1.ForgeCallResult{CallId: req.GetCallId(), Result: &gatewayv1.ForgeCallResult_Error{Error: &gatewayv1.ForgeCallError{
 			Code:         gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
 			Message:      "no issue 7",

@@ -31,7 +31,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"google.golang.org/protobuf/proto"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -108,7 +108,7 @@ var disagreements = []disagreement{
 func schemas(t *testing.T) map[string]*jsonschema.Schema {
 	t.Helper()
 	out := map[string]*jsonschema.Schema{}
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema))
 		if err != nil {
 			t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
@@ -165,7 +165,7 @@ func runtimeVerdict(t *testing.T, ts *runtime.Toolset, reached *bool, c argCase)
 func TestSchemaAndRuntimeAgree(t *testing.T) {
 	compiled := schemas(t)
 	reached := false
-	ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
 		func(context.Context, proto.Message) (proto.Message, error) {
 			reached = true
 			return nil, errors.New("the agreement test only records that the call was sent")

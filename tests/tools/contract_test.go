@@ -12,6 +12,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -35,7 +36,7 @@ func run(t *testing.T, tool, args string, result *gatewayv1.ForgeCallResult) (ru
 	t.Helper()
 	g := &gateway{result: result}
 	b := runtime.NewBroker(g)
-	ts, err := runtime.NewToolset(gatewayv1.ForgeTools, b)
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestEveryToolHasARow(t *testing.T) {
 	for _, c := range contracts {
 		rows = append(rows, c.tool)
 	}
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		tools = append(tools, tool.Name)
 	}
 	if !slices.Equal(rows, tools) {
@@ -235,9 +236,9 @@ func TestRejections(t *testing.T) {
 }
 
 func lookup(name string) (*runtime.Tool, bool) {
-	i := slices.IndexFunc(gatewayv1.ForgeTools.Tools, func(t *runtime.Tool) bool { return t.Name == name })
+	i := slices.IndexFunc(gatewayv1tools.ForgeTools.Tools, func(t *runtime.Tool) bool { return t.Name == name })
 	if i < 0 {
 		return nil, false
 	}
-	return gatewayv1.ForgeTools.Tools[i], true
+	return gatewayv1tools.ForgeTools.Tools[i], true
 }

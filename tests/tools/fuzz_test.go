@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -34,7 +35,7 @@ func FuzzExecute(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pick uint8, args []byte) {
 		c := contracts[int(pick)%len(contracts)]
 		var sent proto.Message
-		ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
+		ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
 			func(_ context.Context, req proto.Message) (proto.Message, error) {
 				sent = req
 				res := proto.Clone(c.success).(*gatewayv1.ForgeCallResult)

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 )
 
 // surfaceBudget is issue 2 section 6: what the model reads on every turn
@@ -17,7 +17,7 @@ const surfaceBudget = 9000
 // TestToolSurfaceBudget prints the figure per tool and in total (go test -v)
 // and fails above the budget.
 func TestToolSurfaceBudget(t *testing.T) {
-	table := gatewayv1.ForgeTools
+	table := gatewayv1tools.ForgeTools
 	total := 0
 	for _, tool := range table.Tools {
 		var schema bytes.Buffer

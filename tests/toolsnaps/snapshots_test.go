@@ -20,7 +20,7 @@ import (
 	"strings"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime/export"
 )
 
@@ -38,7 +38,7 @@ const (
 // by file name.
 func wantSnapshots(t *testing.T) map[string][]byte {
 	t.Helper()
-	table := gatewayv1.ForgeTools
+	table := gatewayv1tools.ForgeTools
 	files := map[string][]byte{}
 	for _, tool := range table.Tools {
 		var b bytes.Buffer

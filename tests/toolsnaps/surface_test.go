@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -51,7 +51,7 @@ func toolSchema(t *testing.T, tool *runtime.Tool) *schema {
 
 func TestToolNames(t *testing.T) {
 	var got []string
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		got = append(got, tool.Name)
 	}
 	if want := slices.Concat(readTools, writeTools); !slices.Equal(got, want) {
@@ -60,7 +60,7 @@ func TestToolNames(t *testing.T) {
 }
 
 func TestToolApprovalAndHints(t *testing.T) {
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		want := runtime.ApprovalWrite
 		if slices.Contains(readTools, tool.Name) {
 			want = runtime.ApprovalRead
@@ -82,7 +82,7 @@ func TestToolApprovalAndHints(t *testing.T) {
 
 func TestIdempotencyKeyOnlyOnCreates(t *testing.T) {
 	var got []string
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		if tool.IdempotencyKey {
 			got = append(got, tool.Name)
 		}
@@ -140,7 +140,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_subscribe":               {[]string{"repo", "kind", "number"}, []string{"repo", "kind", "number"}},
 		"forge_unsubscribe":             {[]string{"subscription_id"}, []string{"subscription_id"}},
 	}
-	for _, tool := range gatewayv1.ForgeTools.Tools {
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
 			s := toolSchema(t, tool)
 			want, ok := expect[tool.Name]
@@ -262,7 +262,7 @@ func reviewComments(t *testing.T, tool string, s *schema) {
 // reach the model through the description instead.
 func TestCELRuleInDescription(t *testing.T) {
 	const rule = "Body is required unless verdict is approve."
-	if !strings.Contains(gatewayv1.ForgeSubmitReviewTool.Description, rule) {
-		t.Errorf("forge_submit_review description lacks %q:\n%s", rule, gatewayv1.ForgeSubmitReviewTool.Description)
+	if !strings.Contains(gatewayv1tools.ForgeSubmitReviewTool.Description, rule) {
+		t.Errorf("forge_submit_review description lacks %q:\n%s", rule, gatewayv1tools.ForgeSubmitReviewTool.Description)
 	}
 }

@@ -136,6 +136,113 @@ func (EnvelopeRole) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{1}
 }
 
+type Scope int32
+
+const (
+	Scope_SCOPE_UNSPECIFIED Scope = 0
+	// The repository the call acts on ("owner/name", or a team key). The
+	// gateway checks it against the account's scope before any provider runs.
+	Scope_SCOPE_REPOSITORY Scope = 1
+	// The id of a subscription the account made. The call is scoped by, and
+	// sent to the forge of, the stored subscription.
+	Scope_SCOPE_SUBSCRIPTION Scope = 2
+)
+
+// Enum value maps for Scope.
+var (
+	Scope_name = map[int32]string{
+		0: "SCOPE_UNSPECIFIED",
+		1: "SCOPE_REPOSITORY",
+		2: "SCOPE_SUBSCRIPTION",
+	}
+	Scope_value = map[string]int32{
+		"SCOPE_UNSPECIFIED":  0,
+		"SCOPE_REPOSITORY":   1,
+		"SCOPE_SUBSCRIPTION": 2,
+	}
+)
+
+func (x Scope) Enum() *Scope {
+	p := new(Scope)
+	*p = x
+	return p
+}
+
+func (x Scope) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Scope) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_options_v1_options_proto_enumTypes[2].Descriptor()
+}
+
+func (Scope) Type() protoreflect.EnumType {
+	return &file_forgetools_options_v1_options_proto_enumTypes[2]
+}
+
+func (x Scope) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Scope.Descriptor instead.
+func (Scope) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
+}
+
+type Attribution int32
+
+const (
+	Attribution_ATTRIBUTION_UNSPECIFIED Attribution = 0
+	// The gateway stamps the caller's owner header into the text, replacing
+	// any header the agent wrote. Text that was nothing but a header is
+	// refused rather than published as a bare header.
+	Attribution_ATTRIBUTION_STAMP Attribution = 1
+	// The gateway removes a header the agent wrote and stamps none: for text
+	// shown under a stamped parent (a review's inline comments).
+	Attribution_ATTRIBUTION_STRIP Attribution = 2
+)
+
+// Enum value maps for Attribution.
+var (
+	Attribution_name = map[int32]string{
+		0: "ATTRIBUTION_UNSPECIFIED",
+		1: "ATTRIBUTION_STAMP",
+		2: "ATTRIBUTION_STRIP",
+	}
+	Attribution_value = map[string]int32{
+		"ATTRIBUTION_UNSPECIFIED": 0,
+		"ATTRIBUTION_STAMP":       1,
+		"ATTRIBUTION_STRIP":       2,
+	}
+)
+
+func (x Attribution) Enum() *Attribution {
+	p := new(Attribution)
+	*p = x
+	return p
+}
+
+func (x Attribution) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Attribution) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_options_v1_options_proto_enumTypes[3].Descriptor()
+}
+
+func (Attribution) Type() protoreflect.EnumType {
+	return &file_forgetools_options_v1_options_proto_enumTypes[3]
+}
+
+func (x Attribution) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Attribution.Descriptor instead.
+func (Attribution) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
+}
+
 type Render int32
 
 const (
@@ -197,11 +304,11 @@ func (x Render) String() string {
 }
 
 func (Render) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[2].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[4].Descriptor()
 }
 
 func (Render) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[2]
+	return &file_forgetools_options_v1_options_proto_enumTypes[4]
 }
 
 func (x Render) Number() protoreflect.EnumNumber {
@@ -210,7 +317,70 @@ func (x Render) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Render.Descriptor instead.
 func (Render) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+}
+
+// Set on fields of result messages: what the field says about the artifact
+// the result describes. The gateway fills FORGE fields with the resolved
+// forge, builds ownership records and dedup replays from the others.
+type ArtifactRole int32
+
+const (
+	ArtifactRole_ARTIFACT_ROLE_UNSPECIFIED ArtifactRole = 0
+	// A forgetools.forge.v1.ForgeRef: the forge that answered.
+	ArtifactRole_ARTIFACT_ROLE_FORGE ArtifactRole = 1
+	// The repository (string).
+	ArtifactRole_ARTIFACT_ROLE_REPO ArtifactRole = 2
+	// The issue or pull request number (an unsigned integer); for a comment
+	// or review, the one it was made on.
+	ArtifactRole_ARTIFACT_ROLE_NUMBER ArtifactRole = 3
+	// The forge's own id of a comment or review (string).
+	ArtifactRole_ARTIFACT_ROLE_ID ArtifactRole = 4
+)
+
+// Enum value maps for ArtifactRole.
+var (
+	ArtifactRole_name = map[int32]string{
+		0: "ARTIFACT_ROLE_UNSPECIFIED",
+		1: "ARTIFACT_ROLE_FORGE",
+		2: "ARTIFACT_ROLE_REPO",
+		3: "ARTIFACT_ROLE_NUMBER",
+		4: "ARTIFACT_ROLE_ID",
+	}
+	ArtifactRole_value = map[string]int32{
+		"ARTIFACT_ROLE_UNSPECIFIED": 0,
+		"ARTIFACT_ROLE_FORGE":       1,
+		"ARTIFACT_ROLE_REPO":        2,
+		"ARTIFACT_ROLE_NUMBER":      3,
+		"ARTIFACT_ROLE_ID":          4,
+	}
+)
+
+func (x ArtifactRole) Enum() *ArtifactRole {
+	p := new(ArtifactRole)
+	*p = x
+	return p
+}
+
+func (x ArtifactRole) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ArtifactRole) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_options_v1_options_proto_enumTypes[5].Descriptor()
+}
+
+func (ArtifactRole) Type() protoreflect.EnumType {
+	return &file_forgetools_options_v1_options_proto_enumTypes[5]
+}
+
+func (x ArtifactRole) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ArtifactRole.Descriptor instead.
+func (ArtifactRole) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
 // A piece of model-facing guidance written once and referenced by id.
@@ -364,7 +534,17 @@ type ToolOptions struct {
 	// effect (meaningful for writes only).
 	Idempotent bool `protobuf:"varint,9,opt,name=idempotent,proto3" json:"idempotent,omitempty"`
 	// MCP hint: the write may destroy or overwrite existing state.
-	Destructive   bool `protobuf:"varint,10,opt,name=destructive,proto3" json:"destructive,omitempty"`
+	Destructive bool `protobuf:"varint,10,opt,name=destructive,proto3" json:"destructive,omitempty"`
+	// The provider capability the arm belongs to, in lower snake case
+	// ("issues", "pull_requests"). The generated server side groups handler
+	// methods by it: a provider serves a capability by implementing its
+	// methods, and the gateway names it (underscores as spaces) when a forge
+	// does not ("linear has no pull requests").
+	Capability string `protobuf:"bytes,11,opt,name=capability,proto3" json:"capability,omitempty"`
+	// The call creates the artifact its result arm describes. The gateway
+	// records that the calling account owns it: kind = the result arm's name,
+	// repository, number and id from the result fields marked (artifact).
+	OwnsResult    bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -469,6 +649,20 @@ func (x *ToolOptions) GetDestructive() bool {
 	return false
 }
 
+func (x *ToolOptions) GetCapability() string {
+	if x != nil {
+		return x.Capability
+	}
+	return ""
+}
+
+func (x *ToolOptions) GetOwnsResult() bool {
+	if x != nil {
+		return x.OwnsResult
+	}
+	return false
+}
+
 // Set on the non-oneof fields of the dispatch message.
 type EnvelopeOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -543,7 +737,11 @@ type ParamOptions struct {
 	Name string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
 	// The value is text the agent wrote and the forge will publish; the
 	// runtime's TextPolicy sees it before any write.
-	AgentText     bool `protobuf:"varint,3,opt,name=agent_text,json=agentText,proto3" json:"agent_text,omitempty"`
+	AgentText bool `protobuf:"varint,3,opt,name=agent_text,json=agentText,proto3" json:"agent_text,omitempty"`
+	// What the gateway scopes the call by; one field of each arm request.
+	Scope Scope `protobuf:"varint,4,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
+	// How the gateway treats the owner header in this agent-authored text.
+	Attribution   Attribution `protobuf:"varint,5,opt,name=attribution,proto3,enum=forgetools.options.v1.Attribution" json:"attribution,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -599,6 +797,20 @@ func (x *ParamOptions) GetAgentText() bool {
 	return false
 }
 
+func (x *ParamOptions) GetScope() Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return Scope_SCOPE_UNSPECIFIED
+}
+
+func (x *ParamOptions) GetAttribution() Attribution {
+	if x != nil {
+		return x.Attribution
+	}
+	return Attribution_ATTRIBUTION_UNSPECIFIED
+}
+
 // Set on enum values: the spelling the model reads and writes.
 type EnumValueOptions struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -652,7 +864,10 @@ type RenderOptions struct {
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// For repeated message fields: at most this many items are rendered; the
 	// rest are counted in a remainder marker. 0 = the runtime default.
-	MaxItems      uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	MaxItems uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	// For RENDER_CLAIM: the sibling string field (e.g. "body") whose owner
+	// header the gateway parses into this field, removing it from the text.
+	ClaimFrom     string `protobuf:"bytes,4,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -706,6 +921,13 @@ func (x *RenderOptions) GetMaxItems() uint32 {
 		return x.MaxItems
 	}
 	return 0
+}
+
+func (x *RenderOptions) GetClaimFrom() string {
+	if x != nil {
+		return x.ClaimFrom
+	}
+	return ""
 }
 
 // Set on the arms of the result oneof.
@@ -804,6 +1026,14 @@ var file_forgetools_options_v1_options_proto_extTypes = []protoimpl.ExtensionInf
 		Filename:      "forgetools/options/v1/options.proto",
 	},
 	{
+		ExtendedType:  (*descriptorpb.FieldOptions)(nil),
+		ExtensionType: (*ArtifactRole)(nil),
+		Field:         51805,
+		Name:          "forgetools.options.v1.artifact",
+		Tag:           "varint,51805,opt,name=artifact,enum=forgetools.options.v1.ArtifactRole",
+		Filename:      "forgetools/options/v1/options.proto",
+	},
+	{
 		ExtendedType:  (*descriptorpb.EnumValueOptions)(nil),
 		ExtensionType: (*EnumValueOptions)(nil),
 		Field:         51800,
@@ -831,12 +1061,14 @@ var (
 	E_Render = &file_forgetools_options_v1_options_proto_extTypes[4]
 	// optional forgetools.options.v1.ResultOptions result = 51804;
 	E_Result = &file_forgetools_options_v1_options_proto_extTypes[5]
+	// optional forgetools.options.v1.ArtifactRole artifact = 51805;
+	E_Artifact = &file_forgetools_options_v1_options_proto_extTypes[6]
 )
 
 // Extension fields to descriptorpb.EnumValueOptions.
 var (
 	// optional forgetools.options.v1.EnumValueOptions value = 51800;
-	E_Value = &file_forgetools_options_v1_options_proto_extTypes[6]
+	E_Value = &file_forgetools_options_v1_options_proto_extTypes[7]
 )
 
 var File_forgetools_options_v1_options_proto protoreflect.FileDescriptor
@@ -851,7 +1083,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xd0\x02\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\x91\x03\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -866,7 +1098,12 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"idempotent\x18\t \x01(\bR\n" +
 	"idempotent\x12 \n" +
 	"\vdestructive\x18\n" +
-	" \x01(\bR\vdestructive\"\xf0\x02\n" +
+	" \x01(\bR\vdestructive\x12\x1e\n" +
+	"\n" +
+	"capability\x18\v \x01(\tR\n" +
+	"capability\x12\x1f\n" +
+	"\vowns_result\x18\f \x01(\bR\n" +
+	"ownsResult\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +
@@ -876,18 +1113,22 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a?\n" +
 	"\x11DescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"c\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdd\x01\n" +
 	"\fParamOptions\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
-	"agent_text\x18\x03 \x01(\bR\tagentText\"&\n" +
+	"agent_text\x18\x03 \x01(\bR\tagentText\x122\n" +
+	"\x05scope\x18\x04 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12D\n" +
+	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"q\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
-	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\"%\n" +
+	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\x12\x1d\n" +
+	"\n" +
+	"claim_from\x18\x04 \x01(\tR\tclaimFrom\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*K\n" +
 	"\bApproval\x12\x18\n" +
@@ -898,7 +1139,15 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
 	"\x1cENVELOPE_ROLE_FORGE_SELECTOR\x10\x02\x12!\n" +
-	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*\xad\x01\n" +
+	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*L\n" +
+	"\x05Scope\x12\x15\n" +
+	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10SCOPE_REPOSITORY\x10\x01\x12\x16\n" +
+	"\x12SCOPE_SUBSCRIPTION\x10\x02*X\n" +
+	"\vAttribution\x12\x1b\n" +
+	"\x17ATTRIBUTION_UNSPECIFIED\x10\x00\x12\x15\n" +
+	"\x11ATTRIBUTION_STAMP\x10\x01\x12\x15\n" +
+	"\x11ATTRIBUTION_STRIP\x10\x02*\xad\x01\n" +
 	"\x06Render\x12\x16\n" +
 	"\x12RENDER_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rRENDER_FENCED\x10\x01\x12\x0e\n" +
@@ -909,13 +1158,20 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vRENDER_OMIT\x10\x05\x12\x12\n" +
 	"\x0eRENDER_VERDICT\x10\x06\x12\x10\n" +
 	"\fRENDER_CLAIM\x10\a\x12\x0f\n" +
-	"\vRENDER_NAME\x10\b:`\n" +
+	"\vRENDER_NAME\x10\b*\x8e\x01\n" +
+	"\fArtifactRole\x12\x1d\n" +
+	"\x19ARTIFACT_ROLE_UNSPECIFIED\x10\x00\x12\x17\n" +
+	"\x13ARTIFACT_ROLE_FORGE\x10\x01\x12\x16\n" +
+	"\x12ARTIFACT_ROLE_REPO\x10\x02\x12\x18\n" +
+	"\x14ARTIFACT_ROLE_NUMBER\x10\x03\x12\x14\n" +
+	"\x10ARTIFACT_ROLE_ID\x10\x04:`\n" +
 	"\atoolset\x12\x1d.google.protobuf.OneofOptions\x18ؔ\x03 \x01(\v2%.forgetools.options.v1.ToolsetOptionsR\atoolset:W\n" +
 	"\x04tool\x12\x1d.google.protobuf.FieldOptions\x18ؔ\x03 \x01(\v2\".forgetools.options.v1.ToolOptionsR\x04tool:c\n" +
 	"\benvelope\x12\x1d.google.protobuf.FieldOptions\x18ٔ\x03 \x01(\v2&.forgetools.options.v1.EnvelopeOptionsR\benvelope:Z\n" +
 	"\x05param\x12\x1d.google.protobuf.FieldOptions\x18ڔ\x03 \x01(\v2#.forgetools.options.v1.ParamOptionsR\x05param:]\n" +
 	"\x06render\x12\x1d.google.protobuf.FieldOptions\x18۔\x03 \x01(\v2$.forgetools.options.v1.RenderOptionsR\x06render:]\n" +
-	"\x06result\x12\x1d.google.protobuf.FieldOptions\x18ܔ\x03 \x01(\v2$.forgetools.options.v1.ResultOptionsR\x06result:b\n" +
+	"\x06result\x12\x1d.google.protobuf.FieldOptions\x18ܔ\x03 \x01(\v2$.forgetools.options.v1.ResultOptionsR\x06result:`\n" +
+	"\bartifact\x12\x1d.google.protobuf.FieldOptions\x18ݔ\x03 \x01(\x0e2#.forgetools.options.v1.ArtifactRoleR\bartifact:b\n" +
 	"\x05value\x12!.google.protobuf.EnumValueOptions\x18ؔ\x03 \x01(\v2'.forgetools.options.v1.EnumValueOptionsR\x05valueBFZDgithub.com/forgetools/forgetools/gen/forgetools/options/v1;optionsv1b\x06proto3"
 
 var (
@@ -930,52 +1186,59 @@ func file_forgetools_options_v1_options_proto_rawDescGZIP() []byte {
 	return file_forgetools_options_v1_options_proto_rawDescData
 }
 
-var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_forgetools_options_v1_options_proto_goTypes = []any{
 	(Approval)(0),                         // 0: forgetools.options.v1.Approval
 	(EnvelopeRole)(0),                     // 1: forgetools.options.v1.EnvelopeRole
-	(Render)(0),                           // 2: forgetools.options.v1.Render
-	(*Snippet)(nil),                       // 3: forgetools.options.v1.Snippet
-	(*ToolsetOptions)(nil),                // 4: forgetools.options.v1.ToolsetOptions
-	(*ToolOptions)(nil),                   // 5: forgetools.options.v1.ToolOptions
-	(*EnvelopeOptions)(nil),               // 6: forgetools.options.v1.EnvelopeOptions
-	(*ParamOptions)(nil),                  // 7: forgetools.options.v1.ParamOptions
-	(*EnumValueOptions)(nil),              // 8: forgetools.options.v1.EnumValueOptions
-	(*RenderOptions)(nil),                 // 9: forgetools.options.v1.RenderOptions
-	(*ResultOptions)(nil),                 // 10: forgetools.options.v1.ResultOptions
-	nil,                                   // 11: forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	nil,                                   // 12: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	(*descriptorpb.OneofOptions)(nil),     // 13: google.protobuf.OneofOptions
-	(*descriptorpb.FieldOptions)(nil),     // 14: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 15: google.protobuf.EnumValueOptions
+	(Scope)(0),                            // 2: forgetools.options.v1.Scope
+	(Attribution)(0),                      // 3: forgetools.options.v1.Attribution
+	(Render)(0),                           // 4: forgetools.options.v1.Render
+	(ArtifactRole)(0),                     // 5: forgetools.options.v1.ArtifactRole
+	(*Snippet)(nil),                       // 6: forgetools.options.v1.Snippet
+	(*ToolsetOptions)(nil),                // 7: forgetools.options.v1.ToolsetOptions
+	(*ToolOptions)(nil),                   // 8: forgetools.options.v1.ToolOptions
+	(*EnvelopeOptions)(nil),               // 9: forgetools.options.v1.EnvelopeOptions
+	(*ParamOptions)(nil),                  // 10: forgetools.options.v1.ParamOptions
+	(*EnumValueOptions)(nil),              // 11: forgetools.options.v1.EnumValueOptions
+	(*RenderOptions)(nil),                 // 12: forgetools.options.v1.RenderOptions
+	(*ResultOptions)(nil),                 // 13: forgetools.options.v1.ResultOptions
+	nil,                                   // 14: forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	nil,                                   // 15: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	(*descriptorpb.OneofOptions)(nil),     // 16: google.protobuf.OneofOptions
+	(*descriptorpb.FieldOptions)(nil),     // 17: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 18: google.protobuf.EnumValueOptions
 }
 var file_forgetools_options_v1_options_proto_depIdxs = []int32{
-	3,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
+	6,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
 	0,  // 1: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
 	1,  // 2: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	11, // 3: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	12, // 4: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	2,  // 5: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	13, // 6: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	14, // 7: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	14, // 8: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	14, // 9: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	14, // 10: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	14, // 11: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	15, // 12: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	4,  // 13: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	5,  // 14: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	6,  // 15: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	7,  // 16: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	9,  // 17: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	10, // 18: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	8,  // 19: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	20, // [20:20] is the sub-list for method output_type
-	20, // [20:20] is the sub-list for method input_type
-	13, // [13:20] is the sub-list for extension type_name
-	6,  // [6:13] is the sub-list for extension extendee
-	0,  // [0:6] is the sub-list for field type_name
+	14, // 3: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	15, // 4: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	2,  // 5: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	3,  // 6: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	4,  // 7: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	16, // 8: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	17, // 9: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	17, // 10: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	17, // 11: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	17, // 12: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	17, // 13: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	17, // 14: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	18, // 15: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	7,  // 16: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	8,  // 17: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	9,  // 18: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	10, // 19: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	12, // 20: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	13, // 21: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	5,  // 22: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	11, // 23: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	24, // [24:24] is the sub-list for method output_type
+	24, // [24:24] is the sub-list for method input_type
+	16, // [16:24] is the sub-list for extension type_name
+	8,  // [8:16] is the sub-list for extension extendee
+	0,  // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }
@@ -988,9 +1251,9 @@ func file_forgetools_options_v1_options_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_options_v1_options_proto_rawDesc), len(file_forgetools_options_v1_options_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      6,
 			NumMessages:   10,
-			NumExtensions: 7,
+			NumExtensions: 8,
 			NumServices:   0,
 		},
 		GoTypes:           file_forgetools_options_v1_options_proto_goTypes,

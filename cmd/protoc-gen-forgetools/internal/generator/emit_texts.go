@@ -1,0 +1,171 @@
+package generator
+
+import (
+	"github.com/dave/jennifer/jen"
+
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+)
+
+// textSide is one side's view of the text fields of a request: the agent
+// side hands every agent_text field to the TextPolicy, addressed by
+// parameter path; the server side hands the fields with an attribution
+// policy to the gateway, addressed by proto field path. Both walk requests
+// the same way, so one emitter writes both walkers.
+type textSide struct {
+	support string // package of the Text type
+	pathKey string // the Text field holding the path
+	want    func(p *param) bool
+	name    func(p *param) string
+	extra   func(p *param) []jen.Code // further fields of each Text
+}
+
+var agentTexts = &textSide{
+	support: runtimePkg,
+	pathKey: "Param",
+	want:    func(p *param) bool { return p.agentText },
+	name:    func(p *param) string { return p.name },
+}
+
+var serverTexts = &textSide{
+	support: handlerPkg,
+	pathKey: "Path",
+	want:    func(p *param) bool { return p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED },
+	name:    func(p *param) string { return string(p.field.Desc.Name()) },
+	extra: func(p *param) []jen.Code {
+		mode := "Stamp"
+		if p.attribution == optionsv1.Attribution_ATTRIBUTION_STRIP {
+			mode = "Strip"
+		}
+		return []jen.Code{field("Attribution", jen.Qual(handlerPkg, mode))}
+	},
+}
+
+// hasText reports whether obj holds text the side wants, directly or in a
+// nested message.
+func hasText(obj *object, side *textSide) bool {
+	for _, p := range obj.params {
+		if side.want(p) || (p.obj != nil && hasText(p.obj, side)) {
+			return true
+		}
+	}
+	return false
+}
+
+func (side *textSide) text(p *param, path, value jen.Code) jen.Code {
+	items := []jen.Code{field(side.pathKey, path), field("Value", value)}
+	if side.extra != nil {
+		items = append(items, side.extra(p)...)
+	}
+	return jen.Qual(side.support, "Text").Values(items...)
+}
+
+// texts emits a tool's text walker for side: the wanted fields of its
+// request.
+func (e *emitter) texts(t *tool, side *textSide) {
+	body := []jen.Code{jen.Id("req").Op(":=").Id("m").Assert(jen.Op("*").Add(e.ident(t.obj.msg.GoIdent)))}
+	if plain := plainTexts(t.obj, side); plain != nil {
+		// Only top-level strings: the list is a constant shape.
+		items := make([]jen.Code, len(plain))
+		for i, p := range plain {
+			items[i] = side.text(p, jen.Lit(side.name(p)), jen.Op("&").Id("req").Dot(p.field.GoName))
+		}
+		body = append(body, jen.Return(jen.Index().Qual(side.support, "Text").Add(lines(items...))))
+	} else {
+		body = append(body, jen.Var().Id("texts").Index().Qual(side.support, "Text"))
+		body = append(body, e.walk(t.obj, jen.Id("req"), "", side)...)
+		body = append(body, jen.Return(jen.Id("texts")))
+	}
+	what := "the agent-authored text"
+	if side != agentTexts {
+		what = "the text the gateway stamps or strips"
+	}
+	e.doc(textsFunc(t.name) + " returns " + what + " of a " + t.name + " request.")
+	e.f.Func().Id(textsFunc(t.name)).Params(jen.Id("m").Qual(protoPkg, "Message")).Index().Qual(side.support, "Text").Block(body...)
+}
+
+// plainTexts returns the wanted fields of obj when all of them are plain
+// singular strings of obj itself; nil otherwise.
+func plainTexts(obj *object, side *textSide) []*param {
+	var out []*param
+	for _, p := range obj.params {
+		switch {
+		case p.obj != nil && hasText(p.obj, side):
+			return nil
+		case !side.want(p):
+		case p.field.Desc.IsList() || isOptionalScalar(p.field):
+			return nil
+		default:
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// messageWalkers emits the walkers of the nested messages the tools'
+// walkers queued (walkers may queue more).
+func (e *emitter) messageWalkers(side *textSide) {
+	for i := 0; i < len(e.walkers[side]); i++ {
+		obj := e.walkers[side][i]
+		name := e.messageFunc(obj, messageTextsFunc)
+		body := append(e.walk(obj, jen.Id("m"), "prefix", side), jen.Return(jen.Id("texts")))
+		e.doc(name + " appends the text fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
+		e.f.Func().Id(name).Params(
+			jen.Id("texts").Index().Qual(side.support, "Text"), jen.Id("prefix").String(), jen.Id("m").Op("*").Add(e.ident(obj.msg.GoIdent)),
+		).Index().Qual(side.support, "Text").Block(body...)
+	}
+}
+
+// walk appends the wanted fields of obj (reached through recv) to texts.
+// prefix names the string variable holding the path prefix; "" at the top
+// level, where the paths are constants.
+func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *textSide) []jen.Code {
+	path := func(name string) jen.Code {
+		if prefix == "" {
+			return jen.Lit(name)
+		}
+		return jen.Id(prefix).Op("+").Lit(name)
+	}
+	indexed := func(format string) jen.Code {
+		if prefix == "" {
+			return jen.Qual("fmt", "Sprintf").Call(jen.Lit(format), jen.Id("i"))
+		}
+		return jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s"+format), jen.Id(prefix), jen.Id("i"))
+	}
+	appendText := func(p *param, path, value jen.Code) jen.Code {
+		return jen.Id("texts").Op("=").Append(jen.Id("texts"), side.text(p, path, value))
+	}
+	var out []jen.Code
+	for _, p := range obj.params {
+		fieldOf := recv.Clone().Dot(p.field.GoName)
+		name := side.name(p)
+		switch {
+		case p.obj != nil && hasText(p.obj, side):
+			e.queueWalker(p.obj, side)
+			walker := jen.Id(e.messageFunc(p.obj, messageTextsFunc))
+			if p.field.Desc.IsList() {
+				out = append(out, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Add(fieldOf)).Block(
+					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), indexed(name+"[%d]."), jen.Id("item"))))
+			} else {
+				out = append(out, jen.If(fieldOf.Clone().Op("!=").Nil()).Block(
+					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), path(name+"."), fieldOf)))
+			}
+		case !side.want(p):
+		case p.field.Desc.IsList():
+			out = append(out, jen.For(jen.Id("i").Op(":=").Range().Add(fieldOf)).Block(
+				appendText(p, indexed(name+"[%d]"), jen.Op("&").Add(fieldOf.Clone()).Index(jen.Id("i")))))
+		case isOptionalScalar(p.field):
+			out = append(out, jen.If(fieldOf.Clone().Op("!=").Nil()).Block(appendText(p, path(name), fieldOf)))
+		default:
+			out = append(out, appendText(p, path(name), jen.Op("&").Add(fieldOf)))
+		}
+	}
+	return out
+}
+
+func (e *emitter) queueWalker(obj *object, side *textSide) {
+	key := side.support + " texts " + string(obj.msg.Desc.FullName())
+	if !e.queued[key] {
+		e.queued[key] = true
+		e.walkers[side] = append(e.walkers[side], obj)
+	}
+}

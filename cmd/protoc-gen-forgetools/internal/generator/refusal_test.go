@@ -1,0 +1,176 @@
+package generator
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// Each refusal rule, as an edit to the minimal table that breaks exactly
+// that rule. The generator must emit nothing and point at the proto line
+// (1-based) that causes the problem: the option field itself where the
+// compiler records it (buf does), else the option or the field.
+func TestRefusals(t *testing.T) {
+	base, err := os.ReadFile("testdata/minimal/minimal.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const anotherArm = `      capability: "pings"
+    }];
+`
+	for _, tc := range []struct {
+		name  string
+		edits []string // old, new, old, new, ...
+		want  string
+	}{{
+		name: "duplicate tool name",
+		edits: []string{anotherArm, anotherArm + `    PingRequest ping_again = 4 [(forgetools.options.v1.tool) = {
+      name: "mini_ping"
+      approval: APPROVAL_READ
+      description: "Ping again."
+      result: "pong"
+      capability: "pings"
+    }];
+`},
+		want: `minimal.proto:35: duplicate tool name "mini_ping" (also on ping)`,
+	}, {
+		name:  "ack placeholder naming no field",
+		edits: []string{`{host} {count} times`, `{hostname} {count} times`},
+		want:  `minimal.proto:31: mini_ping: ack placeholder {hostname} names no field of minimal.v1.Pong`,
+	}, {
+		name:  "unbalanced ack",
+		edits: []string{`{host} {count} times`, `{host} {count times`},
+		want:  `minimal.proto:31: mini_ping: ack "Pinged {host} {count times" has an unbalanced brace`,
+	}, {
+		name:  "result arm that does not exist",
+		edits: []string{`result: "pong"`, `result: "pongs"`},
+		want:  `minimal.proto:30: mini_ping: result arm "pongs" does not exist in minimal.v1.Outcome.result`,
+	}, {
+		name:  "result arm that is the error arm",
+		edits: []string{`result: "pong"`, `result: "failure"`},
+		want:  `minimal.proto:30: mini_ping: result arm "failure" is the error arm`,
+	}, {
+		name:  "missing description",
+		edits: []string{`      description: "Ping a host."` + "\n", ``},
+		want:  `minimal.proto:25: mini_ping: missing description`,
+	}, {
+		name:  "parameter colliding with the selector",
+		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {name: "forge_provider"},`},
+		want:  `minimal.proto:42: mini_ping: parameter "forge_provider" collides with the selector parameter of Call.forge`,
+	}, {
+		name:  "arm without tool options",
+		edits: []string{anotherArm, anotherArm + "    PingRequest bare = 4;\n"},
+		want:  `minimal.proto:34: arm bare has no (forgetools.options.v1.tool) options`,
+	}, {
+		name:  "missing approval",
+		edits: []string{"      approval: APPROVAL_WRITE\n", ""},
+		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ or APPROVAL_WRITE)`,
+	}, {
+		name:  "unknown snippet",
+		edits: []string{`snippets: ["care"]`, `snippets: ["careful"]`},
+		want:  `minimal.proto:29: snippet "careful" is not defined by the toolset`,
+	}, {
+		name:  "unknown instruction snippet",
+		edits: []string{`instructions: "Ping hosts."`, `instruction_snippets: ["gentle"]`},
+		want:  `minimal.proto:22: snippet "gentle" is not defined by the toolset`,
+	}, {
+		name:  "replay_ack without ack",
+		edits: []string{`ack: "Pinged {host} {count} times"`, `replay_ack: "Already pinged {host}"`, "  uint32 count = 2;\n}", "  uint32 count = 2;\n  string url = 3;\n}"},
+		want:  `minimal.proto:31: mini_ping: replay_ack without an ack`,
+	}, {
+		name:  "replay_ack without a url",
+		edits: []string{`ack: "Pinged {host} {count} times"`, `ack: "Pinged {host}" replay_ack: "Already pinged {host}"`},
+		want:  `minimal.proto:31: mini_ping: replay_ack needs a string url field in minimal.v1.Pong (an empty url marks the replay)`,
+	}, {
+		name:  "selector without params",
+		edits: []string{`    params: [{key: "provider" value: "forge_provider"}]` + "\n", ""},
+		want:  `minimal.proto:35: FORGE_SELECTOR field forge names no params (selector field -> flat parameter name)`,
+	}, {
+		name:  "selector param naming no field",
+		edits: []string{`{key: "provider" value: "forge_provider"}`, `{key: "provider" value: "forge_provider"}, {key: "port" value: "forge_port"}`},
+		want:  `minimal.proto:35: params key "port" is not a field of forgetools.forge.v1.ForgeRef`,
+	}, {
+		name:  "idempotency key without an envelope field",
+		edits: []string{`      result: "pong"` + "\n", `      result: "pong"` + "\n      idempotency_key: true\n"},
+		want: "minimal.proto:31: mini_ping: idempotency_key is set but Call has no IDEMPOTENCY_KEY envelope field\n" +
+			"minimal.proto:31: mini_ping: the gateway records its result as an artifact, but minimal.v1.Pong has no field marked (forgetools.options.v1.artifact) = ARTIFACT_ROLE_REPO\n" +
+			"minimal.proto:31: mini_ping: the gateway records its result as an artifact, but minimal.v1.Pong has no field marked (forgetools.options.v1.artifact) = ARTIFACT_ROLE_NUMBER",
+	}, {
+		name:  "enum without model names",
+		edits: []string{`params: [{key: "provider" value: "forge_provider"}]`, `params: [{key: "host" value: "forge_host"}]`, "  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1;\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:46: enum minimal.v1.Mood offers the model no value: give values a (forgetools.options.v1.value).name`,
+	}, {
+		name:  "missing capability",
+		edits: []string{`      capability: "pings"` + "\n", ""},
+		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
+	}, {
+		name:  "capability not in snake case",
+		edits: []string{`capability: "pings"`, `capability: "Pings"`},
+		want:  `minimal.proto:32: mini_ping: capability "Pings" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
+	}, {
+		name:  "owned result without artifact roles",
+		edits: []string{`      result: "pong"` + "\n", `      result: "pong"` + "\n      owns_result: true\n"},
+		want: "minimal.proto:31: mini_ping: the gateway records its result as an artifact, but minimal.v1.Pong has no field marked (forgetools.options.v1.artifact) = ARTIFACT_ROLE_REPO\n" +
+			"minimal.proto:31: mini_ping: the gateway records its result as an artifact, but minimal.v1.Pong has no field marked (forgetools.options.v1.artifact) = ARTIFACT_ROLE_NUMBER",
+	}, {
+		name:  "artifact role on a field of the wrong type",
+		edits: []string{`      result: "pong"` + "\n", `      result: "pong"` + "\n      owns_result: true\n", "  string host = 1;\n  uint32 count = 2;\n}", "  string host = 1 [(forgetools.options.v1.artifact) = ARTIFACT_ROLE_REPO];\n  uint32 count = 2 [(forgetools.options.v1.artifact) = ARTIFACT_ROLE_ID];\n}"},
+		want: "minimal.proto:52: ARTIFACT_ROLE_ID field minimal.v1.Pong.count must be a singular string\n" +
+			"minimal.proto:31: mini_ping: the gateway records its result as an artifact, but minimal.v1.Pong has no field marked (forgetools.options.v1.artifact) = ARTIFACT_ROLE_NUMBER",
+	}, {
+		name:  "scope on a number",
+		edits: []string{`  optional uint32 count = 2 [`, `  optional uint32 count = 2 [(forgetools.options.v1.param).scope = SCOPE_REPOSITORY, `},
+		want:  `minimal.proto:46: mini_ping: scope field count must be a plain string`,
+	}, {
+		name:  "two scope fields",
+		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_REPOSITORY},`, "  optional uint32 count = 2", "  string zone = 3 [(forgetools.options.v1.param).scope = SCOPE_REPOSITORY];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: mini_ping: zone is a second scope field (first: host)`,
+	}, {
+		name:  "scope in a nested message",
+		edits: []string{"  optional uint32 count = 2", "  Via via = 3;\n  optional uint32 count = 2", "message Pong {", "message Via {\n  string hop = 1 [(forgetools.options.v1.param).scope = SCOPE_REPOSITORY];\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:51: scope is set on minimal.v1.Via.hop, a field of a nested message; only a top-level field of an arm request scopes the call`,
+	}, {
+		name:  "attribution on text the agent did not write",
+		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." attribution: ATTRIBUTION_STAMP},`},
+		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a plain agent_text string`,
+	}, {
+		name:  "result without an error arm",
+		edits: []string{`    Failure failure = 2 [(forgetools.options.v1.result).error = true];`, `    Failure failure = 2;`},
+		want:  `minimal.proto:60: result oneof minimal.v1.Outcome.result has no error arm: the gateway answers failures in-band, so mark one arm (forgetools.options.v1.result).error`,
+	}, {
+		name:  "claim parsed from no string field",
+		edits: []string{"  string host = 1;\n  uint32 count = 2;\n}", "  string host = 1;\n  uint32 count = 2;\n  forgetools.forge.v1.Attribution by = 3 [(forgetools.options.v1.render) = {as: RENDER_CLAIM claim_from: \"count\"}];\n}"},
+		want:  `minimal.proto:52: claim_from "count" of minimal.v1.Pong.by must name a singular string field of minimal.v1.Pong`,
+	}, {
+		name:  "claim into a field that is not an attribution",
+		edits: []string{"  string host = 1;\n  uint32 count = 2;\n}", "  string host = 1;\n  uint32 count = 2;\n  string by = 3 [(forgetools.options.v1.render) = {as: RENDER_CLAIM claim_from: \"host\"}];\n}"},
+		want:  `minimal.proto:52: claim field minimal.v1.Pong.by must be a singular forgetools.forge.v1.Attribution`,
+	}, {
+		name: "every problem at once",
+		edits: []string{
+			`result: "pong"`, `result: "pongs"`,
+			`      description: "Ping a host."` + "\n", ``,
+			`snippets: ["care"]`, `snippets: ["careful"]`,
+		},
+		want: "minimal.proto:25: mini_ping: missing description\n" +
+			`minimal.proto:29: mini_ping: result arm "pongs" does not exist in minimal.v1.Outcome.result` + "\n" +
+			`minimal.proto:28: snippet "careful" is not defined by the toolset`,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := string(base)
+			for i := 0; i < len(tc.edits); i += 2 {
+				if !strings.Contains(text, tc.edits[i]) {
+					t.Fatalf("edit %d: %q is not in minimal.proto", i/2, tc.edits[i])
+				}
+				text = strings.Replace(text, tc.edits[i], tc.edits[i+1], 1)
+			}
+			resp := generate(t, sources{"minimal.proto": {text: text, generate: true}})
+			if resp.GetError() != tc.want {
+				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
+			}
+			if len(resp.GetFile()) != 0 {
+				t.Errorf("a refused table must generate nothing, got %d files", len(resp.GetFile()))
+			}
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/proto"
+
+	"github.com/forgetools/forgetools/gateway/attribution"
+	"github.com/forgetools/forgetools/gateway/store"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+)
+
+// storeGrace bounds the store writes made after a forge write succeeded;
+// they run even when the caller has gone, so the record matches the forge.
+const storeGrace = 10 * time.Second
+
+// run performs the arm on provider p (every check has passed): the
+// attribution policy on a copy of the request, then the provider call,
+// once per idempotency key when the arm carries one.
+func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (proto.Message, error) {
+	req := o.req
+	if o.arm.Texts != nil {
+		req = proto.Clone(o.req)
+		if err := s.attribute(o, req); err != nil {
+			return nil, err
+		}
+	}
+	if o.arm.IdempotencyKey && o.env.ClientRequestID != "" {
+		return s.once(ctx, o, p, req)
+	}
+	out, err := s.serve(ctx, o, p, req)
+	if err == nil && o.arm.OwnsResult {
+		s.own(ctx, o, s.artifact(o, p, out))
+	}
+	return out, err
+}
+
+// serve calls the provider and prepares its answer for the caller.
+func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
+	c := handler.Call{Account: o.acct.Name, Session: o.id.Session}
+	if o.arm.IdempotencyKey {
+		c.ClientRequestID = o.env.ClientRequestID
+	}
+	out, err := o.arm.Serve(ctx, p, c, req)
+	if err != nil {
+		return nil, explain(o, p, err)
+	}
+	finish(out.ProtoReflect(), p.Ref())
+	return out, nil
+}
+
+// attribute applies the arm's attribution policy to its text fields: a
+// stamped field gets the caller's owner header (replacing any the agent
+// wrote), a stripped one loses an agent-written header. Text that was
+// nothing but a header is refused rather than published bare.
+func (s *Service) attribute(o *operation, req proto.Message) error {
+	owner := &forgev1.Attribution{AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle, SessionId: o.id.Session}
+	for _, t := range o.arm.Texts(req) {
+		text := *t.Value
+		stripped := attribution.Strip(text)
+		if strings.TrimSpace(stripped) == "" && strings.TrimSpace(text) != "" {
+			return refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+				"%s.%s is only an attribution header: write the text itself, the gateway adds the header", o.arm.Name, t.Path)
+		}
+		if t.Attribution == handler.Strip {
+			*t.Value = stripped
+			continue
+		}
+		stamped, err := attribution.Stamp(owner, text)
+		if err != nil {
+			return err
+		}
+		*t.Value = stamped
+	}
+	return nil
+}
+
+// artifact is the ownership record of a result: kind = the result arm,
+// number and id from the result's artifact fields, repository as the call
+// named it.
+func (s *Service) artifact(o *operation, p handler.Provider, out proto.Message) store.Artifact {
+	number, id := artifactOf(out.ProtoReflect())
+	return store.Artifact{Forge: store.ForgeOf(p.Ref()), Repo: o.repo, Kind: store.Kind(o.arm.Result), Number: number, ID: id}
+}
+
+// own records an artifact the call created. The artifact exists whatever
+// happens here, so a failure is logged, not returned: failing the call
+// would invite a retry that posts it twice.
+func (s *Service) own(ctx context.Context, o *operation, a store.Artifact) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
+	defer cancel()
+	err := s.store.RecordOwnership(ctx, store.Ownership{Account: o.acct.Name, Session: o.id.Session, Artifact: a})
+	if err != nil {
+		s.log.ErrorContext(ctx, "ownership not recorded", "account", o.acct.Name, "tool", o.tool,
+			"repo", a.Repo, "number", a.Number, "cause", s.redact(fmt.Sprint(err)))
+	}
+}

@@ -1,0 +1,155 @@
+// Package gateway is the AgentGateway's Service: the one chokepoint every
+// forge call from an agent passes through. For the account bound to the
+// connection it validates the request, enforces the account's repository
+// scope, resolves the forge, stamps attribution into what it writes,
+// deduplicates creates, records what it created and maps every failure to an
+// in-band ForgeCallError.
+//
+// The Service is generic over tables: it reads each arm's policy from the
+// generated handler.Table (which field scopes the call, which texts are
+// stamped, which arms carry the idempotency key and own their result) and
+// dispatches through the table to the provider's generated handler method.
+// No file here names an arm.
+//
+// The listeners that bind connections to identities live in
+// gateway/server; the state in gateway/store; the owner header grammar in
+// gateway/attribution.
+package gateway
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/forgetools/forgetools/gateway/store"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/vocab"
+)
+
+// Service performs forge calls for gateway accounts. It is safe for
+// concurrent use.
+type Service struct {
+	cfg       *checked
+	store     *store.Store
+	log       *slog.Logger
+	validator protovalidate.Validator
+	tables    []*handler.Table
+	byRequest map[protoreflect.FullName]*handler.Table
+}
+
+// New validates cfg and returns its Service. The Service does not own
+// cfg.Store: close it after the last call.
+func New(cfg Config) (*Service, error) {
+	c, err := checkConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	v, err := protovalidate.New()
+	if err != nil {
+		return nil, fmt.Errorf("gateway: validator: %w", err)
+	}
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	s := &Service{cfg: c, store: cfg.Store, log: log, validator: v, byRequest: map[protoreflect.FullName]*handler.Table{}}
+	tables := cfg.Tables
+	if len(tables) == 0 {
+		tables = []*handler.Table{gatewayv1handler.ForgeTable}
+	}
+	for _, t := range tables {
+		name := t.NewRequest().ProtoReflect().Descriptor().FullName()
+		if _, dup := s.byRequest[name]; dup {
+			return nil, fmt.Errorf("gateway: two tables take %s", name)
+		}
+		s.byRequest[name] = t
+		s.tables = append(s.tables, t)
+	}
+	return s, nil
+}
+
+// Tables returns the tables the service serves, in configuration order.
+func (s *Service) Tables() []*handler.Table { return append([]*handler.Table(nil), s.tables...) }
+
+// Call performs one forge call for id and returns the table's result
+// envelope, echoing the request's call id. Domain failures (bad request,
+// out of scope, unknown forge, provider errors) are its error arm; the
+// error return is only for a request of a type no table of this service
+// takes.
+func (s *Service) Call(ctx context.Context, id Identity, req proto.Message) (proto.Message, error) {
+	if req == nil {
+		return nil, fmt.Errorf("gateway: no request")
+	}
+	table, ok := s.byRequest[req.ProtoReflect().Descriptor().FullName()]
+	if !ok {
+		return nil, fmt.Errorf("gateway: no table of this gateway takes %s", req.ProtoReflect().Descriptor().FullName())
+	}
+	start := time.Now()
+	o := &operation{id: id, table: table}
+	o.arm, o.req, o.env = table.Split(req)
+	if o.arm != nil {
+		o.tool = o.arm.Tool
+	}
+	res, fe, cause := s.dispatch(ctx, o, req)
+	s.logCall(ctx, o, fe, cause, time.Since(start))
+	return res, nil
+}
+
+// Transport adapts the service to runtime.TransportFunc for in-process use
+// (no socket) as id: runtime.TransportFunc(svc.Transport(id)).
+func (s *Service) Transport(id Identity) func(context.Context, proto.Message) (proto.Message, error) {
+	return func(ctx context.Context, m proto.Message) (proto.Message, error) {
+		return s.Call(ctx, id, m)
+	}
+}
+
+// operation is the state of one call as it moves through dispatch; the
+// logged fields are filled in as they become known.
+type operation struct {
+	id    Identity
+	acct  *account
+	table *handler.Table
+	arm   *handler.Arm
+	req   proto.Message // the arm's request
+	env   handler.Envelope
+	tool  string // as the model names it; "" until the arm is known
+	repo  string
+	forge string // described coordinate, once resolved
+	// replay marks a create answered from the dedup memo.
+	replay bool
+}
+
+// logCall writes the one line per call: who, what, where, outcome and how
+// long. Never a body, title or credential; an unexpected cause is logged
+// redacted.
+func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.ForgeCallError, cause error, d time.Duration) {
+	result, level := "ok", slog.LevelInfo
+	if fe != nil {
+		result = vocab.Name(fe.GetCode())
+	}
+	attrs := []slog.Attr{
+		slog.String("account", o.id.Account),
+		slog.String("session", o.id.Session),
+		slog.String("call_id", o.env.CallID),
+		slog.String("tool", o.tool),
+		slog.String("forge", o.forge),
+		slog.String("repo", o.repo),
+		slog.String("outcome", result),
+		slog.Int64("duration_ms", d.Milliseconds()),
+	}
+	if o.replay {
+		attrs = append(attrs, slog.Bool("replay", true))
+	}
+	if cause != nil {
+		level = slog.LevelError
+		attrs = append(attrs, slog.String("cause", s.redact(cause.Error())))
+	}
+	s.log.LogAttrs(ctx, level, "forge call", attrs...)
+}

@@ -1,0 +1,67 @@
+package handler
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Error is a provider failure the gateway returns in-band.
+type Error struct {
+	Code    gatewayv1.ErrorCode
+	Message string
+	// RetryAfter is set when the forge rate-limited the call.
+	RetryAfter time.Duration
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Errorf returns an *Error with a formatted message.
+func Errorf(code gatewayv1.ErrorCode, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError reports whether err carries an *Error.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+// UnimplementedError is the answer for an arm a provider does not serve.
+// The gateway words it for the model, in the provider's own terms when the
+// provider is an Explainer.
+type UnimplementedError struct {
+	// Capability is the arm's capability as the proto names it ("issues").
+	Capability string
+	// Arm is the arm's name ("create_issue").
+	Arm string
+}
+
+func (e *UnimplementedError) Error() string {
+	return fmt.Sprintf("%s (capability %s) is not implemented", e.Arm, e.Capability)
+}
+
+// Unimplemented is what the generated unimplemented handlers return.
+func Unimplemented(capability, arm string) error {
+	return &UnimplementedError{Capability: capability, Arm: arm}
+}
+
+// ErrNoResult is a provider breaking its contract: no error and no result.
+var ErrNoResult = errors.New("provider returned neither a result nor an error")
+
+// Result adapts a handler method's typed answer for the table: a nil result
+// without an error is ErrNoResult, never a nil message the gateway would
+// have to guess about.
+func Result[T proto.Message](out T, err error) (proto.Message, error) {
+	if err != nil {
+		return nil, err
+	}
+	if !out.ProtoReflect().IsValid() {
+		return nil, ErrNoResult
+	}
+	return out, nil
+}

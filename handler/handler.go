@@ -1,0 +1,48 @@
+// Package handler is the server side's small hand-written core, as
+// runtime is the agent side's. protoc-gen-forgetools writes, for each
+// table, a <pkg>handler package built on it: a handler interface per
+// capability, an embeddable unimplemented handler, and a Table whose arms
+// carry the gateway policy the proto declares (scope, attribution,
+// idempotency, ownership) and the typed dispatch to a provider's method.
+//
+// Providers implement the generated handler methods of the arms they
+// serve, take a Call and return canonical forge messages or an *Error.
+// The gateway reads the Table and never names an arm.
+package handler
+
+import (
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+)
+
+// SupportPackageIsVersion1 is referenced by generated code: a build fails
+// when the generated package and this one disagree on the contract.
+const SupportPackageIsVersion1 = true
+
+// Call is who a provider call is made for.
+type Call struct {
+	// Account is the gateway account the connection is bound to.
+	Account string
+	// Session is the agent session the call arrived on.
+	Session string
+	// ClientRequestID is the create's dedup key ("" on other arms). A forge
+	// with native idempotency derives its own key from (Account, this).
+	ClientRequestID string
+}
+
+// Provider is a configured forge instance. It serves the arms whose
+// generated handler interface it implements (usually by embedding the
+// table's Unimplemented handler and overriding what its forge can do).
+type Provider interface {
+	// Ref is the coordinate this provider serves.
+	Ref() *forgev1.ForgeRef
+}
+
+// Explainer is implemented by providers that say in their forge's own terms
+// why a capability is missing ("Linear has no pull requests"); the gateway
+// returns that as the in-band unimplemented message. "" means no
+// explanation, and the gateway words one itself.
+type Explainer interface {
+	// Unsupported is given the capability as the proto names it
+	// ("pull_requests").
+	Unsupported(capability string) string
+}

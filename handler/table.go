@@ -1,0 +1,102 @@
+package handler
+
+import (
+	"context"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// Table is the server side of one annotated dispatch oneof.
+type Table struct {
+	// Name is the toolset name, e.g. "forge".
+	Name string
+	// Procedure is the Connect procedure that takes the dispatch request,
+	// e.g. "/forgetools.gateway.v1.AgentGateway/Forge".
+	Procedure string
+	// NewRequest and NewResult return empty envelopes, for servers that
+	// decode and encode the wire themselves.
+	NewRequest func() proto.Message
+	NewResult  func() proto.Message
+	Arms       []*Arm
+	// Split finds the arm of a request envelope: the arm, its request
+	// message and the envelope fields. The arm is nil when the request
+	// names none (or one this table does not know).
+	Split func(req proto.Message) (*Arm, proto.Message, Envelope)
+	// Error puts an in-band error into a result envelope.
+	Error func(callID string, e *gatewayv1.ForgeCallError) proto.Message
+}
+
+// Envelope is what a request carries besides its arm.
+type Envelope struct {
+	CallID string
+	// Forge is the selector; nil when the call names none.
+	Forge *forgev1.ForgeRef
+	// ClientRequestID is the idempotency key; "" when none was sent.
+	ClientRequestID string
+}
+
+// Scope is what the gateway scopes an arm by, from the (param).scope
+// option of one field of its request.
+type Scope int
+
+const (
+	// ScopeNone: the arm declares no scope field; the gateway refuses it.
+	ScopeNone Scope = iota
+	// ScopeRepository: the field is the repository the call acts on.
+	ScopeRepository
+	// ScopeSubscription: the field is the id of a stored subscription,
+	// whose forge and repository scope the call.
+	ScopeSubscription
+)
+
+// Attribution is what the gateway does with the owner header in a text
+// field, from its (param).attribution option.
+type Attribution int
+
+const (
+	// Stamp replaces any header the agent wrote with the caller's own.
+	Stamp Attribution = iota + 1
+	// Strip removes a header the agent wrote and stamps none.
+	Strip
+)
+
+// Text is one agent-authored text field of a request that the gateway
+// stamps or strips.
+type Text struct {
+	// Path names the field for messages, by proto field names
+	// ("comments[2].body").
+	Path        string
+	Value       *string
+	Attribution Attribution
+}
+
+// Arm is one arm of the table: its names, the policy the proto declares
+// for it, and the typed functions the generator wrote.
+type Arm struct {
+	// Name is the oneof field name, e.g. "create_issue".
+	Name string
+	// Tool is the model-facing tool name, e.g. "forge_create_issue".
+	Tool string
+	// Capability groups the arm's handler method, e.g. "issues".
+	Capability string
+	// Result names the result oneof arm the arm answers with, e.g. "issue".
+	Result string
+	// IdempotencyKey: the envelope's idempotency key applies to this arm.
+	IdempotencyKey bool
+	// OwnsResult: the call creates the artifact its result describes.
+	OwnsResult bool
+	// Scope says what ScopeKey returns.
+	Scope Scope
+	// ScopeKey returns the value of the request's scope field.
+	ScopeKey func(req proto.Message) string
+	// Texts returns the request's stamped and stripped text fields, for
+	// the gateway to rewrite in place (on its own copy of the request).
+	Texts func(req proto.Message) []Text
+	// Serve calls the arm's method on h, a provider; a provider without
+	// the arm's capability gets an *UnimplementedError.
+	Serve func(ctx context.Context, h any, c Call, req proto.Message) (proto.Message, error)
+	// Wrap puts the arm's result message into a result envelope.
+	Wrap func(callID string, res proto.Message) proto.Message
+}

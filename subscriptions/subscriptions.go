@@ -1,0 +1,90 @@
+// Package subscriptions serves the forge table's "change_notifications"
+// capability for any forge provider, from the gateway store: the forge
+// itself is only asked whether the artifact can be watched.
+//
+// Serve wraps a provider; the wrapper answers forge_subscribe and
+// forge_unsubscribe and passes every other arm to the provider. The
+// gateway has already scoped an unsubscribe by the stored subscription's
+// repository (its scope field is marked SCOPE_SUBSCRIPTION) before the
+// wrapper runs.
+package subscriptions
+
+import (
+	"context"
+	"errors"
+
+	"github.com/forgetools/forgetools/gateway/store"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
+)
+
+// Provider is a forge provider of the forge table.
+type Provider interface {
+	handler.Provider
+	gatewayv1handler.ForgeHandler
+}
+
+// Watcher is implemented by providers whose forge can deliver change
+// notifications; the wrapper accepts subscriptions only for them.
+type Watcher interface {
+	// Watch checks that the artifact exists and can be watched.
+	Watch(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) error
+}
+
+// Serve returns p with the change_notifications capability served from st.
+func Serve(p Provider, st *store.Store) Provider {
+	return &forge{Provider: p, store: st}
+}
+
+// forge is a provider with subscriptions kept in the gateway store.
+type forge struct {
+	Provider
+	store *store.Store
+}
+
+// Unsupported passes the wrapped provider's own words through, so the
+// gateway explains its missing capabilities as it would unwrapped.
+func (f *forge) Unsupported(capability string) string {
+	if e, ok := f.Provider.(handler.Explainer); ok {
+		return e.Unsupported(capability)
+	}
+	return ""
+}
+
+// Subscribe asks the forge whether the artifact can be watched, then
+// stores the subscription; a forge that cannot deliver notifications gets
+// an in-band unimplemented.
+func (f *forge) Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
+	w, ok := f.Provider.(Watcher)
+	if !ok {
+		return nil, handler.Unimplemented("change_notifications", "subscribe")
+	}
+	if err := w.Watch(ctx, c, req); err != nil {
+		return nil, err
+	}
+	kind := store.KindIssue
+	if req.GetKind() == gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST {
+		kind = store.KindPullRequest
+	}
+	sub, err := f.store.Subscribe(ctx, store.Subscription{
+		Account: c.Account, Forge: store.ForgeOf(f.Ref()), Repo: req.GetRepo(), Kind: kind, Number: req.GetNumber(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &forgev1.Subscription{SubscriptionId: sub.ID, Repo: sub.Repo, Kind: string(sub.Kind), Number: sub.Number}, nil
+}
+
+// Unsubscribe removes one of the account's subscriptions.
+func (f *forge) Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error) {
+	id := req.GetSubscriptionId()
+	if err := f.store.Unsubscribe(ctx, c.Account, id); errors.Is(err, store.ErrNotFound) {
+		// Removed by a concurrent call since the gateway looked it up.
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "subscription %q not found for this account", id)
+	} else if err != nil {
+		return nil, err
+	}
+	return &forgev1.Unsubscribed{SubscriptionId: id}, nil
+}

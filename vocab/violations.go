@@ -1,0 +1,153 @@
+package vocab
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"buf.build/go/protovalidate"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// Namer spells one field of a violation's path; top is true for the first
+// element, the field of the validated message itself.
+type Namer func(fd protoreflect.FieldDescriptor, top bool) string
+
+// FieldNames spells every field by its proto name: what a wire-level caller
+// of the gateway sent ("create_issue.repo").
+func FieldNames(fd protoreflect.FieldDescriptor, _ bool) string { return string(fd.Name()) }
+
+// Violations phrases every violation of a validation of a message of type
+// md as "path: rule in plain words", in order and without repeats (an empty
+// string breaks min_len and the non-blank pattern alike; it is said once).
+func Violations(md protoreflect.MessageDescriptor, ve *protovalidate.ValidationError, name Namer) []string {
+	lines := make([]string, 0, len(ve.Violations))
+	for _, vi := range ve.Violations {
+		lines = append(lines, Violation(md, vi, name))
+	}
+	return slices.Compact(lines)
+}
+
+// Violation phrases one violation.
+func Violation(md protoreflect.MessageDescriptor, vi *protovalidate.Violation, name Namer) string {
+	path, fd := fieldPath(md, vi.Proto.GetField(), name)
+	text := ruleText(vi, fd)
+	if path == "" {
+		return text
+	}
+	return path + ": " + text
+}
+
+// fieldPath walks a violation's field path through md, returning it spelled
+// by name ("comments[0].body") and the last field's descriptor.
+func fieldPath(md protoreflect.MessageDescriptor, fp *validate.FieldPath, name Namer) (string, protoreflect.FieldDescriptor) {
+	var b strings.Builder
+	var fd protoreflect.FieldDescriptor
+	for i, el := range fp.GetElements() {
+		if md != nil {
+			fd = md.Fields().ByNumber(protoreflect.FieldNumber(el.GetFieldNumber()))
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		if fd != nil {
+			b.WriteString(name(fd, i == 0))
+			md = fd.Message()
+		} else {
+			b.WriteString(el.GetFieldName())
+			md = nil
+		}
+		switch s := el.GetSubscript().(type) {
+		case *validate.FieldPathElement_Index:
+			fmt.Fprintf(&b, "[%d]", s.Index)
+		case *validate.FieldPathElement_StringKey:
+			fmt.Fprintf(&b, "[%q]", s.StringKey)
+		}
+	}
+	return b.String(), fd
+}
+
+// ruleText says what a standard rule demands in the model's terms; custom
+// (CEL) rules speak for themselves through their message.
+func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) string {
+	id := vi.Proto.GetRuleId()
+	rules := ruleParent(fd, vi.Proto.GetRule())
+	_, kind, _ := strings.Cut(id, ".")
+	val := func(name string) string {
+		if rules == nil {
+			return ""
+		}
+		f := rules.Descriptor().Fields().ByName(protoreflect.Name(name))
+		if f == nil || !rules.Has(f) {
+			return ""
+		}
+		return rules.Get(f).String()
+	}
+	switch {
+	case id == "string.min_len" && val("min_len") == "1",
+		id == "string.pattern" && val("pattern") == `\S`:
+		return "must not be blank"
+	case id == "string.min_len" && val("min_len") != "":
+		return "must be at least " + val("min_len") + " characters"
+	case id == "string.max_len" && val("max_len") != "":
+		return "must be at most " + val("max_len") + " characters"
+	case id == "string.pattern" && val("pattern") != "":
+		return "must match the pattern " + val("pattern")
+	case kind == "gte_lte" && val("gte") != "" && val("lte") != "":
+		return "must be between " + val("gte") + " and " + val("lte")
+	case kind == "gte" && val("gte") != "":
+		return "must be at least " + val("gte")
+	case kind == "lte" && val("lte") != "":
+		return "must be at most " + val("lte")
+	case id == "enum.defined_only" && fd != nil && fd.Enum() != nil:
+		return "must be one of " + enumChoices(fd.Enum())
+	case id == "required":
+		return "is required"
+	case id == "repeated.max_items" && val("max_items") != "":
+		return "must have at most " + val("max_items") + " items"
+	case id == "repeated.min_items" && val("min_items") != "":
+		return "must have at least " + val("min_items") + " items"
+	}
+	msg := vi.Proto.GetMessage()
+	if msg == "" {
+		msg = "breaks rule " + id
+	}
+	return strings.TrimPrefix(msg, "value ")
+}
+
+// ruleParent finds the rules message holding the violated rule, e.g. the
+// UInt32Rules of "limit" for rule path uint32.gte, by walking the rule path
+// from the field's (buf.validate.field) options. Its sibling fields give the
+// other end of a range.
+func ruleParent(fd protoreflect.FieldDescriptor, rule *validate.FieldPath) protoreflect.Message {
+	if fd == nil {
+		return nil
+	}
+	m := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules).ProtoReflect()
+	els := rule.GetElements()
+	for i, el := range els {
+		if i == len(els)-1 {
+			return m
+		}
+		f := m.Descriptor().Fields().ByNumber(protoreflect.FieldNumber(el.GetFieldNumber()))
+		if f == nil || f.Message() == nil || f.IsList() || !m.Has(f) {
+			return nil
+		}
+		m = m.Get(f).Message()
+	}
+	return nil
+}
+
+// enumChoices lists an enum's values as the model spells them, without the
+// zero value (which means "omitted").
+func enumChoices(ed protoreflect.EnumDescriptor) string {
+	var out []string
+	for i := range ed.Values().Len() {
+		if ev := ed.Values().Get(i); ev.Number() != 0 {
+			out = append(out, EnumName(ed, ev.Number()))
+		}
+	}
+	return strings.Join(out, ", ")
+}
