@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"regexp"
+	"time"
 
 	"github.com/forgetools/forgetools/gateway/attribution"
 	"github.com/forgetools/forgetools/gateway/store"
@@ -26,6 +27,13 @@ type Config struct {
 	Store *store.Store
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
+	// DedupWindow is how long the gateway replays a create that came
+	// without a client_request_id (MCP clients, `forgetools call` without
+	// --id): it derives the key from the session, the tool and the
+	// arguments, so the same create repeated within the window is answered
+	// from the first. Zero means DefaultDedupWindow; negative turns the
+	// derived key off. A create with a client_request_id replays for good.
+	DedupWindow time.Duration
 	// Tables are the tables the gateway serves, each on its own Connect
 	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
 	Tables []*handler.Table
@@ -74,6 +82,9 @@ type Forge struct {
 	Default bool
 }
 
+// DefaultDedupWindow is Config.DedupWindow's default.
+const DefaultDedupWindow = 10 * time.Minute
+
 // minTokenLen keeps guessable tokens out of the configuration.
 const minTokenLen = 16
 
@@ -101,6 +112,8 @@ type checked struct {
 	tokens   []tokenEntry
 	secrets  []string
 	registry *registry
+	// dedupWindow is the replay window of derived keys; <= 0 means none.
+	dedupWindow time.Duration
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -111,7 +124,10 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...)}
+	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
+	if c.dedupWindow == 0 {
+		c.dedupWindow = DefaultDedupWindow
+	}
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
 		if !nameRE.MatchString(session) {

@@ -22,24 +22,35 @@ import (
 const createGrace = 2 * time.Minute
 
 // once runs an arm that carries the idempotency key at most once per
-// (account, client_request_id). The first attempt reserves the key and
-// calls the forge; every other attempt, concurrent or after a restart,
-// waits for it and replays the skeletal result {forge, repo, number} with
-// an empty URL, which the tool renders as "already created by an earlier
-// attempt". A failed attempt releases the key so a retry can try again.
+// (account, key). The first attempt reserves the key and calls the forge;
+// every other attempt, concurrent or after a restart, waits for it and
+// replays the skeletal result {forge, repo, number} with an empty URL, which
+// the tool renders as "already created by an earlier attempt". A failed
+// attempt releases the key so a retry can try again.
+//
+// The key is the call's client_request_id, replayed for good. A call
+// without one (a client with no tool-call ids: MCP, `forgetools call`
+// without --id) gets a key derived from its session and its request,
+// replayed within the dedup window: the same create repeated by a retrying
+// client files one artifact, and the same create made deliberately later
+// files another.
 func (s *Service) once(ctx context.Context, o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
 	fp, err := fingerprint(o.arm.Name, p, o.req) // before stamping: a retry from another session still matches
 	if err != nil {
 		return nil, err
 	}
-	r, done, err := s.store.Reserve(ctx, o.acct.Name, o.env.ClientRequestID, fp)
+	key, window := o.env.ClientRequestID, time.Duration(0)
+	if key == "" {
+		key, window = "derived:"+o.id.Session+":"+fp, s.cfg.dedupWindow
+	}
+	r, done, err := s.store.Reserve(ctx, o.acct.Name, key, fp, window)
 	switch {
 	case errors.Is(err, store.ErrKeyReused):
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"client_request_id was already used for a different request; a new create needs a new id")
 	case errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled):
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
-			"an earlier attempt with this client_request_id is still in progress; retry to get its result")
+			"an earlier attempt of this create is still in progress; retry to get its result")
 	case err != nil:
 		return nil, err
 	case done != nil:

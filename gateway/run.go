@@ -30,7 +30,7 @@ func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (pr
 			return nil, err
 		}
 	}
-	if o.arm.IdempotencyKey && o.env.ClientRequestID != "" {
+	if o.arm.IdempotencyKey && (o.env.ClientRequestID != "" || s.cfg.dedupWindow > 0) {
 		return s.once(ctx, o, p, req)
 	}
 	out, err := s.serve(ctx, o, p, req)

@@ -66,15 +66,16 @@ func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
 		}
 	}
 
-	callID := c.ID
-	if callID == "" {
-		// Two creates without ids must not share an idempotency key, or the
-		// second would be answered with the first one's replay.
-		callID = "call-" + rand.Text()
-	}
-	env := Envelope{CallID: callID}
-	if tool.IdempotencyKey {
-		env.ClientRequestID = t.broker.IdempotencyKey(callID)
+	env := Envelope{CallID: c.ID}
+	switch {
+	case c.ID == "":
+		// No tool-call id (MCP has none): the envelope still gets a unique
+		// call id, but no idempotency key, since a retry would come with
+		// another random one. The gateway derives the key from the call
+		// itself and replays an identical create within its dedup window.
+		env.CallID = "call-" + rand.Text()
+	case tool.IdempotencyKey:
+		env.ClientRequestID = t.broker.IdempotencyKey(c.ID)
 	}
 	out, err := t.broker.Call(ctx, tool.Build(args, env))
 	if err != nil {

@@ -351,15 +351,22 @@ func TestExecuteTextPolicy(t *testing.T) {
 	})
 }
 
-func TestExecuteWithoutCallIDNeverSharesAKey(t *testing.T) {
+// A call without a tool-call id (MCP) gets a unique call id but no
+// idempotency key: a random key would differ on the client's retry and
+// defeat dedup; the gateway derives one from the call instead.
+func TestExecuteWithoutCallIDLeavesTheKeyToTheGateway(t *testing.T) {
 	rec := &recorder{reply: answer(issueResult)}
 	ts, _ := newToolset(t, rec)
 	for range 2 {
 		ts.Execute(context.Background(), runtime.Call{Name: "forge_create_issue", Args: []byte(`{"repo":"a/b","title":"x"}`)})
 	}
-	a, b := rec.reqs[0], rec.reqs[1]
-	if a.GetCallId() == "" || a.GetCallId() == b.GetCallId() || a.GetClientRequestId() == b.GetClientRequestId() {
+	ts.Execute(context.Background(), runtime.Call{ID: "c-1", Name: "forge_create_issue", Args: []byte(`{"repo":"a/b","title":"x"}`)})
+	a, b, withID := rec.reqs[0], rec.reqs[1], rec.reqs[2]
+	if a.GetCallId() == "" || a.GetCallId() == b.GetCallId() || a.GetClientRequestId() != "" || b.GetClientRequestId() != "" {
 		t.Errorf("calls without ids got call ids %q/%q and keys %q/%q", a.GetCallId(), b.GetCallId(), a.GetClientRequestId(), b.GetClientRequestId())
+	}
+	if withID.GetCallId() != "c-1" || withID.GetClientRequestId() == "" {
+		t.Errorf("a call with an id got call id %q and key %q", withID.GetCallId(), withID.GetClientRequestId())
 	}
 }
 

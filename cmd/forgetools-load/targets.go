@@ -113,11 +113,13 @@ func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error
 		}
 		return res, nil
 	}
-	create := &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateIssue{CreateIssue: &gatewayv1.CreateIssueRequest{
-		Repo: repo, Title: issueTitle, Body: issueBody, Labels: []string{"bug", "load"},
-	}}}
 	var c canned
-	for range agents {
+	for i := range agents {
+		// Distinct titles: identical keyless creates from one session
+		// would be answered by the gateway's dedup replay.
+		create := &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateIssue{CreateIssue: &gatewayv1.CreateIssueRequest{
+			Repo: repo, Title: fmt.Sprintf("%s (%d)", issueTitle, i+1), Body: issueBody, Labels: []string{"bug", "load"},
+		}}}
 		res, err := do(create)
 		if err != nil {
 			return nil, err

@@ -151,14 +151,27 @@ func TestReplayWaitsForTheAttemptInFlight(t *testing.T) {
 func TestDedupEdges(t *testing.T) {
 	h := start(t, storetest.SQLite(t))
 
-	// Without a client_request_id every create is a create.
-	for range 2 {
-		if res := h.call("alice-1", createIssue("acme/web", "No key", "", "")); res.GetIssue().GetUrl() == "" {
-			t.Fatalf("keyless create = %v", res)
+	// Without a client_request_id the gateway derives the key from the
+	// session and the request: a repeat within the window replays; another
+	// session, or other arguments, create.
+	first := h.call("alice-1", createIssue("acme/web", "No key", "", ""))
+	if first.GetIssue().GetUrl() == "" {
+		t.Fatalf("keyless create = %v", first)
+	}
+	if again := h.call("alice-1", createIssue("acme/web", "No key", "", "")); again.GetIssue().GetUrl() != "" ||
+		again.GetIssue().GetNumber() != first.GetIssue().GetNumber() {
+		t.Fatalf("keyless repeat = %v, want a replay of #%d", again, first.GetIssue().GetNumber())
+	}
+	for _, res := range []*gatewayv1.ForgeCallResult{
+		h.call("alice-2", createIssue("acme/web", "No key", "", "")),
+		h.call("alice-1", createIssue("acme/web", "No key", "other body", "")),
+	} {
+		if res.GetIssue().GetUrl() == "" {
+			t.Fatalf("keyless create from another session or with other arguments = %v, want a create", res)
 		}
 	}
-	if h.github.Calls("CreateIssue") != 2 {
-		t.Fatalf("keyless creates reached the forge %d times, want 2", h.github.Calls("CreateIssue"))
+	if h.github.Calls("CreateIssue") != 3 {
+		t.Fatalf("keyless creates reached the forge %d times, want 3", h.github.Calls("CreateIssue"))
 	}
 
 	// A failed create releases its key: the retry creates.
@@ -182,5 +195,30 @@ func TestDedupEdges(t *testing.T) {
 	req.ClientRequestId = "k-fail"
 	if res := h.call("alice-1", req); res.GetIssue().GetNumber() != 1 {
 		t.Fatalf("get_issue with a key = %v", res)
+	}
+}
+
+// The derived key's window: past it the same keyless create files anew;
+// a negative window turns derived keys off.
+func TestDerivedKeyWindow(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		h := start(t, dsn, dedupWindow(time.Millisecond))
+		h.call("alice-1", createIssue("acme/web", "Same", "", ""))
+		time.Sleep(20 * time.Millisecond) // outlive the 1ms window; longer only helps
+		if res := h.call("alice-1", createIssue("acme/web", "Same", "", "")); res.GetIssue().GetUrl() == "" {
+			t.Fatalf("past the window = %v, want a new create", res)
+		}
+		if h.github.Calls("CreateIssue") != 2 {
+			t.Fatalf("forge saw %d creates, want 2", h.github.Calls("CreateIssue"))
+		}
+	})
+	h := start(t, storetest.SQLite(t), dedupWindow(-1))
+	for range 2 {
+		if res := h.call("alice-1", createIssue("acme/web", "Same", "", "")); res.GetIssue().GetUrl() == "" {
+			t.Fatalf("with derived keys off = %v, want a create", res)
+		}
+	}
+	if h.github.Calls("CreateIssue") != 2 {
+		t.Fatalf("with derived keys off the forge saw %d creates, want 2", h.github.Calls("CreateIssue"))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"connectrpc.com/connect"
 	"github.com/forgetools/forgetools/gateway"
@@ -51,6 +52,10 @@ type option func(*gateway.Config, *server.Options)
 // scope replaces alice's scope.
 func scope(entries ...string) option {
 	return func(c *gateway.Config, _ *server.Options) { c.Accounts[0].Scope = entries }
+}
+
+func dedupWindow(d time.Duration) option {
+	return func(c *gateway.Config, _ *server.Options) { c.DedupWindow = d }
 }
 
 func maxRequestBytes(n int) option {

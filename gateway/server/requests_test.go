@@ -84,9 +84,9 @@ func TestForgeSelection(t *testing.T) {
 		req  *gatewayv1.ForgeCallRequest
 		host string
 	}{
-		{"no selector: default forge", createIssue("acme/web", "t", "", ""), "github.com"},
-		{"empty selector: default forge", withForge(createIssue("acme/web", "t", "", ""), 0, ""), "github.com"},
-		{"provider only: its first instance", withForge(createIssue("acme/web", "t", "", ""), github, ""), "github.com"},
+		{"no selector: default forge", createIssue("acme/web", "t1", "", ""), "github.com"},
+		{"empty selector: default forge", withForge(createIssue("acme/web", "t2", "", ""), 0, ""), "github.com"},
+		{"provider only: its first instance", withForge(createIssue("acme/web", "t3", "", ""), github, ""), "github.com"},
 		{"provider and host, any case", withForge(createIssue("acme/web", "t", "", ""), github, "GHE.example.com"), "ghe.example.com"},
 		{"linear", withForge(createIssue("ENG", "t", "", ""), linear, "linear.app"), "linear.app"},
 	} {

@@ -42,14 +42,19 @@ type Reservation struct {
 // a different request fails with ErrKeyReused instead of replaying an
 // unrelated artifact.
 //
+// A window above zero bounds how long a finished create is replayed: a key
+// whose create finished longer ago than that reserves afresh (the gateway
+// derives such keys from the call itself, so the same call later is a new
+// create). Zero replays for good.
+//
 // Exactly one of the results is non-nil on success. While another live
 // attempt holds the reservation, Reserve waits (polling with backoff) until that
 // attempt finishes, abandons, or its lease expires; it returns ctx's error if
 // ctx ends first.
-func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string) (*Reservation, *Artifact, error) {
+func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (*Reservation, *Artifact, error) {
 	wait := pollFirst
 	for {
-		c, a, retry, err := s.tryReserve(ctx, account, key, fingerprint)
+		c, a, retry, err := s.tryReserve(ctx, account, key, fingerprint, window)
 		if err != nil || !retry {
 			return c, a, err
 		}
@@ -66,7 +71,7 @@ func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string) (
 
 // tryReserve makes one attempt; retry reports that another attempt holds a
 // live reservation.
-func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string) (c *Reservation, a *Artifact, retry bool, err error) {
+func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (c *Reservation, a *Artifact, retry bool, err error) {
 	now := s.now()
 	attempt := uuid.NewString()
 	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
@@ -86,11 +91,12 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 	var (
 		fp, state, held, kind, provider, host, repo string
 		leaseUntil, number                          int64
+		finished                                    sql.NullInt64
 	)
 	err = s.db.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
-		kind, provider, host, repo, number
+		kind, provider, host, repo, number, finished_ms
 		FROM gateway_create_memo WHERE account = ? AND client_request_id = ?`), account, key).
-		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number)
+		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number, &finished)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		// Abandoned between our insert and this read: try again.
@@ -99,6 +105,14 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
 	case fp != fingerprint:
 		return nil, nil, false, ErrKeyReused
+	case state == "done" && window > 0 && finished.Valid && finished.Int64+window.Milliseconds() < millis(now):
+		// Past its replay window: forget it (unless a competitor already
+		// did) and reserve afresh.
+		if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
+			WHERE account = ? AND client_request_id = ? AND state = 'done' AND attempt = ?`), account, key, held); err != nil {
+			return nil, nil, false, fmt.Errorf("store: expire reservation: %w", err)
+		}
+		return s.tryReserve(ctx, account, key, fingerprint, window)
 	case state == "done":
 		p, err := parseProvider(provider)
 		if err != nil {

@@ -45,7 +45,7 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, a, err := s.Reserve(ctx, "alice", "k1", "fp")
+		c, a, err := s.Reserve(ctx, "alice", "k1", "fp", 0)
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("first Reserve = %v, %v, %v; want a reservation", c, a, err)
 		}
@@ -61,7 +61,7 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 		// A second Open on the same database applies nothing new and
 		// still replays the finished create.
 		s2 := open(t, dsn)
-		c, a, err = s2.Reserve(ctx, "alice", "k1", "fp")
+		c, a, err = s2.Reserve(ctx, "alice", "k1", "fp", 0)
 		if err != nil || c != nil || a == nil {
 			t.Fatalf("Reserve after restart = %v, %v, %v; want the recorded artifact", c, a, err)
 		}
@@ -76,7 +76,7 @@ func TestReserveWaitsForTheHolder(t *testing.T) {
 		ctx := context.Background()
 		// Two stores on one database stand for two gateway replicas.
 		s1, s2 := open(t, dsn), open(t, dsn)
-		c, _, err := s1.Reserve(ctx, "alice", "k", "fp")
+		c, _, err := s1.Reserve(ctx, "alice", "k", "fp", 0)
 		if err != nil || c == nil {
 			t.Fatalf("Reserve: %v", err)
 		}
@@ -85,7 +85,7 @@ func TestReserveWaitsForTheHolder(t *testing.T) {
 		// context ends.
 		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 		defer cancel()
-		if c2, a, err := s2.Reserve(short, "alice", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+		if c2, a, err := s2.Reserve(short, "alice", "k", "fp", 0); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Reserve while held = %v, %v, %v; want DeadlineExceeded", c2, a, err)
 		}
 
@@ -97,7 +97,7 @@ func TestReserveWaitsForTheHolder(t *testing.T) {
 		for i := range waiters {
 			s := []*store.Store{s1, s2}[i%2]
 			wg.Go(func() {
-				c, a, err := s.Reserve(ctx, "alice", "k", "fp")
+				c, a, err := s.Reserve(ctx, "alice", "k", "fp", 0)
 				switch {
 				case err != nil:
 					results <- err
@@ -132,7 +132,7 @@ func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
 		for i := range 30 {
 			s := []*store.Store{s1, s2}[i%2]
 			wg.Go(func() {
-				c, a, err := s.Reserve(ctx, "bob", "same", "fp")
+				c, a, err := s.Reserve(ctx, "bob", "same", "fp", 0)
 				if err != nil {
 					t.Errorf("Reserve: %v", err)
 					return
@@ -164,14 +164,14 @@ func TestAbandonLetsTheNextAttemptCreate(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, _, err := s.Reserve(ctx, "a", "k", "fp")
+		c, _, err := s.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if err := c.Abandon(ctx); err != nil {
 			t.Fatalf("Abandon: %v", err)
 		}
-		c2, a, err := s.Reserve(ctx, "a", "k", "fp")
+		c2, a, err := s.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil || c2 == nil || a != nil {
 			t.Fatalf("Reserve after Abandon = %v, %v, %v; want a new reservation", c2, a, err)
 		}
@@ -182,7 +182,7 @@ func TestAbandonLetsTheNextAttemptCreate(t *testing.T) {
 		if err := c2.Finish(ctx, "s", issue(2)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Reserve(ctx, "a", "k", "fp"); a == nil || a.Number != 2 {
+		if _, a, _ := s.Reserve(ctx, "a", "k", "fp", 0); a == nil || a.Number != 2 {
 			t.Fatalf("replay = %+v, want #2", a)
 		}
 	})
@@ -192,23 +192,23 @@ func TestKeysAreScopedToTheAccountAndTheRequest(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
 		s := open(t, dsn)
-		c, _, err := s.Reserve(ctx, "alice", "k", "fp-a")
+		c, _, err := s.Reserve(ctx, "alice", "k", "fp-a", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A different request under a pending key fails at once rather
 		// than waiting for an unrelated result.
-		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
+		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b", 0); !errors.Is(err, store.ErrKeyReused) {
 			t.Fatalf("Reserve with another fingerprint while pending = %v, want ErrKeyReused", err)
 		}
 		if err := c.Finish(ctx, "s", issue(3)); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
+		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b", 0); !errors.Is(err, store.ErrKeyReused) {
 			t.Fatalf("Reserve with another fingerprint when done = %v, want ErrKeyReused", err)
 		}
 		// The same key from another account is a different create.
-		c, a, err := s.Reserve(ctx, "bob", "k", "fp-b")
+		c, a, err := s.Reserve(ctx, "bob", "k", "fp-b", 0)
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("bob's Reserve = %v, %v, %v; want his own reservation", c, a, err)
 		}
@@ -222,7 +222,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		clk := newClock()
 		opts := store.Options{Now: clk.now, Lease: time.Minute}
 		crashed := open(t, dsn, opts)
-		_, _, err := crashed.Reserve(ctx, "a", "k", "fp")
+		_, _, err := crashed.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,31 +232,31 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		clk.advance(59 * time.Second)
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
-		if _, _, err := s.Reserve(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+		if _, _, err := s.Reserve(short, "a", "k", "fp", 0); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Reserve within the lease = %v, want DeadlineExceeded", err)
 		}
 
 		clk.advance(2 * time.Second)
-		c, a, err := s.Reserve(ctx, "a", "k", "fp")
+		c, a, err := s.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("Reserve after the lease = %v, %v, %v; want a takeover", c, a, err)
 		}
 		if err := c.Finish(ctx, "s2", issue(5)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Reserve(ctx, "a", "k", "fp"); a == nil || a.Number != 5 {
+		if _, a, _ := s.Reserve(ctx, "a", "k", "fp", 0); a == nil || a.Number != 5 {
 			t.Fatalf("replay = %+v, want #5", a)
 		}
 
 		// A holder that was only slow, not dead, finds its reservation lost: its
 		// artifact is still owned, but replays return the new holder's.
 		slow := open(t, dsn, opts)
-		late, _, err := slow.Reserve(ctx, "a", "k2", "fp")
+		late, _, err := slow.Reserve(ctx, "a", "k2", "fp", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		clk.advance(2 * time.Minute)
-		c, _, err = s.Reserve(ctx, "a", "k2", "fp")
+		c, _, err = s.Reserve(ctx, "a", "k2", "fp", 0)
 		if err != nil || c == nil {
 			t.Fatalf("takeover of a slow reservation = %v, %v", c, err)
 		}
@@ -266,7 +266,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		if err := c.Finish(ctx, "s2", issue(7)); err != nil {
 			t.Fatal(err)
 		}
-		if _, a, _ := s.Reserve(ctx, "a", "k2", "fp"); a == nil || a.Number != 7 {
+		if _, a, _ := s.Reserve(ctx, "a", "k2", "fp", 0); a == nil || a.Number != 7 {
 			t.Fatalf("replay = %+v, want #7", a)
 		}
 		owned, err := s.Owned(ctx, "a")
@@ -281,7 +281,7 @@ func TestHeartbeatKeepsTheClaim(t *testing.T) {
 		ctx := context.Background()
 		clk := newClock()
 		s := open(t, dsn, store.Options{Now: clk.now, Lease: 90 * time.Millisecond})
-		c, _, err := s.Reserve(ctx, "a", "k", "fp")
+		c, _, err := s.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -305,7 +305,7 @@ func TestHeartbeatKeepsTheClaim(t *testing.T) {
 		}
 		short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 		defer cancel()
-		if _, _, err := s.Reserve(short, "a", "k", "fp"); !errors.Is(err, context.DeadlineExceeded) {
+		if _, _, err := s.Reserve(short, "a", "k", "fp", 0); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("Reserve against a renewed lease = %v, want DeadlineExceeded", err)
 		}
 		c.Abandon(ctx)
@@ -318,16 +318,66 @@ func TestReserveEndsWhenTheStoreCloses(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	if _, _, err := s.Reserve(ctx, "a", "k", "fp"); err != nil {
+	if _, _, err := s.Reserve(ctx, "a", "k", "fp", 0); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
 	go func() {
-		_, _, err := s.Reserve(ctx, "a", "k", "fp")
+		_, _, err := s.Reserve(ctx, "a", "k", "fp", 0)
 		done <- err
 	}()
 	s.Close()
 	if err := <-done; err == nil {
 		t.Fatal("a waiting Reserve succeeded on a closed store")
 	}
+}
+
+// A window bounds how long a finished create replays: inside it the same key
+// replays, past it the key reserves afresh; a zero window replays for good.
+func TestReplayWindow(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		clk := newClock()
+		s := open(t, dsn, store.Options{Now: clk.now})
+		const window = 10 * time.Minute
+		c, _, err := s.Reserve(ctx, "alice", "auto:1", "fp", window)
+		if err != nil || c == nil {
+			t.Fatalf("first Reserve = %v, %v", c, err)
+		}
+		if err := c.Finish(ctx, "s", issue(1)); err != nil {
+			t.Fatal(err)
+		}
+		clk.advance(window - time.Second)
+		if c, a, err := s.Reserve(ctx, "alice", "auto:1", "fp", window); err != nil || c != nil || a == nil || a.Number != 1 {
+			t.Fatalf("inside the window: %v, %+v, %v; want the replay of #1", c, a, err)
+		}
+		// The same key without a window still replays long after.
+		if err := mustReserve(t, s, "alice", "forever", 0).Finish(ctx, "s", issue(3)); err != nil {
+			t.Fatal(err)
+		}
+		clk.advance(2 * time.Second)
+		c, a, err := s.Reserve(ctx, "alice", "auto:1", "fp", window)
+		if err != nil || c == nil || a != nil {
+			t.Fatalf("past the window: %v, %+v, %v; want a new reservation", c, a, err)
+		}
+		if err := c.Finish(ctx, "s", issue(2)); err != nil {
+			t.Fatal(err)
+		}
+		if _, a, _ := s.Reserve(ctx, "alice", "auto:1", "fp", window); a == nil || a.Number != 2 {
+			t.Fatalf("replay after the renewal = %+v, want #2", a)
+		}
+		clk.advance(24 * time.Hour)
+		if _, a, _ := s.Reserve(ctx, "alice", "forever", "fp", 0); a == nil || a.Number != 3 {
+			t.Fatalf("a key without a window = %+v, want the replay of #3 a day later", a)
+		}
+	})
+}
+
+func mustReserve(t *testing.T, s *store.Store, account, key string, window time.Duration) *store.Reservation {
+	t.Helper()
+	c, _, err := s.Reserve(context.Background(), account, key, "fp", window)
+	if err != nil || c == nil {
+		t.Fatalf("Reserve(%s) = %v, %v", key, c, err)
+	}
+	return c
 }

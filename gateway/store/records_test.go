@@ -16,14 +16,14 @@ func TestMemoryDSN(t *testing.T) {
 		t.Fatalf("dialect = %s", s.Dialect())
 	}
 	ctx := context.Background()
-	c, _, err := s.Reserve(ctx, "a", "k", "fp")
+	c, _, err := s.Reserve(ctx, "a", "k", "fp", 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := c.Finish(ctx, "s", issue(1)); err != nil {
 		t.Fatal(err)
 	}
-	if _, a, err := s.Reserve(ctx, "a", "k", "fp"); err != nil || a == nil || a.Number != 1 {
+	if _, a, err := s.Reserve(ctx, "a", "k", "fp", 0); err != nil || a == nil || a.Number != 1 {
 		t.Fatalf("replay on :memory: = %v, %v", a, err)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/forgetools/forgetools/runtime"
@@ -45,9 +44,10 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				// the same call again replays it instead of filing twice.
 				// The key is "cli:" + id.
 				f.nonce = "cli"
-			} else {
-				id = "cli-" + uuid.NewString()
 			}
+			// Without --id the call goes without one: the gateway derives
+			// a create's dedup key from the session and the arguments, so
+			// the same create run again within its dedup window replays.
 			ts, closeFn, err := f.toolset(cmd.Context(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -69,6 +69,6 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 		},
 	}
 	f.register(cmd, "warn")
-	cmd.Flags().StringVar(&id, "id", "", "tool call id (default: a fresh one); running a create again with the same id replays it instead of creating a second artifact")
+	cmd.Flags().StringVar(&id, "id", "", "tool call id; running a create again with the same id replays it for good (without --id, the same create repeated within the gateway's dedup window replays)")
 	return cmd
 }

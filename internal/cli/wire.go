@@ -39,7 +39,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 	if err != nil {
 		return nil, err
 	}
-	gcfg := gateway.Config{Store: st, Logger: log}
+	gcfg := gateway.Config{Store: st, Logger: log, DedupWindow: time.Duration(cfg.DedupWindow)}
 	for i, f := range cfg.Forges {
 		p, secrets, err := buildForge(ctx, st, f, log)
 		if err != nil {

@@ -27,9 +27,13 @@ type Config struct {
 	// SocketDir holds one Unix socket per configured session.
 	SocketDir string `yaml:"socket_dir"`
 	// Listen is a TCP address for bearer-token clients; empty = no TCP.
-	Listen   string    `yaml:"listen"`
-	Forges   []Forge   `yaml:"forges"`
-	Accounts []Account `yaml:"accounts"`
+	Listen string `yaml:"listen"`
+	// DedupWindow is how long a create sent without a client_request_id
+	// (MCP, call without --id) is replayed to an identical repeat from the
+	// same session; empty = 10m, "-1s" (any negative) = off.
+	DedupWindow Duration  `yaml:"dedup_window"`
+	Forges      []Forge   `yaml:"forges"`
+	Accounts    []Account `yaml:"accounts"`
 }
 
 // Forge is one forge instance the gateway can act on.

@@ -11,7 +11,6 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/google/uuid"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgetools/forgetools/runtime"
@@ -52,11 +51,11 @@ func handler(ts *runtime.Toolset, name string) mcp.ToolHandler {
 		if len(args) == 0 {
 			args = json.RawMessage("{}")
 		}
-		// MCP carries no model tool-call id. A fresh id per tools/call keeps
-		// the envelope's call_id unique; a client that retries a create
-		// sends a new request, which the gateway cannot tell from a new
-		// create, exactly as with any MCP server.
-		res := ts.Execute(ctx, runtime.Call{ID: "mcp-" + uuid.NewString(), Name: name, Args: args})
+		// MCP carries no model tool-call id, so the call goes without one:
+		// the gateway derives a create's dedup key from the session, the
+		// tool and the arguments, and answers a client's retry of the same
+		// create (within its dedup window) from the first.
+		res := ts.Execute(ctx, runtime.Call{Name: name, Args: args})
 		return &mcp.CallToolResult{
 			Content: []mcp.Content{&mcp.TextContent{Text: res.Text}},
 			IsError: res.IsError,

@@ -1508,7 +1508,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\"\xcf\x1f\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\"\x8d!\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xa7\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB`¥\x19\\\n" +
@@ -1524,11 +1524,11 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x1dforge_comment_on_pull_request\x10\x02\x1a=Post a conversation comment on a pull request (not a review).\"\vattribution*\n" +
 	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01H\x00R\x14commentOnPullRequest\x12\xf6\x02\n" +
 	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xa2\x02¥\x19\x9d\x02\n" +
-	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01H\x00R\fsubmitReview\x12\xbc\x02\n" +
-	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xeb\x01¥\x19\xe6\x01\n" +
-	"\x12forge_create_issue\x10\x02\x1aAOpen an issue. A retried call is deduplicated, never filed twice.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01H\x00R\vcreateIssue\x12\xf6\x02\n" +
-	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x92\x02¥\x19\x8d\x02\n" +
-	"\x19forge_create_pull_request\x10\x02\x1aZOpen a pull request from a branch you have already pushed. A retried call is deduplicated.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01H\x00R\x11createPullRequest\x12\xcd\x02\n" +
+	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01H\x00R\fsubmitReview\x12\x9e\x03\n" +
+	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xcd\x02¥\x19\xc8\x02\n" +
+	"\x12forge_create_issue\x10\x02\x1a\xa2\x01Open an issue. Never filed twice: a retry with the same call id, or the same arguments within the dedup window (10 minutes by default), gets the first issue back.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01H\x00R\vcreateIssue\x12\xd2\x03\n" +
+	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\xee\x02¥\x19\xe9\x02\n" +
+	"\x19forge_create_pull_request\x10\x02\x1a\xb5\x01Open a pull request from a branch you have already pushed. Never opened twice: a retry with the same call id, or the same arguments within the dedup window, gets the first one back.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01H\x00R\x11createPullRequest\x12\xcd\x02\n" +
 	"\tsubscribe\x18\n" +
 	" \x01(\v2'.forgetools.gateway.v1.SubscribeRequestB\x83\x02¥\x19\xfe\x01\n" +
 	"\x0fforge_subscribe\x10\x02\x1a}Subscribe to change notifications on an issue or pull request. Forges that cannot deliver notifications return unimplemented.*\n" +

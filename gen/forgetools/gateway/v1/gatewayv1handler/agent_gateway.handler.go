@@ -38,8 +38,9 @@ type ForgeIssuesHandler interface {
 	ListIssues(ctx context.Context, c handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
 	// CommentOnIssue serves forge_comment_on_issue: Post a comment on an issue.
 	CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)
-	// CreateIssue serves forge_create_issue: Open an issue. A retried call is
-	// deduplicated, never filed twice.
+	// CreateIssue serves forge_create_issue: Open an issue. Never filed twice:
+	// a retry with the same call id, or the same arguments within the dedup
+	// window (10 minutes by default), gets the first issue back.
 	CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error)
 }
 
@@ -53,7 +54,9 @@ type ForgePullRequestsHandler interface {
 	// conversation comment on a pull request (not a review).
 	CommentOnPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error)
 	// CreatePullRequest serves forge_create_pull_request: Open a pull request
-	// from a branch you have already pushed. A retried call is deduplicated.
+	// from a branch you have already pushed. Never opened twice: a retry with
+	// the same call id, or the same arguments within the dedup window, gets the
+	// first one back.
 	CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
 }
 

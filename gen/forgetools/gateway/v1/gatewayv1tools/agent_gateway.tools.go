@@ -569,7 +569,7 @@ func textsForgeSubmitReview(m proto.Message) []runtime.Text {
 // ForgeCallRequest.
 var ForgeCreateIssueTool = &runtime.Tool{
 	Name:        "forge_create_issue",
-	Description: "Open an issue. A retried call is deduplicated, never filed twice. Never write an attribution header; the gateway stamps one.",
+	Description: "Open an issue. Never filed twice: a retry with the same call id, or the same arguments within the dedup window (10 minutes by default), gets the first issue back. Never write an attribution header; the gateway stamps one.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
 	InputSchema: `{
@@ -668,7 +668,7 @@ func textsForgeCreateIssue(m proto.Message) []runtime.Text {
 // create_pull_request arm of ForgeCallRequest.
 var ForgeCreatePullRequestTool = &runtime.Tool{
 	Name:        "forge_create_pull_request",
-	Description: "Open a pull request from a branch you have already pushed. A retried call is deduplicated. Never write an attribution header; the gateway stamps one.",
+	Description: "Open a pull request from a branch you have already pushed. Never opened twice: a retry with the same call id, or the same arguments within the dedup window, gets the first one back. Never write an attribution header; the gateway stamps one.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
 	InputSchema: `{
