@@ -172,6 +172,31 @@ func TestDecodeProblems(t *testing.T) {
 	}
 }
 
+// TestDepth: nesting is limited as json.Valid limits it, over the whole
+// document, and the refusal says so.
+func TestDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(`{"repo":"r","number":1,"labels":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	}
+	if _, err := decode(deep(9999)); err == nil || err.Error() != "labels[0]: expected a string, got array" {
+		t.Fatalf("9,999 levels in a value of a 10,000-level document: %v", err)
+	}
+	_, err := decode(deep(10000))
+	if err == nil || !strings.HasPrefix(err.Error(), "arguments are not valid JSON: ") || !strings.Contains(err.Error(), "exceeded max depth") {
+		t.Fatalf("10,001 levels: %v", err)
+	}
+}
+
+func TestEscapes(t *testing.T) {
+	got, err := decode([]byte(`{"r\u0065po": "a\u00e9\ud83d\ude00\ud800\n\"\/` + "\xff" + `", "number": 1, "verdict": "\u0061pprove"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a\u00e9\U0001F600\ufffd\n\"/\ufffd"; got.Repo != want || got.Verdict != 1 {
+		t.Fatalf("repo %q verdict %d, want %q and approve", got.Repo, got.Verdict, want)
+	}
+}
+
 func TestHas(t *testing.T) {
 	o, err := Parse([]byte(`{"forge_host": null, "forge_provider": "github"}`), "forge_provider", "forge_host")
 	if err != nil {
