@@ -18,6 +18,9 @@ import (
 // (forgetools.options.v1.render) options, so a new result type needs no code.
 func Read(msg proto.Message) string {
 	r := reader{fence: newFence()}
+	// Room for the framing line and a small record up front, so a typical
+	// read grows its buffer once or twice rather than six times.
+	r.b.Grow(1024)
 	r.frame()
 	m := msg.ProtoReflect()
 	r.header(snake(m.Descriptor().Name()))
