@@ -76,7 +76,7 @@ func New(caller *gateway.ForgeCaller, opts Options) *Server {
 	if caller != nil {
 		h = gateway.NewHandler(caller)
 	}
-	path, ch := gatewayv1connect.NewAgentGatewayHandler(h, connect.WithReadMaxBytes(opts.MaxRequestBytes))
+	path, ch := gatewayv1connect.NewAgentGatewayHandler(h, connect.WithReadMaxBytes(opts.MaxRequestBytes), compression())
 	mux := http.NewServeMux()
 	mux.Handle(path, ch)
 	return &Server{caller: caller, opts: opts, log: log, handler: mux, errs: make(chan error, 1)}
