@@ -8,9 +8,14 @@
 // attribution, the store and the local forge. After each tool's two rows
 // comes one line for scripts to read:
 //
-//	case=get_issue store=sqlite agents=16 calls_s=… p50_ms=… p99_ms=… baseline_calls_s=… ratio=… baseline_p50_ms=… baseline_p99_ms=…
+//	case=get_issue store=sqlite agents=16 calls_s=… p50_ms=… p99_ms=… baseline_calls_s=… ratio=… baseline_p50_ms=… baseline_p99_ms=… cpu_us=… baseline_cpu_us=… cpu_ratio=…
 //
-// where ratio is the gateway's calls/s over the baseline's.
+// where ratio is the gateway's calls/s over the baseline's, cpu_us is this
+// process's CPU time per call (agents and gateway or baseline; with SQLite
+// the store too, with PostgreSQL not the database server's), and cpu_ratio
+// is the baseline's CPU per call over the gateway's: the calls/s ratio the
+// two would reach on a CPU of their own, which on a shared machine holds
+// far steadier than calls/s.
 //
 // The gateway runs in this process exactly as `forgetools serve` builds it
 // (gateway/server on a store with the local forge), on a fresh SQLite file
@@ -180,8 +185,10 @@ func measure(ctx context.Context, o *options, out io.Writer) ([]phase, error) {
 		b, g := pair[0], pair[1]
 		fmt.Fprintf(out, "%-20s gateway/baseline: calls/s %.2fx, p50 %.2fx, p99 %.2fx\n",
 			w.tool, ratio(g.rate(), b.rate()), ratio(g.p50.Seconds(), b.p50.Seconds()), ratio(g.p99.Seconds(), b.p99.Seconds()))
-		fmt.Fprintf(out, "case=%s store=%s agents=%d calls_s=%.1f p50_ms=%.3f p99_ms=%.3f baseline_calls_s=%.1f ratio=%.2f baseline_p50_ms=%.3f baseline_p99_ms=%.3f\n\n",
-			strings.TrimPrefix(w.tool, "forge_"), kind, o.agents, g.rate(), msf(g.p50), msf(g.p99), b.rate(), ratio(g.rate(), b.rate()), msf(b.p50), msf(b.p99))
+		fmt.Fprintf(out, "case=%s store=%s agents=%d calls_s=%.1f p50_ms=%.3f p99_ms=%.3f baseline_calls_s=%.1f ratio=%.2f "+
+			"baseline_p50_ms=%.3f baseline_p99_ms=%.3f cpu_us=%.1f baseline_cpu_us=%.1f cpu_ratio=%.2f\n\n",
+			strings.TrimPrefix(w.tool, "forge_"), kind, o.agents, g.rate(), msf(g.p50), msf(g.p99), b.rate(), ratio(g.rate(), b.rate()),
+			msf(b.p50), msf(b.p99), g.cpuPerCall(), b.cpuPerCall(), ratio(b.cpuPerCall(), g.cpuPerCall()))
 		if err := ctx.Err(); err != nil {
 			return phases, err
 		}

@@ -39,7 +39,8 @@ func TestDriverReports(t *testing.T) {
 		kind := map[bool]string{true: "postgresql", false: "sqlite"}[strings.HasPrefix(dsn, "postgres")]
 		for _, c := range []string{"get_issue", "create_issue"} {
 			line := `(?m)^case=` + c + ` store=` + kind + ` agents=3 calls_s=\d+\.\d p50_ms=\d+\.\d{3} p99_ms=\d+\.\d{3} ` +
-				`baseline_calls_s=\d+\.\d ratio=\d+\.\d\d baseline_p50_ms=\d+\.\d{3} baseline_p99_ms=\d+\.\d{3}$`
+				`baseline_calls_s=\d+\.\d ratio=\d+\.\d\d baseline_p50_ms=\d+\.\d{3} baseline_p99_ms=\d+\.\d{3} ` +
+				`cpu_us=\d+\.\d baseline_cpu_us=\d+\.\d cpu_ratio=\d+\.\d\d$`
 			if !regexp.MustCompile(line).MatchString(out.String()) {
 				t.Errorf("no machine-readable line for %s:\n%s", c, out.String())
 			}
