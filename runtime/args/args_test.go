@@ -148,6 +148,12 @@ func TestDecodeProblems(t *testing.T) {
 				`comments[1].path: missing required parameter; ` +
 				`comments[1].line: expected an integer from 0 to 18446744073709551615, got -3; ` +
 				`comments[2]: expected an object, got number`},
+		{"nested repeat through an escape", `{"repo": "r", "number": 1, "comments": [{"path": "a", "p\u0061th": "b", "line": 1}]}`,
+			`comments[0]: repeat the key "path"`},
+		{"nested repeat of unknown keys", "{\"repo\": \"r\", \"number\": 1, \"comments\": [{\"path\": \"a\", \"line\": 1, \"\xff\": 1, \"\xfe\": 2}]}",
+			"comments[0]: repeat the key \"\ufffd\""},
+		{"nested null is absent", `{"repo": "r", "number": 1, "comments": [{"path": null, "line": 1}]}`,
+			`comments[0].path: missing required parameter`},
 		{"every problem", `{"repo": 1, "number": true}`, `repo: expected a string, got number; number: expected an integer, got boolean`},
 		{"not an object", `["repo"]`, `arguments must be a JSON object, got array`},
 		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' looking for beginning of value`},
