@@ -34,7 +34,7 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 	if table == nil || table.Procedure == "" || table.NewResult == nil {
 		return nil, errors.New("runtime: DialGateway: table has no procedure or result type")
 	}
-	hc, base, err := httpClientFor(target)
+	hc, base, local, err := httpClientFor(target)
 	if err != nil {
 		return nil, err
 	}
@@ -46,29 +46,40 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 		w.Message = table.NewResult()
 		return nil
 	})
-	opts = append([]connect.ClientOption{newResult}, opts...)
+	first := []connect.ClientOption{newResult}
+	if local {
+		// Over a Unix socket or loopback a byte costs a memory copy and
+		// gzip costs a compressor and an inflate per call, so the client
+		// does not offer to accept it. (Requests are sent uncompressed
+		// anyway, Connect's default.) An option in opts can offer it again.
+		first = append(first, connect.WithAcceptCompression("gzip", nil, nil))
+	}
+	opts = append(first, opts...)
 	return &connectTransport{client: connect.NewClient[wire, wire](hc, base+table.Procedure, opts...)}, nil
 }
 
 // httpClientFor maps a gateway target to an HTTP client and the base URL the
-// procedure path is appended to.
-func httpClientFor(target string) (*http.Client, string, error) {
+// procedure path is appended to, and says whether the gateway is on this
+// machine (a Unix socket, or a loopback host).
+func httpClientFor(target string) (hc *http.Client, base string, local bool, err error) {
 	if path, ok := strings.CutPrefix(target, "unix://"); ok {
 		if !strings.HasPrefix(path, "/") {
-			return nil, "", fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
+			return nil, "", false, fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
 		}
 		dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
 			return d.DialContext(ctx, "unix", path)
 		}
 		// The host is a placeholder: every request goes to the socket.
-		return &http.Client{Transport: &http.Transport{DialContext: dial}}, "http://gateway", nil
+		return &http.Client{Transport: &http.Transport{DialContext: dial}}, "http://gateway", true, nil
 	}
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", fmt.Errorf("runtime: gateway target %q: want unix:///path, http://host:port or https://host:port", target)
+		return nil, "", false, fmt.Errorf("runtime: gateway target %q: want unix:///path, http://host:port or https://host:port", target)
 	}
-	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, strings.TrimSuffix(target, "/"), nil
+	ip := net.ParseIP(u.Hostname())
+	local = u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())
+	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, strings.TrimSuffix(target, "/"), local, nil
 }
 
 func (c *connectTransport) Forge(ctx context.Context, req proto.Message) (proto.Message, error) {

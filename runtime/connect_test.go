@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"connectrpc.com/connect"
@@ -163,5 +164,56 @@ func TestDialGatewayRejectsBadTargets(t *testing.T) {
 	}
 	if _, err := runtime.DialGateway(&runtime.Table{}, "unix:///x.sock"); err == nil {
 		t.Error("a table without a procedure was accepted")
+	}
+}
+
+// TestNoGzipOverLocalTransports: over a Unix socket and loopback the client
+// does not offer to accept gzip, so even a server that compresses whatever
+// it may (a bare Connect handler) answers uncompressed; a remote gateway is
+// still offered gzip.
+func TestNoGzipOverLocalTransports(t *testing.T) {
+	var mu sync.Mutex
+	var offered []string
+	big := proto.Clone(issueResult).(*gatewayv1.ForgeCallResult)
+	big.GetIssue().Body = strings.Repeat("compressible ", 1000)
+	h := mux(gateway{handle: func(context.Context, *gatewayv1.ForgeCallRequest) (*gatewayv1.ForgeCallResult, error) {
+		return big, nil
+	}})
+	record := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		offered = append(offered, r.Header.Get("Accept-Encoding"))
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	})
+	sock := filepath.Join(t.TempDir(), "gw.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: record}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	tcp := httptest.NewServer(record)
+	t.Cleanup(tcp.Close)
+
+	for _, target := range []string{"unix://" + sock, tcp.URL, strings.Replace(tcp.URL, "127.0.0.1", "localhost", 1)} {
+		res := dial(t, target).Execute(context.Background(), runtime.Call{ID: "c", Name: "forge_get_issue", Args: []byte(`{"repo":"acme/widgets","issue_number":12}`)})
+		if res.IsError || !strings.Contains(res.Text, "compressible compressible") {
+			t.Fatalf("%s: %s", target, res.Text)
+		}
+		mu.Lock()
+		got := offered[len(offered)-1]
+		mu.Unlock()
+		if strings.Contains(got, "gzip") {
+			t.Errorf("%s: the client offered Accept-Encoding %q", target, got)
+		}
+	}
+	for target, local := range map[string]bool{
+		"unix:///run/gw.sock": true, "http://127.0.0.1:7777": true, "http://[::1]:7777": true, "http://localhost:7777": true,
+		"https://gateway.example.com": false, "http://10.0.0.5:7777": false,
+	} {
+		if runtime.LocalTarget(target) != local {
+			t.Errorf("LocalTarget(%q) = %v, want %v", target, !local, local)
+		}
 	}
 }

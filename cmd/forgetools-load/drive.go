@@ -35,6 +35,7 @@ type phase struct {
 	errors       int           // calls whose result was a tool failure
 	firstError   string        // the text of the first failure
 	wall         time.Duration // from the first call to the last answer
+	cpu          time.Duration // this process's CPU time over the same span
 	p50, p99     time.Duration
 }
 
@@ -44,6 +45,17 @@ func (p phase) rate() float64 {
 		return 0
 	}
 	return float64(p.calls) / p.wall.Seconds()
+}
+
+// cpuPerCall is this process's CPU time per completed call, in
+// microseconds: agents, gateway (or baseline) and, on SQLite, the store
+// together; a PostgreSQL server's own CPU is not in it. On a shared
+// machine it moves far less than calls/s with the neighbours' load.
+func (p phase) cpuPerCall() float64 {
+	if p.calls == 0 {
+		return 0
+	}
+	return float64(p.cpu.Microseconds()) / float64(p.calls)
 }
 
 // dial gives each agent its own toolset on its own socket, as separate
@@ -124,13 +136,14 @@ func drive(ctx context.Context, agents []*runtime.Toolset, targetName, tool stri
 	// Start every phase with a clean heap, so no phase pays for the
 	// garbage of the one before it.
 	goruntime.GC()
-	t0 := time.Now()
+	t0, cpu0 := time.Now(), processCPU()
 	if limit > 0 {
 		deadline = t0.Add(limit)
 	}
 	close(start)
 	wg.Wait()
-	p := phase{tool: tool, target: targetName, calls: len(latencies), errors: failures, firstError: first, wall: time.Since(t0)}
+	p := phase{tool: tool, target: targetName, calls: len(latencies), errors: failures, firstError: first,
+		wall: time.Since(t0), cpu: processCPU() - cpu0}
 	slices.Sort(latencies)
 	p.p50, p.p99 = percentile(latencies, 0.50), percentile(latencies, 0.99)
 	return p

@@ -5,7 +5,17 @@
 // handler that answers at once with the same bytes (the baseline). It
 // prints calls/s and p50/p99 latency for each, and the gateway/baseline
 // ratios, which are the gateway's own cost: validation, scope, dedup,
-// attribution, the store and the local forge.
+// attribution, the store and the local forge. After each tool's two rows
+// comes one line for scripts to read:
+//
+//	case=get_issue store=sqlite agents=16 calls_s=… p50_ms=… p99_ms=… baseline_calls_s=… ratio=… baseline_p50_ms=… baseline_p99_ms=… cpu_us=… baseline_cpu_us=… cpu_ratio=…
+//
+// where ratio is the gateway's calls/s over the baseline's, cpu_us is this
+// process's CPU time per call (agents and gateway or baseline; with SQLite
+// the store too, with PostgreSQL not the database server's), and cpu_ratio
+// is the baseline's CPU per call over the gateway's: the calls/s ratio the
+// two would reach on a CPU of their own, which on a shared machine holds
+// far steadier than calls/s.
 //
 // The gateway runs in this process exactly as `forgetools serve` builds it
 // (gateway/server on a store with the local forge), on a fresh SQLite file
@@ -13,6 +23,7 @@
 // runtime.Toolset.Execute, JSON arguments in, rendered text out.
 //
 //	go run ./cmd/forgetools-load -agents 16 -calls 5000
+//	go run ./cmd/forgetools-load -store "$FORGETOOLS_TEST_POSTGRES" -cpuprofile load.prof
 package main
 
 import (
@@ -26,6 +37,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	goruntime "runtime"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"time"
@@ -51,6 +63,7 @@ type options struct {
 	duration time.Duration
 	store    string
 	logLevel slog.Level
+	profile  string
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -62,6 +75,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.IntVar(&o.calls, "calls", 2000, fmt.Sprintf("calls per tool and target, shared by the agents (1-%d)", maxCalls))
 	fs.DurationVar(&o.duration, "duration", 0, fmt.Sprintf("also end each tool and target after this long (0: no limit; at most %s)", maxDuration))
 	fs.StringVar(&o.store, "store", "", "gateway store: a SQLite file or a postgres:// DSN (its schema gets the gateway's tables); default a fresh SQLite file")
+	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the measured calls (gateway, baseline and agents: one process) to this file")
 	fs.StringVar(&level, "log-level", "info", "gateway log level, as for forgetools serve (info is its default); the lines are formatted, then discarded")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: forgetools-load [flags]\n\nMeasure the gateway against a bare Connect handler with N concurrent agents over Unix sockets.\n\nExample:\n  forgetools-load -agents 16 -calls 5000\n\nFlags:\n")
@@ -96,6 +110,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "forgetools-load: %v\n", err)
 		return 2
+	}
+	if o.profile != "" {
+		stopProfile, err := startProfile(o.profile)
+		if err != nil {
+			fmt.Fprintf(stderr, "forgetools-load: -cpuprofile: %v\n", err)
+			return 1
+		}
+		defer stopProfile()
 	}
 	phases, err := measure(ctx, o, stdout)
 	if err != nil {
@@ -161,8 +183,12 @@ func measure(ctx context.Context, o *options, out io.Writer) ([]phase, error) {
 			phases, pair[i] = append(phases, p), p
 		}
 		b, g := pair[0], pair[1]
-		fmt.Fprintf(out, "%-20s gateway/baseline: calls/s %.2fx, p50 %.2fx, p99 %.2fx\n\n",
+		fmt.Fprintf(out, "%-20s gateway/baseline: calls/s %.2fx, p50 %.2fx, p99 %.2fx\n",
 			w.tool, ratio(g.rate(), b.rate()), ratio(g.p50.Seconds(), b.p50.Seconds()), ratio(g.p99.Seconds(), b.p99.Seconds()))
+		fmt.Fprintf(out, "case=%s store=%s agents=%d calls_s=%.1f p50_ms=%.3f p99_ms=%.3f baseline_calls_s=%.1f ratio=%.2f "+
+			"baseline_p50_ms=%.3f baseline_p99_ms=%.3f cpu_us=%.1f baseline_cpu_us=%.1f cpu_ratio=%.2f\n\n",
+			strings.TrimPrefix(w.tool, "forge_"), kind, o.agents, g.rate(), msf(g.p50), msf(g.p99), b.rate(), ratio(g.rate(), b.rate()),
+			msf(b.p50), msf(b.p99), g.cpuPerCall(), b.cpuPerCall(), ratio(b.cpuPerCall(), g.cpuPerCall()))
 		if err := ctx.Err(); err != nil {
 			return phases, err
 		}
@@ -170,7 +196,25 @@ func measure(ctx context.Context, o *options, out io.Writer) ([]phase, error) {
 	return phases, nil
 }
 
-func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond)) }
+func ms(d time.Duration) string { return fmt.Sprintf("%.3fms", msf(d)) }
+
+func msf(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// startProfile starts a CPU profile into path and returns what stops it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}, nil
+}
 
 func ratio(a, b float64) float64 {
 	if b == 0 {

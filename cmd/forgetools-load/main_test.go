@@ -2,7 +2,11 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -33,6 +37,14 @@ func TestDriverReports(t *testing.T) {
 			}
 		}
 		kind := map[bool]string{true: "postgresql", false: "sqlite"}[strings.HasPrefix(dsn, "postgres")]
+		for _, c := range []string{"get_issue", "create_issue"} {
+			line := `(?m)^case=` + c + ` store=` + kind + ` agents=3 calls_s=\d+\.\d p50_ms=\d+\.\d{3} p99_ms=\d+\.\d{3} ` +
+				`baseline_calls_s=\d+\.\d ratio=\d+\.\d\d baseline_p50_ms=\d+\.\d{3} baseline_p99_ms=\d+\.\d{3} ` +
+				`cpu_us=\d+\.\d baseline_cpu_us=\d+\.\d cpu_ratio=\d+\.\d\d$`
+			if !regexp.MustCompile(line).MatchString(out.String()) {
+				t.Errorf("no machine-readable line for %s:\n%s", c, out.String())
+			}
+		}
 		if !strings.Contains(out.String(), "3 agents, one Unix socket each; 30 calls per tool and target; gateway store "+kind) {
 			t.Errorf("header does not describe the run:\n%s", out.String())
 		}
@@ -56,6 +68,29 @@ func TestDriverStopsAtDuration(t *testing.T) {
 		if p.errors != 0 || p.calls >= maxCalls || p.p50 > p.p99 {
 			t.Errorf("%s on the %s: %d calls, %d errors (%s), p50 %s, p99 %s", p.tool, p.target, p.calls, p.errors, p.firstError, p.p50, p.p99)
 		}
+	}
+}
+
+// TestCPUProfile: -cpuprofile writes a profile: pprof's format is a
+// gzipped protocol buffer, so it must decompress to something.
+func TestCPUProfile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "load.prof")
+	var out, errs bytes.Buffer
+	args := []string{"-agents", "2", "-calls", "20", "-store", storetest.SQLite(t), "-cpuprofile", path}
+	if code := run(context.Background(), args, &out, &errs); code != 0 {
+		t.Fatalf("exit %d\nstderr:\n%s", code, errs.String())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("the profile is not gzipped: %v", err)
+	}
+	if n, err := io.Copy(io.Discard, z); err != nil || n == 0 {
+		t.Fatalf("the profile decompresses to %d bytes: %v", n, err)
 	}
 }
 

@@ -72,7 +72,7 @@ func New(svc *gateway.Service, opts Options) *Server {
 		log = slog.Default()
 	}
 	mux := http.NewServeMux()
-	for path, h := range gateway.Handlers(svc, connect.WithReadMaxBytes(opts.MaxRequestBytes)) {
+	for path, h := range gateway.Handlers(svc, connect.WithReadMaxBytes(opts.MaxRequestBytes), compression()) {
 		mux.Handle(path, h)
 	}
 	return &Server{svc: svc, opts: opts, log: log, handler: mux, errs: make(chan error, 1)}

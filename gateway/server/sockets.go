@@ -51,7 +51,7 @@ func (s *Server) ListenSockets(dir string) ([]string, error) {
 		listeners = append(listeners, &boundListener{Listener: l, id: id})
 		paths = append(paths, path)
 	}
-	srv := s.newHTTPServer(s.handler, func(ctx context.Context, c net.Conn) context.Context {
+	srv := s.newHTTPServer(uncompressedFor(always, s.handler), func(ctx context.Context, c net.Conn) context.Context {
 		if bc, ok := c.(*boundConn); ok {
 			return gateway.WithIdentity(ctx, bc.id)
 		}

@@ -23,7 +23,7 @@ func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 	if s.opts.TLS != nil {
 		l = tls.NewListener(l, s.opts.TLS)
 	}
-	srv := s.newHTTPServer(s.bearer(s.handler), nil)
+	srv := s.newHTTPServer(s.bearer(uncompressedFor(loopback, s.handler)), nil)
 	s.log.Info("gateway listening", "tcp", l.Addr().String(), "tls", s.opts.TLS != nil)
 	s.serve(srv, l)
 	return l.Addr(), nil

@@ -26,9 +26,6 @@ package args
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -77,9 +74,18 @@ func (e Errors) Error() string {
 // collects the problems of every value read from it (and from the objects
 // nested in it).
 type Object struct {
-	path   string // parameter path of this object; "" at the top
-	fields map[string]json.RawMessage
-	errs   *Errors
+	path    string   // parameter path of this object; "" at the top
+	members []member // the given parameters, nulls left out
+	inline  [8]member
+	errs    *Errors
+	own     Errors // the problems, on the top Object
+}
+
+// member is one given parameter: its name (the caller's string, so reading
+// a key allocates nothing) and its value's JSON text, a slice of the input.
+type member struct {
+	name string
+	val  []byte
 }
 
 // Parse reads the arguments of one tool call: exactly one JSON object with
@@ -91,24 +97,48 @@ type Object struct {
 // repeated key) are returned at once; problems with values are collected on
 // the Object and reported by Err.
 func Parse(data []byte, names ...string) (*Object, error) {
-	errs := &Errors{}
+	o := &Object{}
+	o.errs = &o.own
+	o.members = o.inline[:0]
 	if len(bytes.TrimSpace(data)) == 0 {
-		return &Object{errs: errs}, nil
+		return o, nil
 	}
-	fields, keys, msg := readObject(data)
-	if msg != "" {
-		return nil, Errors{{Message: "arguments " + msg}}
+	s := scanner{data: data}
+	var seen keySet
+	ok := s.peek() == '{' && s.object(func(key, val []byte) bool {
+		i := index(names, key)
+		if i < 0 || !seen.add(i) {
+			return false
+		}
+		o.add(names[i], val)
+		return true
+	})
+	if !ok || s.peek() != 0 || s.i != len(data) {
+		return nil, Errors{{Message: explain(data, names)}}
 	}
-	if msg := unknown(keys, names); msg != "" {
-		return nil, Errors{{Message: msg}}
+	return o, nil
+}
+
+func (o *Object) add(name string, val []byte) {
+	if val[0] != 'n' { // null: absent
+		o.members = append(o.members, member{name, val})
 	}
-	return &Object{fields: fields, errs: errs}, nil
+}
+
+// get is the named parameter's JSON text, if given (and not null).
+func (o *Object) get(name string) ([]byte, bool) {
+	for _, m := range o.members {
+		if m.name == name {
+			return m.val, true
+		}
+	}
+	return nil, false
 }
 
 // Has reports whether any of the named parameters is given (not null).
 func (o *Object) Has(names ...string) bool {
 	for _, name := range names {
-		if _, ok := o.fields[name]; ok {
+		if _, ok := o.get(name); ok {
 			return true
 		}
 	}
@@ -134,71 +164,85 @@ func (o *Object) param(name string) string {
 	return o.path + "." + name
 }
 
-// nested parses raw as an object of the given parameter names, sharing o's
-// problems. It returns nil (after recording why) when raw is not usable.
-func (o *Object) nested(path string, raw json.RawMessage, names []string) *Object {
+// nested reads raw, a value of a valid document, as an object of the given
+// parameter names, sharing o's problems. It returns nil (after recording
+// why) when raw is not an object or repeats a key; unknown keys are recorded
+// and the known ones still read.
+func (o *Object) nested(path string, raw []byte, names []string) *Object {
 	if k := kind(raw); k != "object" {
 		o.fail(path, "expected an object, got "+k)
 		return nil
 	}
-	fields, keys, msg := readObject(raw)
-	if msg != "" { // unreachable: raw came out of a valid document
-		o.fail(path, msg)
+	n := &Object{path: path, errs: o.errs}
+	n.members = n.inline[:0]
+	var (
+		seen   keySet
+		bad    []string
+		repeat string
+	)
+	s := scanner{data: raw}
+	s.object(func(key, val []byte) bool {
+		if i := index(names, key); i >= 0 {
+			if !seen.add(i) {
+				repeat = names[i]
+				return false
+			}
+			n.add(names[i], val)
+			return true
+		}
+		k := unquote(key)
+		if slices.Contains(bad, k) {
+			repeat = k
+			return false
+		}
+		bad = append(bad, k)
+		return true
+	})
+	if repeat != "" {
+		o.fail(path, "repeat the key "+strconv.Quote(repeat))
 		return nil
 	}
-	if msg := unknown(keys, names); msg != "" {
+	if msg := unknown(bad, names); msg != "" {
 		o.fail(path, msg)
 	}
-	return &Object{path: path, fields: fields, errs: o.errs}
+	return n
 }
 
-// readObject splits one JSON object into its values, rejecting repeated keys
-// and anything after the object. It returns every key, and the values without
-// the nulls: null means absent.
-func readObject(data []byte) (fields map[string]json.RawMessage, keys []string, problem string) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, nil, "are not valid JSON: " + jsonProblem(err)
+// index is the position in names of the key whose literal (quotes
+// included) is lit, or -1.
+func index(names []string, lit []byte) int {
+	key := lit[1 : len(lit)-1]
+	if bytes.IndexByte(key, '\\') >= 0 {
+		return slices.Index(names, unquote(lit))
 	}
-	if tok != json.Delim('{') {
-		return nil, nil, "must be a JSON object, got " + kind(data)
-	}
-	fields = map[string]json.RawMessage{}
-	seen := map[string]bool{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, nil, "are not valid JSON: " + jsonProblem(err)
-		}
-		key := tok.(string) // inside an object, Token yields keys as strings
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, "are not valid JSON: " + jsonProblem(err)
-		}
-		if seen[key] {
-			return nil, nil, "repeat the key " + strconv.Quote(key)
-		}
-		seen[key] = true
-		keys = append(keys, key)
-		if kind(raw) != "null" {
-			fields[key] = raw
+	for i, name := range names {
+		if string(key) == name {
+			return i
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing brace
-		return nil, nil, "are not valid JSON: " + jsonProblem(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, "must be one JSON object, with nothing after it"
-	}
-	return fields, keys, ""
+	return -1
 }
 
-func jsonProblem(err error) string {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return "unexpected end of input"
+// keySet records which names were seen, by position: a bit each for the
+// first 64, which is every generated tool, and a map past them.
+type keySet struct {
+	bits uint64
+	more map[int]bool
+}
+
+// add marks name i seen and reports whether it was new.
+func (k *keySet) add(i int) bool {
+	if i < 64 {
+		was := k.bits&(1<<i) != 0
+		k.bits |= 1 << i
+		return !was
 	}
-	return err.Error()
+	if k.more == nil {
+		k.more = map[int]bool{}
+	}
+	was := k.more[i]
+	k.more[i] = true
+	return !was
 }
 
 // unknown names the keys of fields that are not in names, listing the valid

@@ -148,6 +148,12 @@ func TestDecodeProblems(t *testing.T) {
 				`comments[1].path: missing required parameter; ` +
 				`comments[1].line: expected an integer from 0 to 18446744073709551615, got -3; ` +
 				`comments[2]: expected an object, got number`},
+		{"nested repeat through an escape", `{"repo": "r", "number": 1, "comments": [{"path": "a", "p\u0061th": "b", "line": 1}]}`,
+			`comments[0]: repeat the key "path"`},
+		{"nested repeat of unknown keys", "{\"repo\": \"r\", \"number\": 1, \"comments\": [{\"path\": \"a\", \"line\": 1, \"\xff\": 1, \"\xfe\": 2}]}",
+			"comments[0]: repeat the key \"\ufffd\""},
+		{"nested null is absent", `{"repo": "r", "number": 1, "comments": [{"path": null, "line": 1}]}`,
+			`comments[0].path: missing required parameter`},
 		{"every problem", `{"repo": 1, "number": true}`, `repo: expected a string, got number; number: expected an integer, got boolean`},
 		{"not an object", `["repo"]`, `arguments must be a JSON object, got array`},
 		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' looking for beginning of value`},
@@ -169,6 +175,31 @@ func TestDecodeProblems(t *testing.T) {
 				t.Fatalf("err is %T, want a non-empty Errors", err)
 			}
 		})
+	}
+}
+
+// TestDepth: nesting is limited as json.Valid limits it, over the whole
+// document, and the refusal says so.
+func TestDepth(t *testing.T) {
+	deep := func(n int) []byte {
+		return []byte(`{"repo":"r","number":1,"labels":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`)
+	}
+	if _, err := decode(deep(9999)); err == nil || err.Error() != "labels[0]: expected a string, got array" {
+		t.Fatalf("9,999 levels in a value of a 10,000-level document: %v", err)
+	}
+	_, err := decode(deep(10000))
+	if err == nil || !strings.HasPrefix(err.Error(), "arguments are not valid JSON: ") || !strings.Contains(err.Error(), "exceeded max depth") {
+		t.Fatalf("10,001 levels: %v", err)
+	}
+}
+
+func TestEscapes(t *testing.T) {
+	got, err := decode([]byte(`{"r\u0065po": "a\u00e9\ud83d\ude00\ud800\n\"\/` + "\xff" + `", "number": 1, "verdict": "\u0061pprove"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "a\u00e9\U0001F600\ufffd\n\"/\ufffd"; got.Repo != want || got.Verdict != 1 {
+		t.Fatalf("repo %q verdict %d, want %q and approve", got.Repo, got.Verdict, want)
 	}
 }
 

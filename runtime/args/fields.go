@@ -69,7 +69,7 @@ func EnumPtr[T ~int32](o *Object, name string, values map[string]T) *T {
 // problems carry the path, e.g. "review.body"). Absent yields nil.
 func Message[T any](o *Object, name string, p Presence, decode func(*Object) T, names ...string) T {
 	var zero T
-	raw, ok := o.fields[name]
+	raw, ok := o.get(name)
 	if !ok {
 		if p == Required {
 			o.fail(o.param(name), "missing required parameter")
@@ -86,17 +86,17 @@ func Message[T any](o *Object, name string, p Presence, decode func(*Object) T, 
 // Messages decodes a JSON array of objects, each like Message; problems
 // carry the item's path, e.g. "comments[2].body".
 func Messages[T any](o *Object, name string, p Presence, decode func(*Object) T, names ...string) []T {
-	items := field(o, name, p, rawItems)
-	if items == nil {
+	raw := field(o, name, p, array)
+	if raw == nil {
 		return nil
 	}
-	out := make([]T, 0, len(items))
-	for i, raw := range items {
+	out := make([]T, 0, count(raw))
+	items(raw, func(i int, item []byte) {
 		var v T
-		if n := o.nested(o.param(name)+"["+strconv.Itoa(i)+"]", raw, names); n != nil {
+		if n := o.nested(o.param(name)+"["+strconv.Itoa(i)+"]", item, names); n != nil {
 			v = decode(n)
 		}
 		out = append(out, v)
-	}
+	})
 	return out
 }

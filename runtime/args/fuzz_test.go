@@ -1,6 +1,7 @@
 package args
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"math/big"
@@ -54,6 +55,9 @@ func FuzzParseInteger(f *testing.F) {
 			return
 		}
 		neg, mag, frac, huge := parseInteger(lit)
+		if pn, pm, ok := plainInteger([]byte(lit)); ok && (pn != neg || pm != mag || frac || huge) {
+			t.Fatalf("plainInteger(%q) = %v %d, parseInteger %v %d frac=%v big=%v", lit, pn, pm, neg, mag, frac, huge)
+		}
 		if i := strings.IndexAny(lit, "eE"); i >= 0 && len(lit)-i > 4 {
 			return // exponent beyond ±999: too costly for big.Rat, covered by unit tests
 		}
@@ -74,6 +78,77 @@ func FuzzParseInteger(f *testing.F) {
 			want := new(big.Int).Abs(r.Num())
 			if frac || huge || mag != want.Uint64() || neg != (r.Sign() < 0) {
 				t.Fatalf("%q = %s, parseInteger says neg=%v mag=%d frac=%v big=%v", lit, r.RatString(), neg, mag, frac, huge)
+			}
+		}
+	})
+}
+
+// FuzzScan holds the one-pass reader to encoding/json: the same verdict on
+// every input, and for a string literal the same decoded text.
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-0.5e+3,true,null,"x\u00e9\ud83d\ude00"]}`, `"\ud800\u0041"`, `"a` + "\xff" + `b"`,
+		`[01]`, `{"a" 1}`, `1.`, `-`, `"\x"`, `[1,]`, ` {} `, `nul`, `"\u12"`, "\"\x1f\"", `{"a":{"b":{}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s := scanner{data: data}
+		val, ok := s.value()
+		ok = ok && s.peek() == 0 && s.i == len(data)
+		if want := json.Valid(data); ok != want {
+			t.Fatalf("scanner says valid=%v, encoding/json %v, for %q", ok, want, data)
+		}
+		if !ok || val[0] != '"' {
+			return
+		}
+		var want string
+		if err := json.Unmarshal(data, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got := unquote(val); got != want {
+			t.Fatalf("unquote(%q) = %q, encoding/json %q", val, got, want)
+		}
+	})
+}
+
+// FuzzParseAgrees holds Parse to the encoding/json reader it replaced
+// (readObject, which now only phrases refusals): the same refusals in the
+// same words, and the same value for every parameter it accepts.
+func FuzzParseAgrees(f *testing.F) {
+	f.Add([]byte(`{"repo":"r","number":1,"labels":["a"],"limit":null}`))
+	f.Add([]byte(`{"r\u0065po":"r","repo":1}`))
+	f.Add([]byte(`{"repo":"r","x":null,"x":1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		o, err := Parse(data, params...)
+		if len(bytes.TrimSpace(data)) == 0 {
+			if err != nil || len(o.members) != 0 {
+				t.Fatalf("empty input: %v", err)
+			}
+			return
+		}
+		fields, keys, msg := readObject(data)
+		if msg == "" {
+			msg = unknown(keys, params)
+		} else {
+			msg = "arguments " + msg
+		}
+		switch {
+		case msg != "":
+			if err == nil || err.Error() != msg {
+				t.Fatalf("Parse(%q) = %v, want %q", data, err, msg)
+			}
+		case err != nil:
+			if json.Valid(data) { // only nesting past the limit may differ
+				t.Fatalf("Parse(%q) refused what encoding/json accepts: %v", data, err)
+			}
+		default:
+			if len(o.members) != len(fields) {
+				t.Fatalf("Parse(%q) kept %d values, encoding/json %d", data, len(o.members), len(fields))
+			}
+			for name, raw := range fields {
+				got, ok := o.get(name)
+				if !ok || !bytes.Equal(bytes.TrimSpace(got), bytes.TrimSpace(raw)) {
+					t.Fatalf("Parse(%q): %s = %q, encoding/json %q", data, name, got, raw)
+				}
 			}
 		}
 	})

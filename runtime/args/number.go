@@ -51,3 +51,22 @@ func parseInteger(lit string) (neg bool, mag uint64, frac, big bool) {
 	}
 	return neg, mag, false, false
 }
+
+// plainInteger reads the common case, up to 19 digits with an optional
+// minus and no fraction or exponent, which cannot overflow uint64; ok is
+// false for anything else, which parseInteger then reads.
+func plainInteger(lit []byte) (neg bool, mag uint64, ok bool) {
+	if len(lit) > 0 && lit[0] == '-' {
+		neg, lit = true, lit[1:]
+	}
+	if len(lit) == 0 || len(lit) > 19 {
+		return false, 0, false
+	}
+	for _, c := range lit {
+		if c < '0' || c > '9' {
+			return false, 0, false
+		}
+		mag = mag*10 + uint64(c-'0')
+	}
+	return neg && mag != 0, mag, true
+}

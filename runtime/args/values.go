@@ -2,7 +2,6 @@ package args
 
 import (
 	"cmp"
-	"encoding/json"
 	"math"
 	"slices"
 	"strconv"
@@ -11,13 +10,13 @@ import (
 
 // A parser turns one JSON value into T, or says what was wrong with it
 // ("expected an integer, got string").
-type parser[T any] func(raw json.RawMessage) (T, string)
+type parser[T any] func(raw []byte) (T, string)
 
 // field decodes the named parameter of o with parse. An absent parameter
 // yields the zero value, and a problem when it is required.
 func field[T any](o *Object, name string, p Presence, parse parser[T]) T {
 	var zero T
-	raw, ok := o.fields[name]
+	raw, ok := o.get(name)
 	if !ok {
 		if p == Required {
 			o.fail(o.param(name), "missing required parameter")
@@ -36,47 +35,37 @@ func field[T any](o *Object, name string, p Presence, parse parser[T]) T {
 // accepts; problems name the item ("labels[2]: expected a string, got
 // number").
 func list[T any](o *Object, name string, p Presence, parse parser[T]) []T {
-	items := field(o, name, p, rawItems)
-	if items == nil {
+	raw := field(o, name, p, array)
+	if raw == nil {
 		return nil
 	}
-	out := make([]T, 0, len(items))
-	for i, raw := range items {
-		v, msg := parse(raw)
+	out := make([]T, 0, count(raw))
+	items(raw, func(i int, item []byte) {
+		v, msg := parse(item)
 		if msg != "" {
 			o.fail(o.param(name)+"["+strconv.Itoa(i)+"]", msg)
 		}
 		out = append(out, v)
-	}
+	})
 	return out
 }
 
-func rawItems(raw json.RawMessage) ([]json.RawMessage, string) {
+// array passes the text of a JSON array through.
+func array(raw []byte) ([]byte, string) {
 	if k := kind(raw); k != "array" {
 		return nil, "expected an array, got " + k
 	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil { // unreachable: raw is valid JSON
-		return nil, err.Error()
-	}
-	if items == nil {
-		items = []json.RawMessage{} // [] is given, unlike an absent list
-	}
-	return items, ""
+	return raw, ""
 }
 
-func parseString(raw json.RawMessage) (string, string) {
+func parseString(raw []byte) (string, string) {
 	if k := kind(raw); k != "string" {
 		return "", "expected a string, got " + k
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil { // unreachable: raw is valid JSON
-		return "", err.Error()
-	}
-	return s, ""
+	return unquote(raw), ""
 }
 
-func parseBool(raw json.RawMessage) (bool, string) {
+func parseBool(raw []byte) (bool, string) {
 	if k := kind(raw); k != "boolean" {
 		return false, "expected a boolean, got " + k
 	}
@@ -86,7 +75,7 @@ func parseBool(raw json.RawMessage) (bool, string) {
 // signed and unsigned accept a JSON number that is an integer in the range
 // of the proto field: 3 and 3.0 and 3e0 alike, never 3.5.
 func signed[T int32 | int64](hi int64) parser[T] {
-	return func(raw json.RawMessage) (T, string) {
+	return func(raw []byte) (T, string) {
 		neg, mag, msg := integer(raw)
 		if msg != "" {
 			return 0, msg
@@ -102,7 +91,7 @@ func signed[T int32 | int64](hi int64) parser[T] {
 }
 
 func unsigned[T uint32 | uint64](hi uint64) parser[T] {
-	return func(raw json.RawMessage) (T, string) {
+	return func(raw []byte) (T, string) {
 		neg, mag, msg := integer(raw)
 		if msg != "" {
 			return 0, msg
@@ -114,9 +103,12 @@ func unsigned[T uint32 | uint64](hi uint64) parser[T] {
 	}
 }
 
-func integer(raw json.RawMessage) (neg bool, mag uint64, problem string) {
+func integer(raw []byte) (neg bool, mag uint64, problem string) {
 	if k := kind(raw); k != "number" {
 		return false, 0, "expected an integer, got " + k
+	}
+	if neg, mag, ok := plainInteger(raw); ok {
+		return neg, mag, ""
 	}
 	neg, mag, frac, big := parseInteger(string(raw))
 	switch {
@@ -128,12 +120,12 @@ func integer(raw json.RawMessage) (neg bool, mag uint64, problem string) {
 	return neg, mag, ""
 }
 
-func outOfRange(raw json.RawMessage, lo, hi string) string {
+func outOfRange(raw []byte, lo, hi string) string {
 	return "expected an integer from " + lo + " to " + hi + ", got " + clip(string(raw))
 }
 
 func float(bits int) parser[float64] {
-	return func(raw json.RawMessage) (float64, string) {
+	return func(raw []byte) (float64, string) {
 		if k := kind(raw); k != "number" {
 			return 0, "expected a number, got " + k
 		}
@@ -151,7 +143,7 @@ var (
 	parseUint32  = unsigned[uint32](math.MaxUint32)
 	parseUint64  = unsigned[uint64](math.MaxUint64)
 	parseFloat64 = float(64)
-	parseFloat32 = func(raw json.RawMessage) (float32, string) {
+	parseFloat32 = func(raw []byte) (float32, string) {
 		f, msg := float(32)(raw)
 		return float32(f), msg
 	}
@@ -161,7 +153,14 @@ var (
 // the enum's declaration order, so the model sees the same list as in the
 // schema.
 func enum[T ~int32](values map[string]T) parser[T] {
-	return func(raw json.RawMessage) (T, string) {
+	return func(raw []byte) (T, string) {
+		if len(raw) > 1 && raw[0] == '"' {
+			// A literal without escapes is its own text: no copy needed
+			// to look it up.
+			if v, ok := values[string(raw[1:len(raw)-1])]; ok {
+				return v, ""
+			}
+		}
 		s, msg := parseString(raw)
 		if msg != "" {
 			return 0, msg

@@ -26,6 +26,7 @@ func Ack(template, replay string, msg proto.Message) string {
 	}
 	plan := planOf(m.Descriptor())
 	var b strings.Builder
+	b.Grow(len(template) + 128) // the values: a URL, a slug, a number
 	for {
 		open := strings.IndexByte(template, '{')
 		if open < 0 {

@@ -1,9 +1,9 @@
 package render
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -17,9 +17,14 @@ const (
 	nestedBudget = 1000
 )
 
-// fence delimits untrusted text with a nonce minted per render. Text cannot
-// close a fence whose nonce it cannot know; lines that merely look like a
-// fence marker are neutralised too, so a forged marker never reads as one.
+// fence delimits untrusted text with a nonce minted per render. One fence
+// holds a run of a record's text fields: each field starts at its own
+// marker line, <<<label-nonce, which also ends the field before it, and the
+// run ends at >>>nonce. Text cannot write a marker, so it can neither end
+// the fence nor pass itself off as another field: it does not know the
+// nonce, and a line of it that merely starts like a marker ("<<<" or ">>>"
+// and a word character) is neutralised with a backslash, which holds even
+// against text that knows the nonce (FuzzFence).
 type fence struct{ nonce string }
 
 func newFence() fence {
@@ -28,24 +33,30 @@ func newFence() fence {
 	return fence{nonce: hex.EncodeToString(b[:])}
 }
 
-func (f fence) open(label string) string  { return "<<<" + label + "-" + f.nonce }
-func (f fence) close(label string) string { return ">>>" + label + "-" + f.nonce }
-
-// forgedMarker matches a line that starts like a fence marker: "<<<" or
-// ">>>" immediately followed by a word character. A Markdown nested quote
-// (">>> text") does not match and survives untouched.
-var forgedMarker = regexp.MustCompile(`(?m)^([ \t]*)(<<<|>>>)(\w)`)
-
-// write appends label's fenced text: the open marker, the text made visible
-// and cut to budget runes, a truncation marker inside the fence when cut,
-// and the close marker, each on its own line.
-func (f fence) write(b *strings.Builder, label, text string, budget int) {
-	shown, rest := visiblePrefix(text, budget)
-	shown = forgedMarker.ReplaceAllString(shown, `$1\$2$3`)
-	b.WriteString(f.open(label))
+// open writes the marker line that starts label's text.
+func (f fence) open(b *strings.Builder, label string) {
+	b.WriteString("<<<")
+	b.WriteString(label)
+	b.WriteByte('-')
+	b.WriteString(f.nonce)
 	b.WriteByte('\n')
-	b.WriteString(shown)
-	if shown != "" && !strings.HasSuffix(shown, "\n") {
+}
+
+// close writes the marker line that ends the fence.
+func (f fence) close(b *strings.Builder) {
+	b.WriteString(">>>")
+	b.WriteString(f.nonce)
+	b.WriteByte('\n')
+}
+
+// text writes untrusted text after an open marker: made visible, cut to
+// budget runes with a truncation marker inside the fence when cut, each
+// line that starts like a marker neutralised, ending with a line break.
+// scratch is reused between fields; text returns it grown as needed.
+func (f fence) text(b *strings.Builder, scratch []byte, text string, budget int) []byte {
+	shown, rest := appendVisible(scratch[:0], text, budget)
+	neutralise(b, shown)
+	if len(shown) > 0 && shown[len(shown)-1] != '\n' {
 		b.WriteByte('\n')
 	}
 	if rest > 0 {
@@ -53,6 +64,30 @@ func (f fence) write(b *strings.Builder, label, text string, budget int) {
 		b.WriteString(strconv.Itoa(rest))
 		b.WriteString(" chars)\n")
 	}
-	b.WriteString(f.close(label))
-	b.WriteByte('\n')
+	return shown
+}
+
+// neutralise copies visible text to b, putting a backslash before the
+// marker of every line that starts like a fence marker: spaces or tabs,
+// then "<<<" or ">>>" immediately followed by a word character. A Markdown
+// nested quote (">>> text") does not start like one and survives untouched.
+func neutralise(b *strings.Builder, s []byte) {
+	start := 0 // of the text not yet written
+	for line := 0; line < len(s); {
+		i := line
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		if i+3 < len(s) && (string(s[i:i+3]) == "<<<" || string(s[i:i+3]) == ">>>") && wordBytes[s[i+3]] {
+			b.Write(s[start:i])
+			b.WriteByte('\\')
+			start = i
+		}
+		next := bytes.IndexByte(s[i:], '\n')
+		if next < 0 {
+			break
+		}
+		line = i + next + 1
+	}
+	b.Write(s[start:])
 }

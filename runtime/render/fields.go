@@ -22,6 +22,7 @@ type field struct {
 	fd       protoreflect.FieldDescriptor
 	as       optionsv1.Render
 	label    string
+	claimKey string // the key in a claim line: the label, else the name's first word
 	maxItems int
 }
 
@@ -47,6 +48,10 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 			if o.GetMaxItems() > 0 {
 				f.maxItems = int(o.GetMaxItems())
 			}
+		}
+		f.claimKey = f.label
+		if f.label == string(fd.Name()) {
+			f.claimKey, _, _ = strings.Cut(f.label, "_")
 		}
 		p = append(p, f)
 	}

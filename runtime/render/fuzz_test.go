@@ -1,6 +1,7 @@
 package render_test
 
 import (
+	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
@@ -86,7 +87,7 @@ func FuzzAck(f *testing.F) {
 // an outside-the-fence line must be a fixed point of it.
 var guards = map[string]func(string) string{
 	"repo": render.Slug, "url": render.URL, "number": render.Attr, "state": render.Attr,
-	"author": render.Attr, "identifier": render.Attr,
+	"author": render.Name, "identifier": render.Attr, // authors are display names (RENDER_NAME)
 }
 
 var countLine = regexp.MustCompile(`^comments: (none|\d+( \(first \d+ shown, \d+ more not shown\))?)$`)
@@ -125,11 +126,11 @@ func FuzzRenderRecord(f *testing.F) {
 			t.Fatalf("%d fences, want %d:\n%s", len(p.fences), wantFences, out)
 		}
 		for _, l := range p.outside {
-			if strings.HasPrefix(l, "record ") && attrClass.MatchString(strings.NewReplacer("[", "", "]", "").Replace(l[7:])) ||
+			if strings.HasPrefix(l, "# ") && attrClass.MatchString(strings.NewReplacer("[", "", "]", "").Replace(l[2:])) ||
 				countLine.MatchString(l) {
 				continue
 			}
-			if claim, ok := strings.CutPrefix(l, "claimed attribution (parsed from body, unverified): "); ok {
+			if claim, ok := strings.CutPrefix(l, "claim (unverified): "); ok {
 				for _, kv := range strings.Split(claim, " ") {
 					if k, v, ok := strings.Cut(kv, "="); !ok || (k != "agent" && k != "session") || render.Attr(v) != v {
 						t.Fatalf("claim line %q", l)
@@ -140,6 +141,94 @@ func FuzzRenderRecord(f *testing.F) {
 			label, value, ok := strings.Cut(l, ": ")
 			if g := guards[label]; !ok || g == nil || g(value) != value {
 				t.Fatalf("line %q outside a fence is not renderer grammar:\n%s", l, out)
+			}
+		}
+	})
+}
+
+// The guards as they were first written, with regular expressions: the
+// reference FuzzGuardsMatchRegexps holds the byte-testing guards to.
+var (
+	oldAttrShape = regexp.MustCompile(`^[\w.:-]+$`)
+	oldURLShape  = regexp.MustCompile(`^https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+$`)
+	oldSlugShape = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$`)
+	oldNameShape = regexp.MustCompile(`^[\p{L}\p{N}\p{So}](?:[\p{L}\p{N}\p{M}\p{So}._:/#&+'@-]| [\p{L}\p{N}\p{M}\p{So}._:/#&+'@-])*$`)
+)
+
+func oldName(s string) string {
+	if len(s) > 100 || !utf8.ValidString(s) || !oldNameShape.MatchString(s) {
+		return render.Malformed
+	}
+	return s
+}
+
+func oldAttr(s string) string {
+	if len(s) > 256 || !oldAttrShape.MatchString(s) {
+		return render.Malformed
+	}
+	return s
+}
+
+func oldURL(s string) string {
+	if len(s) > 2048 || !oldURLShape.MatchString(s) {
+		return render.Malformed
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.User != nil {
+		return render.Malformed
+	}
+	return s
+}
+
+func oldSlug(s string) string {
+	if len(s) > 256 || !oldSlugShape.MatchString(s) {
+		return render.Malformed
+	}
+	for _, seg := range strings.Split(s, "/") {
+		if seg == "." || seg == ".." {
+			return render.Malformed
+		}
+	}
+	return s
+}
+
+func oldVerdict(s string) string {
+	k := strings.ToLower(strings.TrimSpace(s))
+	k = strings.NewReplacer("-", "_", " ", "_").Replace(k)
+	k = strings.TrimPrefix(k, "verdict_")
+	if v, ok := map[string]string{
+		"approve": "approve", "approved": "approve", "request_changes": "request_changes",
+		"changes_requested": "request_changes", "request_change": "request_changes",
+		"comment": "comment", "commented": "comment",
+	}[k]; ok {
+		return v
+	}
+	return oldAttr(k)
+}
+
+// FuzzGuardsMatchRegexps checks equivalence rather than assuming it: every
+// guard gives exactly what its regular-expression definition gives, on any
+// input (the seeds cover each guard's edges: ports, user information, IP
+// literals, escapes, dot segments, spacing, Unicode case folding).
+func FuzzGuardsMatchRegexps(f *testing.F) {
+	for _, s := range []string{
+		"https://github.com/a/b/issues/1#issuecomment-2", "http://localhost:8080/x?y=%20", "https://:80/", "https://a:b/",
+		"https://[::1]:8080/", "https://[1.2.3.4]/", "https://u@h/", "https://h/%zz", "https://h/#%2", "https://h?x=%", "https://a_b.c/",
+		"https://h:1:2/", "acme/widgets", "a/./b", "a//b", ".", "good first issue", "a  b", "a ", "🐛 bug", "é\u0301", "\u212a",
+		" APPROVED ", "Request-Changes", "VERDICT_COMMENT", "dismissed", "\u00a0approve", "a\xffb",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, g := range []struct {
+			name     string
+			new, old func(string) string
+		}{
+			{"Attr", render.Attr, oldAttr}, {"URL", render.URL, oldURL}, {"Slug", render.Slug, oldSlug},
+			{"Name", render.Name, oldName}, {"Verdict", render.Verdict, oldVerdict},
+		} {
+			if got, want := g.new(s), g.old(s); got != want {
+				t.Fatalf("%s(%q) = %q, the regexp definition gives %q", g.name, s, got, want)
 			}
 		}
 	})

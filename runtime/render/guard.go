@@ -8,8 +8,8 @@
 package render
 
 import (
+	"bytes"
 	"net/url"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -28,28 +28,89 @@ const (
 	maxNameLen = 100
 )
 
+// The guards below check their shapes with byte and rune tests rather than
+// regular expressions: they run for every attribute of every record, and
+// FuzzGuardsMatchRegexps holds each to the expression it was first written
+// as (kept in that test).
+
+// class is a set of ASCII bytes.
+type class [256]bool
+
+func newClass(sets ...string) *class {
+	var c class
+	for _, set := range sets {
+		for i := 0; i < len(set); i++ {
+			c[set[i]] = true
+		}
+	}
+	return &c
+}
+
+const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+
 var (
-	attrShape = regexp.MustCompile(`^[\w.:-]+$`)
-	// The RFC 3986 unreserved and reserved characters plus '%', minus the
-	// quote: no whitespace, quotes, angle brackets, backslashes or anything
-	// outside printable ASCII can ride inside a URL the model reads.
-	urlShape = regexp.MustCompile(`^https?://[A-Za-z0-9\-._~:/?#\[\]@!$&()*+,;=%]+$`)
-	// One or more path segments: GitHub owner/name, GitLab group/sub/name,
-	// or a bare Linear team key such as ENG.
-	slugShape = regexp.MustCompile(`^[A-Za-z0-9_.-]+(/[A-Za-z0-9_.-]+)*$`)
-	// A name people chose: letters, digits and symbols (emoji) from any
-	// script, single spaces and a little punctuation, starting and ending
-	// with a letter, digit or symbol. No comma (names are listed
-	// comma-separated), no quotes, brackets, backticks or line breaks.
-	nameShape = regexp.MustCompile(`^[\p{L}\p{N}\p{So}](?:[\p{L}\p{N}\p{M}\p{So}._:/#&+'@-]| [\p{L}\p{N}\p{M}\p{So}._:/#&+'@-])*$`)
+	// attrBytes is [\w.:-].
+	attrBytes = newClass(alnum, "_.:-")
+	// urlBytes is the RFC 3986 unreserved and reserved characters plus '%',
+	// minus the quote: no whitespace, quotes, angle brackets, backslashes
+	// or anything outside printable ASCII can ride inside a URL the model
+	// reads.
+	urlBytes = newClass(alnum, "-._~:/?#[]@!$&()*+,;=%")
+	// wordBytes is \w, what follows "<<<" or ">>>" in a fence marker.
+	wordBytes = newClass(alnum, "_")
+	// slugBytes is one path segment's characters.
+	slugBytes = newClass(alnum, "_.-")
+	// hostBytes is a host name a URL can be vouched for without url.Parse.
+	hostBytes = newClass(alnum, ".-")
+	// nameMarks is the punctuation a name may carry besides letters, digits,
+	// marks and symbols.
+	nameMarks = newClass("._:/#&+'@-")
 )
+
+// all reports whether s is non-empty and every byte of it is in c.
+func (c *class) all(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !c[s[i]] {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // Name passes a short name people chose, such as a label ("good first
 // issue", "🐛 bug") or a display name ("Ada Lovelace"), at most 100 bytes;
 // anything else is Malformed. Wider than Attr (spaces, any script), it still
-// cannot carry a line break, a fence marker or markup.
+// cannot carry a line break, a fence marker or markup: it starts with a
+// letter, digit or symbol (So) from any script, and goes on with those,
+// combining marks and a little punctuation (no comma: names are listed
+// comma-separated; no quotes, brackets or backticks), with single spaces
+// between them.
 func Name(s string) string {
-	if len(s) > maxNameLen || !utf8.ValidString(s) || !nameShape.MatchString(s) {
+	if len(s) > maxNameLen || s == "" || !utf8.ValidString(s) {
+		return Malformed
+	}
+	first, space := true, false
+	for _, r := range s {
+		switch {
+		case first:
+			if !unicode.In(r, unicode.L, unicode.N, unicode.So) {
+				return Malformed
+			}
+			first = false
+		case r == ' ':
+			if space {
+				return Malformed
+			}
+			space = true
+			continue
+		case r < utf8.RuneSelf && nameMarks[r],
+			unicode.In(r, unicode.L, unicode.N, unicode.M, unicode.So):
+		default:
+			return Malformed
+		}
+		space = false
+	}
+	if space {
 		return Malformed
 	}
 	return s
@@ -58,7 +119,7 @@ func Name(s string) string {
 // Attr passes a short token (number, state, id, handle) that matches
 // ^[\w.:-]+$ and is at most 256 bytes; anything else is Malformed.
 func Attr(s string) string {
-	if len(s) > maxAttrLen || !attrShape.MatchString(s) {
+	if len(s) > maxAttrLen || !attrBytes.all(s) {
 		return Malformed
 	}
 	return s
@@ -68,8 +129,15 @@ func Attr(s string) string {
 // must never carry a credential into a transcript) and only URL characters,
 // at most 2048 bytes; anything else is Malformed.
 func URL(s string) string {
-	if len(s) > maxURLLen || !urlShape.MatchString(s) {
+	rest, ok := strings.CutPrefix(s, "https://")
+	if !ok {
+		rest, ok = strings.CutPrefix(s, "http://")
+	}
+	if !ok || len(s) > maxURLLen || !urlBytes.all(rest) {
 		return Malformed
+	}
+	if plainURL(rest) {
+		return s
 	}
 	u, err := url.Parse(s)
 	if err != nil || u.Host == "" || u.User != nil {
@@ -78,19 +146,48 @@ func URL(s string) string {
 	return s
 }
 
+// plainURL vouches for the common URL without url.Parse: no percent
+// escapes anywhere, and an authority (up to the first '/', '?' or '#') that
+// is a host of letters, digits, dots and hyphens with an optional numeric
+// port. Anything else (user information, IP literals, escapes) is left to
+// url.Parse.
+func plainURL(rest string) bool {
+	if strings.IndexByte(rest, '%') >= 0 {
+		return false
+	}
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	host, port, hasPort := strings.Cut(rest[:end], ":")
+	if !hostBytes.all(host) {
+		return false
+	}
+	for i := 0; hasPort && i < len(port); i++ {
+		if port[i] < '0' || port[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // Slug passes an owner/name repository path (any number of segments, for
 // nested groups) or a bare key such as a Linear team key; "." and ".."
 // segments and values over 256 bytes are Malformed.
 func Slug(s string) string {
-	if len(s) > maxSlugLen || !slugShape.MatchString(s) {
+	if len(s) > maxSlugLen {
 		return Malformed
 	}
-	for _, seg := range strings.Split(s, "/") {
-		if seg == "." || seg == ".." {
+	for rest := s; ; {
+		seg, more, found := strings.Cut(rest, "/")
+		if !slugBytes.all(seg) || seg == "." || seg == ".." {
 			return Malformed
 		}
+		if !found {
+			return s
+		}
+		rest = more
 	}
-	return s
 }
 
 // verdicts maps forge spellings of a review state onto the tool vocabulary,
@@ -111,6 +208,26 @@ var verdicts = map[string]string{
 // request_changes, comment) and passes anything else (dismissed, pending)
 // lowercased through Attr.
 func Verdict(s string) string {
+	// An ASCII spelling is folded in place, without allocating; any other
+	// takes Unicode lowercasing and trimming (KELVIN SIGN lowercases to k).
+	var buf [32]byte
+	if t := strings.Trim(s, " \t\n\v\f\r"); len(t) <= len(buf) && isASCII(s) {
+		k := buf[:len(t)]
+		for i := range len(t) {
+			switch c := t[i]; {
+			case c >= 'A' && c <= 'Z':
+				k[i] = c + 'a' - 'A'
+			case c == '-' || c == ' ':
+				k[i] = '_'
+			default:
+				k[i] = c
+			}
+		}
+		if v, ok := verdicts[string(bytes.TrimPrefix(k, []byte("verdict_")))]; ok {
+			return v
+		}
+		return Attr(string(bytes.TrimPrefix(k, []byte("verdict_"))))
+	}
 	k := strings.ToLower(strings.TrimSpace(s))
 	k = strings.NewReplacer("-", "_", " ", "_").Replace(k)
 	k = strings.TrimPrefix(k, "verdict_")
@@ -118,6 +235,15 @@ func Verdict(s string) string {
 		return v
 	}
 	return Attr(k)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // Flat puts text on one line: every run of whitespace and control
@@ -137,7 +263,7 @@ func Flat(s string) string {
 			space = b.Len() > 0
 		case isHidden(prev, r, next):
 			flushSpace(&b, &space)
-			b.WriteString(marker(r))
+			b.Write(appendMarker(nil, r))
 		default:
 			flushSpace(&b, &space)
 			b.WriteRune(r)

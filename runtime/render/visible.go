@@ -1,7 +1,7 @@
 package render
 
 import (
-	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -48,28 +48,53 @@ func isHidden(prev, r, next rune) bool {
 	return unicode.In(r, hidden...)
 }
 
-// marker is how a hidden character reads: its code point in angle brackets.
-// Ordinary text such as "Promise<string>" or "<n>" never takes this shape
-// because the renderer only ever writes it in place of a hidden character.
-func marker(r rune) string { return fmt.Sprintf("<U+%04X>", r) }
+// appendMarker appends how a hidden character reads: its code point in
+// angle brackets, "<U+202E>". Ordinary text such as "Promise<string>" or
+// "<n>" never takes this shape because the renderer only ever writes it in
+// place of a hidden character.
+func appendMarker(dst []byte, r rune) []byte {
+	hex := strconv.FormatInt(int64(r), 16)
+	dst = append(dst, "<U+"...)
+	for range 4 - len(hex) {
+		dst = append(dst, '0')
+	}
+	dst = append(dst, strings.ToUpper(hex)...)
+	return append(dst, '>')
+}
+
+// markerLen is the length of r's marker: "<U+" and ">" around at least
+// four hex digits.
+func markerLen(r rune) int {
+	return 4 + max(4, len(strconv.FormatInt(int64(r), 16)))
+}
 
 // Visible returns untrusted text with every hidden character replaced by its
 // marker (U+202E becomes "<U+202E>"), CRLF and lone CR normalised to LF, and
 // invalid UTF-8 replaced by U+FFFD. Everything else is kept byte for byte.
 func Visible(s string) string {
-	out, _ := visiblePrefix(s, -1)
-	return out
+	out, _ := appendVisible(nil, s, -1)
+	return string(out)
 }
 
-// visiblePrefix is Visible limited to a budget of output runes (negative =
-// unlimited). It returns the visible text and how many input runes did not
-// fit; a marker is never split.
-func visiblePrefix(s string, budget int) (string, int) {
-	var b strings.Builder
-	b.Grow(min(len(s), max(budget, 0)*4+16))
+// appendVisible appends Visible(s) to dst, limited to a budget of output
+// runes (negative = unlimited). It returns the extended slice and how many
+// input runes did not fit; a marker is never split.
+func appendVisible(dst []byte, s string, budget int) ([]byte, int) {
 	used := 0
 	prev := rune(0)
 	for i := 0; i < len(s); {
+		if budget >= 0 && used == budget {
+			return dst, utf8.RuneCountInString(s[i:])
+		}
+		// Printable ASCII, tabs and line feeds are the bulk of any text and
+		// never hidden: copy them a byte at a time.
+		if c := s[i]; c >= ' ' && c < 0x7f || c == '\n' || c == '\t' {
+			dst = append(dst, c)
+			used++
+			prev = rune(c)
+			i++
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == '\r' {
 			// CRLF and a lone CR both end a line; a bare CR would let text
@@ -80,19 +105,22 @@ func visiblePrefix(s string, budget int) (string, int) {
 			}
 		}
 		next, _ := utf8.DecodeRuneInString(s[i+size:])
-		piece := string(r)
 		width := 1
-		if isHidden(prev, r, next) {
-			piece = marker(r)
-			width = len(piece)
+		hidden := isHidden(prev, r, next)
+		if hidden {
+			width = markerLen(r)
 		}
 		if budget >= 0 && used+width > budget {
-			return b.String(), utf8.RuneCountInString(s[i:])
+			return dst, utf8.RuneCountInString(s[i:])
 		}
-		b.WriteString(piece)
+		if hidden {
+			dst = appendMarker(dst, r)
+		} else {
+			dst = utf8.AppendRune(dst, r)
+		}
 		used += width
 		prev = r
 		i += size
 	}
-	return b.String(), 0
+	return dst, 0
 }

@@ -112,9 +112,9 @@ func TestInProcessCallsShareTheStore(t *testing.T) {
 		e.call("forge_create_issue", issue, "--store", dsn, "--id", "first").
 			want(t, 0, `Issue #1 in demo/app already created by an earlier attempt`)
 		wantText(t, e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`, "--store", dsn).record(t), header+
-			"record issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
-			"claimed attribution (parsed from body, unverified): agent=demo-agent owner=demo-owner session=demo\n"+
-			"<<<title-NONCE\nWritten by the first process\n>>>title-NONCE\ncomments: none\n")
+			"# issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
+			"claim (unverified): agent=demo-agent owner=demo-owner session=demo\n"+
+			"<<<title-NONCE\nWritten by the first process\n>>>NONCE\ncomments: none\n")
 	})
 }
 

@@ -146,9 +146,9 @@ func TestMCPInProcess(t *testing.T) {
 		`Created issue #1 in demo/app: http://localhost/forge/demo/app/issues/1`)
 	text, isErr := callText(t, cs, "forge_get_issue", `{"repo":"demo/app","issue_number":1}`)
 	wantText(t, result{stdout: text + "\n"}.record(t), header+
-		"record issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
-		"claimed attribution (parsed from body, unverified): agent=demo-agent owner=demo-owner session=demo\n"+
-		"<<<title-NONCE\nFiled over MCP\n>>>title-NONCE\ncomments: none\n")
+		"# issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
+		"claim (unverified): agent=demo-agent owner=demo-owner session=demo\n"+
+		"<<<title-NONCE\nFiled over MCP\n>>>NONCE\ncomments: none\n")
 	if isErr {
 		t.Error("a successful read came back isError")
 	}

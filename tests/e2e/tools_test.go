@@ -24,7 +24,7 @@ accounts:
 
 // attribution is the claim the gateway stamps for alice's first session
 // and parses back on every read.
-const attribution = "claimed attribution (parsed from body, unverified): agent=alice-bot owner=alice session=alice-1\n"
+const attribution = "claim (unverified): agent=alice-bot owner=alice session=alice-1\n"
 
 // TestTenToolsOverSocket drives every tool through `forgetools call
 // --gateway unix://...` against `forgetools serve`, on each store backend,
@@ -59,11 +59,11 @@ func TestTenToolsOverSocket(t *testing.T) {
 
 		issueRecord := "repo: demo/app\nnumber: 1\nstate: open\nurl: http://forge.test/f/demo/app/issues/1\nlabels: bug, p1\nauthor: alice\n" +
 			attribution +
-			"<<<title-NONCE\nCrash on start\n>>>title-NONCE\n<<<body-NONCE\nSteps: run it.\n>>>body-NONCE\n"
+			"<<<title-NONCE\nCrash on start\n<<<body-NONCE\nSteps: run it.\n>>>NONCE\n"
 		wantText(t, call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`).record(t), header+
-			"record issue\n"+issueRecord+
-			"comments: 1\nrecord comments[0]\nauthor: alice\n"+attribution+
-			"url: http://forge.test/f/demo/app/issues/1#issuecomment-1\n<<<body-NONCE\nReproduced.\n>>>body-NONCE\n")
+			"# issue\n"+issueRecord+
+			"comments: 1\n# comments[0]\nauthor: alice\n"+attribution+
+			"url: http://forge.test/f/demo/app/issues/1#issuecomment-1\n<<<body-NONCE\nReproduced.\n>>>NONCE\n")
 
 		call("forge_create_pull_request", `{"repo":"demo/app","title":"Fix crash","body":"Fixes #1.","head_ref":"fix-crash","base_ref":"main","draft":true}`, "--id", "c2").
 			want(t, 0, `Opened PR #2 in demo/app: http://forge\.test/f/demo/app/pull/2`)
@@ -72,21 +72,21 @@ func TestTenToolsOverSocket(t *testing.T) {
 		call("forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":2,"body":"Test added."}`).
 			want(t, 0, `Commented on PR #2 in demo/app: http://forge\.test/f/demo/app/pull/2#issuecomment-2`)
 		wantText(t, call("forge_get_pull_request", `{"repo":"demo/app","pull_number":2}`).record(t), header+
-			"record pull_request\nrepo: demo/app\nnumber: 2\nstate: open\nurl: http://forge.test/f/demo/app/pull/2\n"+
-			"<<<head_ref-NONCE\nfix-crash\n>>>head_ref-NONCE\n<<<base_ref-NONCE\nmain\n>>>base_ref-NONCE\ndraft: true\nauthor: alice\n"+attribution+
-			"<<<title-NONCE\nFix crash\n>>>title-NONCE\n<<<body-NONCE\nFixes #1.\n>>>body-NONCE\n"+
-			"reviews: 1\nrecord reviews[0]\nauthor: alice\nverdict: request_changes\n"+attribution+
-			"url: http://forge.test/f/demo/app/pull/2#pullrequestreview-1\n<<<body-NONCE\nAdd a test.\n>>>body-NONCE\n"+
-			"comments: 1\nrecord reviews[0].comments[0]\n<<<path-NONCE\nmain.go\n>>>path-NONCE\nline: 7\nside: RIGHT\nauthor: alice\n"+
-			"<<<body-NONCE\nCheck the error.\n>>>body-NONCE\n"+
-			"comments: 1\nrecord comments[0]\nauthor: alice\n"+attribution+
-			"url: http://forge.test/f/demo/app/pull/2#issuecomment-2\n<<<body-NONCE\nTest added.\n>>>body-NONCE\n")
+			"# pull_request\nrepo: demo/app\nnumber: 2\nstate: open\nurl: http://forge.test/f/demo/app/pull/2\n"+
+			"<<<head_ref-NONCE\nfix-crash\n<<<base_ref-NONCE\nmain\n>>>NONCE\ndraft: true\nauthor: alice\n"+attribution+
+			"<<<title-NONCE\nFix crash\n<<<body-NONCE\nFixes #1.\n>>>NONCE\n"+
+			"reviews: 1\n# reviews[0]\nauthor: alice\nverdict: request_changes\n"+attribution+
+			"url: http://forge.test/f/demo/app/pull/2#pullrequestreview-1\n<<<body-NONCE\nAdd a test.\n>>>NONCE\n"+
+			"comments: 1\n# reviews[0].comments[0]\n<<<path-NONCE\nmain.go\n>>>NONCE\nline: 7\nside: RIGHT\nauthor: alice\n"+
+			"<<<body-NONCE\nCheck the error.\n>>>NONCE\n"+
+			"comments: 1\n# comments[0]\nauthor: alice\n"+attribution+
+			"url: http://forge.test/f/demo/app/pull/2#issuecomment-2\n<<<body-NONCE\nTest added.\n>>>NONCE\n")
 
 		// The list holds the one issue (a pull request is not an issue).
 		wantText(t, call("forge_list_issues", `{"repo":"demo/app","state":"all","labels":["bug"]}`).record(t), header+
-			"record issue_list\nissues: 1\nrecord issues[0]\n"+issueRecord)
+			"# issue_list\nissues: 1\n# issues[0]\n"+issueRecord)
 		wantText(t, call("forge_list_issues", `{"repo":"demo/app","state":"closed"}`).record(t), header+
-			"record issue_list\nissues: none\n")
+			"# issue_list\nissues: none\n")
 
 		sub := call("forge_subscribe", `{"repo":"demo/app","kind":"pull_request","number":2}`).
 			want(t, 0, `Subscribed to pull_request #2 in demo/app: subscription ([0-9a-f-]{36})`)[1]

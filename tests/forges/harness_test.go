@@ -252,7 +252,9 @@ func (e *env) fails(tool, args string) string {
 	return text
 }
 
-var fenceNonce = regexp.MustCompile(`(<<<|>>>)(\w+)-([0-9a-f]+)`)
+// fenceNonce matches a fence marker's nonce: <<<label-nonce, >>>nonce, and
+// the framing line's <<<…-nonce.
+var fenceNonce = regexp.MustCompile(`(<<<(?:\w+|…)-|>>>)([0-9a-f]{8})\b`)
 
 // normalize replaces a read's fence nonce with NONCE, after checking that
 // one render uses one nonce throughout.
@@ -260,12 +262,12 @@ func normalize(t *testing.T, text string) string {
 	t.Helper()
 	nonces := map[string]bool{}
 	for _, m := range fenceNonce.FindAllStringSubmatch(text, -1) {
-		nonces[m[3]] = true
+		nonces[m[2]] = true
 	}
 	if len(nonces) > 1 {
 		t.Errorf("one render uses several fence nonces %v:\n%s", nonces, text)
 	}
-	return fenceNonce.ReplaceAllString(text, "${1}${2}-NONCE")
+	return fenceNonce.ReplaceAllString(text, "${1}NONCE")
 }
 
 // checkNoCredentialLeaked fails the test if a credential appears in a tool

@@ -92,7 +92,7 @@ func TestLinearSession(t *testing.T) {
 	wantLinear(t, "replay", linearSent(t, lin, 3))
 
 	got := e.ok("forge_get_issue", `{`+eng+`,"issue_number":3}`)
-	want(t, "get created", got, readPreamble+`record issue
+	want(t, "get created", got, readPreamble+`# issue
 repo: ENG
 number: 3
 identifier: ENG-3
@@ -102,10 +102,9 @@ labels: Bug, Backend
 author: forgetools
 `+claim+`<<<title-NONCE
 Flaky upload test
->>>title-NONCE
 <<<body-NONCE
 Times out one run in ten.
->>>body-NONCE
+>>>NONCE
 comments: none`)
 	wantLinear(t, "get created", linearSent(t, lin, 3), `Issue {"id":"ENG-3"}`)
 
@@ -118,7 +117,7 @@ comments: none`)
 	wantLinear(t, "comment", linearSent(t, lin, 4), `IssueRef {"id":"ENG-1"}`,
 		fmt.Sprintf(`CommentCreate {"input":{"body":%s,"issueId":%q}}`, jsonString(stamped+"Reproduced."), lin.IssueID("ENG-1")))
 
-	want(t, "get by number", e.ok("forge_get_issue", `{`+eng+`,"issue_number":1}`), readPreamble+`record issue
+	want(t, "get by number", e.ok("forge_get_issue", `{`+eng+`,"issue_number":1}`), readPreamble+`# issue
 repo: ENG
 number: 1
 identifier: ENG-1
@@ -128,17 +127,16 @@ labels: Bug
 author: ada
 <<<title-NONCE
 Crash on save
->>>title-NONCE
 <<<body-NONCE
 Steps: save.
->>>body-NONCE
+>>>NONCE
 comments: 1
-record comments[0]
+# comments[0]
 author: forgetools
 `+claim+`url: https://linear.app/acme/issue/ENG-1/crash-on-save#comment-`+m[1]+`
 <<<body-NONCE
 Reproduced.
->>>body-NONCE`)
+>>>NONCE`)
 
 	// The team's id is cached by the provider: lists need no lookup.
 	got = e.ok("forge_list_issues", `{`+eng+`,"state":"all","labels":["Bug"],"limit":5}`)

@@ -117,7 +117,7 @@ func TestIdempotencyKeyIsNoncePrefixed(t *testing.T) {
 
 // fenceNonce matches a fence marker's nonce, so a read renders to a fixed
 // text once each nonce is spelled NONCE.
-var fenceNonce = regexp.MustCompile(`((?:<<<|>>>)\w+)-([0-9a-f]{8})\b`)
+var fenceNonce = regexp.MustCompile(`(<<<(?:\w+|…)-|>>>)([0-9a-f]{8})\b`)
 
 func TestRenderedSuccess(t *testing.T) {
 	for _, c := range contracts {
@@ -133,7 +133,7 @@ func TestRenderedSuccess(t *testing.T) {
 			if len(nonces) > 1 {
 				t.Errorf("one render used %d fence nonces; want one per render", len(nonces))
 			}
-			if got := fenceNonce.ReplaceAllString(res.Text, "$1-NONCE"); got != c.rendered {
+			if got := fenceNonce.ReplaceAllString(res.Text, "${1}NONCE"); got != c.rendered {
 				t.Errorf("rendered\n%s\nwant\n%s", got, c.rendered)
 			}
 		})
