@@ -176,7 +176,7 @@ func (c *ForgeCaller) own(ctx context.Context, x *call, a store.Artifact) {
 	defer cancel()
 	err := c.store.RecordOwnership(ctx, store.Ownership{Account: x.acct.Name, Session: x.id.Session, Artifact: a})
 	if err != nil {
-		c.log.ErrorContext(ctx, "ownership not recorded", "account", x.acct.Name, "tool", x.arm,
+		c.log.ErrorContext(ctx, "ownership not recorded", "account", x.acct.Name, "tool", toolName(x.req),
 			"repo", a.Repo, "number", a.Number, "cause", c.redact(fmt.Sprint(err)))
 	}
 }

@@ -98,7 +98,7 @@ func (c *ForgeCaller) logCall(ctx context.Context, x *call, res *gatewayv1.Forge
 		slog.String("account", x.id.Account),
 		slog.String("session", x.id.Session),
 		slog.String("call_id", x.req.GetCallId()),
-		slog.String("tool", x.arm),
+		slog.String("tool", toolName(x.req)),
 		slog.String("forge", x.forge),
 		slog.String("repo", x.repo),
 		slog.String("outcome", outcome),

@@ -10,7 +10,8 @@ import (
 )
 
 // dispatch runs the checks every call passes, in order (identity, shape,
-// unsubscribe's own path, repository, scope, forge), then the arm. It
+// unsubscribe's own path, repository, forge, the forge's repository shape,
+// scope), then the arm. It
 // returns the result and, for an unexpected failure, its cause for the log.
 // No provider is called before every check has passed.
 func (c *ForgeCaller) dispatch(ctx context.Context, x *call) (*gatewayv1.ForgeCallResult, error) {
@@ -40,15 +41,18 @@ func (c *ForgeCaller) dispatch(ctx context.Context, x *call) (*gatewayv1.ForgeCa
 		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"repo %q is not \"owner/name\" or a team key (letters, digits, '.', '_' and '-' between slashes)", x.repo)), nil
 	}
-	if !x.acct.scope.allows(x.repo) {
-		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
-			"repository %q is outside the scope of account %q", x.repo, x.acct.Name)), nil
-	}
 	p, fe := c.cfg.registry.resolve(x.req.GetForge())
 	if fe != nil {
 		return errResult(fe), nil
 	}
 	x.forge = describe(p.Ref())
+	if fe := repoShape(p.Ref().GetProvider(), x.repo); fe != nil {
+		return errResult(fe), nil
+	}
+	if !x.acct.scope.allows(x.repo) {
+		return errResult(failure(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+			"repository %q is outside the scope of account %q", x.repo, x.acct.Name)), nil
+	}
 	return c.outcome(c.run(ctx, x, p))
 }
 

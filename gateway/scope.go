@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 )
 
 // segmentRE is one path segment of a repository: what GitHub, GitLab,
@@ -20,6 +23,23 @@ func validRepo(repo string) bool {
 		}
 	}
 	return true
+}
+
+// repoShape refuses a repository the forge cannot name, before the scope
+// check, so a model that left out the owner learns the shape it needs
+// instead of reading a scope denial: Linear takes a team key, every other
+// forge "owner/name".
+func repoShape(p forgev1.ForgeProvider, repo string) *gatewayv1.ForgeCallError {
+	slash := strings.Contains(repo, "/")
+	switch {
+	case p == forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR && slash:
+		return failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
+	case p != forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR && !slash:
+		return failure(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"repo %q names no repository on %s: want \"owner/name\"", repo, providerName(p))
+	}
+	return nil
 }
 
 // scope is an account's repository allow-list, lower-cased (forges treat

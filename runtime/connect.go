@@ -32,7 +32,7 @@ type connectTransport struct {
 // a gateway that is down surfaces as that call's failure, not here.
 func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Transport, error) {
 	if table == nil || table.Procedure == "" || table.NewResult == nil {
-		return nil, errors.New("runtime: DialGateway: table has no procedure or result type")
+		return nil, errors.New("DialGateway: the table has no procedure or result type")
 	}
 	hc, base, err := httpClientFor(target)
 	if err != nil {
@@ -55,7 +55,7 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 func httpClientFor(target string) (*http.Client, string, error) {
 	if path, ok := strings.CutPrefix(target, "unix://"); ok {
 		if !strings.HasPrefix(path, "/") {
-			return nil, "", fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
+			return nil, "", fmt.Errorf("gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
 		}
 		dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
@@ -66,7 +66,7 @@ func httpClientFor(target string) (*http.Client, string, error) {
 	}
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", fmt.Errorf("runtime: gateway target %q: want unix:///path, http://host:port or https://host:port", target)
+		return nil, "", fmt.Errorf("gateway target %q: want unix:///path, http://host:port or https://host:port", target)
 	}
 	return &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}, strings.TrimSuffix(target, "/"), nil
 }

@@ -70,14 +70,14 @@ func TestLogsCarryNoSecretsOrBodies(t *testing.T) {
 		t.Fatalf("%d call log lines, want 6:\n%s", len(calls), logs)
 	}
 	first, replay, bob := calls[0], calls[1], calls[2]
-	for k, want := range map[string]any{"account": "alice", "session": "alice-1", "tool": "create_issue",
+	for k, want := range map[string]any{"account": "alice", "session": "alice-1", "tool": "forge_create_issue",
 		"forge": "github/github.com", "repo": "acme/web", "outcome": "ok"} {
 		if first[k] != want {
 			t.Errorf("create log %s = %v, want %v", k, first[k], want)
 		}
 	}
-	if _, ok := first["duration_ms"]; !ok {
-		t.Error("no duration_ms")
+	if d, ok := first["duration_ms"].(float64); !ok || d < 0 || d != float64(int64(d)) {
+		t.Errorf("duration_ms = %v, want whole milliseconds", first["duration_ms"])
 	}
 	if replay["replay"] != true {
 		t.Errorf("the replay's log line does not say so: %v", replay)

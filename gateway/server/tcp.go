@@ -18,7 +18,7 @@ import (
 func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	if s.opts.TLS != nil {
 		l = tls.NewListener(l, s.opts.TLS)

@@ -13,11 +13,11 @@ import (
 
 // ErrKeyReused is returned when a client_request_id comes back with a
 // request other than the one it was first used for.
-var ErrKeyReused = errors.New("store: client_request_id was already used for a different request")
+var ErrKeyReused = errors.New("client_request_id was already used for a different request")
 
 // ErrClaimLost is returned by Finish when the claim's lease had expired and
 // another attempt took it over.
-var ErrClaimLost = errors.New("store: the create claim expired and was taken over by another attempt")
+var ErrClaimLost = errors.New("the create claim expired and was taken over by another attempt")
 
 // Poll intervals while waiting for another attempt's claim to finish.
 const (
@@ -57,7 +57,7 @@ func (s *Store) Claim(ctx context.Context, account, key, fingerprint string) (*C
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
 		case <-s.closing:
-			return nil, nil, errors.New("store: closed")
+			return nil, nil, errors.New("closed")
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, pollMax)
@@ -75,10 +75,10 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		ON CONFLICT (account, client_request_id) DO NOTHING`),
 		account, key, fingerprint, attempt, millis(now.Add(s.lease)), millis(now))
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("claim: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("claim: %w", err)
 	} else if n == 1 {
 		return s.hold(account, key, attempt), nil, false, nil
 	}
@@ -96,7 +96,7 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		// Abandoned between our insert and this read: try again.
 		return nil, nil, true, nil
 	case err != nil:
-		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
+		return nil, nil, false, fmt.Errorf("claim: %w", err)
 	case fp != fingerprint:
 		return nil, nil, false, ErrKeyReused
 	case state == "done":
@@ -117,10 +117,10 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		attempt, millis(now.Add(s.lease)), account, key, held)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over claim: %w", err)
+		return nil, nil, false, fmt.Errorf("take over claim: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over claim: %w", err)
+		return nil, nil, false, fmt.Errorf("take over claim: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create claim", "account", account)
 		return s.hold(account, key, attempt), nil, false, nil
@@ -193,7 +193,7 @@ func (c *Claim) Finish(ctx context.Context, session string, a Artifact) error {
 		return c.s.recordOwnership(ctx, tx, Ownership{Account: c.account, Session: session, Artifact: a, Created: now})
 	})
 	if err != nil {
-		return fmt.Errorf("store: finish create: %w", err)
+		return fmt.Errorf("finish create: %w", err)
 	}
 	if lost {
 		return ErrClaimLost
@@ -209,7 +209,7 @@ func (c *Claim) Abandon(ctx context.Context) error {
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		c.account, c.key, c.attempt)
 	if err != nil {
-		return fmt.Errorf("store: abandon create: %w", err)
+		return fmt.Errorf("abandon create: %w", err)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func (s *Store) RecordOwnership(ctx context.Context, o Ownership) error {
 		o.Created = s.now()
 	}
 	if err := s.recordOwnership(ctx, s.db, o); err != nil {
-		return fmt.Errorf("store: record ownership: %w", err)
+		return fmt.Errorf("record ownership: %w", err)
 	}
 	return nil
 }
@@ -46,7 +46,7 @@ func (s *Store) Owned(ctx context.Context, account string) ([]Ownership, error) 
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT session, provider, host, repo, kind, number, artifact_id, created_ms
 		FROM gateway_ownership WHERE account = ? ORDER BY created_ms, id`), account)
 	if err != nil {
-		return nil, fmt.Errorf("store: list ownership: %w", err)
+		return nil, fmt.Errorf("list ownership: %w", err)
 	}
 	defer rows.Close()
 	var out []Ownership
@@ -57,7 +57,7 @@ func (s *Store) Owned(ctx context.Context, account string) ([]Ownership, error) 
 			number, createdMS int64
 		)
 		if err := rows.Scan(&o.Session, &provider, &o.Forge.Host, &o.Repo, &kind, &number, &o.ID, &createdMS); err != nil {
-			return nil, fmt.Errorf("store: list ownership: %w", err)
+			return nil, fmt.Errorf("list ownership: %w", err)
 		}
 		if o.Forge.Provider, err = parseProvider(provider); err != nil {
 			return nil, err
@@ -66,7 +66,7 @@ func (s *Store) Owned(ctx context.Context, account string) ([]Ownership, error) 
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list ownership: %w", err)
+		return nil, fmt.Errorf("list ownership: %w", err)
 	}
 	return out, nil
 }

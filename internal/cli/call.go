@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -53,12 +54,11 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				return err
 			}
 			defer closeFn()
-			if _, ok := ts.Lookup(argv[0]); !ok {
-				var names []string
-				for _, t := range ts.Tools() {
-					names = append(names, t.Name)
+			if why := ts.Refusal(argv[0]); why != "" {
+				if !strings.Contains(why, argv[0]) {
+					why = fmt.Sprintf("%q: %s", argv[0], why) // an unknown name: say which
 				}
-				return usageError{fmt.Errorf("unknown tool %q; tools: %s", argv[0], strings.Join(names, ", "))}
+				return usageError{errors.New(why)}
 			}
 			res := ts.Execute(cmd.Context(), runtime.Call{ID: id, Name: argv[0], Args: json.RawMessage(args)})
 			fmt.Fprintln(cmd.OutOrStdout(), res.Text)

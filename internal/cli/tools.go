@@ -29,6 +29,7 @@ func newTools() *cobra.Command {
   mcp        the MCP tools/list result, with the server instructions
   openai     an OpenAI Chat Completions request fragment: system message + tools
   openai-strict  the same with strict function schemas (structured outputs)
+  openai-responses  an OpenAI Responses API request fragment: instructions + strict tools
   anthropic  an Anthropic Messages request fragment: system + tools`,
 		Example: `  forgetools tools
   forgetools tools --format openai-strict --read-only`,
@@ -52,12 +53,15 @@ func newTools() *cobra.Command {
 			return printTools(cmd.OutOrStdout(), ts, format)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "markdown", "markdown, json, mcp, openai, openai-strict or anthropic")
+	cmd.Flags().StringVar(&format, "format", "markdown", formats)
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
 	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
 	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
 	return cmd
 }
+
+// formats are the shapes printTools writes.
+const formats = "markdown, json, mcp, openai, openai-strict, openai-responses or anthropic"
 
 // noTransport backs a toolset that is only listed, never executed.
 var noTransport = runtime.TransportFunc(func(context.Context, proto.Message) (proto.Message, error) {
@@ -86,10 +90,16 @@ func printTools(w io.Writer, ts *runtime.Toolset, format string) error {
 			return err
 		}
 		v = req
+	case "openai-responses":
+		req, err := export.OpenAIResponses(ts)
+		if err != nil {
+			return err
+		}
+		v = req
 	case "anthropic":
 		v = export.Anthropic(ts)
 	default:
-		return usageError{fmt.Errorf("--format %q: want markdown, json, mcp, openai, openai-strict or anthropic", format)}
+		return usageError{fmt.Errorf("--format %q: want %s", format, formats)}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

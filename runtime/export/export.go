@@ -1,6 +1,6 @@
 // Package export renders a Toolset's tool list in the shapes model APIs
-// take: MCP tools/list, OpenAI function tools (plain and strict mode),
-// Anthropic tools, and Markdown for humans. Each export is a function of a
+// take: MCP tools/list, OpenAI function tools (Chat Completions plain and
+// strict, and the Responses API), Anthropic tools, and Markdown for humans. Each export is a function of a
 // Toolset, so read-only mode and allow/deny filters apply to it, and each
 // carries the toolset instructions once: MCP beside the tools, OpenAI and
 // Anthropic as a system-prompt block, shaped so the JSON can be merged into
@@ -155,6 +155,40 @@ func openAISystem(ts *runtime.Toolset) []OpenAIMessage {
 		return []OpenAIMessage{{Role: "system", Content: p}}
 	}
 	return nil
+}
+
+// ResponsesRequest is the part of an OpenAI Responses API request body the
+// toolset supplies: the instructions and the function tools, which the
+// Responses API takes flat (no "function" wrapper).
+type ResponsesRequest struct {
+	Instructions string          `json:"instructions,omitempty"`
+	Tools        []ResponsesTool `json:"tools"`
+}
+
+// ResponsesTool is a Responses API function tool.
+type ResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIResponses returns ts's tools for the Responses API. Its function
+// tools are strict unless a request says otherwise, so every schema is
+// rewritten for strict mode (see Strict) and strict is stated explicitly.
+func OpenAIResponses(ts *runtime.Toolset) (ResponsesRequest, error) {
+	out := ResponsesRequest{Instructions: SystemPrompt(ts), Tools: []ResponsesTool{}}
+	for _, t := range ts.Tools() {
+		params, err := Strict(t.InputSchema)
+		if err != nil {
+			return ResponsesRequest{}, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		out.Tools = append(out.Tools, ResponsesTool{
+			Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: true,
+		})
+	}
+	return out, nil
 }
 
 // AnthropicRequest is the part of a Messages API request body the toolset

@@ -110,8 +110,7 @@ func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 	for _, def := range ts.Tools() {
 		want = append(want, def.Name)
 	}
-	slices.Sort(got)
-	slices.Sort(want)
+	// In the table's order, not the SDK's alphabetical one.
 	if !slices.Equal(got, want) {
 		t.Errorf("tools/list names %v, want %v", got, want)
 	}
@@ -199,8 +198,8 @@ func TestMCPToolFilters(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
 	res, err := ro.CallTool(ctx, &mcp.CallToolParams{Name: "forge_create_issue", Arguments: map[string]any{"repo": "demo/app", "title": "x"}})
-	if err == nil || !strings.Contains(err.Error(), `unknown tool "forge_create_issue"`) {
-		t.Errorf("forge_create_issue on a read-only session: %v, %+v; want an unknown tool error", err, res)
+	if err == nil || !strings.Contains(err.Error(), readOnlySentence) {
+		t.Errorf("forge_create_issue on a read-only session: %v, %+v; want %q", err, res, readOnlySentence)
 	}
 
 	wantTools(t, e.mcpSession("--tools", "forge_get_issue,forge_create_issue"),
