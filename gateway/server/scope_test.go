@@ -84,6 +84,15 @@ func TestScopeEntries(t *testing.T) {
 	if res := h.call("alice-1", req); res.GetIssue().GetForge().GetHost() != "linear.app" {
 		t.Errorf("create in ENG on linear = %v", res)
 	}
+	// A glob in the name: web-* covers web-app, not web or other owners.
+	globs := start(t, storetest.SQLite(t), scope("acme/web-*", "acme/docs-?"))
+	for repo, in := range map[string]bool{"acme/web-app": true, "ACME/Web-API": true, "acme/docs-1": true,
+		"acme/web": false, "acme/docs-12": false, "evil/web-app": false, "acme/web-app/sub": false} {
+		res := globs.call("alice-1", getIssue(repo, 1))
+		if denied := res.GetError().GetCode() == gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED; denied == in {
+			t.Errorf("glob scope, get in %s = %v; want in scope: %v", repo, res, in)
+		}
+	}
 	// "*" is every repository.
 	all := start(t, storetest.SQLite(t), scope("*"))
 	if res := all.call("alice-1", createIssue("anyone/anything", "t", "", "")); res.GetIssue() == nil {

@@ -70,5 +70,6 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 	}
 	f.register(cmd, "warn")
 	cmd.Flags().StringVar(&id, "id", "", "tool call id (default: a fresh one); running a create again with the same id replays it instead of creating a second artifact")
+	skipEnv(cmd, "id")
 	return cmd
 }

@@ -57,6 +57,7 @@ func newTools() *cobra.Command {
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
 	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
 	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
+	skipEnv(cmd, "format")
 	return cmd
 }
 

@@ -51,8 +51,8 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 	var transport runtime.Transport
 	close = func() error { return nil }
 	if f.gateway != "" {
-		if f.config != "" || f.store != "" || f.session != "" {
-			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --store and --session apply only in-process")}
+		if f.configured() || f.store != "" || f.session != "" {
+			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --github, --store and --session apply only in-process")}
 		}
 		transport, err = f.dial()
 		if err != nil {
