@@ -67,7 +67,7 @@ func (c *ForgeCaller) run(ctx context.Context, x *call, p providers.Provider) (*
 		out, err := iss.CommentOnIssue(ctx, pc, req)
 		return wrap(out, err, func(r *forgev1.CommentRef) *gatewayv1.ForgeCallResult {
 			r.Forge = ref
-			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindIssueComment, Number: req.IssueNumber, ID: r.CommentId})
+			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindIssueComment, Number: req.IssueNumber, ID: r.CommentId}, r.Url)
 			return &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_IssueComment{IssueComment: r}}
 		})
 
@@ -83,7 +83,7 @@ func (c *ForgeCaller) run(ctx context.Context, x *call, p providers.Provider) (*
 		out, err := prs.CommentOnPullRequest(ctx, pc, req)
 		return wrap(out, err, func(r *forgev1.CommentRef) *gatewayv1.ForgeCallResult {
 			r.Forge = ref
-			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindPRComment, Number: req.PullNumber, ID: r.CommentId})
+			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindPRComment, Number: req.PullNumber, ID: r.CommentId}, r.Url)
 			return &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_PrComment{PrComment: r}}
 		})
 
@@ -99,7 +99,7 @@ func (c *ForgeCaller) run(ctx context.Context, x *call, p providers.Provider) (*
 		out, err := rv.SubmitReview(ctx, pc, req)
 		return wrap(out, err, func(r *forgev1.ReviewRef) *gatewayv1.ForgeCallResult {
 			r.Forge = ref
-			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindReview, Number: req.PullNumber, ID: r.ReviewId})
+			c.own(ctx, x, store.Artifact{Forge: store.ForgeOf(ref), Repo: x.repo, Kind: store.KindReview, Number: req.PullNumber, ID: r.ReviewId}, r.Url)
 			return &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Review{Review: r}}
 		})
 
@@ -171,10 +171,10 @@ func (c *ForgeCaller) stampReview(x *call, in *gatewayv1.SubmitReviewRequest) (*
 // own records an artifact the call created. The artifact exists whatever
 // happens here, so a failure is logged, not returned: failing the call
 // would invite a retry that posts it twice.
-func (c *ForgeCaller) own(ctx context.Context, x *call, a store.Artifact) {
+func (c *ForgeCaller) own(ctx context.Context, x *call, a store.Artifact, url string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
 	defer cancel()
-	err := c.store.RecordOwnership(ctx, store.Ownership{Account: x.acct.Name, Session: x.id.Session, Artifact: a})
+	err := c.store.RecordOwnership(ctx, ownership(x, a, url))
 	if err != nil {
 		c.log.ErrorContext(ctx, "ownership not recorded", "account", x.acct.Name, "tool", toolName(x.req),
 			"repo", a.Repo, "number", a.Number, "cause", c.redact(fmt.Sprint(err)))

@@ -75,7 +75,7 @@ func (c *ForgeCaller) create(ctx context.Context, x *call, ref *forgev1.ForgeRef
 	if key == "" {
 		res, n, err := do(ctx, pc)
 		if err == nil {
-			c.own(ctx, x, artifact(n))
+			c.own(ctx, x, artifact(n), resultURL(res))
 		}
 		return res, err
 	}
@@ -111,7 +111,7 @@ func (c *ForgeCaller) create(ctx context.Context, x *call, ref *forgev1.ForgeRef
 		}
 		return nil, err
 	}
-	if ferr := claim.Finish(bg, x.id.Session, artifact(n)); ferr != nil {
+	if ferr := claim.Finish(bg, ownership(x, artifact(n), resultURL(res))); ferr != nil {
 		// The artifact exists: report it, and log that the memo does not
 		// (a retry after the lease could create it again).
 		c.log.ErrorContext(ctx, "create memo not recorded", "account", x.acct.Name, "repo", x.repo,

@@ -169,12 +169,14 @@ func (c *Claim) heartbeat() {
 func (c *Claim) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
 
 // Finish records what the create made and who made it, in one transaction:
-// later attempts replay a, and the ownership row names session. It returns
-// ErrClaimLost (after still recording the ownership) when another attempt
-// had taken the claim over.
-func (c *Claim) Finish(ctx context.Context, session string, a Artifact) error {
+// later attempts replay o's artifact, and the ownership row is o (its
+// account is the claim's). It returns ErrClaimLost (after still recording
+// the ownership) when another attempt had taken the claim over.
+func (c *Claim) Finish(ctx context.Context, o Ownership) error {
 	c.stopHeartbeat()
 	now := c.s.now()
+	a := o.Artifact
+	o.Account, o.Created = c.account, now
 	lost := false
 	err := c.s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, c.s.q(`UPDATE gateway_create_memo
@@ -190,7 +192,7 @@ func (c *Claim) Finish(ctx context.Context, session string, a Artifact) error {
 			return err
 		}
 		lost = n == 0
-		return c.s.recordOwnership(ctx, tx, Ownership{Account: c.account, Session: session, Artifact: a, Created: now})
+		return c.s.recordOwnership(ctx, tx, o)
 	})
 	if err != nil {
 		return fmt.Errorf("finish create: %w", err)

@@ -49,7 +49,7 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("first Claim = %v, %v, %v; want a claim", c, a, err)
 		}
-		if err := c.Finish(ctx, "s1", issue(7)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s1", Artifact: issue(7)}); err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
 		var tables int
@@ -110,7 +110,7 @@ func TestClaimWaitsForTheHolder(t *testing.T) {
 				}
 			})
 		}
-		if err := c.Finish(ctx, "s1", issue(42)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s1", Artifact: issue(42)}); err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
 		wg.Wait()
@@ -139,7 +139,7 @@ func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
 				}
 				if c != nil {
 					won.Add(1)
-					if err := c.Finish(ctx, "s", issue(9)); err != nil {
+					if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(9)}); err != nil {
 						t.Errorf("Finish: %v", err)
 					}
 					return
@@ -176,10 +176,10 @@ func TestAbandonLetsTheNextAttemptCreate(t *testing.T) {
 			t.Fatalf("Claim after Abandon = %v, %v, %v; want a new claim", c2, a, err)
 		}
 		// The abandoned claim can no longer finish into the new one.
-		if err := c.Finish(ctx, "s", issue(1)); !errors.Is(err, store.ErrClaimLost) {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(1)}); !errors.Is(err, store.ErrClaimLost) {
 			t.Fatalf("Finish of abandoned claim = %v, want ErrClaimLost", err)
 		}
-		if err := c2.Finish(ctx, "s", issue(2)); err != nil {
+		if err := c2.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(2)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Claim(ctx, "a", "k", "fp"); a == nil || a.Number != 2 {
@@ -201,7 +201,7 @@ func TestKeysAreScopedToTheAccountAndTheRequest(t *testing.T) {
 		if _, _, err := s.Claim(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
 			t.Fatalf("Claim with another fingerprint while pending = %v, want ErrKeyReused", err)
 		}
-		if err := c.Finish(ctx, "s", issue(3)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(3)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := s.Claim(ctx, "alice", "k", "fp-b"); !errors.Is(err, store.ErrKeyReused) {
@@ -241,7 +241,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("Claim after the lease = %v, %v, %v; want a takeover", c, a, err)
 		}
-		if err := c.Finish(ctx, "s2", issue(5)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s2", Artifact: issue(5)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Claim(ctx, "a", "k", "fp"); a == nil || a.Number != 5 {
@@ -260,10 +260,10 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		if err != nil || c == nil {
 			t.Fatalf("takeover of a slow claim = %v, %v", c, err)
 		}
-		if err := late.Finish(ctx, "slow", issue(6)); !errors.Is(err, store.ErrClaimLost) {
+		if err := late.Finish(ctx, store.Ownership{Session: "slow", Artifact: issue(6)}); !errors.Is(err, store.ErrClaimLost) {
 			t.Fatalf("Finish of a lost claim = %v, want ErrClaimLost", err)
 		}
-		if err := c.Finish(ctx, "s2", issue(7)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s2", Artifact: issue(7)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Claim(ctx, "a", "k2", "fp"); a == nil || a.Number != 7 {
