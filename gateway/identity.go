@@ -61,3 +61,7 @@ func (c *ForgeCaller) Authenticate(token string) (Identity, bool) {
 	}
 	return found, match == 1 && token != ""
 }
+
+// HasTokens reports whether any account has a bearer token, so a TCP
+// listener can say at start that it would refuse every call.
+func (c *ForgeCaller) HasTokens() bool { return len(c.cfg.tokens) > 0 }

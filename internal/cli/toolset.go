@@ -34,7 +34,7 @@ func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
 	f.gatewayFlags.register(cmd, defaultLevel)
 	fl := cmd.Flags()
 	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: unix:///path/to/session.sock or http(s)://host:port; default: run the gateway in-process")
-	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding the bearer token for an http(s) --gateway")
+	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding a bearer token: sent to an http(s) --gateway; with mcp --http, a token MCP clients present")
 	fl.StringVar(&f.session, "session", "", "in-process only: the configured session to act as (default: the first)")
 	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools")
 	fl.StringSliceVar(&f.allow, "tools", nil, "expose only these tools (comma-separated names)")
@@ -75,6 +75,17 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 		transport = runtime.TransportFunc(sys.caller.Transport(id))
 		close = sys.Close
 	}
+	ts, err = f.build(transport)
+	if err != nil {
+		close()
+		return nil, nil, err
+	}
+	return ts, close, nil
+}
+
+// build is the toolset the filter flags describe, calling through
+// transport.
+func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error) {
 	var opts []runtime.Option
 	if f.readOnly {
 		opts = append(opts, runtime.WithReadOnly())
@@ -89,12 +100,11 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 	if f.nonce != "" {
 		brokerOpts = append(brokerOpts, runtime.WithNonce(f.nonce))
 	}
-	ts, err = runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
+	ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
 	if err != nil {
-		close()
-		return nil, nil, usageError{err}
+		return nil, usageError{err}
 	}
-	return ts, close, nil
+	return ts, nil
 }
 
 func (f *toolFlags) dial() (runtime.Transport, error) {

@@ -20,6 +20,9 @@ func (c *Config) Check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		bad("tls_cert and tls_key: give both, or neither")
+	}
 	if len(c.Forges) == 0 {
 		bad("forges: at least one forge is required")
 	}

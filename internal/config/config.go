@@ -27,7 +27,11 @@ type Config struct {
 	// SocketDir holds one Unix socket per configured session.
 	SocketDir string `yaml:"socket_dir"`
 	// Listen is a TCP address for bearer-token clients; empty = no TCP.
-	Listen   string    `yaml:"listen"`
+	Listen string `yaml:"listen"`
+	// TLSCert and TLSKey are PEM files; with them the TCP listener (and
+	// an MCP HTTP listener) serve TLS.
+	TLSCert  string    `yaml:"tls_cert"`
+	TLSKey   string    `yaml:"tls_key"`
 	Forges   []Forge   `yaml:"forges"`
 	Accounts []Account `yaml:"accounts"`
 }
