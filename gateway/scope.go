@@ -72,12 +72,13 @@ func parseScope(entries []string) (scope, error) {
 }
 
 // validGlob accepts an "owner/name" pattern: a literal owner (a pattern
-// there would reach every account's repositories of that name), a name
+// there would reach every account's repositories of that name), no "**"
+// (a '*' never crosses a '/', so it could only mislead), a name
 // that is a valid segment once its pattern characters are read as
 // letters, and a pattern path.Match can use.
 func validGlob(e string) bool {
 	owner, name, ok := strings.Cut(e, "/")
-	if !ok || strings.Contains(name, "/") || strings.ContainsAny(owner, globChars) {
+	if !ok || strings.Contains(name, "/") || strings.ContainsAny(owner, globChars) || strings.Contains(name, "**") {
 		return false
 	}
 	literal := func(seg string) string {

@@ -45,6 +45,8 @@ func (f TextPolicyFunc) Check(ctx context.Context, tool *Tool, param string, tex
 type Option func(*config)
 
 type config struct {
+	narrow   bool // WithForges was given
+	forges   []Forge
 	readOnly bool
 	allow    []string
 	deny     []string
@@ -83,6 +85,8 @@ type Toolset struct {
 	// dispatch is the table's dispatch message, for the descriptors of
 	// the tools' requests; nil when the table's procedure is not linked.
 	dispatch protoreflect.MessageDescriptor
+	// narrowed is what WithForges changed; nil for the full vocabulary.
+	narrowed *narrowing
 
 	// selector is the flat parameter names of the selector's fields, read
 	// once from the envelope descriptor (see selectorParams).
@@ -140,7 +144,18 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 		policy:   c.policy,
 		dispatch: dispatchOf(table),
 	}
+	var err error
+	if c.narrow {
+		if ts.narrowed, err = narrow(ts.dispatch, c.forges); err != nil {
+			return nil, err
+		}
+	}
 	for _, t := range table.Tools {
+		if ts.narrowed != nil {
+			if t, err = ts.narrowed.tool(t); err != nil {
+				return nil, err
+			}
+		}
 		switch {
 		case c.readOnly && t.Approval != ApprovalRead:
 			ts.dropped[t.Name] = readOnlyRefusal(t.Name)
@@ -190,8 +205,18 @@ func (t *Toolset) Lookup(name string) (*Tool, bool) {
 	return tool, ok
 }
 
-// Instructions is the toolset-level guidance every export carries once.
-func (t *Toolset) Instructions() string { return t.table.Instructions }
+// Instructions is the toolset-level guidance every export carries once:
+// every part of the table's, or for a toolset narrowed with WithForges the
+// parts whose conditions hold, one per line.
+func (t *Toolset) Instructions() string {
+	var parts []string
+	for _, g := range t.table.Instructions {
+		if t.narrowed == nil || t.narrowed.applies(g) {
+			parts = append(parts, g.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
 
 // Name is the table's toolset name, e.g. "forge".
 func (t *Toolset) Name() string { return t.table.Name }

@@ -86,7 +86,11 @@ func TestToolsetInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts.Instructions() != testTable().Instructions || ts.Instructions() == "" || ts.Name() != "forge" {
+	var all []string
+	for _, g := range testTable().Instructions {
+		all = append(all, g.Text)
+	}
+	if ts.Instructions() != strings.Join(all, "\n") || len(all) < 2 || ts.Name() != "forge" {
 		t.Errorf("instructions %q, name %q", ts.Instructions(), ts.Name())
 	}
 }

@@ -93,6 +93,7 @@ func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, addr string) err
 		return err
 	}
 	defer sys.Close()
+	f.served = servedOf(cfg)
 	// Check the filter flags once, before anyone connects.
 	if _, err := f.build(noTransport); err != nil {
 		return err

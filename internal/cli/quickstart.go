@@ -40,6 +40,9 @@ func (q *quickstart) register(cmd *cobra.Command) {
 
 // used reports whether any quick-start flag was given.
 func (q *quickstart) used(cmd *cobra.Command) bool {
+	if cmd == nil {
+		return false // a command without these flags (demo)
+	}
 	for _, name := range []string{"github", "github-host", "github-api-url", "github-token-env", "repo", "agent-handle", "owner-handle"} {
 		if cmd.Flags().Changed(name) {
 			return true

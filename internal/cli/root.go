@@ -110,10 +110,16 @@ type gatewayFlags struct {
 }
 
 func (g *gatewayFlags) register(cmd *cobra.Command, defaultLevel string) {
-	g.cmd = cmd
-	cmd.Flags().StringVar(&g.config, "config", "", "gateway configuration file (YAML); default: the embedded local forge")
+	g.registerConfig(cmd)
 	cmd.Flags().StringVar(&g.store, "store", "", "state store: a SQLite file path or a postgres:// DSN (overrides the config)")
 	cmd.Flags().StringVar(&g.logLevel, "log-level", defaultLevel, "log level: debug, info, warn or error (logs go to stderr)")
+}
+
+// registerConfig registers the flags that say which configuration to
+// use: --config, or the one-line GitHub setup.
+func (g *gatewayFlags) registerConfig(cmd *cobra.Command) {
+	g.cmd = cmd
+	cmd.Flags().StringVar(&g.config, "config", "", "gateway configuration file (YAML); default: the embedded local forge")
 	g.quick.register(cmd)
 }
 

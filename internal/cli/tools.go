@@ -19,6 +19,7 @@ func newTools() *cobra.Command {
 	var format string
 	var readOnly bool
 	var allow, deny []string
+	var g gatewayFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tool definitions and schemas",
@@ -30,20 +31,24 @@ func newTools() *cobra.Command {
   openai     an OpenAI Chat Completions request fragment: system message + tools
   openai-strict  the same with strict function schemas (structured outputs)
   openai-responses  an OpenAI Responses API request fragment: instructions + strict tools
-  anthropic  an Anthropic Messages request fragment: system + tools`,
+  anthropic  an Anthropic Messages request fragment: system + tools
+
+With --config (or --github) the tools are those a gateway with that
+configuration serves: the forge selector lists only its forges (and
+disappears with a single forge), and the instructions mention only them.
+Without, the full vocabulary of the generated table is printed.`,
 		Example: `  forgetools tools
-  forgetools tools --format openai-strict --read-only`,
+  forgetools tools --format openai-strict --read-only
+  forgetools tools --format mcp --config examples/forgetools.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var opts []runtime.Option
-			if readOnly {
-				opts = append(opts, runtime.WithReadOnly())
-			}
-			if len(allow) > 0 {
-				opts = append(opts, runtime.WithAllow(allow...))
-			}
-			if len(deny) > 0 {
-				opts = append(opts, runtime.WithDeny(deny...))
+			opts := filterOptions(readOnly, allow, deny)
+			if g.configured() {
+				cfg, err := g.load()
+				if err != nil {
+					return err
+				}
+				opts = append(opts, runtime.WithForges(servedOf(cfg)...))
 			}
 			// Listing calls nothing: a broker over a transport that refuses.
 			ts, err := runtime.NewToolset(gatewayv1.ForgeTools, runtime.NewBroker(noTransport), opts...)
@@ -57,6 +62,7 @@ func newTools() *cobra.Command {
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
 	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
 	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
+	g.registerConfig(cmd)
 	skipEnv(cmd, "format")
 	return cmd
 }

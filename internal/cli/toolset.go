@@ -12,6 +12,9 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/providers/github"
+	"github.com/forgetools/forgetools/providers/linear"
+	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -28,6 +31,10 @@ type toolFlags struct {
 	// a create's client_request_id depends only on what the user gave
 	// (see call --id).
 	nonce string
+	// served are the forges of the in-process gateway; the tools are
+	// narrowed to them. nil for a remote gateway (whose forges are not
+	// known here): the full vocabulary.
+	served []runtime.Forge
 }
 
 func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
@@ -67,6 +74,7 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 		if err != nil {
 			return nil, nil, err
 		}
+		f.served = servedOf(cfg)
 		id, err := pickSession(sys, f.session)
 		if err != nil {
 			sys.Close()
@@ -86,15 +94,9 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 // build is the toolset the filter flags describe, calling through
 // transport.
 func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error) {
-	var opts []runtime.Option
-	if f.readOnly {
-		opts = append(opts, runtime.WithReadOnly())
-	}
-	if len(f.allow) > 0 {
-		opts = append(opts, runtime.WithAllow(f.allow...))
-	}
-	if len(f.deny) > 0 {
-		opts = append(opts, runtime.WithDeny(f.deny...))
+	opts := filterOptions(f.readOnly, f.allow, f.deny)
+	if f.served != nil {
+		opts = append(opts, runtime.WithForges(f.served...))
 	}
 	var brokerOpts []runtime.BrokerOption
 	if f.nonce != "" {
@@ -105,6 +107,38 @@ func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error)
 		return nil, usageError{err}
 	}
 	return ts, nil
+}
+
+// filterOptions are the toolset options of --read-only, --tools and
+// --exclude-tools.
+func filterOptions(readOnly bool, allow, deny []string) []runtime.Option {
+	var opts []runtime.Option
+	if readOnly {
+		opts = append(opts, runtime.WithReadOnly())
+	}
+	if len(allow) > 0 {
+		opts = append(opts, runtime.WithAllow(allow...))
+	}
+	if len(deny) > 0 {
+		opts = append(opts, runtime.WithDeny(deny...))
+	}
+	return opts
+}
+
+// servedOf is the forges a configuration serves, as the tools' selector
+// spells them: the hosts are the ones the providers report, so a host the
+// model copies from the schema resolves.
+func servedOf(cfg *config.Config) []runtime.Forge {
+	defaults := map[string]string{"github": github.DefaultHost, "linear": linear.DefaultHost, "local": local.DefaultHost}
+	var out []runtime.Forge
+	for _, f := range cfg.Forges {
+		host := strings.ToLower(f.Host)
+		if host == "" {
+			host = defaults[f.Provider]
+		}
+		out = append(out, runtime.Forge{Provider: f.Provider, Host: host, Default: f.Default})
+	}
+	return out
 }
 
 func (f *toolFlags) dial() (runtime.Transport, error) {

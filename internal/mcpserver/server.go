@@ -75,9 +75,11 @@ func Tool(t *runtime.Tool) *mcp.Tool {
 	destructive, openWorld := t.Hints.Destructive, t.Hints.OpenWorld
 	return &mcp.Tool{
 		Name:        t.Name,
+		Title:       t.Title,
 		Description: t.Description,
 		InputSchema: json.RawMessage(t.InputSchema),
 		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
 			ReadOnlyHint:    t.Hints.ReadOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.Hints.Idempotent,

@@ -24,6 +24,7 @@ type MCPList struct {
 // MCPTool is one MCP tool definition.
 type MCPTool struct {
 	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Annotations MCPAnnotations  `json:"annotations"`
@@ -33,10 +34,11 @@ type MCPTool struct {
 // defaults (destructive and open-world when absent) would misdescribe a
 // read tool.
 type MCPAnnotations struct {
-	ReadOnlyHint    bool `json:"readOnlyHint"`
-	DestructiveHint bool `json:"destructiveHint"`
-	IdempotentHint  bool `json:"idempotentHint"`
-	OpenWorldHint   bool `json:"openWorldHint"`
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
 }
 
 // MCP returns ts's tools as an MCP tools/list result.
@@ -45,6 +47,7 @@ func MCP(ts *runtime.Toolset) MCPList {
 	for _, t := range ts.Tools() {
 		out.Tools = append(out.Tools, MCPTool{
 			Name:        t.Name,
+			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: json.RawMessage(t.InputSchema),
 			Annotations: annotations(t),
@@ -55,6 +58,7 @@ func MCP(ts *runtime.Toolset) MCPList {
 
 func annotations(t *runtime.Tool) MCPAnnotations {
 	return MCPAnnotations{
+		Title:           t.Title,
 		ReadOnlyHint:    t.Hints.ReadOnly,
 		DestructiveHint: t.Hints.Destructive,
 		IdempotentHint:  t.Hints.Idempotent,
@@ -67,6 +71,7 @@ func annotations(t *runtime.Tool) MCPAnnotations {
 // `forgetools tools --format json` use this shape.
 type Definition struct {
 	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description"`
 	Approval    string          `json:"approval"`
 	Annotations MCPAnnotations  `json:"annotations"`
@@ -77,6 +82,7 @@ type Definition struct {
 func Define(t *runtime.Tool) Definition {
 	return Definition{
 		Name:        t.Name,
+		Title:       t.Title,
 		Description: t.Description,
 		Approval:    t.Approval.String(),
 		Annotations: annotations(t),

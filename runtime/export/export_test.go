@@ -66,12 +66,14 @@ func tool(name string, approval runtime.Approval, hints runtime.Hints, schema st
 func toolset(t *testing.T, instructions string, opts ...runtime.Option) *runtime.Toolset {
 	t.Helper()
 	table := &runtime.Table{
-		Name:         "forge",
-		Instructions: instructions,
+		Name: "forge",
 		Tools: []*runtime.Tool{
 			tool("forge_get_issue", runtime.ApprovalRead, runtime.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true}, getIssueSchema),
 			tool("forge_submit_review", runtime.ApprovalWrite, runtime.Hints{Destructive: true, OpenWorld: true}, submitReviewSchema),
 		},
+	}
+	if instructions != "" {
+		table.Instructions = []runtime.Guidance{{Text: instructions}}
 	}
 	ts, err := runtime.NewToolset(table, runtime.NewBroker(nil), opts...)
 	if err != nil {

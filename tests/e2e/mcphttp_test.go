@@ -87,7 +87,7 @@ func TestMCPOverHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantTools(t, alice)
+	wantTools(t, alice, localOnly)
 	wantCall(t, alice, "forge_create_issue", `{"repo":"demo/app","title":"Over HTTP"}`, false,
 		`Created issue #1 in demo/app: http://forge\.test/f/demo/app/issues/1`)
 	text, _ := callText(t, alice, "forge_get_issue", `{"repo":"demo/app","issue_number":1}`)
