@@ -27,7 +27,7 @@ the same store as 'forgetools serve', so a create followed by a read sees what
 was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 		Example: `  forgetools call forge_create_issue '{"repo":"demo/app","title":"Crash on start","labels":["bug"]}'
   forgetools call forge_get_issue '{"repo":"demo/app","issue_number":1}'
-  forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix:///run/forgetools/demo.sock`,
+  forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix://$HOME/.local/share/forgetools/sockets/demo.sock`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			args := "{}"

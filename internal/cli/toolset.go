@@ -40,7 +40,7 @@ type toolFlags struct {
 func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
 	f.gatewayFlags.register(cmd, defaultLevel)
 	fl := cmd.Flags()
-	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: unix:///path/to/session.sock or http(s)://host:port; default: run the gateway in-process")
+	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: a session socket, unix://<socket_dir>/<session>.sock as serve prints it, or http(s)://host:port; default: run the gateway in-process")
 	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding a bearer token: sent to an http(s) --gateway; with mcp --http, a token MCP clients present")
 	fl.StringVar(&f.session, "session", "", "in-process only: the configured session to act as (default: the first)")
 	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools")

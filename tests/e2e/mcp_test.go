@@ -106,6 +106,9 @@ func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 		if !sameJSON(t, tool.InputSchema, def.InputSchema) {
 			t.Errorf("%s: input schema differs from the generated one", tool.Name)
 		}
+		if tool.Title != def.Title || tool.Annotations == nil || tool.Annotations.Title != def.Title || def.Title == "" {
+			t.Errorf("%s: title %q, annotations %+v, want %q", tool.Name, tool.Title, tool.Annotations, def.Title)
+		}
 		a, h := tool.Annotations, def.Hints
 		if a == nil || a.ReadOnlyHint != h.ReadOnly || a.IdempotentHint != h.Idempotent ||
 			a.DestructiveHint == nil || *a.DestructiveHint != h.Destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != h.OpenWorld {
