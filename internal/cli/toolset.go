@@ -66,6 +66,9 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 			return nil, nil, err
 		}
 	} else {
+		if f.tokenEnv != "" {
+			return nil, nil, usageError{fmt.Errorf("--token-env is the bearer token of an http(s) --gateway (or, for mcp --http, of an account): without either it would be ignored")}
+		}
 		cfg, err := f.load()
 		if err != nil {
 			return nil, nil, err

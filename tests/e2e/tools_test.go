@@ -123,6 +123,7 @@ func TestCallUsageErrors(t *testing.T) {
 		{"token on a socket", []string{"call", "forge_get_issue", "{}", "--gateway", "unix:///x.sock", "--token-env", "HOME"},
 			"a unix socket is its own identity"},
 		{"unknown session", []string{"call", "forge_get_issue", "{}", "--session", "mallory"}, `--session "mallory" is not configured; sessions: demo`},
+		{"token without a gateway", []string{"call", "forge_get_issue", "{}", "--token-env", "HOME"}, "without either it would be ignored"},
 		{"bad log level", []string{"call", "forge_get_issue", "{}", "--log-level", "loud"}, `--log-level "loud"`},
 	}
 	for _, c := range cases {
