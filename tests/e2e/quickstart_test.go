@@ -47,6 +47,19 @@ func TestGitHubQuickStart(t *testing.T) {
 		t.Errorf("attribution of a quick-start create:\n%s", rec)
 	}
 
+	// --github-host serves an Enterprise host (its API under /api/v3).
+	ghe := githubtest.New(githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
+	t.Cleanup(ghe.Close)
+	ghe.AddToken(quickToken, "quick-bot")
+	ghe.AddRepo("acme/widgets", "trunk")
+	ghe.AddIssue("acme/widgets", githubtest.Issue{Title: "Widget jams"})
+	e.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`,
+		"--github", "--github-host", "ghe.example.com", "--github-api-url", ghe.APIURL(), "--repo", "acme/*").
+		want(t, 0, `Created issue #2 in acme/widgets: https://ghe\.example\.com/acme/widgets/issues/2`)
+	if audit := e.run("audit", "--format", "json"); !strings.Contains(audit.stdout, `"host": "ghe.example.com"`) {
+		t.Errorf("the Enterprise create is not audited on its host:\n%s", audit.stdout)
+	}
+
 	cs := e.mcpSession(flags...)
 	wantCall(t, cs, "forge_get_issue", `{"repo":"octocat/Hello-World","issue_number":2}`, true,
 		`forge_get_issue failed: not_found: .*`)
