@@ -118,7 +118,7 @@ type checked struct {
 
 func checkConfig(cfg Config) (*checked, error) {
 	if cfg.Store == nil {
-		return nil, errors.New("gateway: config has no store")
+		return nil, errors.New("the gateway configuration has no store")
 	}
 	reg, err := newRegistry(cfg.Forges)
 	if err != nil {
@@ -128,42 +128,58 @@ func checkConfig(cfg Config) (*checked, error) {
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
 	}
+	if err := c.addAccounts(cfg.Accounts); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// CheckAccounts reports the first problem New would find in accounts, with
+// no store or forge needed, so a command can refuse a bad configuration
+// before it creates anything.
+func CheckAccounts(accounts []Account) error {
+	return (&checked{accounts: map[string]*account{}}).addAccounts(accounts)
+}
+
+// addAccounts validates and indexes accounts: names, handles, scopes,
+// sessions and token digests.
+func (c *checked) addAccounts(accounts []Account) error {
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
 		if !nameRE.MatchString(session) {
-			return fmt.Errorf("gateway: account %q: session %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", acct, session)
+			return fmt.Errorf("account %q: session %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", acct, session)
 		}
 		if other, ok := sessionOwner[session]; ok && other != acct {
-			return fmt.Errorf("gateway: session %q belongs to both account %q and account %q", session, other, acct)
+			return fmt.Errorf("session %q belongs to both account %q and account %q", session, other, acct)
 		}
 		sessionOwner[session] = acct
 		return nil
 	}
-	for i, a := range cfg.Accounts {
+	for i, a := range accounts {
 		if !nameRE.MatchString(a.Name) {
-			return nil, fmt.Errorf("gateway: account %d: name %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", i, a.Name)
+			return fmt.Errorf("account %d: name %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", i, a.Name)
 		}
 		if _, dup := c.accounts[a.Name]; dup {
-			return nil, fmt.Errorf("gateway: account %q is configured twice", a.Name)
+			return fmt.Errorf("account %q is configured twice", a.Name)
 		}
 		for _, h := range []struct{ what, v string }{{"agent handle", a.AgentHandle}, {"owner handle", a.OwnerHandle}} {
 			if !attribution.ValidValue(h.v) {
-				return nil, fmt.Errorf("gateway: account %q: %s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", a.Name, h.what, h.v)
+				return fmt.Errorf("account %q: %s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", a.Name, h.what, h.v)
 			}
 		}
 		sc, err := parseScope(a.Scope)
 		if err != nil {
-			return nil, fmt.Errorf("gateway: account %q: %w", a.Name, err)
+			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
 		acct := &account{Account: a, scope: sc}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {
 			if err := claimSession(a.Name, s); err != nil {
-				return nil, err
+				return err
 			}
 			if seen[s] {
-				return nil, fmt.Errorf("gateway: account %q lists session %q twice", a.Name, s)
+				return fmt.Errorf("account %q lists session %q twice", a.Name, s)
 			}
 			seen[s] = true
 			c.sessions = append(c.sessions, acct.identity(s))
@@ -174,23 +190,23 @@ func checkConfig(cfg Config) (*checked, error) {
 				session = a.Name
 			}
 			if err := claimSession(a.Name, session); err != nil {
-				return nil, err
+				return err
 			}
 			// Never quote a token in an error: say which one by position.
 			if len(t.Secret) < minTokenLen {
-				return nil, fmt.Errorf("gateway: account %q: token %d is shorter than %d bytes", a.Name, j+1, minTokenLen)
+				return fmt.Errorf("account %q: token %d is shorter than %d bytes", a.Name, j+1, minTokenLen)
 			}
 			d := sha256.Sum256([]byte(t.Secret))
 			for _, e := range c.tokens {
 				if e.digest == d {
-					return nil, fmt.Errorf("gateway: account %q: token %d is also configured for account %q", a.Name, j+1, e.id.Account)
+					return fmt.Errorf("account %q: token %d is also configured for account %q", a.Name, j+1, e.id.Account)
 				}
 			}
 			c.tokens = append(c.tokens, tokenEntry{digest: d, id: acct.identity(session)})
 			c.secrets = append(c.secrets, t.Secret)
 		}
 	}
-	return c, nil
+	return nil
 }
 
 func (a *account) identity(session string) Identity {

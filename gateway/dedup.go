@@ -70,12 +70,12 @@ func (s *Service) once(ctx context.Context, o *operation, p handler.Provider, re
 		}
 		return nil, err
 	}
-	a := s.artifact(o, p, out)
-	if ferr := r.Finish(bg, o.id.Session, a); ferr != nil {
+	rec := s.ownership(o, p, out)
+	if ferr := r.Finish(bg, rec); ferr != nil {
 		// The artifact exists: report it, and log that the memo does not
 		// (a retry after the lease could create it again).
 		s.log.ErrorContext(ctx, "create memo not recorded", "account", o.acct.Name, "repo", o.repo,
-			"number", a.Number, "cause", s.redact(ferr.Error()))
+			"number", rec.Number, "cause", s.redact(ferr.Error()))
 	}
 	return out, nil
 }

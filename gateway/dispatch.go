@@ -12,7 +12,7 @@ import (
 )
 
 // dispatch runs the checks every call passes, in order (identity, shape,
-// validation, scope, forge), then the arm. It returns the result envelope,
+// validation, forge, the forge's repository shape, scope), then the arm. It returns the result envelope,
 // the in-band error it carries (nil on success) and, for an unexpected
 // failure, its cause for the log. No provider is called before every check
 // has passed.
@@ -62,14 +62,19 @@ func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"repo %q is not \"owner/name\" or a team key (letters, digits, '.', '_' and '-' between slashes)", o.repo)
 	}
-	if err := o.inScope(); err != nil {
-		return nil, err
-	}
 	p, fe := s.cfg.registry.resolve(o.env.Forge)
 	if fe != nil {
 		return nil, inBand{fe}
 	}
 	o.forge = describe(p.Ref())
+	// The shape before the scope: a model that left out the owner learns
+	// the shape the forge needs rather than reading a scope denial.
+	if fe := repoShape(p.Ref().GetProvider(), o.repo); fe != nil {
+		return nil, inBand{fe}
+	}
+	if err := o.inScope(); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

@@ -61,3 +61,7 @@ func (s *Service) Authenticate(token string) (Identity, bool) {
 	}
 	return found, match == 1 && token != ""
 }
+
+// HasTokens reports whether any account has a bearer token, so a TCP
+// listener can say at start that it would refuse every call.
+func (s *Service) HasTokens() bool { return len(s.cfg.tokens) > 0 }

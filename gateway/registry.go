@@ -27,20 +27,20 @@ type registry struct {
 
 func newRegistry(forges []Forge) (*registry, error) {
 	if len(forges) == 0 {
-		return nil, errors.New("gateway: config has no forges")
+		return nil, errors.New("config has no forges")
 	}
 	r := &registry{byCoord: map[coordinate]handler.Provider{}, first: map[forgev1.ForgeProvider]handler.Provider{}}
 	for i, f := range forges {
 		if f.Provider == nil || f.Provider.Ref() == nil {
-			return nil, fmt.Errorf("gateway: forge %d has no provider", i)
+			return nil, fmt.Errorf("forge %d has no provider", i)
 		}
 		ref := f.Provider.Ref()
 		if ref.GetProvider() == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED || providerName(ref.GetProvider()) == "" {
-			return nil, fmt.Errorf("gateway: forge %d names no known provider", i)
+			return nil, fmt.Errorf("forge %d names no known provider", i)
 		}
 		c := coordinate{ref.GetProvider(), strings.ToLower(ref.GetHost())}
 		if _, dup := r.byCoord[c]; dup {
-			return nil, fmt.Errorf("gateway: forge %s is configured twice", describe(ref))
+			return nil, fmt.Errorf("forge %s is configured twice", describe(ref))
 		}
 		r.byCoord[c] = f.Provider
 		if _, ok := r.first[c.provider]; !ok {
@@ -48,7 +48,7 @@ func newRegistry(forges []Forge) (*registry, error) {
 		}
 		if f.Default {
 			if r.def != nil {
-				return nil, fmt.Errorf("gateway: both %s and %s are marked default", describe(r.def.Ref()), describe(ref))
+				return nil, fmt.Errorf("both %s and %s are marked default", describe(r.def.Ref()), describe(ref))
 			}
 			r.def = f.Provider
 		}

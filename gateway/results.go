@@ -25,6 +25,7 @@ type resultPlan struct {
 	repo   protoreflect.FieldDescriptor
 	number protoreflect.FieldDescriptor
 	id     protoreflect.FieldDescriptor
+	url    protoreflect.FieldDescriptor // the first field rendered as a URL
 	nested []protoreflect.FieldDescriptor // message fields to walk into
 }
 
@@ -59,6 +60,9 @@ func planOf(md protoreflect.MessageDescriptor) *resultPlan {
 			p.id = fd
 		}
 		ro, _ := proto.GetExtension(fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions)
+		if ro.GetAs() == optionsv1.Render_RENDER_URL && p.url == nil && fd.Kind() == protoreflect.StringKind && !fd.IsList() {
+			p.url = fd
+		}
 		if ro.GetAs() == optionsv1.Render_RENDER_CLAIM && ro.GetClaimFrom() != "" {
 			text := fields.ByName(protoreflect.Name(ro.GetClaimFrom()))
 			if text != nil && text.Kind() == protoreflect.StringKind && !text.IsList() &&
@@ -116,6 +120,14 @@ func artifactOf(m protoreflect.Message) (number uint64, id string) {
 		id = m.Get(p.id).String()
 	}
 	return number, id
+}
+
+// urlOf reads the web address a result gives (its field rendered as a URL).
+func urlOf(m protoreflect.Message) string {
+	if p := planOf(m.Descriptor()); p.url != nil {
+		return m.Get(p.url).String()
+	}
+	return ""
 }
 
 // replayOf is the skeletal result of a create an earlier attempt made: the

@@ -35,7 +35,7 @@ func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (pr
 	}
 	out, err := s.serve(ctx, o, p, req)
 	if err == nil && o.arm.OwnsResult {
-		s.own(ctx, o, s.artifact(o, p, out))
+		s.own(ctx, o, s.ownership(o, p, out))
 	}
 	return out, err
 }
@@ -80,23 +80,14 @@ func (s *Service) attribute(o *operation, req proto.Message) error {
 	return nil
 }
 
-// artifact is the ownership record of a result: kind = the result arm,
-// number and id from the result's artifact fields, repository as the call
-// named it.
-func (s *Service) artifact(o *operation, p handler.Provider, out proto.Message) store.Artifact {
-	number, id := artifactOf(out.ProtoReflect())
-	return store.Artifact{Forge: store.ForgeOf(p.Ref()), Repo: o.repo, Kind: store.Kind(o.arm.Result), Number: number, ID: id}
-}
-
 // own records an artifact the call created. The artifact exists whatever
 // happens here, so a failure is logged, not returned: failing the call
 // would invite a retry that posts it twice.
-func (s *Service) own(ctx context.Context, o *operation, a store.Artifact) {
+func (s *Service) own(ctx context.Context, o *operation, rec store.Ownership) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
 	defer cancel()
-	err := s.store.RecordOwnership(ctx, store.Ownership{Account: o.acct.Name, Session: o.id.Session, Artifact: a})
-	if err != nil {
+	if err := s.store.RecordOwnership(ctx, rec); err != nil {
 		s.log.ErrorContext(ctx, "ownership not recorded", "account", o.acct.Name, "tool", o.tool,
-			"repo", a.Repo, "number", a.Number, "cause", s.redact(fmt.Sprint(err)))
+			"repo", rec.Repo, "number", rec.Number, "cause", s.redact(fmt.Sprint(err)))
 	}
 }

@@ -52,16 +52,27 @@ func BenchmarkExecute(b *testing.B) {
 			}
 		}
 	})
-	for _, c := range []runtime.Call{read, create} {
-		b.Run(c.Name, func(b *testing.B) {
-			b.ReportAllocs()
-			defer reportCPU(b)()
-			for b.Loop() {
-				if r := ts.Execute(ctx, c); r.IsError {
-					b.Fatal(r.Text)
+	// narrowed is the same toolset narrowed to two served forges: its
+	// decoders parse the arguments a second time to check the selector.
+	narrowed, err := runtime.NewToolset(testTable(), runtime.NewBroker(runtime.TransportFunc(
+		func(_ context.Context, req proto.Message) (proto.Message, error) {
+			return reply(req.(*gatewayv1.ForgeCallRequest))
+		})), runtime.WithForges(runtime.Forge{Provider: "github", Host: "github.com"}, runtime.Forge{Provider: "linear", Host: "linear.app"}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for name, ts := range map[string]*runtime.Toolset{"": ts, "narrowed/": narrowed} {
+		for _, c := range []runtime.Call{read, create} {
+			b.Run(name+c.Name, func(b *testing.B) {
+				b.ReportAllocs()
+				defer reportCPU(b)()
+				for b.Loop() {
+					if r := ts.Execute(ctx, c); r.IsError {
+						b.Fatal(r.Text)
+					}
 				}
-			}
-		})
+			})
+		}
 	}
 }
 

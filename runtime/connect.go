@@ -32,7 +32,7 @@ type connectTransport struct {
 // a gateway that is down surfaces as that call's failure, not here.
 func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Transport, error) {
 	if table == nil || table.Procedure == "" || table.NewResult == nil {
-		return nil, errors.New("runtime: DialGateway: table has no procedure or result type")
+		return nil, errors.New("DialGateway: the table has no procedure or result type")
 	}
 	hc, base, local, err := httpClientFor(target)
 	if err != nil {
@@ -64,7 +64,7 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 func httpClientFor(target string) (hc *http.Client, base string, local bool, err error) {
 	if path, ok := strings.CutPrefix(target, "unix://"); ok {
 		if !strings.HasPrefix(path, "/") {
-			return nil, "", false, fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
+			return nil, "", false, fmt.Errorf("gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)
 		}
 		dial := func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var d net.Dialer
@@ -75,7 +75,7 @@ func httpClientFor(target string) (hc *http.Client, base string, local bool, err
 	}
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, "", false, fmt.Errorf("runtime: gateway target %q: want unix:///path, http://host:port or https://host:port", target)
+		return nil, "", false, fmt.Errorf("gateway target %q: want unix:///path, http://host:port or https://host:port", target)
 	}
 	ip := net.ParseIP(u.Hostname())
 	local = u.Hostname() == "localhost" || (ip != nil && ip.IsLoopback())

@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 
 	"connectrpc.com/connect"
 
+	"github.com/forgetools/forgetools/runtime/args"
 	"github.com/forgetools/forgetools/runtime/render"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // Call is one tool call as the model made it.
@@ -52,7 +53,7 @@ func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
 
 	args, err := tool.Decode(c.Args)
 	if err != nil {
-		return failure(tool, "invalid_argument", err.Error())
+		return failure(tool, "invalid_argument", t.decodeProblem(tool, err))
 	}
 	if err := t.validate(tool, args); err != nil {
 		return failure(tool, "invalid_argument", err.Error())
@@ -129,21 +130,37 @@ func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Resul
 	return Result{}, false
 }
 
-// unknown is the failure for a tool this toolset does not have, listing the
-// ones it does so the model can correct itself in one step.
+// unknown is the failure for a tool this toolset does not have: why, and
+// for a name it never had, the ones it does, so the model can correct
+// itself in one step.
 func (t *Toolset) unknown(name string) Result {
-	why := "unknown tool"
-	if t.dropped[name] {
-		why = "tool is disabled in this toolset"
-	}
-	names := make([]string, len(t.tools))
-	for i, tool := range t.tools {
-		names[i] = tool.Name
-	}
 	return Result{
-		Text:    render.Failure(render.Attr(name), "invalid_argument", why+"; available tools: "+strings.Join(names, ", "), 0),
+		Text:    render.Failure(render.Attr(name), "invalid_argument", t.Refusal(name), 0),
 		IsError: true,
 	}
+}
+
+// decodeProblem phrases a decoder error for the model. A number outside
+// its proto type's range is stated against the tool's bounds ("must be
+// between 1 and 2147483647, got -1"), the same words protovalidate's
+// violation of them gets, not against the type's.
+func (t *Toolset) decodeProblem(tool *Tool, err error) string {
+	var errs args.Errors
+	if !errors.As(err, &errs) {
+		return err.Error()
+	}
+	req := requestOf(t.dispatch, tool.Name)
+	for _, e := range errs {
+		if !e.OutOfRange || req == nil {
+			continue
+		}
+		if fd := paramField(req, e.Param, t.table.paramName); fd != nil {
+			if bounds := vocab.Bounds(fd); bounds != "" {
+				e.Message = bounds + ", got " + e.Got
+			}
+		}
+	}
+	return errs.Error()
 }
 
 func failure(tool *Tool, code, msg string) Result {

@@ -253,13 +253,37 @@ func TestExecuteUnknownTool(t *testing.T) {
 	const available = "; available tools: forge_get_issue, forge_get_pull_request, forge_list_issues"
 	tests := []struct{ name, want string }{
 		{"forge_nope", "forge_nope failed: invalid_argument: unknown tool" + available},
-		{"forge_create_issue", "forge_create_issue failed: invalid_argument: tool is disabled in this toolset" + available},
+		{"forge_create_issue", "forge_create_issue failed: invalid_argument: forge_create_issue is a write tool and the toolset is read-only"},
 		{"x\ny: forge_get_issue", "(malformed) failed: invalid_argument: unknown tool" + available},
 	}
 	for _, tc := range tests {
 		got := ts.Execute(context.Background(), runtime.Call{ID: "c", Name: tc.name, Args: []byte(`{}`)})
 		if got != (runtime.Result{Text: tc.want, IsError: true}) {
 			t.Errorf("%q: got %+v\nwant %q", tc.name, got, tc.want)
+		}
+	}
+	filtered, _ := newToolset(t, &recorder{}, runtime.WithDeny("forge_subscribe"))
+	got := filtered.Execute(context.Background(), runtime.Call{ID: "c", Name: "forge_subscribe", Args: []byte(`{}`)})
+	if want := "forge_subscribe failed: invalid_argument: forge_subscribe is not enabled in this toolset"; got.Text != want {
+		t.Errorf("a denied tool: got %q, want %q", got.Text, want)
+	}
+}
+
+// A number outside its proto type's range is reported against the tool's
+// bounds, as a number inside the type's range but outside the bounds is.
+func TestExecuteStatesToolBounds(t *testing.T) {
+	ts, _ := newToolset(t, &recorder{})
+	for _, tc := range []struct{ tool, args, want string }{
+		{"forge_get_issue", `{"repo":"a/b","issue_number":-1}`, "issue_number: must be between 1 and 2147483647, got -1"},
+		{"forge_get_issue", `{"repo":"a/b","issue_number":99999999999999999999}`, "issue_number: must be between 1 and 2147483647, got 99999999999999999999"},
+		{"forge_get_issue", `{"repo":"a/b","issue_number":3000000000}`, "issue_number: must be between 1 and 2147483647"},
+		{"forge_list_issues", `{"repo":"a/b","limit":5000000000}`, "limit: must be between 1 and 100, got 5000000000"},
+		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"comment","body":"x","comments":[{"path":"a","line":-4,"body":"x"}]}`,
+			"comments[0].line: must be between 1 and 2147483647, got -4"},
+	} {
+		got := ts.Execute(context.Background(), runtime.Call{ID: "c", Name: tc.tool, Args: []byte(tc.args)})
+		if want := tc.tool + " failed: invalid_argument: " + tc.want; !got.IsError || got.Text != want {
+			t.Errorf("%s: got %q\nwant %q", tc.args, got.Text, want)
 		}
 	}
 }

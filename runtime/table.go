@@ -68,6 +68,9 @@ type Text struct {
 type Tool struct {
 	// Name is the model-facing tool name, e.g. "forge_create_issue".
 	Name string
+	// Title is the display name for people, e.g. "Create issue" (MCP
+	// annotations.title); may be empty.
+	Title string
 	// Description is the model-facing description, with its included
 	// guidance snippets and the rules the schema cannot express.
 	Description string
@@ -114,12 +117,25 @@ type CallError struct {
 	RetryAfterMs uint64
 }
 
+// Guidance is one part of a toolset's instructions and when it applies.
+type Guidance struct {
+	Text string
+	// Providers limits the part to a toolset serving a forge of one of
+	// these providers ("github"); empty = always.
+	Providers []string
+	// Params limits the part to a toolset whose tools offer every one of
+	// these selector parameters ("forge_host"); empty = always.
+	Params []string
+}
+
 // Table is everything one annotated dispatch oneof generates.
 type Table struct {
 	// Name is the toolset name, e.g. "forge".
 	Name string
-	// Instructions is the toolset-level guidance every export carries once.
-	Instructions string
+	// Instructions is the toolset-level guidance every export carries
+	// once, in parts: a toolset narrowed to the forges a gateway serves
+	// (WithForges) keeps the parts whose conditions hold.
+	Instructions []Guidance
 	Tools        []*Tool
 	// Procedure is the Connect procedure that takes the dispatch request,
 	// e.g. "/forgetools.gateway.v1.AgentGateway/Forge".

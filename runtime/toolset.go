@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // Approver decides whether a write tool may run. A non-nil error refuses the
@@ -42,6 +44,8 @@ func (f TextPolicyFunc) Check(ctx context.Context, tool *Tool, param string, tex
 type Option func(*config)
 
 type config struct {
+	narrow   bool // WithForges was given
+	forges   []Forge
 	readOnly bool
 	allow    []string
 	deny     []string
@@ -74,9 +78,14 @@ type Toolset struct {
 	broker   *Broker
 	tools    []*Tool
 	byName   map[string]*Tool
-	dropped  map[string]bool // in the table, filtered out of this toolset
+	dropped  map[string]string // in the table, filtered out: why, in a sentence
 	approver Approver
 	policy   TextPolicy
+	// dispatch is the table's dispatch message, for the descriptors of
+	// the tools' requests; nil when the table's procedure is not linked.
+	dispatch protoreflect.MessageDescriptor
+	// narrowed is what WithForges changed; nil for the full vocabulary.
+	narrowed *narrowing
 }
 
 // NewToolset builds a toolset over table's tools. Names given to WithAllow
@@ -85,10 +94,10 @@ type Toolset struct {
 // silently matches nothing is how a deployment ends up with the wrong tools.
 func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) {
 	if table == nil {
-		return nil, errors.New("runtime: NewToolset: nil table")
+		return nil, errors.New("NewToolset: nil table")
 	}
 	if broker == nil {
-		return nil, errors.New("runtime: NewToolset: nil broker")
+		return nil, errors.New("NewToolset: nil broker")
 	}
 	var c config
 	for _, o := range opts {
@@ -98,20 +107,25 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 	var names []string
 	for _, t := range table.Tools {
 		if _, dup := byName[t.Name]; dup {
-			return nil, fmt.Errorf("runtime: NewToolset: table %q defines %s twice", table.Name, t.Name)
+			return nil, fmt.Errorf("table %q defines %s twice", table.Name, t.Name)
 		}
 		byName[t.Name] = t
 		names = append(names, t.Name)
 	}
 	for _, n := range slices.Concat(c.allow, c.deny) {
 		if byName[n] == nil {
-			return nil, fmt.Errorf("runtime: unknown tool %q; valid tools: %s", n, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown tool %q; valid tools: %s", n, strings.Join(names, ", "))
+		}
+	}
+	for _, n := range c.allow {
+		if slices.Contains(c.deny, n) {
+			return nil, fmt.Errorf("%s is both allowed and excluded: name it in one list only", n)
 		}
 	}
 	if c.readOnly {
 		for _, n := range c.allow {
 			if byName[n].Approval != ApprovalRead {
-				return nil, fmt.Errorf("runtime: %s is a write tool and the toolset is read-only", n)
+				return nil, errors.New(readOnlyRefusal(n))
 			}
 		}
 	}
@@ -119,22 +133,61 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 		table:    table,
 		broker:   broker,
 		byName:   map[string]*Tool{},
-		dropped:  map[string]bool{},
+		dropped:  map[string]string{},
 		approver: c.approver,
 		policy:   c.policy,
+		dispatch: dispatchOf(table),
+	}
+	var err error
+	if c.narrow {
+		if ts.narrowed, err = narrow(ts.dispatch, c.forges); err != nil {
+			return nil, err
+		}
 	}
 	for _, t := range table.Tools {
-		keep := (len(c.allow) == 0 || slices.Contains(c.allow, t.Name)) &&
-			!slices.Contains(c.deny, t.Name) &&
-			(!c.readOnly || t.Approval == ApprovalRead)
-		if !keep {
-			ts.dropped[t.Name] = true
-			continue
+		if ts.narrowed != nil {
+			if t, err = ts.narrowed.tool(t); err != nil {
+				return nil, err
+			}
 		}
-		ts.tools = append(ts.tools, t)
-		ts.byName[t.Name] = t
+		switch {
+		case c.readOnly && t.Approval != ApprovalRead:
+			ts.dropped[t.Name] = readOnlyRefusal(t.Name)
+		case len(c.allow) > 0 && !slices.Contains(c.allow, t.Name), slices.Contains(c.deny, t.Name):
+			ts.dropped[t.Name] = t.Name + " is not enabled in this toolset"
+		default:
+			ts.tools = append(ts.tools, t)
+			ts.byName[t.Name] = t
+		}
 	}
 	return ts, nil
+}
+
+// readOnlyRefusal is the one sentence every surface gives for a write tool
+// asked of a read-only toolset.
+func readOnlyRefusal(name string) string {
+	return name + " is a write tool and the toolset is read-only"
+}
+
+// Filtered says why a tool of the table was left out of this toolset
+// ("forge_create_issue is a write tool and the toolset is read-only"); ""
+// for a tool the toolset has or a name the table does not define.
+func (t *Toolset) Filtered(name string) string { return t.dropped[name] }
+
+// Refusal says why the toolset cannot run the named tool, in the sentence
+// every surface (a tool result, the CLI, MCP) shows; "" when it can.
+func (t *Toolset) Refusal(name string) string {
+	if _, ok := t.byName[name]; ok {
+		return ""
+	}
+	if why := t.Filtered(name); why != "" {
+		return why
+	}
+	names := make([]string, len(t.tools))
+	for i, tool := range t.tools {
+		names[i] = tool.Name
+	}
+	return "unknown tool; available tools: " + strings.Join(names, ", ")
 }
 
 // Tools returns the toolset's tools in table order.
@@ -146,8 +199,18 @@ func (t *Toolset) Lookup(name string) (*Tool, bool) {
 	return tool, ok
 }
 
-// Instructions is the toolset-level guidance every export carries once.
-func (t *Toolset) Instructions() string { return t.table.Instructions }
+// Instructions is the toolset-level guidance every export carries once:
+// every part of the table's, or for a toolset narrowed with WithForges the
+// parts whose conditions hold, one per line.
+func (t *Toolset) Instructions() string {
+	var parts []string
+	for _, g := range t.table.Instructions {
+		if t.narrowed == nil || t.narrowed.applies(g) {
+			parts = append(parts, g.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
 
 // Name is the table's toolset name, e.g. "forge".
 func (t *Toolset) Name() string { return t.table.Name }

@@ -25,7 +25,7 @@ func TestToolsetFilters(t *testing.T) {
 		{"read-only drops writes", []runtime.Option{runtime.WithReadOnly()}, []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues"}},
 		{"allow keeps table order", []runtime.Option{runtime.WithAllow("forge_submit_review", "forge_get_issue")}, []string{"forge_get_issue", "forge_submit_review"}},
 		{"deny", []runtime.Option{runtime.WithDeny("forge_create_issue", "forge_subscribe")}, without("forge_create_issue", "forge_subscribe")},
-		{"allow then deny", []runtime.Option{runtime.WithAllow("forge_get_issue", "forge_create_issue"), runtime.WithDeny("forge_create_issue")}, []string{"forge_get_issue"}},
+		{"allow and deny", []runtime.Option{runtime.WithAllow("forge_get_issue", "forge_create_issue"), runtime.WithDeny("forge_subscribe")}, []string{"forge_get_issue", "forge_create_issue"}},
 		{"allow accumulates", []runtime.Option{runtime.WithAllow("forge_unsubscribe"), runtime.WithAllow("forge_subscribe")}, []string{"forge_subscribe", "forge_unsubscribe"}},
 		{"read-only with allowed reads", []runtime.Option{runtime.WithReadOnly(), runtime.WithAllow("forge_list_issues")}, []string{"forge_list_issues"}},
 	}
@@ -57,6 +57,7 @@ func TestToolsetRejectsBadFilters(t *testing.T) {
 	}{
 		{"unknown allow", []runtime.Option{runtime.WithAllow("forge_get_isue")}, `unknown tool "forge_get_isue"; ` + valid},
 		{"unknown deny", []runtime.Option{runtime.WithDeny("get_issue")}, `unknown tool "get_issue"; ` + valid},
+		{"allowed and denied", []runtime.Option{runtime.WithAllow("forge_get_issue"), runtime.WithDeny("forge_get_issue")}, "forge_get_issue is both allowed and excluded"},
 		{"write allowed in read-only", []runtime.Option{runtime.WithReadOnly(), runtime.WithAllow("forge_create_issue")}, "forge_create_issue is a write tool and the toolset is read-only"},
 	}
 	for _, tc := range tests {
@@ -85,7 +86,11 @@ func TestToolsetInstructions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ts.Instructions() != testTable().Instructions || ts.Instructions() == "" || ts.Name() != "forge" {
+	var all []string
+	for _, g := range testTable().Instructions {
+		all = append(all, g.Text)
+	}
+	if ts.Instructions() != strings.Join(all, "\n") || len(all) < 2 || ts.Name() != "forge" {
 		t.Errorf("instructions %q, name %q", ts.Instructions(), ts.Name())
 	}
 }

@@ -1,5 +1,6 @@
-# Sourced by .ci/run: install PostgreSQL from Debian packages if missing,
-# start the cluster on loopback and create the test role and database.
+# Sourced by scripts/test (the `make test` command, which .ci/run runs):
+# install PostgreSQL from Debian packages if missing, start the cluster on
+# loopback and create the test role and database. Needs root.
 start_postgres() {
   if ! command -v pg_ctlcluster >/dev/null 2>&1; then
     apt-get update -qq

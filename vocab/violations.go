@@ -117,6 +117,39 @@ func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) stri
 	return strings.TrimPrefix(msg, "value ")
 }
 
+// Bounds states a numeric field's buf.validate bounds in the words a
+// violation of them gets ("must be between 1 and 2147483647"); "" when the
+// field has none. A number outside its proto type's range is out of the
+// tool's bounds too, and the model needs the tool's, not the type's.
+func Bounds(fd protoreflect.FieldDescriptor) string {
+	rules, ok := proto.GetExtension(fd.Options(), validate.E_Field).(*validate.FieldRules)
+	if !ok || rules == nil {
+		return ""
+	}
+	typed := rules.ProtoReflect().WhichOneof(rules.ProtoReflect().Descriptor().Oneofs().ByName("type"))
+	if typed == nil || typed.Message() == nil {
+		return ""
+	}
+	m := rules.ProtoReflect().Get(typed).Message()
+	val := func(name string) string {
+		f := m.Descriptor().Fields().ByName(protoreflect.Name(name))
+		if f == nil || !m.Has(f) {
+			return ""
+		}
+		return m.Get(f).String()
+	}
+	lo, hi := val("gte"), val("lte")
+	switch {
+	case lo != "" && hi != "":
+		return "must be between " + lo + " and " + hi
+	case lo != "":
+		return "must be at least " + lo
+	case hi != "":
+		return "must be at most " + hi
+	}
+	return ""
+}
+
 // ruleParent finds the rules message holding the violated rule, e.g. the
 // UInt32Rules of "limit" for rule path uint32.gte, by walking the rule path
 // from the field's (buf.validate.field) options. Its sibling fields give the

@@ -73,7 +73,7 @@ func Header(a *forgev1.Attribution) (string, error) {
 		{"session id", a.GetSessionId()},
 	} {
 		if !ValidValue(f.v) {
-			return "", fmt.Errorf("attribution: %s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", f.name, f.v)
+			return "", fmt.Errorf("%s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", f.name, f.v)
 		}
 	}
 	return fmt.Sprintf("> forgetools agent `%s` on behalf of `%s`, session `%s`",

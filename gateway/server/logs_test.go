@@ -76,8 +76,8 @@ func TestLogsCarryNoSecretsOrBodies(t *testing.T) {
 			t.Errorf("create log %s = %v, want %v", k, first[k], want)
 		}
 	}
-	if _, ok := first["duration_ms"]; !ok {
-		t.Error("no duration_ms")
+	if d, ok := first["duration_ms"].(float64); !ok || d < 0 || d != float64(int64(d)) {
+		t.Errorf("duration_ms = %v, want whole milliseconds", first["duration_ms"])
 	}
 	if replay["replay"] != true {
 		t.Errorf("the replay's log line does not say so: %v", replay)

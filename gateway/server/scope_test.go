@@ -3,6 +3,8 @@ package server_test
 import (
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -25,17 +27,19 @@ func everyArm(repo string) []*gatewayv1.ForgeCallRequest {
 
 func TestOutOfScopeNeverReachesTheForge(t *testing.T) {
 	h := start(t, storetest.SQLite(t))
-	for _, repo := range []string{"acme/other", "evil/web", "tools/cli/sub", "toolsx/cli", "acme", "ENGX"} {
+	for _, repo := range []string{"acme/other", "evil/web", "tools/cli/sub", "toolsx/cli"} {
 		for _, req := range everyArm(repo) {
 			wantError(t, h.call("alice-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, repo, "outside the scope")
 		}
 	}
 	// bob's scope is empty: nothing at all, not even alice's repositories.
-	for _, repo := range []string{"acme/web", "tools/cli", "ENG"} {
+	for _, repo := range []string{"acme/web", "tools/cli"} {
 		for _, req := range everyArm(repo) {
 			wantError(t, h.call("bob-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, repo)
 		}
 	}
+	linear := withForge(getIssue("ENG", 1), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
+	wantError(t, h.call("bob-1", linear), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "ENG")
 	for _, f := range []interface{ Total() int }{h.github, h.ghe, h.linear} {
 		if f.Total() != 0 {
 			t.Fatalf("a refused call reached a forge (%d calls)", f.Total())
@@ -43,6 +47,27 @@ func TestOutOfScopeNeverReachesTheForge(t *testing.T) {
 	}
 	if owned, _ := h.store.Owned(t.Context(), "alice"); len(owned) != 0 {
 		t.Fatalf("refused creates left ownership records: %v", owned)
+	}
+}
+
+// A repository the forge cannot name is invalid_argument naming the shape
+// it needs, on every forge, before the scope check and before any forge is
+// called: a bare name on GitHub, an owner/name on Linear.
+func TestRepoShapePerForge(t *testing.T) {
+	h := start(t, storetest.SQLite(t))
+	for _, session := range []string{"alice-1", "bob-1"} {
+		for _, req := range everyArm("acme") {
+			wantError(t, h.call(session, req), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `repo "acme" names no repository on github: want "owner/name"`)
+			ghe := withForge(proto.Clone(req).(*gatewayv1.ForgeCallRequest), forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com")
+			wantError(t, h.call(session, ghe), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `want "owner/name"`)
+		}
+		req := withForge(getIssue("acme/web", 1), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
+		wantError(t, h.call(session, req), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `repo "acme/web" is not a Linear team key`)
+	}
+	for _, f := range []interface{ Total() int }{h.github, h.ghe, h.linear} {
+		if f.Total() != 0 {
+			t.Fatalf("a refused call reached a forge (%d calls)", f.Total())
+		}
 	}
 }
 
@@ -58,6 +83,15 @@ func TestScopeEntries(t *testing.T) {
 	req := withForge(createIssue("ENG", "on linear", "", ""), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
 	if res := h.call("alice-1", req); res.GetIssue().GetForge().GetHost() != "linear.app" {
 		t.Errorf("create in ENG on linear = %v", res)
+	}
+	// A glob in the name: web-* covers web-app, not web or other owners.
+	globs := start(t, storetest.SQLite(t), scope("acme/web-*", "acme/docs-?"))
+	for repo, in := range map[string]bool{"acme/web-app": true, "ACME/Web-API": true, "acme/docs-1": true,
+		"acme/web": false, "acme/docs-12": false, "evil/web-app": false, "acme/web-app/sub": false} {
+		res := globs.call("alice-1", getIssue(repo, 1))
+		if denied := res.GetError().GetCode() == gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED; denied == in {
+			t.Errorf("glob scope, get in %s = %v; want in scope: %v", repo, res, in)
+		}
 	}
 	// "*" is every repository.
 	all := start(t, storetest.SQLite(t), scope("*"))

@@ -23,14 +23,14 @@ const maxSocketPath = 107
 // error. It returns the socket paths in configuration order.
 func (s *Server) ListenSockets(dir string) ([]string, error) {
 	if s.svc == nil {
-		return nil, errors.New("server: no forge gateway service to serve")
+		return nil, errors.New("no forge gateway service to serve")
 	}
 	ids := s.svc.Sessions()
 	if len(ids) == 0 {
-		return nil, errors.New("server: no sessions are configured, so there are no sockets to create")
+		return nil, errors.New("no sessions are configured, so there are no sockets to create")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("server: socket directory: %w", err)
+		return nil, fmt.Errorf("socket directory: %w", err)
 	}
 	if fi, err := os.Stat(dir); err == nil && fi.Mode().Perm()&0o077 != 0 {
 		s.log.Warn("socket directory is accessible to other users; sockets are 0600 but keep the directory 0700",
@@ -68,28 +68,28 @@ func (s *Server) ListenSockets(dir string) ([]string, error) {
 // the socket to its owner.
 func listenUnix(path string) (net.Listener, error) {
 	if len(path) > maxSocketPath {
-		return nil, fmt.Errorf("server: socket path %s is %d bytes; Unix sockets allow %d: use a shorter socket directory",
+		return nil, fmt.Errorf("socket path %s is %d bytes; Unix sockets allow %d: use a shorter socket directory",
 			path, len(path), maxSocketPath)
 	}
 	if fi, err := os.Lstat(path); err == nil {
 		if fi.Mode()&os.ModeSocket == 0 {
-			return nil, fmt.Errorf("server: %s exists and is not a socket; refusing to replace it", path)
+			return nil, fmt.Errorf("%s exists and is not a socket; refusing to replace it", path)
 		}
 		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
 			c.Close()
-			return nil, fmt.Errorf("server: %s is in use by a running process", path)
+			return nil, fmt.Errorf("%s is in use by a running process", path)
 		}
 		if err := os.Remove(path); err != nil {
-			return nil, fmt.Errorf("server: remove stale socket: %w", err)
+			return nil, fmt.Errorf("remove stale socket: %w", err)
 		}
 	}
 	l, err := net.Listen("unix", path)
 	if err != nil {
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	if err := os.Chmod(path, 0o600); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	return l, nil
 }

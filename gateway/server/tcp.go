@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -18,13 +19,14 @@ import (
 func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("server: %w", err)
+		return nil, fmt.Errorf("%w", err)
 	}
 	if s.opts.TLS != nil {
 		l = tls.NewListener(l, s.opts.TLS)
 	}
 	srv := s.newHTTPServer(s.bearer(uncompressedFor(loopback, s.handler)), nil)
 	s.log.Info("gateway listening", "tcp", l.Addr().String(), "tls", s.opts.TLS != nil)
+	WarnExposure(s.log, "gateway TCP listener", l.Addr(), s.opts.TLS != nil, s.svc != nil && s.svc.HasTokens())
 	s.serve(srv, l)
 	return l.Addr(), nil
 }
@@ -63,4 +65,25 @@ func bearerToken(header string) (string, bool) {
 	}
 	token = strings.TrimSpace(token)
 	return token, token != ""
+}
+
+// WarnExposure logs what an operator must know about a bearer-token
+// listener at start: a non-loopback address without TLS sends tokens in
+// clear text, and with no account token configured every call is refused.
+func WarnExposure(log *slog.Logger, what string, addr net.Addr, withTLS, tokens bool) {
+	if !withTLS && !IsLoopback(addr) {
+		log.Warn(what+" is on a non-loopback address without TLS: bearer tokens cross the network in clear text; set tls_cert and tls_key (or --tls-cert and --tls-key)",
+			"addr", addr.String())
+	}
+	if !tokens {
+		log.Warn(what+" has no account token configured: every call on it will be refused; give an account token_envs",
+			"addr", addr.String())
+	}
+}
+
+// IsLoopback reports whether addr only accepts connections from this
+// machine.
+func IsLoopback(addr net.Addr) bool {
+	tcp, ok := addr.(*net.TCPAddr)
+	return ok && tcp.IP.IsLoopback()
 }

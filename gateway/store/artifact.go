@@ -40,7 +40,7 @@ func providerColumn(p forgev1.ForgeProvider) string { return p.String() }
 func parseProvider(s string) (forgev1.ForgeProvider, error) {
 	v, ok := forgev1.ForgeProvider_value[s]
 	if !ok {
-		return 0, fmt.Errorf("store: unknown forge provider %q in a stored row", s)
+		return 0, fmt.Errorf("unknown forge provider %q in a stored row", s)
 	}
 	return forgev1.ForgeProvider(v), nil
 }

@@ -41,26 +41,26 @@ const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pr
 func parseDSN(dsn string) (target, error) {
 	dsn = strings.TrimSpace(dsn)
 	if dsn == "" {
-		return target{}, errors.New("store: empty DSN: give a SQLite file path or a postgres:// DSN")
+		return target{}, errors.New("empty DSN: give a SQLite file path or a postgres:// DSN")
 	}
 	if strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://") {
 		if _, err := url.Parse(dsn); err != nil {
 			// url's message quotes the DSN, password included: say less.
-			return target{}, errors.New("store: the PostgreSQL DSN is not a valid URL")
+			return target{}, errors.New("the PostgreSQL DSN is not a valid URL")
 		}
 		return target{dialect: Postgres, driver: "pgx", dsn: dsn}, nil
 	}
 	path := strings.TrimPrefix(dsn, "sqlite:")
 	switch {
 	case path == "":
-		return target{}, errors.New("store: sqlite: DSN names no file")
+		return target{}, errors.New("the SQLite DSN names no file")
 	case path == ":memory:":
 		return target{dialect: SQLite, driver: "sqlite", dsn: ":memory:?" + sqlitePragmas, memory: true}, nil
 	case strings.Contains(dsn, "://"):
-		return target{}, fmt.Errorf("store: unsupported DSN scheme in %q: use a SQLite file path or postgres://", redactDSN(dsn))
+		return target{}, fmt.Errorf("unsupported DSN scheme in %q: use a SQLite file path or postgres://", redactDSN(dsn))
 	case strings.ContainsAny(path, "?#"):
 		// The driver splits its DSN at '?', so such a path would be cut.
-		return target{}, fmt.Errorf("store: SQLite path %q contains '?' or '#'", path)
+		return target{}, fmt.Errorf("SQLite path %q contains '?' or '#'", path)
 	}
 	return target{dialect: SQLite, driver: "sqlite", dsn: path + "?" + sqlitePragmas}, nil
 }

@@ -13,11 +13,11 @@ import (
 
 // ErrKeyReused is returned when a client_request_id comes back with a
 // request other than the one it was first used for.
-var ErrKeyReused = errors.New("store: client_request_id was already used for a different request")
+var ErrKeyReused = errors.New("client_request_id was already used for a different request")
 
 // ErrReservationLost is returned by Finish when the reservation's lease had expired and
 // another attempt took it over.
-var ErrReservationLost = errors.New("store: the create reservation expired and was taken over by another attempt")
+var ErrReservationLost = errors.New("the create reservation expired and was taken over by another attempt")
 
 // Poll intervals while waiting for another attempt's reservation to finish.
 const (
@@ -62,7 +62,7 @@ func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string, w
 		case <-ctx.Done():
 			return nil, nil, ctx.Err()
 		case <-s.closing:
-			return nil, nil, errors.New("store: closed")
+			return nil, nil, errors.New("closed")
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, pollMax)
@@ -80,10 +80,10 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		ON CONFLICT (account, client_request_id) DO NOTHING`),
 		account, key, fingerprint, attempt, millis(now.Add(s.lease)), millis(now))
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return nil, nil, false, fmt.Errorf("reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return nil, nil, false, fmt.Errorf("reservation: %w", err)
 	} else if n == 1 {
 		return s.hold(account, key, attempt), nil, false, nil
 	}
@@ -102,7 +102,7 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		// Abandoned between our insert and this read: try again.
 		return nil, nil, true, nil
 	case err != nil:
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return nil, nil, false, fmt.Errorf("reservation: %w", err)
 	case fp != fingerprint:
 		return nil, nil, false, ErrKeyReused
 	case state == "done" && window > 0 && finished.Valid && finished.Int64+window.Milliseconds() < millis(now):
@@ -110,7 +110,7 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		// did) and reserve afresh.
 		if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
 			WHERE account = ? AND client_request_id = ? AND state = 'done' AND attempt = ?`), account, key, held); err != nil {
-			return nil, nil, false, fmt.Errorf("store: expire reservation: %w", err)
+			return nil, nil, false, fmt.Errorf("expire reservation: %w", err)
 		}
 		return s.tryReserve(ctx, account, key, fingerprint, window)
 	case state == "done":
@@ -131,10 +131,10 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		attempt, millis(now.Add(s.lease)), account, key, held)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
+		return nil, nil, false, fmt.Errorf("take over reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
+		return nil, nil, false, fmt.Errorf("take over reservation: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create reservation", "account", account)
 		return s.hold(account, key, attempt), nil, false, nil
@@ -183,12 +183,14 @@ func (c *Reservation) heartbeat() {
 func (c *Reservation) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
 
 // Finish records what the create made and who made it, in one transaction:
-// later attempts replay a, and the ownership row names session. It returns
-// ErrReservationLost (after still recording the ownership) when another attempt
-// had taken the reservation over.
-func (c *Reservation) Finish(ctx context.Context, session string, a Artifact) error {
+// later attempts replay o's artifact, and the ownership row is o (its
+// account is the reservation's). It returns ErrReservationLost (after still recording
+// the ownership) when another attempt had taken the reservation over.
+func (c *Reservation) Finish(ctx context.Context, o Ownership) error {
 	c.stopHeartbeat()
 	now := c.s.now()
+	a := o.Artifact
+	o.Account, o.Created = c.account, now
 	lost := false
 	err := c.s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, c.s.q(`UPDATE gateway_create_memo
@@ -204,10 +206,10 @@ func (c *Reservation) Finish(ctx context.Context, session string, a Artifact) er
 			return err
 		}
 		lost = n == 0
-		return c.s.recordOwnership(ctx, tx, Ownership{Account: c.account, Session: session, Artifact: a, Created: now})
+		return c.s.recordOwnership(ctx, tx, o)
 	})
 	if err != nil {
-		return fmt.Errorf("store: finish create: %w", err)
+		return fmt.Errorf("finish create: %w", err)
 	}
 	if lost {
 		return ErrReservationLost
@@ -223,7 +225,7 @@ func (c *Reservation) Abandon(ctx context.Context) error {
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		c.account, c.key, c.attempt)
 	if err != nil {
-		return fmt.Errorf("store: abandon create: %w", err)
+		return fmt.Errorf("abandon create: %w", err)
 	}
 	return nil
 }

@@ -49,7 +49,7 @@ func TestOpenMigratesOnceAndSurvivesRestart(t *testing.T) {
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("first Reserve = %v, %v, %v; want a reservation", c, a, err)
 		}
-		if err := c.Finish(ctx, "s1", issue(7)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s1", Artifact: issue(7)}); err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
 		var tables int
@@ -110,7 +110,7 @@ func TestReserveWaitsForTheHolder(t *testing.T) {
 				}
 			})
 		}
-		if err := c.Finish(ctx, "s1", issue(42)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s1", Artifact: issue(42)}); err != nil {
 			t.Fatalf("Finish: %v", err)
 		}
 		wg.Wait()
@@ -139,7 +139,7 @@ func TestConcurrentClaimsHaveOneWinner(t *testing.T) {
 				}
 				if c != nil {
 					won.Add(1)
-					if err := c.Finish(ctx, "s", issue(9)); err != nil {
+					if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(9)}); err != nil {
 						t.Errorf("Finish: %v", err)
 					}
 					return
@@ -176,10 +176,10 @@ func TestAbandonLetsTheNextAttemptCreate(t *testing.T) {
 			t.Fatalf("Reserve after Abandon = %v, %v, %v; want a new reservation", c2, a, err)
 		}
 		// The abandoned reservation can no longer finish into the new one.
-		if err := c.Finish(ctx, "s", issue(1)); !errors.Is(err, store.ErrReservationLost) {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(1)}); !errors.Is(err, store.ErrReservationLost) {
 			t.Fatalf("Finish of abandoned reservation = %v, want ErrReservationLost", err)
 		}
-		if err := c2.Finish(ctx, "s", issue(2)); err != nil {
+		if err := c2.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(2)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Reserve(ctx, "a", "k", "fp", 0); a == nil || a.Number != 2 {
@@ -201,7 +201,7 @@ func TestKeysAreScopedToTheAccountAndTheRequest(t *testing.T) {
 		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b", 0); !errors.Is(err, store.ErrKeyReused) {
 			t.Fatalf("Reserve with another fingerprint while pending = %v, want ErrKeyReused", err)
 		}
-		if err := c.Finish(ctx, "s", issue(3)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(3)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, _, err := s.Reserve(ctx, "alice", "k", "fp-b", 0); !errors.Is(err, store.ErrKeyReused) {
@@ -241,7 +241,7 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("Reserve after the lease = %v, %v, %v; want a takeover", c, a, err)
 		}
-		if err := c.Finish(ctx, "s2", issue(5)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s2", Artifact: issue(5)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Reserve(ctx, "a", "k", "fp", 0); a == nil || a.Number != 5 {
@@ -260,10 +260,10 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		if err != nil || c == nil {
 			t.Fatalf("takeover of a slow reservation = %v, %v", c, err)
 		}
-		if err := late.Finish(ctx, "slow", issue(6)); !errors.Is(err, store.ErrReservationLost) {
+		if err := late.Finish(ctx, store.Ownership{Session: "slow", Artifact: issue(6)}); !errors.Is(err, store.ErrReservationLost) {
 			t.Fatalf("Finish of a lost reservation = %v, want ErrReservationLost", err)
 		}
-		if err := c.Finish(ctx, "s2", issue(7)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s2", Artifact: issue(7)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Reserve(ctx, "a", "k2", "fp", 0); a == nil || a.Number != 7 {
@@ -344,7 +344,7 @@ func TestReplayWindow(t *testing.T) {
 		if err != nil || c == nil {
 			t.Fatalf("first Reserve = %v, %v", c, err)
 		}
-		if err := c.Finish(ctx, "s", issue(1)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(1)}); err != nil {
 			t.Fatal(err)
 		}
 		clk.advance(window - time.Second)
@@ -352,7 +352,7 @@ func TestReplayWindow(t *testing.T) {
 			t.Fatalf("inside the window: %v, %+v, %v; want the replay of #1", c, a, err)
 		}
 		// The same key without a window still replays long after.
-		if err := mustReserve(t, s, "alice", "forever", 0).Finish(ctx, "s", issue(3)); err != nil {
+		if err := mustReserve(t, s, "alice", "forever", 0).Finish(ctx, store.Ownership{Session: "s", Artifact: issue(3)}); err != nil {
 			t.Fatal(err)
 		}
 		clk.advance(2 * time.Second)
@@ -360,7 +360,7 @@ func TestReplayWindow(t *testing.T) {
 		if err != nil || c == nil || a != nil {
 			t.Fatalf("past the window: %v, %+v, %v; want a new reservation", c, a, err)
 		}
-		if err := c.Finish(ctx, "s", issue(2)); err != nil {
+		if err := c.Finish(ctx, store.Ownership{Session: "s", Artifact: issue(2)}); err != nil {
 			t.Fatal(err)
 		}
 		if _, a, _ := s.Reserve(ctx, "alice", "auto:1", "fp", window); a == nil || a.Number != 2 {

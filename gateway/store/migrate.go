@@ -34,13 +34,13 @@ func (s *Store) migrate(ctx context.Context) error {
 		dialect = goose.DialectPostgres
 		locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID))
 		if err != nil {
-			return fmt.Errorf("store: migration lock: %w", err)
+			return fmt.Errorf("migration lock: %w", err)
 		}
 		opts = append(opts, goose.WithSessionLocker(locker))
 	}
 	sub, err := fs.Sub(migrations, dir)
 	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
+		return fmt.Errorf("migrations: %w", err)
 	}
 	opts = append(opts,
 		goose.WithTableName(VersionTable),
@@ -49,11 +49,11 @@ func (s *Store) migrate(ctx context.Context) error {
 	)
 	p, err := goose.NewProvider(dialect, s.db, sub, opts...)
 	if err != nil {
-		return fmt.Errorf("store: migrations: %w", err)
+		return fmt.Errorf("migrations: %w", err)
 	}
 	results, err := p.Up(ctx)
 	if err != nil {
-		return fmt.Errorf("store: migrate %s: %w", s.dialect, err)
+		return fmt.Errorf("migrate %s: %w", s.dialect, err)
 	}
 	for _, r := range results {
 		s.log.Info("store migrated", "dialect", string(s.dialect), "version", r.Source.Version,

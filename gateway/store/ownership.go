@@ -12,7 +12,12 @@ import (
 type Ownership struct {
 	Account string
 	Session string
+	// Tool is the tool that created the artifact, as the model names it
+	// ("forge_create_issue"); empty on records from before it was kept.
+	Tool string
 	Artifact
+	// URL is the artifact's web address as the forge reported it.
+	URL     string
 	Created time.Time
 }
 
@@ -27,37 +32,66 @@ func (s *Store) RecordOwnership(ctx context.Context, o Ownership) error {
 		o.Created = s.now()
 	}
 	if err := s.recordOwnership(ctx, s.db, o); err != nil {
-		return fmt.Errorf("store: record ownership: %w", err)
+		return fmt.Errorf("record ownership: %w", err)
 	}
 	return nil
 }
 
 func (s *Store) recordOwnership(ctx context.Context, q querier, o Ownership) error {
 	_, err := q.ExecContext(ctx, s.q(`INSERT INTO gateway_ownership
-		(account, session, provider, host, repo, kind, number, artifact_id, created_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		o.Account, o.Session, providerColumn(o.Forge.Provider), o.Forge.Host, o.Repo, string(o.Kind),
-		int64(o.Number), o.ID, millis(o.Created))
+		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		o.Account, o.Session, o.Tool, providerColumn(o.Forge.Provider), o.Forge.Host, o.Repo, string(o.Kind),
+		int64(o.Number), o.ID, o.URL, millis(o.Created))
 	return err
 }
 
 // Owned lists what an account created, oldest first.
 func (s *Store) Owned(ctx context.Context, account string) ([]Ownership, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT session, provider, host, repo, kind, number, artifact_id, created_ms
-		FROM gateway_ownership WHERE account = ? ORDER BY created_ms, id`), account)
+	return s.Audit(ctx, AuditFilter{Account: account})
+}
+
+// AuditFilter narrows Audit; zero fields match everything.
+type AuditFilter struct {
+	Account string
+	Session string
+	// Since keeps records created at or after it.
+	Since time.Time
+}
+
+// Audit lists the ownership records f selects, oldest first: what was
+// written where, by which account, session and tool.
+func (s *Store) Audit(ctx context.Context, f AuditFilter) ([]Ownership, error) {
+	query := `SELECT account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms
+		FROM gateway_ownership WHERE 1 = 1`
+	var args []any
+	if f.Account != "" {
+		query += ` AND account = ?`
+		args = append(args, f.Account)
+	}
+	if f.Session != "" {
+		query += ` AND session = ?`
+		args = append(args, f.Session)
+	}
+	if !f.Since.IsZero() {
+		query += ` AND created_ms >= ?`
+		args = append(args, millis(f.Since))
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(query+` ORDER BY created_ms, id`), args...)
 	if err != nil {
-		return nil, fmt.Errorf("store: list ownership: %w", err)
+		return nil, fmt.Errorf("list ownership: %w", err)
 	}
 	defer rows.Close()
 	var out []Ownership
 	for rows.Next() {
 		var (
-			o                 = Ownership{Account: account}
+			o                 Ownership
 			provider, kind    string
 			number, createdMS int64
 		)
-		if err := rows.Scan(&o.Session, &provider, &o.Forge.Host, &o.Repo, &kind, &number, &o.ID, &createdMS); err != nil {
-			return nil, fmt.Errorf("store: list ownership: %w", err)
+		if err := rows.Scan(&o.Account, &o.Session, &o.Tool, &provider, &o.Forge.Host, &o.Repo, &kind, &number,
+			&o.ID, &o.URL, &createdMS); err != nil {
+			return nil, fmt.Errorf("list ownership: %w", err)
 		}
 		if o.Forge.Provider, err = parseProvider(provider); err != nil {
 			return nil, err
@@ -66,7 +100,7 @@ func (s *Store) Owned(ctx context.Context, account string) ([]Ownership, error) 
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list ownership: %w", err)
+		return nil, fmt.Errorf("list ownership: %w", err)
 	}
 	return out, nil
 }

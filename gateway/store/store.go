@@ -69,7 +69,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	}
 	db, err := sql.Open(t.driver, t.dsn)
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", t.dialect, err)
+		return nil, fmt.Errorf("open %s: %w", t.dialect, err)
 	}
 	if t.memory {
 		// Every connection to ":memory:" is a different database: keep
@@ -106,7 +106,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()
-		return nil, fmt.Errorf("store: connect to %s: %w", t.dialect, err)
+		return nil, fmt.Errorf("connect to %s: %w", t.dialect, err)
 	}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()

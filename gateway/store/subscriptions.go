@@ -11,7 +11,7 @@ import (
 )
 
 // ErrNotFound is returned for a subscription the account does not have.
-var ErrNotFound = errors.New("store: not found")
+var ErrNotFound = errors.New("not found")
 
 // Subscription is an account's request to hear about changes to an issue or
 // pull request.
@@ -39,14 +39,14 @@ func (s *Store) Subscribe(ctx context.Context, sub Subscription) (Subscription, 
 		sub.ID, sub.Account, providerColumn(sub.Forge.Provider), sub.Forge.Host, sub.Repo, string(sub.Kind),
 		int64(sub.Number), millis(sub.Created))
 	if err != nil {
-		return Subscription{}, fmt.Errorf("store: subscribe: %w", err)
+		return Subscription{}, fmt.Errorf("subscribe: %w", err)
 	}
 	got, err := s.scanSubscription(s.db.QueryRowContext(ctx, s.q(`SELECT `+subscriptionColumns+`
 		FROM gateway_subscriptions
 		WHERE account = ? AND provider = ? AND host = ? AND repo = ? AND kind = ? AND number = ?`),
 		sub.Account, providerColumn(sub.Forge.Provider), sub.Forge.Host, sub.Repo, string(sub.Kind), int64(sub.Number)))
 	if err != nil {
-		return Subscription{}, fmt.Errorf("store: subscribe: %w", err)
+		return Subscription{}, fmt.Errorf("subscribe: %w", err)
 	}
 	return got, nil
 }
@@ -60,7 +60,7 @@ func (s *Store) Subscription(ctx context.Context, account, id string) (Subscript
 		return Subscription{}, ErrNotFound
 	}
 	if err != nil {
-		return Subscription{}, fmt.Errorf("store: subscription: %w", err)
+		return Subscription{}, fmt.Errorf("subscription: %w", err)
 	}
 	return sub, nil
 }
@@ -70,11 +70,11 @@ func (s *Store) Subscription(ctx context.Context, account, id string) (Subscript
 func (s *Store) Unsubscribe(ctx context.Context, account, id string) error {
 	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_subscriptions WHERE account = ? AND id = ?`), account, id)
 	if err != nil {
-		return fmt.Errorf("store: unsubscribe: %w", err)
+		return fmt.Errorf("unsubscribe: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("store: unsubscribe: %w", err)
+		return fmt.Errorf("unsubscribe: %w", err)
 	}
 	if n == 0 {
 		return ErrNotFound
@@ -87,19 +87,19 @@ func (s *Store) Subscriptions(ctx context.Context, account string) ([]Subscripti
 	rows, err := s.db.QueryContext(ctx, s.q(`SELECT `+subscriptionColumns+`
 		FROM gateway_subscriptions WHERE account = ? ORDER BY created_ms, id`), account)
 	if err != nil {
-		return nil, fmt.Errorf("store: list subscriptions: %w", err)
+		return nil, fmt.Errorf("list subscriptions: %w", err)
 	}
 	defer rows.Close()
 	var out []Subscription
 	for rows.Next() {
 		sub, err := s.scanSubscription(rows)
 		if err != nil {
-			return nil, fmt.Errorf("store: list subscriptions: %w", err)
+			return nil, fmt.Errorf("list subscriptions: %w", err)
 		}
 		out = append(out, sub)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: list subscriptions: %w", err)
+		return nil, fmt.Errorf("list subscriptions: %w", err)
 	}
 	return out, nil
 }

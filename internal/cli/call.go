@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -25,7 +26,7 @@ the same store as 'forgetools serve', so a create followed by a read sees what
 was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 		Example: `  forgetools call forge_create_issue '{"repo":"demo/app","title":"Crash on start","labels":["bug"]}'
   forgetools call forge_get_issue '{"repo":"demo/app","issue_number":1}'
-  forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix:///run/forgetools/demo.sock`,
+  forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix://$HOME/.local/share/forgetools/sockets/demo.sock`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, argv []string) error {
 			args := "{}"
@@ -53,12 +54,11 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				return err
 			}
 			defer closeFn()
-			if _, ok := ts.Lookup(argv[0]); !ok {
-				var names []string
-				for _, t := range ts.Tools() {
-					names = append(names, t.Name)
+			if why := ts.Refusal(argv[0]); why != "" {
+				if !strings.Contains(why, argv[0]) {
+					why = fmt.Sprintf("%q: %s", argv[0], why) // an unknown name: say which
 				}
-				return usageError{fmt.Errorf("unknown tool %q; tools: %s", argv[0], strings.Join(names, ", "))}
+				return usageError{errors.New(why)}
 			}
 			res := ts.Execute(cmd.Context(), runtime.Call{ID: id, Name: argv[0], Args: json.RawMessage(args)})
 			fmt.Fprintln(cmd.OutOrStdout(), res.Text)
@@ -70,5 +70,6 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 	}
 	f.register(cmd, "warn")
 	cmd.Flags().StringVar(&id, "id", "", "tool call id; running a create again with the same id replays it for good (without --id, the same create repeated within the gateway's dedup window replays)")
+	skipEnv(cmd, "id")
 	return cmd
 }

@@ -51,12 +51,14 @@ pull request, review it, list, subscribe, and two failures. Each call is
 printed as the model made it, followed by the text the model reads back.
 
 Without --store the demo uses a fresh SQLite file in a temporary directory,
-so every run tells the same story; no credentials, no network.`,
+so every run tells the same story; no credentials, no network. It always
+runs every tool on the embedded local forge, so it takes no gateway, config
+or tool-filter flags.`,
 		Example: `  forgetools demo
   forgetools demo --store /tmp/demo.db && forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --store /tmp/demo.db`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.store == "" && f.config == "" {
+			if f.store == "" {
 				dir, err := os.MkdirTemp("", "forgetools-demo-")
 				if err != nil {
 					return err
@@ -87,7 +89,8 @@ so every run tells the same story; no credentials, no network.`,
 			return nil
 		},
 	}
-	f.register(cmd, "warn")
+	cmd.Flags().StringVar(&f.store, "store", "", "state store: a SQLite file path or a postgres:// DSN (default: a fresh temporary file)")
+	cmd.Flags().StringVar(&f.logLevel, "log-level", "warn", "log level: debug, info, warn or error (logs go to stderr)")
 	return cmd
 }
 

@@ -65,7 +65,15 @@ holds the credentials and enforces identity, repository scope and idempotency.
 With no configuration everything runs on the embedded local forge: a SQLite
 file in the data directory ($FORGETOOLS_DATA_DIR, else
 $XDG_DATA_HOME/forgetools, else ~/.local/share/forgetools), one demo account
-whose scope is every repository. No credentials, no network.`,
+whose scope is every repository. No credentials, no network.
+
+For GitHub without a configuration file:
+
+  GITHUB_TOKEN=... forgetools mcp --github --repo owner/name
+
+Every flag can also be set by an environment variable, shown in [$...]
+after it in each command's --help (FORGETOOLS_CONFIG for --config); the
+command line wins.`,
 		Version:       Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
@@ -74,7 +82,9 @@ whose scope is every repository. No credentials, no network.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newDemo())
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) }
+	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newAudit(), newDemo())
+	documentEnv(root)
 	return root
 }
 
@@ -95,18 +105,44 @@ type gatewayFlags struct {
 	config   string
 	store    string
 	logLevel string
+	quick    quickstart
+	cmd      *cobra.Command // the command the flags are registered on
 }
 
 func (g *gatewayFlags) register(cmd *cobra.Command, defaultLevel string) {
-	cmd.Flags().StringVar(&g.config, "config", "", "gateway configuration file (YAML); default: the embedded local forge")
+	g.registerConfig(cmd)
 	cmd.Flags().StringVar(&g.store, "store", "", "state store: a SQLite file path or a postgres:// DSN (overrides the config)")
 	cmd.Flags().StringVar(&g.logLevel, "log-level", defaultLevel, "log level: debug, info, warn or error (logs go to stderr)")
 }
 
-// load returns the configuration to run: the file, or the default.
+// registerConfig registers the flags that say which configuration to
+// use: --config, or the one-line GitHub setup.
+func (g *gatewayFlags) registerConfig(cmd *cobra.Command) {
+	g.cmd = cmd
+	cmd.Flags().StringVar(&g.config, "config", "", "gateway configuration file (YAML); default: the embedded local forge")
+	g.quick.register(cmd)
+}
+
+// configured reports whether the flags name a configuration other than
+// the default one.
+func (g *gatewayFlags) configured() bool {
+	return g.config != "" || g.quick.used(g.cmd)
+}
+
+// load returns the configuration to run: the file, the one-line GitHub
+// setup, or the default.
 func (g *gatewayFlags) load() (*config.Config, error) {
 	var cfg *config.Config
-	if g.config != "" {
+	if g.quick.used(g.cmd) {
+		if g.config != "" {
+			return nil, usageError{fmt.Errorf("--github builds its own configuration: use it or --config, not both")}
+		}
+		c, err := g.quick.config(g.cmd)
+		if err != nil {
+			return nil, err
+		}
+		cfg = c
+	} else if g.config != "" {
 		c, err := config.Load(g.config)
 		if err != nil {
 			return nil, err

@@ -10,13 +10,17 @@ import (
 
 func newServe() *cobra.Command {
 	var g gatewayFlags
+	var tf tlsFlags
 	var socketDir, listen string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the gateway: per-session Unix sockets and/or a TCP listener",
 		Long: `Run the AgentGateway. Every configured session gets its own Unix socket,
 <socket-dir>/<session>.sock: the socket a call arrives on is the caller's
-identity. With --listen, a TCP listener also serves bearer-token clients.
+identity. With --listen, a TCP listener also serves bearer-token clients
+(Authorization: Bearer <token>, the tokens of the accounts' token_envs);
+give it a certificate with --tls-cert and --tls-key (or tls_cert and
+tls_key) unless it is bound to loopback.
 
 With no --config, serve runs the embedded local forge on a SQLite file in the
 data directory, with one demo account (session "demo") scoped to every
@@ -41,7 +45,7 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 			if listen != "" {
 				cfg.Listen = listen
 			}
-			sys, err := open(cmd.Context(), cfg, log)
+			sys, tlsConfig, err := openListening(cmd.Context(), cfg, log, &tf)
 			if err != nil {
 				return err
 			}
@@ -52,7 +56,7 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 				// serve would run forever with nothing to call it on.
 				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
 			}
-			srv := server.New(sys.svc, server.Options{Logger: log})
+			srv := server.New(sys.svc, server.Options{Logger: log, TLS: tlsConfig})
 			// Open every listener before announcing any, and close them all
 			// (which removes the socket files) if one fails.
 			var targets []string
@@ -74,7 +78,7 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 					srv.Close()
 					return err
 				}
-				targets = append(targets, "http://"+addr.String())
+				targets = append(targets, scheme(tlsConfig)+"://"+addr.String())
 			}
 			for _, t := range targets {
 				fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", t)
@@ -83,6 +87,7 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 		},
 	}
 	g.register(cmd, "info")
+	tf.register(cmd)
 	cmd.Flags().StringVar(&socketDir, "socket-dir", "", "directory for the per-session Unix sockets (overrides the config)")
 	cmd.Flags().StringVar(&listen, "listen", "", "TCP address for bearer-token clients, e.g. 127.0.0.1:7443 (overrides the config)")
 	return cmd

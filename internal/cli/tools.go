@@ -19,6 +19,7 @@ func newTools() *cobra.Command {
 	var format string
 	var readOnly bool
 	var allow, deny []string
+	var g gatewayFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tool definitions and schemas",
@@ -29,20 +30,25 @@ func newTools() *cobra.Command {
   mcp        the MCP tools/list result, with the server instructions
   openai     an OpenAI Chat Completions request fragment: system message + tools
   openai-strict  the same with strict function schemas (structured outputs)
-  anthropic  an Anthropic Messages request fragment: system + tools`,
+  openai-responses  an OpenAI Responses API request fragment: instructions + strict tools
+  anthropic  an Anthropic Messages request fragment: system + tools
+
+With --config (or --github) the tools are those a gateway with that
+configuration serves: the forge selector lists only its forges (and
+disappears with a single forge), and the instructions mention only them.
+Without, the full vocabulary of the generated table is printed.`,
 		Example: `  forgetools tools
-  forgetools tools --format openai-strict --read-only`,
+  forgetools tools --format openai-strict --read-only
+  forgetools tools --format mcp --config examples/forgetools.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			var opts []runtime.Option
-			if readOnly {
-				opts = append(opts, runtime.WithReadOnly())
-			}
-			if len(allow) > 0 {
-				opts = append(opts, runtime.WithAllow(allow...))
-			}
-			if len(deny) > 0 {
-				opts = append(opts, runtime.WithDeny(deny...))
+			opts := filterOptions(readOnly, allow, deny)
+			if g.configured() {
+				cfg, err := g.load()
+				if err != nil {
+					return err
+				}
+				opts = append(opts, runtime.WithForges(servedOf(cfg)...))
 			}
 			// Listing calls nothing: a broker over a transport that refuses.
 			ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(noTransport), opts...)
@@ -52,12 +58,17 @@ func newTools() *cobra.Command {
 			return printTools(cmd.OutOrStdout(), ts, format)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "markdown", "markdown, json, mcp, openai, openai-strict or anthropic")
+	cmd.Flags().StringVar(&format, "format", "markdown", formats)
 	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
 	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
 	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
+	g.registerConfig(cmd)
+	skipEnv(cmd, "format")
 	return cmd
 }
+
+// formats are the shapes printTools writes.
+const formats = "markdown, json, mcp, openai, openai-strict, openai-responses or anthropic"
 
 // noTransport backs a toolset that is only listed, never executed.
 var noTransport = runtime.TransportFunc(func(context.Context, proto.Message) (proto.Message, error) {
@@ -86,10 +97,16 @@ func printTools(w io.Writer, ts *runtime.Toolset, format string) error {
 			return err
 		}
 		v = req
+	case "openai-responses":
+		req, err := export.OpenAIResponses(ts)
+		if err != nil {
+			return err
+		}
+		v = req
 	case "anthropic":
 		v = export.Anthropic(ts)
 	default:
-		return usageError{fmt.Errorf("--format %q: want markdown, json, mcp, openai, openai-strict or anthropic", format)}
+		return usageError{fmt.Errorf("--format %q: want %s", format, formats)}
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

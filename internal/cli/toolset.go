@@ -12,6 +12,9 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/providers/github"
+	"github.com/forgetools/forgetools/providers/linear"
+	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -28,13 +31,17 @@ type toolFlags struct {
 	// a create's client_request_id depends only on what the user gave
 	// (see call --id).
 	nonce string
+	// served are the forges of the in-process gateway; the tools are
+	// narrowed to them. nil for a remote gateway (whose forges are not
+	// known here): the full vocabulary.
+	served []runtime.Forge
 }
 
 func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
 	f.gatewayFlags.register(cmd, defaultLevel)
 	fl := cmd.Flags()
-	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: unix:///path/to/session.sock or http(s)://host:port; default: run the gateway in-process")
-	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding the bearer token for an http(s) --gateway")
+	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: a session socket, unix://<socket_dir>/<session>.sock as serve prints it, or http(s)://host:port; default: run the gateway in-process")
+	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding a bearer token: sent to an http(s) --gateway; with mcp --http, a token MCP clients present")
 	fl.StringVar(&f.session, "session", "", "in-process only: the configured session to act as (default: the first)")
 	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools")
 	fl.StringSliceVar(&f.allow, "tools", nil, "expose only these tools (comma-separated names)")
@@ -51,14 +58,17 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 	var transport runtime.Transport
 	close = func() error { return nil }
 	if f.gateway != "" {
-		if f.config != "" || f.store != "" || f.session != "" {
-			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --store and --session apply only in-process")}
+		if f.configured() || f.store != "" || f.session != "" {
+			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --github, --store and --session apply only in-process")}
 		}
 		transport, err = f.dial()
 		if err != nil {
 			return nil, nil, err
 		}
 	} else {
+		if f.tokenEnv != "" {
+			return nil, nil, usageError{fmt.Errorf("--token-env is the bearer token of an http(s) --gateway (or, for mcp --http, of an account): without either it would be ignored")}
+		}
 		cfg, err := f.load()
 		if err != nil {
 			return nil, nil, err
@@ -67,6 +77,7 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 		if err != nil {
 			return nil, nil, err
 		}
+		f.served = servedOf(cfg)
 		id, err := pickSession(sys, f.session)
 		if err != nil {
 			sys.Close()
@@ -75,26 +86,62 @@ func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.
 		transport = runtime.TransportFunc(sys.svc.Transport(id))
 		close = sys.Close
 	}
-	var opts []runtime.Option
-	if f.readOnly {
-		opts = append(opts, runtime.WithReadOnly())
+	ts, err = f.build(transport)
+	if err != nil {
+		close()
+		return nil, nil, err
 	}
-	if len(f.allow) > 0 {
-		opts = append(opts, runtime.WithAllow(f.allow...))
-	}
-	if len(f.deny) > 0 {
-		opts = append(opts, runtime.WithDeny(f.deny...))
+	return ts, close, nil
+}
+
+// build is the toolset the filter flags describe, calling through
+// transport.
+func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error) {
+	opts := filterOptions(f.readOnly, f.allow, f.deny)
+	if f.served != nil {
+		opts = append(opts, runtime.WithForges(f.served...))
 	}
 	var brokerOpts []runtime.BrokerOption
 	if f.nonce != "" {
 		brokerOpts = append(brokerOpts, runtime.WithNonce(f.nonce))
 	}
-	ts, err = runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport, brokerOpts...), opts...)
 	if err != nil {
-		close()
-		return nil, nil, usageError{err}
+		return nil, usageError{err}
 	}
-	return ts, close, nil
+	return ts, nil
+}
+
+// filterOptions are the toolset options of --read-only, --tools and
+// --exclude-tools.
+func filterOptions(readOnly bool, allow, deny []string) []runtime.Option {
+	var opts []runtime.Option
+	if readOnly {
+		opts = append(opts, runtime.WithReadOnly())
+	}
+	if len(allow) > 0 {
+		opts = append(opts, runtime.WithAllow(allow...))
+	}
+	if len(deny) > 0 {
+		opts = append(opts, runtime.WithDeny(deny...))
+	}
+	return opts
+}
+
+// servedOf is the forges a configuration serves, as the tools' selector
+// spells them: the hosts are the ones the providers report, so a host the
+// model copies from the schema resolves.
+func servedOf(cfg *config.Config) []runtime.Forge {
+	defaults := map[string]string{"github": github.DefaultHost, "linear": linear.DefaultHost, "local": local.DefaultHost}
+	var out []runtime.Forge
+	for _, f := range cfg.Forges {
+		host := strings.ToLower(f.Host)
+		if host == "" {
+			host = defaults[f.Provider]
+		}
+		out = append(out, runtime.Forge{Provider: f.Provider, Host: host, Default: f.Default})
+	}
+	return out
 }
 
 func (f *toolFlags) dial() (runtime.Transport, error) {

@@ -3,7 +3,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"strings"
 )
@@ -21,6 +20,9 @@ func (c *Config) Check() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 
+	if (c.TLSCert == "") != (c.TLSKey == "") {
+		bad("tls_cert and tls_key: give both, or neither")
+	}
 	if len(c.Forges) == 0 {
 		bad("forges: at least one forge is required")
 	}
@@ -39,9 +41,9 @@ func (c *Config) Check() error {
 		if f.Default {
 			defaults++
 		}
-		for field, env := range map[string]string{"token_env": f.TokenEnv, "reviewer_token_env": f.ReviewerTokenEnv} {
-			if env != "" && !envName.MatchString(env) {
-				bad("%s.%s: %q is not an environment variable name", where, field, env)
+		for _, e := range []struct{ field, env string }{{"token_env", f.TokenEnv}, {"reviewer_token_env", f.ReviewerTokenEnv}} {
+			if problem := checkEnvName(e.env); e.env != "" && problem != "" {
+				bad("%s.%s %s", where, e.field, problem)
 			}
 		}
 		if f.Auth != "" && (f.Provider != "linear" || (f.Auth != "api_key" && f.Auth != "oauth")) {
@@ -76,9 +78,9 @@ func (c *Config) Check() error {
 			}
 			sessions[s] = a.Name
 		}
-		for _, env := range a.TokenEnvs {
-			if !envName.MatchString(env) {
-				bad("%s.token_envs: %q is not an environment variable name", where, env)
+		for j, env := range a.TokenEnvs {
+			if problem := checkEnvName(env); problem != "" {
+				bad("%s.token_envs[%d] %s", where, j, problem)
 			}
 		}
 		if len(a.Sessions) == 0 && len(a.TokenEnvs) == 0 {
@@ -89,17 +91,4 @@ func (c *Config) Check() error {
 		bad("accounts: at least one account is required")
 	}
 	return errors.Join(errs...)
-}
-
-// Secret reads the credential an environment variable name points at. An
-// unset or empty variable is an error naming the variable, never the value.
-func Secret(env string) (string, error) {
-	if env == "" {
-		return "", nil
-	}
-	v, ok := os.LookupEnv(env)
-	if !ok || v == "" {
-		return "", fmt.Errorf("environment variable %s is not set", env)
-	}
-	return v, nil
 }

@@ -14,7 +14,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"regexp"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -28,6 +28,10 @@ type Config struct {
 	SocketDir string `yaml:"socket_dir"`
 	// Listen is a TCP address for bearer-token clients; empty = no TCP.
 	Listen string `yaml:"listen"`
+	// TLSCert and TLSKey are PEM files; with them the TCP listener (and
+	// an MCP HTTP listener) serve TLS.
+	TLSCert string `yaml:"tls_cert"`
+	TLSKey  string `yaml:"tls_key"`
 	// DedupWindow is how long a create sent without a client_request_id
 	// (MCP, call without --id) is replayed to an identical repeat from the
 	// same session; empty = 10m, "-1s" (any negative) = off.
@@ -121,10 +125,19 @@ func Parse(data []byte) (*Config, error) {
 	return &cfg, nil
 }
 
-// explainYAML adds the hint a user needs when they wrote a secret inline.
+// secretKeys are keys people write a credential under; the file takes
+// none of them, and the error says what to write instead.
+var secretKeys = regexp.MustCompile(`field (token|tokens|api_key|apikey|key|password|secret|client_secret|reviewer_token) not found`)
+
+// yamlValue is a value the YAML decoder quotes in a type error.
+var yamlValue = regexp.MustCompile("`[^`]*`")
+
+// explainYAML adds the hint a user needs when they wrote a secret inline,
+// and drops the values the YAML decoder quotes in type errors: a value in
+// the wrong place may be a credential.
 func explainYAML(err error) error {
-	msg := err.Error()
-	if strings.Contains(msg, "field token ") || strings.Contains(msg, "field api_key ") || strings.Contains(msg, "field tokens ") {
+	msg := yamlValue.ReplaceAllString(err.Error(), "a value")
+	if secretKeys.MatchString(msg) {
 		msg += " (credentials are never written in the file: name the environment variable that holds them with token_env, reviewer_token_env or token_envs)"
 	}
 	return errors.New(msg)

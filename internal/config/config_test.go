@@ -71,3 +71,100 @@ func TestSecretNamesVariableNeverValue(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A credential pasted where a variable name belongs is reported without
+// its value, and so is any value the YAML decoder would quote.
+func TestConfigErrorsNeverEchoSecrets(t *testing.T) {
+	const secret = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	account := "accounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n"
+	cases := []struct{ name, yaml, want string }{
+		{"token in token_env", "forges:\n  - {provider: github, token_env: " + secret + "}\n" + account,
+			"forges[0].token_env looks like a credential, not a variable name"},
+		{"token in reviewer_token_env", "forges:\n  - {provider: github, token_env: GITHUB_TOKEN, reviewer_token_env: " + secret + "}\n" + account,
+			"forges[0].reviewer_token_env looks like a credential, not a variable name"},
+		{"token in token_envs", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, token_envs: [OK_NAME, " + secret + "]}\n",
+			"accounts[0].token_envs[1] looks like a credential, not a variable name"},
+		{"unprefixed high-entropy value", "forges:\n  - {provider: linear, token_env: 3f9a8c7d6e5b4a39281706f5e4d3c2b1}\n" + account,
+			"looks like a credential"},
+		{"not a name", "forges:\n  - {provider: github, token_env: \"my token\"}\n" + account,
+			"forges[0].token_env is not an environment variable name"},
+		{"secret where a list belongs", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, token_envs: " + secret + "}\n",
+			"cannot unmarshal !!str a value"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Parse([]byte(c.yaml))
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, c.want)
+			}
+			for _, v := range []string{secret, "3f9a8c7d6e5b4a39281706f5e4d3c2b1", "my token"} {
+				if strings.Contains(err.Error(), v) {
+					t.Errorf("the error echoes the value %q: %v", v, err)
+				}
+			}
+		})
+	}
+}
+
+// Every key a credential is commonly written under gets the same hint.
+func TestInlineSecretKeysGetTheHint(t *testing.T) {
+	for _, key := range []string{"token", "api_key", "password", "secret"} {
+		_, err := Parse([]byte("forges:\n  - provider: linear\n    " + key + ": lin_api_abcdefghijklmnop\n"))
+		if err == nil || !strings.Contains(err.Error(), "field "+key+" not found") ||
+			!strings.Contains(err.Error(), "name the environment variable that holds them") {
+			t.Errorf("%s: err = %v, want the token_env hint", key, err)
+		}
+		if err != nil && strings.Contains(err.Error(), "lin_api_abcdefghijklmnop") {
+			t.Errorf("%s: the error echoes the secret: %v", key, err)
+		}
+	}
+}
+
+// Resolve reports every missing and every too-short variable at once, by
+// name, and never a value.
+func TestResolveReportsEveryVariable(t *testing.T) {
+	t.Setenv("FT_TEST_GH", "gh-secret-value")
+	t.Setenv("FT_TEST_SHORT", "short-secret")
+	t.Setenv("FT_TEST_LONG", "a-long-enough-token")
+	os.Unsetenv("FT_TEST_MISSING_A")
+	os.Unsetenv("FT_TEST_MISSING_B")
+	cfg, err := Parse([]byte(`forges:
+  - {provider: github, token_env: FT_TEST_GH, reviewer_token_env: FT_TEST_MISSING_A, default: true}
+  - {provider: linear, token_env: FT_TEST_MISSING_B}
+accounts:
+  - {name: a, agent_handle: h, owner_handle: o, token_envs: [FT_TEST_SHORT, FT_TEST_LONG]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	creds, err := cfg.Resolve()
+	if err == nil {
+		t.Fatalf("Resolve = %v, want errors", creds)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"environment variable FT_TEST_MISSING_A is not set",
+		"environment variable FT_TEST_MISSING_B is not set",
+		"FT_TEST_SHORT is shorter than 16 bytes",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("Resolve error lacks %q:\n%s", want, msg)
+		}
+	}
+	for _, secret := range []string{"gh-secret-value", "short-secret", "a-long-enough-token"} {
+		if strings.Contains(msg, secret) {
+			t.Errorf("Resolve error echoes %q", secret)
+		}
+	}
+
+	t.Setenv("FT_TEST_MISSING_A", "reviewer")
+	t.Setenv("FT_TEST_MISSING_B", "linear-key")
+	t.Setenv("FT_TEST_SHORT", "sixteen-bytes-ok")
+	creds, err = cfg.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if creds["FT_TEST_GH"] != "gh-secret-value" || creds["FT_TEST_SHORT"] != "sixteen-bytes-ok" || len(creds) != 5 {
+		t.Errorf("creds = %v", creds)
+	}
+}

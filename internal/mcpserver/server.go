@@ -8,9 +8,12 @@
 package mcpserver
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
+	"slices"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgetools/forgetools/runtime"
@@ -26,7 +29,44 @@ func New(ts *runtime.Toolset, version string) *mcp.Server {
 	for _, t := range ts.Tools() {
 		srv.AddTool(Tool(t), handler(ts, t.Name))
 	}
+	srv.AddReceivingMiddleware(tableOrder(ts), refuseFiltered(ts))
 	return srv
+}
+
+// tableOrder lists the tools in the table's order (the SDK sorts them by
+// name): the order the proto declares is the order a model reads them in,
+// reads before writes.
+func tableOrder(ts *runtime.Toolset) mcp.Middleware {
+	rank := map[string]int{}
+	for i, t := range ts.Tools() {
+		rank[t.Name] = i
+	}
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if list, ok := res.(*mcp.ListToolsResult); ok && err == nil {
+				slices.SortStableFunc(list.Tools, func(a, b *mcp.Tool) int { return cmp.Compare(rank[a.Name], rank[b.Name]) })
+			}
+			return res, err
+		}
+	}
+}
+
+// refuseFiltered answers a call of a tool the toolset filtered out with the
+// same sentence every other surface gives ("forge_create_issue is a write
+// tool and the toolset is read-only"), as the invalid-params error MCP uses
+// for a tool the server does not list.
+func refuseFiltered(ts *runtime.Toolset) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if call, ok := req.(*mcp.CallToolRequest); ok && call.Params != nil {
+				if why := ts.Filtered(call.Params.Name); why != "" {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: why}
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // Tool is the MCP definition of a generated tool.
@@ -34,9 +74,11 @@ func Tool(t *runtime.Tool) *mcp.Tool {
 	destructive, openWorld := t.Hints.Destructive, t.Hints.OpenWorld
 	return &mcp.Tool{
 		Name:        t.Name,
+		Title:       t.Title,
 		Description: t.Description,
 		InputSchema: json.RawMessage(t.InputSchema),
 		Annotations: &mcp.ToolAnnotations{
+			Title:           t.Title,
 			ReadOnlyHint:    t.Hints.ReadOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.Hints.Idempotent,

@@ -100,13 +100,13 @@ func New(o Options) (*Provider, error) {
 		host = DefaultHost
 	}
 	if !hostPattern.MatchString(host) {
-		return nil, fmt.Errorf("github: host %q is not a host name (no scheme or path; use api_url for a full URL)", o.Host)
+		return nil, fmt.Errorf("host %q is not a host name (no scheme or path; use api_url for a full URL)", o.Host)
 	}
 	if o.Token == "" {
-		return nil, fmt.Errorf("github: no token for %s (set the environment variable the forge's token_env names)", host)
+		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
 	}
 	if o.Timeout < 0 {
-		return nil, fmt.Errorf("github: timeout %s is negative", o.Timeout)
+		return nil, fmt.Errorf("timeout %s is negative", o.Timeout)
 	}
 	base, err := apiBase(host, o.APIURL)
 	if err != nil {
@@ -161,16 +161,16 @@ func apiBase(host, apiURL string) (*url.URL, error) {
 		if errors.As(err, &ue) {
 			err = ue.Err
 		}
-		return nil, fmt.Errorf("github: api_url is not a URL: %v", err)
+		return nil, fmt.Errorf("api_url is not a URL: %v", err)
 	}
 	shown := u.Redacted()
 	switch {
 	case u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("github: api_url %q must be scheme://host[:port]/path with no credentials, query or fragment", shown)
+		return nil, fmt.Errorf("api_url %q must be scheme://host[:port]/path with no credentials, query or fragment", shown)
 	case u.Scheme == "http" && !isLoopback(u.Hostname()):
-		return nil, fmt.Errorf("github: api_url %q uses plain http on a non-loopback host; use https", shown)
+		return nil, fmt.Errorf("api_url %q uses plain http on a non-loopback host; use https", shown)
 	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("github: api_url %q: scheme must be https", shown)
+		return nil, fmt.Errorf("api_url %q: scheme must be https", shown)
 	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"

@@ -72,7 +72,7 @@ func (p *Provider) do(ctx context.Context, op, query string, vars, out any) erro
 		return p.transportError(ctx, op, err)
 	}
 	p.log.DebugContext(ctx, "linear request", "op", op, "status", resp.StatusCode,
-		"duration", p.now().Sub(start), "requests_remaining", resp.Header.Get("X-RateLimit-Requests-Remaining"))
+		"duration_ms", p.now().Sub(start).Milliseconds(), "requests_remaining", resp.Header.Get("X-RateLimit-Requests-Remaining"))
 	if len(raw) > maxResponse {
 		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: response larger than %d bytes", op, maxResponse)
 	}

@@ -128,10 +128,10 @@ var (
 // New validates opts and returns a provider. It makes no network call.
 func New(opts Options) (*Provider, error) {
 	if strings.TrimSpace(opts.APIKey) == "" {
-		return nil, errors.New("linear: APIKey is required")
+		return nil, errors.New("APIKey is required")
 	}
 	if strings.ContainsAny(opts.APIKey, "\r\n") {
-		return nil, errors.New("linear: APIKey contains a line break")
+		return nil, errors.New("APIKey contains a line break")
 	}
 	endpoint, host, err := parseEndpoint(opts.APIURL)
 	if err != nil {
@@ -144,10 +144,10 @@ func New(opts Options) (*Provider, error) {
 	case AuthOAuth:
 		auth = "Bearer " + opts.APIKey
 	default:
-		return nil, fmt.Errorf("linear: unknown Auth %q (want %q or %q)", opts.Auth, AuthAPIKey, AuthOAuth)
+		return nil, fmt.Errorf("unknown Auth %q (want %q or %q)", opts.Auth, AuthAPIKey, AuthOAuth)
 	}
 	if opts.Timeout < 0 {
-		return nil, fmt.Errorf("linear: Timeout %s is negative", opts.Timeout)
+		return nil, fmt.Errorf("Timeout %s is negative", opts.Timeout)
 	}
 	p := &Provider{
 		host:     or(opts.Host, DefaultHost),
@@ -181,19 +181,19 @@ func parseEndpoint(raw string) (endpoint, host string, err error) {
 	raw = or(raw, DefaultAPIURL)
 	u, err := url.Parse(raw)
 	if err != nil {
-		return "", "", fmt.Errorf("linear: APIURL %q: %w", raw, err)
+		return "", "", fmt.Errorf("APIURL %q: %w", raw, err)
 	}
 	if u.Host == "" || u.User != nil || u.Fragment != "" {
-		return "", "", fmt.Errorf("linear: APIURL %q must be an absolute URL without user info or fragment", raw)
+		return "", "", fmt.Errorf("APIURL %q must be an absolute URL without user info or fragment", raw)
 	}
 	switch u.Scheme {
 	case "https":
 	case "http":
 		if !isLoopback(u.Hostname()) {
-			return "", "", fmt.Errorf("linear: APIURL %q: plain http is allowed only for loopback hosts", raw)
+			return "", "", fmt.Errorf("APIURL %q: plain http is allowed only for loopback hosts", raw)
 		}
 	default:
-		return "", "", fmt.Errorf("linear: APIURL %q: scheme must be https", raw)
+		return "", "", fmt.Errorf("APIURL %q: scheme must be https", raw)
 	}
 	return u.String(), strings.ToLower(u.Host), nil
 }

@@ -135,16 +135,15 @@ func (f *Forge) CommentOnIssue(ctx context.Context, c handler.Call, req *gateway
 
 func (f *Forge) issue(repo string, it *item, labels []string) *forgev1.Issue {
 	return &forgev1.Issue{
-		Forge:      f.Ref(),
-		Repo:       repo,
-		Number:     uint64(it.number),
-		Identifier: identifier(repo, it.number),
-		State:      it.state,
-		Url:        f.itemURL(kindIssue, repo, it.number),
-		Labels:     labels,
-		Author:     it.author,
-		Title:      it.title,
-		Body:       it.body,
+		Forge:  f.Ref(),
+		Repo:   repo,
+		Number: uint64(it.number),
+		State:  it.state,
+		Url:    f.itemURL(kindIssue, repo, it.number),
+		Labels: labels,
+		Author: it.author,
+		Title:  it.title,
+		Body:   it.body,
 	}
 }
 

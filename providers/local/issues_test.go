@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -73,18 +74,22 @@ func TestIssueCreateGetComment(t *testing.T) {
 	})
 }
 
-func TestIssueInBareKeyRepo(t *testing.T) {
+// A repo without a slash is refused naming the shape, as on GitHub; the
+// configured host is the one results carry.
+func TestBareRepoRefused(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		f, _ := newForge(t, d, local.Options{Host: "sandbox.example:8080"})
-		is, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Linear-style"})
+		_, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Linear-style"})
+		pe, ok := handler.AsError(err)
+		if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, `repo "ENG" is not a repository: want "owner/name"`) {
+			t.Fatalf("bare repo: err = %v, want invalid_argument naming owner/name", err)
+		}
+		is, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "eng/app", Title: "fine"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if is.GetIdentifier() != "ENG-1" || is.GetUrl() != testBase+"/ENG/issues/1" {
-			t.Fatalf("identifier %q url %q, want ENG-1 and %s/ENG/issues/1", is.GetIdentifier(), is.GetUrl(), testBase)
-		}
-		if is.GetForge().GetHost() != "sandbox.example:8080" || !proto.Equal(f.Ref(), is.GetForge()) {
-			t.Fatalf("forge = %v, Ref = %v: want the configured host on both", is.GetForge(), f.Ref())
+		if is.GetIdentifier() != "" || is.GetForge().GetHost() != "sandbox.example:8080" || !proto.Equal(f.Ref(), is.GetForge()) {
+			t.Fatalf("identifier %q forge = %v, Ref = %v: want no identifier and the configured host on both", is.GetIdentifier(), is.GetForge(), f.Ref())
 		}
 	})
 }

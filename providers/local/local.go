@@ -10,10 +10,10 @@
 // Every repository exists and starts empty: reads of an unknown repository
 // find nothing (not_found for one artifact, an empty list for a listing), and
 // the first create in it records the repository with the default branch.
-// Repository names are "owner/name" or a bare key ("ENG", as Linear names a
-// team) and match exactly, case included. Issues and pull requests share one
-// number sequence per repository, as on GitHub; a bare-key repository's
-// issues also get a Linear-style identifier ("ENG-12").
+// Repository names are "owner/name" and match exactly, case included; a
+// name without a slash is invalid_argument, as on every forge that takes
+// "owner/name". Issues and pull requests share one number sequence per
+// repository, as on GitHub.
 //
 // URLs are BaseURL/<repo>/issues/N and BaseURL/<repo>/pull/N, with
 // #issuecomment-ID and #pullrequestreview-ID for comments and reviews.

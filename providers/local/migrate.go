@@ -58,7 +58,7 @@ func migrate(ctx context.Context, db *sql.DB, dialect string, logger *slog.Logge
 	}
 	for _, r := range results {
 		logger.Info("local forge migration applied", "dialect", dialect, "version", r.Source.Version,
-			"duration", r.Duration)
+			"duration_ms", r.Duration.Milliseconds())
 	}
 	return nil
 }

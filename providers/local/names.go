@@ -24,20 +24,21 @@ var repoSegment = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 const maxRepoLen = 200
 
-// checkRepo accepts "owner/name" and a bare key such as "ENG" (the local forge
-// stands in for Linear in demos).
+// checkRepo accepts "owner/name", the shape GitHub, GitLab, Gitea and
+// Forgejo share: a repo without a slash is refused naming that shape, as on
+// every forge that takes one.
 func checkRepo(repo string) error {
-	ok := len(repo) <= maxRepoLen
-	parts := strings.Split(repo, "/")
-	ok = ok && len(parts) <= 2
-	for _, p := range parts {
-		ok = ok && repoSegment.MatchString(p) && p != "." && p != ".."
-	}
+	owner, name, ok := strings.Cut(repo, "/")
+	ok = ok && len(repo) <= maxRepoLen && validSegment(owner) && validSegment(name)
 	if !ok {
 		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			`repo %q is not a repository: use "owner/name" or a bare key like "ENG" (letters, digits, '-', '_' and '.')`, repo)
+			`repo %q is not a repository: want "owner/name" (letters, digits, '-', '_' and '.')`, repo)
 	}
 	return nil
+}
+
+func validSegment(s string) bool {
+	return repoSegment.MatchString(s) && s != "." && s != ".."
 }
 
 const maxBranchLen = 255
@@ -109,16 +110,6 @@ func (f *Forge) commentURL(kind, repo string, number int64, id string) string {
 
 func (f *Forge) reviewURL(repo string, number int64, id string) string {
 	return f.itemURL(kindPull, repo, number) + "#pullrequestreview-" + id
-}
-
-// identifier is the display key of an issue in a bare-key repository
-// ("ENG" -> "ENG-12"), the way Linear names its issues; "owner/name"
-// repositories have none.
-func identifier(repo string, number int64) string {
-	if strings.Contains(repo, "/") {
-		return ""
-	}
-	return repo + "-" + strconv.FormatInt(number, 10)
 }
 
 func internal(err error) error {

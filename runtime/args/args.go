@@ -50,6 +50,11 @@ type Error struct {
 	// problem with the arguments as a whole.
 	Param   string
 	Message string
+	// OutOfRange marks a number the parameter's type cannot hold; Got is
+	// the number as the model wrote it (clipped). Message states the
+	// type's range, which the runtime replaces with the tool's own bounds.
+	OutOfRange bool
+	Got        string
 }
 
 func (e *Error) Error() string {
@@ -154,7 +159,8 @@ func (o *Object) Err() error {
 }
 
 func (o *Object) fail(param, msg string) {
-	*o.errs = append(*o.errs, &Error{Param: param, Message: msg})
+	got, isRange := rangeProblem(msg)
+	*o.errs = append(*o.errs, &Error{Param: param, Message: msg, OutOfRange: isRange, Got: got})
 }
 
 func (o *Object) param(name string) string {

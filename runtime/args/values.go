@@ -115,13 +115,35 @@ func integer(raw []byte) (neg bool, mag uint64, problem string) {
 	case frac:
 		return false, 0, "expected an integer, got " + clip(string(raw))
 	case big:
-		return false, 0, "out of range: " + clip(string(raw))
+		return false, 0, tooBig + clip(string(raw))
 	}
 	return neg, mag, ""
 }
 
+// The two ways a number can be out of its type's range: beyond any
+// integer type, or outside this one.
+const (
+	tooBig     = "out of range: "
+	rangeLead  = "expected an integer from "
+	rangeGotAt = ", got "
+)
+
 func outOfRange(raw []byte, lo, hi string) string {
-	return "expected an integer from " + lo + " to " + hi + ", got " + clip(string(raw))
+	return rangeLead + lo + " to " + hi + rangeGotAt + clip(string(raw))
+}
+
+// rangeProblem recognises a message made by outOfRange or for a number
+// too big for any type, and returns the number it quotes.
+func rangeProblem(msg string) (got string, ok bool) {
+	if v, ok := strings.CutPrefix(msg, tooBig); ok {
+		return v, true
+	}
+	if strings.HasPrefix(msg, rangeLead) {
+		if i := strings.LastIndex(msg, rangeGotAt); i >= 0 {
+			return msg[i+len(rangeGotAt):], true
+		}
+	}
+	return "", false
 }
 
 func float(bits int) parser[float64] {
@@ -131,7 +153,7 @@ func float(bits int) parser[float64] {
 		}
 		f, err := strconv.ParseFloat(string(raw), bits)
 		if err != nil {
-			return 0, "out of range: " + clip(string(raw))
+			return 0, tooBig + clip(string(raw))
 		}
 		return f, ""
 	}

@@ -1,6 +1,6 @@
 // Package export renders a Toolset's tool list in the shapes model APIs
-// take: MCP tools/list, OpenAI function tools (plain and strict mode),
-// Anthropic tools, and Markdown for humans. Each export is a function of a
+// take: MCP tools/list, OpenAI function tools (Chat Completions plain and
+// strict, and the Responses API), Anthropic tools, and Markdown for humans. Each export is a function of a
 // Toolset, so read-only mode and allow/deny filters apply to it, and each
 // carries the toolset instructions once: MCP beside the tools, OpenAI and
 // Anthropic as a system-prompt block, shaped so the JSON can be merged into
@@ -24,6 +24,7 @@ type MCPList struct {
 // MCPTool is one MCP tool definition.
 type MCPTool struct {
 	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Annotations MCPAnnotations  `json:"annotations"`
@@ -33,10 +34,11 @@ type MCPTool struct {
 // defaults (destructive and open-world when absent) would misdescribe a
 // read tool.
 type MCPAnnotations struct {
-	ReadOnlyHint    bool `json:"readOnlyHint"`
-	DestructiveHint bool `json:"destructiveHint"`
-	IdempotentHint  bool `json:"idempotentHint"`
-	OpenWorldHint   bool `json:"openWorldHint"`
+	Title           string `json:"title,omitempty"`
+	ReadOnlyHint    bool   `json:"readOnlyHint"`
+	DestructiveHint bool   `json:"destructiveHint"`
+	IdempotentHint  bool   `json:"idempotentHint"`
+	OpenWorldHint   bool   `json:"openWorldHint"`
 }
 
 // MCP returns ts's tools as an MCP tools/list result.
@@ -45,6 +47,7 @@ func MCP(ts *runtime.Toolset) MCPList {
 	for _, t := range ts.Tools() {
 		out.Tools = append(out.Tools, MCPTool{
 			Name:        t.Name,
+			Title:       t.Title,
 			Description: t.Description,
 			InputSchema: json.RawMessage(t.InputSchema),
 			Annotations: annotations(t),
@@ -55,6 +58,7 @@ func MCP(ts *runtime.Toolset) MCPList {
 
 func annotations(t *runtime.Tool) MCPAnnotations {
 	return MCPAnnotations{
+		Title:           t.Title,
 		ReadOnlyHint:    t.Hints.ReadOnly,
 		DestructiveHint: t.Hints.Destructive,
 		IdempotentHint:  t.Hints.Idempotent,
@@ -67,6 +71,7 @@ func annotations(t *runtime.Tool) MCPAnnotations {
 // `forgetools tools --format json` use this shape.
 type Definition struct {
 	Name        string          `json:"name"`
+	Title       string          `json:"title,omitempty"`
 	Description string          `json:"description"`
 	Approval    string          `json:"approval"`
 	Annotations MCPAnnotations  `json:"annotations"`
@@ -77,6 +82,7 @@ type Definition struct {
 func Define(t *runtime.Tool) Definition {
 	return Definition{
 		Name:        t.Name,
+		Title:       t.Title,
 		Description: t.Description,
 		Approval:    t.Approval.String(),
 		Annotations: annotations(t),
@@ -155,6 +161,40 @@ func openAISystem(ts *runtime.Toolset) []OpenAIMessage {
 		return []OpenAIMessage{{Role: "system", Content: p}}
 	}
 	return nil
+}
+
+// ResponsesRequest is the part of an OpenAI Responses API request body the
+// toolset supplies: the instructions and the function tools, which the
+// Responses API takes flat (no "function" wrapper).
+type ResponsesRequest struct {
+	Instructions string          `json:"instructions,omitempty"`
+	Tools        []ResponsesTool `json:"tools"`
+}
+
+// ResponsesTool is a Responses API function tool.
+type ResponsesTool struct {
+	Type        string          `json:"type"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	Strict      bool            `json:"strict"`
+}
+
+// OpenAIResponses returns ts's tools for the Responses API. Its function
+// tools are strict unless a request says otherwise, so every schema is
+// rewritten for strict mode (see Strict) and strict is stated explicitly.
+func OpenAIResponses(ts *runtime.Toolset) (ResponsesRequest, error) {
+	out := ResponsesRequest{Instructions: SystemPrompt(ts), Tools: []ResponsesTool{}}
+	for _, t := range ts.Tools() {
+		params, err := Strict(t.InputSchema)
+		if err != nil {
+			return ResponsesRequest{}, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		out.Tools = append(out.Tools, ResponsesTool{
+			Type: "function", Name: t.Name, Description: t.Description, Parameters: params, Strict: true,
+		})
+	}
+	return out, nil
 }
 
 // AnthropicRequest is the part of a Messages API request body the toolset

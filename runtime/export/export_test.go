@@ -66,12 +66,14 @@ func tool(name string, approval runtime.Approval, hints runtime.Hints, schema st
 func toolset(t *testing.T, instructions string, opts ...runtime.Option) *runtime.Toolset {
 	t.Helper()
 	table := &runtime.Table{
-		Name:         "forge",
-		Instructions: instructions,
+		Name: "forge",
 		Tools: []*runtime.Tool{
 			tool("forge_get_issue", runtime.ApprovalRead, runtime.Hints{ReadOnly: true, Idempotent: true, OpenWorld: true}, getIssueSchema),
 			tool("forge_submit_review", runtime.ApprovalWrite, runtime.Hints{Destructive: true, OpenWorld: true}, submitReviewSchema),
 		},
+	}
+	if instructions != "" {
+		table.Instructions = []runtime.Guidance{{Text: instructions}}
 	}
 	ts, err := runtime.NewToolset(table, runtime.NewBroker(nil), opts...)
 	if err != nil {
@@ -171,4 +173,39 @@ func TestOpenAIAndAnthropic(t *testing.T) {
 	if _, ok := roundTrip(t, export.Anthropic(bare))["system"]; ok {
 		t.Error("anthropic export has a system block without instructions")
 	}
+}
+
+// The Responses API takes flat function tools and top-level instructions;
+// its tools are strict, so the schemas are the strict rewrite.
+func TestOpenAIResponses(t *testing.T) {
+	ts := toolset(t, "Use forges.", runtime.WithDeny("forge_submit_review"))
+	req, err := export.OpenAIResponses(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := roundTrip(t, req)
+	if got["instructions"] != "# forge tools\n\nUse forges." {
+		t.Errorf("instructions %v", got["instructions"])
+	}
+	strict, err := export.Strict(getIssueSchema)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{
+		"type": "function", "name": "forge_get_issue", "description": "Does forge_get_issue. Second sentence.",
+		"parameters": schemaOf(t, string(strict)), "strict": true,
+	}
+	if tools := got["tools"].([]any); len(tools) != 1 || !reflect.DeepEqual(tools[0], want) {
+		t.Errorf("responses tools %v\nwant %v", got["tools"], want)
+	}
+	if _, ok := roundTrip(t, must(export.OpenAIResponses(toolset(t, ""))))["instructions"]; ok {
+		t.Error("responses export has instructions without any")
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

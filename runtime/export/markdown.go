@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 )
 
 // Markdown describes every tool of ts for humans: the toolset instructions,
@@ -24,8 +25,8 @@ func Markdown(ts *runtime.Toolset) (string, error) {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Approval, cell(firstSentence(t.Description)))
 	}
 	for _, t := range ts.Tools() {
-		v, err := parseJSON([]byte(t.InputSchema))
-		schema, ok := v.(*object)
+		v, err := jsonobj.Parse([]byte(t.InputSchema))
+		schema, ok := v.(*jsonobj.Object)
 		if err != nil || !ok {
 			return "", fmt.Errorf("%s: input schema is not a JSON object: %v", t.Name, err)
 		}
@@ -64,15 +65,15 @@ type row struct{ name, typ, required, bounds, desc string }
 
 // params lists an object schema's properties, descending into object items
 // of arrays as "comments[].path".
-func params(s *object, prefix string) []row {
-	props := s.obj("properties")
+func params(s *jsonobj.Object, prefix string) []row {
+	props := s.Obj("properties")
 	if props == nil {
 		return nil
 	}
-	required := s.strings("required")
+	required := s.Strings("required")
 	var rows []row
-	for _, k := range props.keys {
-		p, ok := props.vals[k].(*object)
+	for _, k := range props.Keys {
+		p, ok := props.Vals[k].(*jsonobj.Object)
 		if !ok {
 			continue
 		}
@@ -82,25 +83,25 @@ func params(s *object, prefix string) []row {
 				req = "yes"
 			}
 		}
-		rows = append(rows, row{name: prefix + k, typ: typeOf(p), required: req, bounds: bounds(p), desc: p.str("description")})
-		if items := p.obj("items"); items != nil && items.obj("properties") != nil {
+		rows = append(rows, row{name: prefix + k, typ: typeOf(p), required: req, bounds: bounds(p), desc: p.Str("description")})
+		if items := p.Obj("items"); items != nil && items.Obj("properties") != nil {
 			rows = append(rows, params(items, prefix+k+"[].")...)
 		}
-		if p.obj("properties") != nil {
+		if p.Obj("properties") != nil {
 			rows = append(rows, params(p, prefix+k+".")...)
 		}
 	}
 	return rows
 }
 
-func typeOf(p *object) string {
-	t := p.str("type")
-	if list := p.strings("type"); t == "" && len(list) > 0 {
+func typeOf(p *jsonobj.Object) string {
+	t := p.Str("type")
+	if list := p.Strings("type"); t == "" && len(list) > 0 {
 		t = strings.Join(list, " or ")
 	}
 	if t == "array" {
-		if items := p.obj("items"); items != nil && items.str("type") != "" {
-			return "array of " + items.str("type")
+		if items := p.Obj("items"); items != nil && items.Str("type") != "" {
+			return "array of " + items.Str("type")
 		}
 	}
 	if t == "" {
@@ -110,9 +111,9 @@ func typeOf(p *object) string {
 }
 
 // bounds states a property's constraints; for arrays, its items' too.
-func bounds(p *object) string {
+func bounds(p *jsonobj.Object) string {
 	var out []string
-	if enum, ok := p.vals["enum"].([]any); ok {
+	if enum, ok := p.Vals["enum"].([]any); ok {
 		var vals []string
 		for _, v := range enum {
 			if str, ok := v.(string); ok {
@@ -126,37 +127,37 @@ func bounds(p *object) string {
 	if n := lengthNote(p); n != "" {
 		out = append(out, n)
 	}
-	switch pat := p.str("pattern"); pat {
+	switch pat := p.Str("pattern"); pat {
 	case "":
 	case `\S`:
 		out = append(out, "not blank")
 	default:
 		out = append(out, "pattern `"+pat+"`")
 	}
-	if c, ok := p.get("const"); ok {
+	if c, ok := p.Get("const"); ok {
 		out = append(out, "always `"+jsonText(c)+"`")
 	}
-	if n := notEnum(p.obj("not")); n != "" {
+	if n := notEnum(p.Obj("not")); n != "" {
 		out = append(out, "not "+n)
 	}
-	if d, ok := p.get("default"); ok {
+	if d, ok := p.Get("default"); ok {
 		out = append(out, "default `"+jsonText(d)+"`")
 	}
-	if f := p.str("format"); f != "" {
+	if f := p.Str("format"); f != "" {
 		out = append(out, "format "+f)
 	}
 	out = append(out, rangeNote(p, "minimum", "maximum", "")...)
-	if v, ok := p.get("exclusiveMinimum"); ok {
+	if v, ok := p.Get("exclusiveMinimum"); ok {
 		out = append(out, "> "+jsonText(v))
 	}
-	if v, ok := p.get("exclusiveMaximum"); ok {
+	if v, ok := p.Get("exclusiveMaximum"); ok {
 		out = append(out, "< "+jsonText(v))
 	}
 	out = append(out, rangeNote(p, "minItems", "maxItems", " items")...)
-	if p.vals["uniqueItems"] == true {
+	if p.Vals["uniqueItems"] == true {
 		out = append(out, "unique items")
 	}
-	if items := p.obj("items"); items != nil && items.obj("properties") == nil {
+	if items := p.Obj("items"); items != nil && items.Obj("properties") == nil {
 		if ib := bounds(items); ib != "" {
 			out = append(out, "each item: "+ib)
 		}
@@ -164,9 +165,9 @@ func bounds(p *object) string {
 	return strings.Join(out, "; ")
 }
 
-func rangeNote(p *object, loKey, hiKey, unit string) []string {
-	lo, hasLo := p.get(loKey)
-	hi, hasHi := p.get(hiKey)
+func rangeNote(p *jsonobj.Object, loKey, hiKey, unit string) []string {
+	lo, hasLo := p.Get(loKey)
+	hi, hasHi := p.Get(hiKey)
 	switch {
 	case hasLo && hasHi:
 		return []string{jsonText(lo) + "-" + jsonText(hi) + unit}

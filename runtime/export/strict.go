@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 	"strings"
+
+	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 )
 
 // strictKeywords are the JSON Schema keywords OpenAI structured outputs
@@ -46,36 +48,36 @@ var metaKeywords = map[string]bool{"$schema": true, "$id": true, "$comment": tru
 //
 // The root must be an object schema.
 func Strict(schema string) (json.RawMessage, error) {
-	v, err := parseJSON([]byte(schema))
+	v, err := jsonobj.Parse([]byte(schema))
 	if err != nil {
 		return nil, err
 	}
-	root, ok := v.(*object)
-	if !ok || root.str("type") != "object" {
+	root, ok := v.(*jsonobj.Object)
+	if !ok || root.Str("type") != "object" {
 		return nil, errors.New("strict mode needs an object schema at the root")
 	}
 	strictify(root)
 	return json.Marshal(root)
 }
 
-func strictify(s *object) {
-	if one, ok := s.get("oneOf"); ok {
-		if _, has := s.get("anyOf"); !has {
-			s.set("anyOf", one)
-			s.del("oneOf")
+func strictify(s *jsonobj.Object) {
+	if one, ok := s.Get("oneOf"); ok {
+		if _, has := s.Get("anyOf"); !has {
+			s.Set("anyOf", one)
+			s.Del("oneOf")
 		}
 	}
 	notes := dropUnsupported(s)
 
-	if props := s.obj("properties"); props != nil || s.str("type") == "object" {
+	if props := s.Obj("properties"); props != nil || s.Str("type") == "object" {
 		if props == nil {
-			props = newObject()
-			s.set("properties", props)
+			props = jsonobj.New()
+			s.Set("properties", props)
 		}
-		required := s.strings("required")
-		all := make([]any, 0, len(props.keys))
-		for _, k := range props.keys {
-			p, ok := props.vals[k].(*object)
+		required := s.Strings("required")
+		all := make([]any, 0, len(props.Keys))
+		for _, k := range props.Keys {
+			p, ok := props.Vals[k].(*jsonobj.Object)
 			if !ok {
 				continue
 			}
@@ -85,77 +87,77 @@ func strictify(s *object) {
 			}
 			all = append(all, k)
 		}
-		s.set("required", all)
-		s.set("additionalProperties", false)
+		s.Set("required", all)
+		s.Set("additionalProperties", false)
 	}
-	if items := s.obj("items"); items != nil {
+	if items := s.Obj("items"); items != nil {
 		strictify(items)
 	}
-	if defs := s.obj("$defs"); defs != nil {
-		for _, k := range defs.keys {
-			if d, ok := defs.vals[k].(*object); ok {
+	if defs := s.Obj("$defs"); defs != nil {
+		for _, k := range defs.Keys {
+			if d, ok := defs.Vals[k].(*jsonobj.Object); ok {
 				strictify(d)
 			}
 		}
 	}
-	if anyOf, ok := s.vals["anyOf"].([]any); ok {
+	if anyOf, ok := s.Vals["anyOf"].([]any); ok {
 		for _, a := range anyOf {
-			if d, ok := a.(*object); ok {
+			if d, ok := a.(*jsonobj.Object); ok {
 				strictify(d)
 			}
 		}
 	}
 	if len(notes) > 0 {
-		desc := strings.TrimSpace(s.str("description"))
+		desc := strings.TrimSpace(s.Str("description"))
 		if desc != "" {
 			desc += " "
 		}
-		s.set("description", desc+"("+strings.Join(notes, "; ")+")")
+		s.Set("description", desc+"("+strings.Join(notes, "; ")+")")
 	}
 }
 
 // dropUnsupported removes the keywords strict mode rejects and returns what
 // they said, in words.
-func dropUnsupported(s *object) []string {
+func dropUnsupported(s *jsonobj.Object) []string {
 	var notes []string
 	if n := lengthNote(s); n != "" {
 		notes = append(notes, n)
 	}
-	for _, k := range slices.Clone(s.keys) {
+	for _, k := range slices.Clone(s.Keys) {
 		switch {
 		case k == "format":
-			if !strictFormats[s.str(k)] {
-				notes = append(notes, "format: "+jsonText(s.vals[k]))
-				s.del(k)
+			if !strictFormats[s.Str(k)] {
+				notes = append(notes, "format: "+jsonText(s.Vals[k]))
+				s.Del(k)
 			}
 		case strictKeywords[k]:
 		case metaKeywords[k]:
-			s.del(k)
+			s.Del(k)
 		case k == "minLength" || k == "maxLength":
-			s.del(k) // stated by lengthNote
+			s.Del(k) // stated by lengthNote
 		case k == "default":
-			notes = append(notes, "default "+jsonText(s.vals[k]))
-			s.del(k)
-		case k == "not" && notEnum(s.obj(k)) != "":
-			notes = append(notes, "must not be "+notEnum(s.obj(k)))
-			s.del(k)
+			notes = append(notes, "default "+jsonText(s.Vals[k]))
+			s.Del(k)
+		case k == "not" && notEnum(s.Obj(k)) != "":
+			notes = append(notes, "must not be "+notEnum(s.Obj(k)))
+			s.Del(k)
 		case k == "uniqueItems":
-			if s.vals[k] == true {
+			if s.Vals[k] == true {
 				notes = append(notes, "items must be unique")
 			}
-			s.del(k)
+			s.Del(k)
 		default:
-			notes = append(notes, k+": "+jsonText(s.vals[k]))
-			s.del(k)
+			notes = append(notes, k+": "+jsonText(s.Vals[k]))
+			s.Del(k)
 		}
 	}
 	return notes
 }
 
 // lengthNote phrases minLength/maxLength: "1-200 characters".
-func lengthNote(s *object) string {
-	lo, hasLo := s.get("minLength")
-	hi, hasHi := s.get("maxLength")
+func lengthNote(s *jsonobj.Object) string {
+	lo, hasLo := s.Get("minLength")
+	hi, hasHi := s.Get("maxLength")
 	switch {
 	case hasLo && hasHi:
 		return jsonText(lo) + "-" + jsonText(hi) + " characters"
@@ -175,11 +177,11 @@ func characters(n string) string {
 }
 
 // notEnum phrases {"enum": [...]} as "a or b"; "" for any other schema.
-func notEnum(not *object) string {
-	if not == nil || len(not.keys) != 1 {
+func notEnum(not *jsonobj.Object) string {
+	if not == nil || len(not.Keys) != 1 {
 		return ""
 	}
-	enum, ok := not.vals["enum"].([]any)
+	enum, ok := not.Vals["enum"].([]any)
 	if !ok {
 		return ""
 	}
@@ -191,43 +193,43 @@ func notEnum(not *object) string {
 }
 
 // nullable lets an optional property be null.
-func nullable(p *object) {
-	switch t := p.vals["type"].(type) {
+func nullable(p *jsonobj.Object) {
+	switch t := p.Vals["type"].(type) {
 	case string:
-		p.set("type", []any{t, "null"})
+		p.Set("type", []any{t, "null"})
 	case []any:
 		if !slices.Contains(t, any("null")) {
-			p.set("type", append(t, "null"))
+			p.Set("type", append(t, "null"))
 		}
 	default:
-		null := newObject()
-		null.set("type", "null")
-		if anyOf, ok := p.vals["anyOf"].([]any); ok {
-			p.set("anyOf", append(anyOf, null))
+		null := jsonobj.New()
+		null.Set("type", "null")
+		if anyOf, ok := p.Vals["anyOf"].([]any); ok {
+			p.Set("anyOf", append(anyOf, null))
 			break
 		}
 		// A $ref or const-only schema: wrap it, keeping the description
 		// outside where the model reads it.
-		inner := newObject()
-		for _, k := range p.keys {
+		inner := jsonobj.New()
+		for _, k := range p.Keys {
 			if k != "description" {
-				inner.set(k, p.vals[k])
+				inner.Set(k, p.Vals[k])
 			}
 		}
-		desc, hasDesc := p.get("description")
-		*p = *newObject()
-		p.set("anyOf", []any{inner, null})
+		desc, hasDesc := p.Get("description")
+		*p = *jsonobj.New()
+		p.Set("anyOf", []any{inner, null})
 		if hasDesc {
-			p.set("description", desc)
+			p.Set("description", desc)
 		}
 		return
 	}
-	if enum, ok := p.vals["enum"].([]any); ok && !slices.Contains(enum, nil) {
-		p.set("enum", append(enum, nil))
+	if enum, ok := p.Vals["enum"].([]any); ok && !slices.Contains(enum, nil) {
+		p.Set("enum", append(enum, nil))
 	}
-	if c, ok := p.get("const"); ok {
-		p.del("const")
-		p.set("enum", []any{c, nil})
+	if c, ok := p.Get("const"); ok {
+		p.Del("const")
+		p.Set("enum", []any{c, nil})
 	}
 }
 

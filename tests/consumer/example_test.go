@@ -37,15 +37,19 @@ func Example() {
 		log.Fatal(err)
 	}
 	tools, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport),
-		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"))
+		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"),
+		// Only the forges the gateway serves: one, so no selector at all.
+		runtime.WithForges(runtime.Forge{Provider: "github", Host: "github.com"}))
 	if err != nil {
 		log.Fatal(err)
 	}
 
 	// What the model reads: merge this into an Anthropic Messages request
+	// (no forge_provider or forge_host anywhere in it)
 	// (export.MCP and export.OpenAI give the other shapes).
 	req := export.Anthropic(tools)
-	fmt.Println(strings.SplitN(req.System[0].Text, "\n", 2)[0])
+	offered, _ := json.Marshal(req)
+	fmt.Println(strings.SplitN(req.System[0].Text, "\n", 2)[0], strings.Contains(string(offered), "forge_provider"))
 	for _, t := range req.Tools {
 		fmt.Println(t.Name)
 	}
@@ -68,7 +72,7 @@ func Example() {
 	fmt.Println(res.IsError, res.Text)
 
 	// Output:
-	// # forge tools
+	// # forge tools false
 	// forge_get_issue
 	// forge_get_pull_request
 	// forge_list_issues

@@ -69,8 +69,13 @@ func wantCall(t *testing.T, cs *mcp.ClientSession, tool, args string, isError bo
 	return text
 }
 
+// localOnly is what a gateway on the embedded local forge serves: the
+// default configuration, aliceConfig and accessConfig.
+var localOnly = runtime.WithForges(runtime.Forge{Provider: "local", Host: "local"})
+
 // wantTools checks tools/list against the generated table, restricted by
-// opts the way the server was, and the initialize instructions against the
+// opts the way the server was (runtime.WithForges for the forges an
+// in-process gateway serves), and the initialize instructions against the
 // same toolset's.
 func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 	t.Helper()
@@ -101,6 +106,9 @@ func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 		if !sameJSON(t, tool.InputSchema, def.InputSchema) {
 			t.Errorf("%s: input schema differs from the generated one", tool.Name)
 		}
+		if tool.Title != def.Title || tool.Annotations == nil || tool.Annotations.Title != def.Title || def.Title == "" {
+			t.Errorf("%s: title %q, annotations %+v, want %q", tool.Name, tool.Title, tool.Annotations, def.Title)
+		}
 		a, h := tool.Annotations, def.Hints
 		if a == nil || a.ReadOnlyHint != h.ReadOnly || a.IdempotentHint != h.Idempotent ||
 			a.DestructiveHint == nil || *a.DestructiveHint != h.Destructive || a.OpenWorldHint == nil || *a.OpenWorldHint != h.OpenWorld {
@@ -110,8 +118,7 @@ func wantTools(t *testing.T, cs *mcp.ClientSession, opts ...runtime.Option) {
 	for _, def := range ts.Tools() {
 		want = append(want, def.Name)
 	}
-	slices.Sort(got)
-	slices.Sort(want)
+	// In the table's order, not the SDK's alphabetical one.
 	if !slices.Equal(got, want) {
 		t.Errorf("tools/list names %v, want %v", got, want)
 	}
@@ -140,7 +147,7 @@ func TestMCPInProcess(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	cs := e.mcpSession()
-	wantTools(t, cs)
+	wantTools(t, cs, localOnly)
 
 	wantCall(t, cs, "forge_create_issue", `{"repo":"demo/app","title":"Filed over MCP","labels":["bug"]}`, false,
 		`Created issue #1 in demo/app: http://localhost/forge/demo/app/issues/1`)
@@ -159,7 +166,8 @@ func TestMCPInProcess(t *testing.T) {
 	wantCall(t, cs, "forge_submit_review", `{"repo":"demo/app","pull_number":1,"verdict":"maybe","body":"x"}`, true,
 		`forge_submit_review failed: invalid_argument: .*verdict.*`)
 
-	wantExportMatches(t, e, cs)
+	// The default configuration, written out: the embedded local forge.
+	wantExportMatches(t, e, cs, "--config", writeConfig(t, "forges:\n  - provider: local\naccounts:\n  - {name: demo, agent_handle: demo-agent, owner_handle: demo-owner, scope: [\"*\"], sessions: [demo]}\n"))
 
 	// The CLI, in-process on the same data directory, sees the MCP write.
 	if rec := e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`).record(t); !strings.Contains(rec, "\nFiled over MCP\n") {
@@ -195,29 +203,30 @@ func TestMCPToolFilters(t *testing.T) {
 	e := newEnv(t)
 
 	ro := e.mcpSession("--read-only")
-	wantTools(t, ro, runtime.WithReadOnly())
+	wantTools(t, ro, localOnly, runtime.WithReadOnly())
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
 	res, err := ro.CallTool(ctx, &mcp.CallToolParams{Name: "forge_create_issue", Arguments: map[string]any{"repo": "demo/app", "title": "x"}})
-	if err == nil || !strings.Contains(err.Error(), `unknown tool "forge_create_issue"`) {
-		t.Errorf("forge_create_issue on a read-only session: %v, %+v; want an unknown tool error", err, res)
+	if err == nil || !strings.Contains(err.Error(), readOnlySentence) {
+		t.Errorf("forge_create_issue on a read-only session: %v, %+v; want %q", err, res, readOnlySentence)
 	}
 
 	wantTools(t, e.mcpSession("--tools", "forge_get_issue,forge_create_issue"),
-		runtime.WithAllow("forge_get_issue", "forge_create_issue"))
+		localOnly, runtime.WithAllow("forge_get_issue", "forge_create_issue"))
 	wantTools(t, e.mcpSession("--exclude-tools", "forge_submit_review", "--exclude-tools", "forge_subscribe,forge_unsubscribe"),
-		runtime.WithDeny("forge_submit_review", "forge_subscribe", "forge_unsubscribe"))
+		localOnly, runtime.WithDeny("forge_submit_review", "forge_subscribe", "forge_unsubscribe"))
 
 	// The read-only session's refused create wrote nothing.
 	e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`).
 		want(t, 1, `forge_get_issue failed: not_found: issue #1 not found in demo/app`)
 }
 
-// wantExportMatches: `forgetools tools --format mcp`, what a client would
-// be configured with offline, is exactly what the live server lists.
-func wantExportMatches(t *testing.T, e *env, cs *mcp.ClientSession) {
+// wantExportMatches: `forgetools tools --format mcp` for the server's
+// configuration, what a client would be configured with offline, is
+// exactly what the live server lists.
+func wantExportMatches(t *testing.T, e *env, cs *mcp.ClientSession, config ...string) {
 	t.Helper()
-	r := e.run("tools", "--format", "mcp")
+	r := e.run(append([]string{"tools", "--format", "mcp"}, config...)...)
 	var export struct {
 		Instructions string            `json:"instructions"`
 		Tools        []json.RawMessage `json:"tools"`

@@ -105,7 +105,7 @@ accounts:
 			`forge_get_issue failed: unauthenticated: .*GitHub answered 401 .*\[redacted\].*`)
 		call("forge_submit_review", `{"repo":"acme/app","pull_number":1,"verdict":"approve","forge_provider":"github"}`, 1,
 			`forge_submit_review failed: unauthenticated: .*GitHub answered 401 .*\[redacted\].*`)
-		call("forge_list_issues", `{"repo":"acme/app","forge_provider":"github","forge_host":"github.com"}`, 1,
+		call("forge_list_issues", `{"repo":"acme/app","forge_provider":"github"}`, 1,
 			`forge_list_issues failed: unauthenticated: .*\[redacted\].*`)
 		// The default (local) forge still works beside it.
 		call("forge_create_issue", `{"repo":"acme/app","title":"local"}`, 0, `Created issue #\d+ in acme/app: .*`)

@@ -114,15 +114,16 @@ func TestCallUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"unknown tool", []string{"call", "forge_delete_repo", "{}"}, `unknown tool "forge_delete_repo"; tools: forge_get_issue, `},
+		{"unknown tool", []string{"call", "forge_delete_repo", "{}"}, `"forge_delete_repo": unknown tool; available tools: forge_get_issue, `},
 		{"unknown flag", []string{"call", "forge_get_issue", "{}", "--no-such-flag"}, "unknown flag: --no-such-flag"},
 		{"no tool", []string{"call"}, "accepts between 1 and 2 arg(s)"},
 		{"gateway and store", []string{"call", "forge_get_issue", "{}", "--gateway", "unix:///nowhere.sock", "--store", "x.db"},
-			"--config, --store and --session apply only in-process"},
+			"--config, --github, --store and --session apply only in-process"},
 		{"relative socket", []string{"call", "forge_get_issue", "{}", "--gateway", "unix://x.sock"}, "needs an absolute socket path"},
 		{"token on a socket", []string{"call", "forge_get_issue", "{}", "--gateway", "unix:///x.sock", "--token-env", "HOME"},
 			"a unix socket is its own identity"},
 		{"unknown session", []string{"call", "forge_get_issue", "{}", "--session", "mallory"}, `--session "mallory" is not configured; sessions: demo`},
+		{"token without a gateway", []string{"call", "forge_get_issue", "{}", "--token-env", "HOME"}, "without either it would be ignored"},
 		{"bad log level", []string{"call", "forge_get_issue", "{}", "--log-level", "loud"}, `--log-level "loud"`},
 	}
 	for _, c := range cases {

@@ -28,8 +28,9 @@ func TestToolSurfaceBudget(t *testing.T) {
 		t.Logf("%-30s %5d bytes (name %d, description %d, schema %d)", tool.Name, n, len(tool.Name), len(tool.Description), schema.Len())
 		total += n
 	}
-	t.Logf("%-30s %5d bytes", "toolset instructions", len(table.Instructions))
-	total += len(table.Instructions)
+	instructions := fullInstructions(t)
+	t.Logf("%-30s %5d bytes", "toolset instructions", len(instructions))
+	total += len(instructions)
 	t.Logf("%-30s %5d bytes of %d", "total", total, surfaceBudget)
 	if total > surfaceBudget {
 		t.Errorf("the tool surface is %d bytes, over the %d-byte budget by %d: move guidance shared by all tools into the toolset instructions, or tighten descriptions",

@@ -21,6 +21,7 @@ import (
 	"testing"
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
+	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
 )
 
@@ -51,10 +52,22 @@ func wantSnapshots(t *testing.T) map[string][]byte {
 		}
 		files[tool.Name+".json"] = b.Bytes() // Encode ends with a newline
 	}
-	if table.Instructions != "" {
-		files[instructionsFile] = []byte(strings.TrimRight(table.Instructions, "\n") + "\n")
+	// The full vocabulary: what a toolset not narrowed to served forges
+	// reads (the parts and their conditions are in the generated table).
+	if text := fullInstructions(t); text != "" {
+		files[instructionsFile] = []byte(strings.TrimRight(text, "\n") + "\n")
 	}
 	return files
+}
+
+// fullInstructions is the instructions of the table's unfiltered toolset.
+func fullInstructions(t *testing.T) string {
+	t.Helper()
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts.Instructions()
 }
 
 // haveSnapshots returns the snapshot files on disk, by file name.

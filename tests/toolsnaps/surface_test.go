@@ -266,3 +266,18 @@ func TestCELRuleInDescription(t *testing.T) {
 		t.Errorf("forge_submit_review description lacks %q:\n%s", rule, gatewayv1tools.ForgeSubmitReviewTool.Description)
 	}
 }
+
+// Every tool has a title for people (MCP annotations.title), distinct and
+// short, beside the model-facing name.
+func TestEveryToolHasATitle(t *testing.T) {
+	seen := map[string]string{}
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
+		switch {
+		case tool.Title == "" || len(tool.Title) > 40:
+			t.Errorf("%s: title %q, want one of 1-40 bytes", tool.Name, tool.Title)
+		case seen[tool.Title] != "":
+			t.Errorf("%s and %s share the title %q", seen[tool.Title], tool.Name, tool.Title)
+		}
+		seen[tool.Title] = tool.Name
+	}
+}

@@ -33,8 +33,19 @@ func (e *emitter) toolset(ts *toolset) {
 		tools[i] = jen.Id(toolVar(t.name))
 	}
 	items := []jen.Code{field("Name", jen.Lit(ts.name))}
-	if ts.instructions != "" {
-		items = append(items, field("Instructions", jen.Lit(ts.instructions)))
+	if len(ts.instructions) > 0 {
+		parts := make([]jen.Code, len(ts.instructions))
+		for i, g := range ts.instructions {
+			part := []jen.Code{field("Text", jen.Lit(g.text))}
+			if len(g.providers) > 0 {
+				part = append(part, field("Providers", stringList(g.providers)))
+			}
+			if len(g.params) > 0 {
+				part = append(part, field("Params", stringList(g.params)))
+			}
+			parts[i] = jen.Values(part...)
+		}
+		items = append(items, field("Instructions", jen.Index().Qual(runtimePkg, "Guidance").Add(lines(parts...))))
 	}
 	items = append(items, field("Tools", jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(lines(tools...))))
 	if ts.procedure != "" {
@@ -76,6 +87,15 @@ func (e *emitter) toolset(ts *toolset) {
 	}
 }
 
+// stringList is a []string literal on one line.
+func stringList(ss []string) *jen.Statement {
+	lits := make([]jen.Code, len(ss))
+	for i, s := range ss {
+		lits[i] = jen.Lit(s)
+	}
+	return jen.Index().String().Values(lits...)
+}
+
 func (e *emitter) tool(ts *toolset, t *tool) {
 	read := t.opts.GetApproval() == optionsv1.Approval_APPROVAL_READ
 	approval, hints := "ApprovalWrite", []jen.Code{
@@ -104,14 +124,17 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	if !strings.Contains(string(schemaJSON), "`") {
 		schemaLit = jen.Id("`" + string(schemaJSON) + "`")
 	}
-	items := []jen.Code{
-		field("Name", jen.Lit(t.name)),
+	items := []jen.Code{field("Name", jen.Lit(t.name))}
+	if t.opts.GetTitle() != "" {
+		items = append(items, field("Title", jen.Lit(t.opts.GetTitle())))
+	}
+	items = append(items,
 		field("Description", jen.Lit(t.description)),
 		field("Approval", jen.Qual(runtimePkg, approval)),
 		field("Hints", jen.Qual(runtimePkg, "Hints").Values(hints...)),
 		field("InputSchema", schemaLit),
 		field("ResultArm", jen.Lit(string(t.resultArm.Desc.Name()))),
-	}
+	)
 	if t.opts.GetIdempotencyKey() {
 		items = append(items, field("IdempotencyKey", jen.True()))
 	}

@@ -74,6 +74,18 @@ func TestRefusals(t *testing.T) {
 		edits: []string{`instructions: "Ping hosts."`, `instruction_snippets: ["gentle"]`},
 		want:  `minimal.proto:22: snippet "gentle" is not defined by the toolset`,
 	}, {
+		name:  "conditional snippet in a description",
+		edits: []string{`{id: "care" text: "Ping gently."}`, `{id: "care" text: "Ping gently." providers: ["github"]}`},
+		want:  `minimal.proto:29: snippet "care" has conditions (providers, params): only the toolset instructions can include it`,
+	}, {
+		name:  "instruction snippet conditional on no selector parameter",
+		edits: []string{`snippets: [{id: "care" text: "Ping gently."}]`, `snippets: [{id: "care" text: "Ping gently."}, {id: "host" text: "Hosts." params: ["forge_host"]}] instruction_snippets: ["host"]`},
+		want:  `minimal.proto:23: snippet "host": "forge_host" is not a selector parameter`,
+	}, {
+		name:  "instruction snippet conditional on an unknown provider",
+		edits: []string{`snippets: [{id: "care" text: "Ping gently."}]`, `snippets: [{id: "care" text: "Ping gently."}, {id: "bb" text: "Bitbucket." providers: ["bitbucket"]}] instruction_snippets: ["bb"]`},
+		want:  `minimal.proto:23: snippet "bb": provider "bitbucket" is not a value of the selector`,
+	}, {
 		name:  "replay_ack without ack",
 		edits: []string{`ack: "Pinged {host} {count} times"`, `replay_ack: "Already pinged {host}"`, "  uint32 count = 2;\n}", "  uint32 count = 2;\n  string url = 3;\n}"},
 		want:  `minimal.proto:31: mini_ping: replay_ack without an ack`,

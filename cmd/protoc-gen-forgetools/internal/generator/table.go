@@ -18,7 +18,7 @@ type toolset struct {
 	file         *protogen.File
 	dispatch     *protogen.Message // the message holding the oneof
 	oneof        *protogen.Oneof
-	instructions string
+	instructions []guidance
 	procedure    string          // "" when no method of the file takes dispatch
 	result       *protogen.Oneof // the result oneof
 	errorArm     *protogen.Field // the arm marked (result).error; may be nil
@@ -27,6 +27,13 @@ type toolset struct {
 	idempotency  *protogen.Field
 	selector     *selector // may be nil
 	tools        []*tool
+}
+
+// guidance is one part of the toolset instructions and its conditions
+// (see runtime.Guidance).
+type guidance struct {
+	text              string
+	providers, params []string
 }
 
 // selector is the envelope field whose message fields become flat
@@ -121,17 +128,17 @@ func (r *reader) toolset(f *protogen.File, m *protogen.Message, o *protogen.Oneo
 		r.problems.add(o.Desc, at("name"), "toolset name %q must be lower snake case, e.g. \"forge\"", ts.name)
 	}
 
-	snippets := map[string]string{}
+	snippets := map[string]*optionsv1.Snippet{}
 	for _, s := range opts.GetSnippets() {
 		if _, dup := snippets[s.GetId()]; dup {
 			r.problems.add(o.Desc, at("snippets"), "snippet id %q is defined twice", s.GetId())
 		}
-		snippets[s.GetId()] = s.GetText()
+		snippets[s.GetId()] = s
 	}
-	ts.instructions = r.withSnippets(o.Desc, at("instruction_snippets"), opts.GetInstructions(), opts.GetInstructionSnippets(), snippets, "\n")
 
 	r.envelope(ts)
 	r.resultOf(ts)
+	r.instructions(ts, opts, snippets)
 
 	seen := map[string]*protogen.Field{}
 	for _, arm := range o.Fields {
@@ -154,21 +161,66 @@ func toolPath(field protoreflect.Name) []int32 {
 }
 
 // withSnippets appends the texts of the snippet ids to text, refusing ids
-// the toolset does not define.
-func (r *reader) withSnippets(d protoreflect.Descriptor, at []int32, text string, ids []string, snippets map[string]string, sep string) string {
+// the toolset does not define and conditional snippets: a description is
+// the same whatever the gateway serves.
+func (r *reader) withSnippets(d protoreflect.Descriptor, at []int32, text string, ids []string, snippets map[string]*optionsv1.Snippet) string {
 	parts := []string{}
 	if text != "" {
 		parts = append(parts, text)
 	}
 	for i, id := range ids {
 		s, ok := snippets[id]
+		where := append(at[:len(at):len(at)], int32(i))
+		switch {
+		case !ok:
+			r.problems.add(d, where, "snippet %q is not defined by the toolset", id)
+			continue
+		case len(s.GetProviders()) > 0 || len(s.GetParams()) > 0:
+			r.problems.add(d, where, "snippet %q has conditions (providers, params): only the toolset instructions can include it", id)
+		}
+		parts = append(parts, s.GetText())
+	}
+	return strings.Join(parts, " ")
+}
+
+// instructions reads the toolset instructions: the text, then each
+// instruction snippet with its conditions, which must name selector
+// parameters and provider spellings the table knows.
+func (r *reader) instructions(ts *toolset, opts *optionsv1.ToolsetOptions, snippets map[string]*optionsv1.Snippet) {
+	at := optionPath(oneofProto, optionsv1.E_Toolset, "instruction_snippets")
+	if opts.GetInstructions() != "" {
+		ts.instructions = append(ts.instructions, guidance{text: opts.GetInstructions()})
+	}
+	params, spellings := map[string]bool{}, map[string]bool{}
+	if ts.selector != nil {
+		for _, p := range ts.selector.obj.params {
+			params[p.name] = true
+			if en := p.field.Enum; en != nil {
+				for _, v := range en.Values {
+					spellings[modelName(v)] = true
+				}
+			}
+		}
+	}
+	for i, id := range opts.GetInstructionSnippets() {
+		where := append(at[:len(at):len(at)], int32(i))
+		s, ok := snippets[id]
 		if !ok {
-			r.problems.add(d, append(at[:len(at):len(at)], int32(i)), "snippet %q is not defined by the toolset", id)
+			r.problems.add(ts.oneof.Desc, where, "snippet %q is not defined by the toolset", id)
 			continue
 		}
-		parts = append(parts, s)
+		for _, p := range s.GetParams() {
+			if !params[p] {
+				r.problems.add(ts.oneof.Desc, where, "snippet %q: %q is not a selector parameter", id, p)
+			}
+		}
+		for _, p := range s.GetProviders() {
+			if !spellings[p] {
+				r.problems.add(ts.oneof.Desc, where, "snippet %q: provider %q is not a value of the selector", id, p)
+			}
+		}
+		ts.instructions = append(ts.instructions, guidance{text: s.GetText(), providers: s.GetProviders(), params: s.GetParams()})
 	}
-	return strings.Join(parts, sep)
 }
 
 // envelope finds the dispatch message's envelope fields by role.
@@ -236,7 +288,7 @@ func (r *reader) selector(f *protogen.Field, env *optionsv1.EnvelopeOptions) *se
 }
 
 // tool reads one arm; nil when it cannot be used at all.
-func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]string) *tool {
+func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]*optionsv1.Snippet) *tool {
 	if !proto.HasExtension(arm.Desc.Options(), optionsv1.E_Tool) {
 		r.problems.add(arm.Desc, nil, "arm %s has no (forgetools.options.v1.tool) options", arm.Desc.Name())
 		return nil
@@ -280,7 +332,7 @@ func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]stri
 			}
 		}
 	}
-	desc := r.withSnippets(arm.Desc, toolPath("snippets"), opts.GetDescription(), opts.GetSnippets(), snippets, " ")
+	desc := r.withSnippets(arm.Desc, toolPath("snippets"), opts.GetDescription(), opts.GetSnippets(), snippets)
 	parts := []string{desc}
 	var sentences []string
 	var sel *object

@@ -383,11 +383,22 @@ func (ArtifactRole) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
-// A piece of model-facing guidance written once and referenced by id.
+// A piece of model-facing guidance written once and referenced by id. A
+// toolset narrowed to the forges a gateway serves keeps an instruction
+// snippet only when its conditions hold, so the instructions never name a
+// forge or a parameter the model cannot use.
 type Snippet struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Text          string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	Text  string                 `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// Only when a served forge is of one of these providers, spelled as the
+	// selector spells them ("github", "linear"). Empty = always.
+	// Instruction snippets only.
+	Providers []string `protobuf:"bytes,3,rep,name=providers,proto3" json:"providers,omitempty"`
+	// Only when the tools offer every one of these selector parameters
+	// ("forge_host"); a gateway serving a single forge offers none. Empty =
+	// always. Instruction snippets only.
+	Params        []string `protobuf:"bytes,4,rep,name=params,proto3" json:"params,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -434,6 +445,20 @@ func (x *Snippet) GetText() string {
 		return x.Text
 	}
 	return ""
+}
+
+func (x *Snippet) GetProviders() []string {
+	if x != nil {
+		return x.Providers
+	}
+	return nil
+}
+
+func (x *Snippet) GetParams() []string {
+	if x != nil {
+		return x.Params
+	}
+	return nil
 }
 
 // Set on the dispatch oneof: the toolset all its arms belong to.
@@ -544,7 +569,9 @@ type ToolOptions struct {
 	// The call creates the artifact its result arm describes. The gateway
 	// records that the calling account owns it: kind = the result arm's name,
 	// repository, number and id from the result fields marked (artifact).
-	OwnsResult    bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
+	OwnsResult bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
+	// Display name for people (MCP annotations.title), e.g. "Create issue".
+	Title         string `protobuf:"bytes,15,opt,name=title,proto3" json:"title,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -661,6 +688,13 @@ func (x *ToolOptions) GetOwnsResult() bool {
 		return x.OwnsResult
 	}
 	return false
+}
+
+func (x *ToolOptions) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
 }
 
 // Set on the non-oneof fields of the dispatch message.
@@ -1075,15 +1109,17 @@ var File_forgetools_options_v1_options_proto protoreflect.FileDescriptor
 
 const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\n" +
-	"#forgetools/options/v1/options.proto\x12\x15forgetools.options.v1\x1a google/protobuf/descriptor.proto\"-\n" +
+	"#forgetools/options/v1/options.proto\x12\x15forgetools.options.v1\x1a google/protobuf/descriptor.proto\"c\n" +
 	"\aSnippet\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\xb7\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1c\n" +
+	"\tproviders\x18\x03 \x03(\tR\tproviders\x12\x16\n" +
+	"\x06params\x18\x04 \x03(\tR\x06params\"\xb7\x01\n" +
 	"\x0eToolsetOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\x91\x03\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xa7\x03\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -1103,7 +1139,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"capability\x18\v \x01(\tR\n" +
 	"capability\x12\x1f\n" +
 	"\vowns_result\x18\f \x01(\bR\n" +
-	"ownsResult\"\xf0\x02\n" +
+	"ownsResult\x12\x14\n" +
+	"\x05title\x18\x0f \x01(\tR\x05title\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +

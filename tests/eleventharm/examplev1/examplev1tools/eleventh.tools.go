@@ -20,8 +20,10 @@ const _ = args.SupportPackageIsVersion1
 // ForgeTools is the "forge" toolset: one tool per arm of ForgeCallRequest.call,
 // sent as /forgetools.example.v1.ExampleGateway/Forge.
 var ForgeTools = &runtime.Table{
-	Name:         "forge",
-	Instructions: "Close issues on code forges through a gateway that holds the credentials.",
+	Name: "forge",
+	Instructions: []runtime.Guidance{
+		{Text: "Close issues on code forges through a gateway that holds the credentials."},
+	},
 	Tools: []*runtime.Tool{
 		ForgeCloseIssueTool,
 	},

@@ -1,4 +1,8 @@
-package export
+// Package jsonobj reads and writes JSON objects that keep their key order.
+// Schemas are rewritten (strict mode, a toolset narrowed to the forges a
+// gateway serves) and read for the docs; a map would list properties
+// alphabetically, and property order is the order a model fills them in.
+package jsonobj
 
 import (
 	"bytes"
@@ -9,49 +13,49 @@ import (
 	"slices"
 )
 
-// object is a JSON object that keeps its key order. Schemas are rewritten
-// for strict mode and read for the docs; a map would list properties
-// alphabetically, and property order is the order a model fills them in.
-type object struct {
-	keys []string
-	vals map[string]any
+// Object is a JSON object that keeps its key order. Values are *Object,
+// []any, string, json.Number, bool or nil.
+type Object struct {
+	Keys []string
+	Vals map[string]any
 }
 
-func newObject() *object { return &object{vals: map[string]any{}} }
+// New returns an empty object.
+func New() *Object { return &Object{Vals: map[string]any{}} }
 
-func (o *object) get(k string) (any, bool) {
-	v, ok := o.vals[k]
+func (o *Object) Get(k string) (any, bool) {
+	v, ok := o.Vals[k]
 	return v, ok
 }
 
-func (o *object) set(k string, v any) {
-	if _, ok := o.vals[k]; !ok {
-		o.keys = append(o.keys, k)
+func (o *Object) Set(k string, v any) {
+	if _, ok := o.Vals[k]; !ok {
+		o.Keys = append(o.Keys, k)
 	}
-	o.vals[k] = v
+	o.Vals[k] = v
 }
 
-func (o *object) del(k string) {
-	if _, ok := o.vals[k]; ok {
-		delete(o.vals, k)
-		o.keys = slices.DeleteFunc(o.keys, func(s string) bool { return s == k })
+func (o *Object) Del(k string) {
+	if _, ok := o.Vals[k]; ok {
+		delete(o.Vals, k)
+		o.Keys = slices.DeleteFunc(o.Keys, func(s string) bool { return s == k })
 	}
 }
 
-func (o *object) str(k string) string {
-	s, _ := o.vals[k].(string)
+func (o *Object) Str(k string) string {
+	s, _ := o.Vals[k].(string)
 	return s
 }
 
-func (o *object) obj(k string) *object {
-	v, _ := o.vals[k].(*object)
+func (o *Object) Obj(k string) *Object {
+	v, _ := o.Vals[k].(*Object)
 	return v
 }
 
 // strings returns k's value as a list of strings (e.g. "required").
-func (o *object) strings(k string) []string {
+func (o *Object) Strings(k string) []string {
 	var out []string
-	list, _ := o.vals[k].([]any)
+	list, _ := o.Vals[k].([]any)
 	for _, v := range list {
 		if s, ok := v.(string); ok {
 			out = append(out, s)
@@ -60,17 +64,17 @@ func (o *object) strings(k string) []string {
 	return out
 }
 
-func (o *object) MarshalJSON() ([]byte, error) {
+func (o *Object) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
-	for i, k := range o.keys {
+	for i, k := range o.Keys {
 		if i > 0 {
 			b.WriteByte(',')
 		}
 		key, _ := json.Marshal(k)
 		b.Write(key)
 		b.WriteByte(':')
-		val, err := json.Marshal(o.vals[k])
+		val, err := json.Marshal(o.Vals[k])
 		if err != nil {
 			return nil, err
 		}
@@ -80,9 +84,9 @@ func (o *object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// parseJSON decodes one JSON value with objects as *object and numbers as
+// Parse decodes one JSON value with objects as *Object and numbers as
 // json.Number, so nothing is reordered or rounded on the way back out.
-func parseJSON(data []byte) (any, error) {
+func Parse(data []byte) (any, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	v, err := parseValue(dec)
@@ -102,7 +106,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 	}
 	switch tok {
 	case json.Delim('{'):
-		o := newObject()
+		o := New()
 		for dec.More() {
 			k, err := dec.Token()
 			if err != nil {
@@ -112,7 +116,7 @@ func parseValue(dec *json.Decoder) (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			o.set(k.(string), v)
+			o.Set(k.(string), v)
 		}
 		_, err := dec.Token()
 		return o, err
