@@ -25,7 +25,7 @@ type resultPlan struct {
 	repo   protoreflect.FieldDescriptor
 	number protoreflect.FieldDescriptor
 	id     protoreflect.FieldDescriptor
-	url    protoreflect.FieldDescriptor // the first field rendered as a URL
+	url    protoreflect.FieldDescriptor   // the first field rendered as a URL
 	nested []protoreflect.FieldDescriptor // message fields to walk into
 }
 
