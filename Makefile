@@ -17,6 +17,7 @@ generate: proto-deps
 	$(BUF) generate
 	$(BUF) generate --template tests/eleventharm/buf.gen.yaml
 	$(GO) build ./gen/... ./tests/eleventharm/...
+	$(GO) vet ./gen/... ./tests/eleventharm/...
 	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
 	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
 

@@ -103,9 +103,9 @@ func (e *emitter) decodeParam(p *param) jen.Code {
 
 func (e *emitter) queueDecoder(obj *object) {
 	key := "decode " + string(obj.msg.Desc.FullName())
-	if !e.queued[key] {
-		e.queued[key] = true
-		e.decoders = append(e.decoders, obj)
+	if !e.h.queued[key] {
+		e.h.queued[key] = true
+		e.h.decoders = append(e.h.decoders, obj)
 	}
 }
 

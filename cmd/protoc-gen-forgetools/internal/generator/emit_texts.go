@@ -104,8 +104,8 @@ func plainTexts(obj *object, side *textSide) []*param {
 // messageWalkers emits the walkers of the nested messages the tools'
 // walkers queued (walkers may queue more).
 func (e *emitter) messageWalkers(side *textSide) {
-	for i := 0; i < len(e.walkers[side]); i++ {
-		obj := e.walkers[side][i]
+	for i := 0; i < len(e.h.walkers[side]); i++ {
+		obj := e.h.walkers[side][i]
 		name := e.messageFunc(obj, messageTextsFunc)
 		body := append(e.walk(obj, jen.Id("m"), "prefix", side), jen.Return(jen.Id("texts")))
 		e.doc(name + " appends the text fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
@@ -164,8 +164,8 @@ func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *te
 
 func (e *emitter) queueWalker(obj *object, side *textSide) {
 	key := side.support + " texts " + string(obj.msg.Desc.FullName())
-	if !e.queued[key] {
-		e.queued[key] = true
-		e.walkers[side] = append(e.walkers[side], obj)
+	if !e.h.queued[key] {
+		e.h.queued[key] = true
+		e.h.walkers[side] = append(e.h.walkers[side], obj)
 	}
 }

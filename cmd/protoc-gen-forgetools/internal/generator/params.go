@@ -51,7 +51,9 @@ type objects struct {
 	validator protovalidate.Validator
 	built     map[protoreflect.FullName]*object
 	building  map[protoreflect.FullName]bool
-	problems  *problems
+	// enumChecked holds the enums already checked for duplicate names.
+	enumChecked map[protoreflect.FullName]bool
+	problems    *problems
 }
 
 func newObjects() (*objects, error) {
@@ -59,7 +61,7 @@ func newObjects() (*objects, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &objects{validator: v, built: map[protoreflect.FullName]*object{}, building: map[protoreflect.FullName]bool{}}, nil
+	return &objects{validator: v, built: map[protoreflect.FullName]*object{}, building: map[protoreflect.FullName]bool{}, enumChecked: map[protoreflect.FullName]bool{}}, nil
 }
 
 var paramNameShape = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
@@ -192,6 +194,7 @@ func (o *objects) param(f *protogen.Field, name, description string) *param {
 // enumValues lists the values the model may name: those with a model name,
 // narrowed by the enum's const/in/not_in rules.
 func (o *objects) enumValues(f *protogen.Field, rules *validate.FieldRules) []enumValue {
+	o.checkEnum(f.Enum)
 	er := rules.GetEnum()
 	if f.Desc.IsList() {
 		er = rules.GetRepeated().GetItems().GetEnum()
@@ -210,6 +213,28 @@ func (o *objects) enumValues(f *protogen.Field, rules *validate.FieldRules) []en
 		out = append(out, enumValue{name: opts.GetName(), value: v})
 	}
 	return out
+}
+
+// checkEnum refuses, once per enum, two values with the same model name:
+// the decoder could not tell them apart (and its name table would not
+// compile).
+func (o *objects) checkEnum(en *protogen.Enum) {
+	if o.enumChecked[en.Desc.FullName()] {
+		return
+	}
+	o.enumChecked[en.Desc.FullName()] = true
+	first := map[string]*protogen.EnumValue{}
+	for _, v := range en.Values {
+		name := modelName(v)
+		if name == "" {
+			continue
+		}
+		if other, dup := first[name]; dup {
+			o.problems.add(v.Desc, optionPath(enumValueProto, optionsv1.E_Value, "name"), "%s has the model name %q of %s too; each value needs its own", v.Desc.Name(), name, other.Desc.Name())
+			continue
+		}
+		first[name] = v
+	}
 }
 
 func containsInt(list []int32, n int32) bool {
@@ -247,4 +272,17 @@ func (o *objects) required(m *protogen.Message) (map[protoreflect.FieldNumber]bo
 // never required; leaving it out is how the model says "not set".
 func isOptionalScalar(f *protogen.Field) bool {
 	return f.Desc.HasPresence() && f.Message == nil && !f.Desc.IsList()
+}
+
+// eachParam calls fn on every parameter of obj and of the objects nested
+// in it, visiting each object once (seen is shared across calls).
+func eachParam(obj *object, seen map[*object]bool, fn func(p *param)) {
+	if obj == nil || seen[obj] {
+		return
+	}
+	seen[obj] = true
+	for _, p := range obj.params {
+		fn(p)
+		eachParam(p.obj, seen, fn)
+	}
 }

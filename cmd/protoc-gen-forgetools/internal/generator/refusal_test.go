@@ -100,6 +100,10 @@ func TestRefusals(t *testing.T) {
 		edits: []string{`params: [{key: "provider" value: "forge_provider"}]`, `params: [{key: "host" value: "forge_host"}]`, "  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1;\n}\n\nmessage Pong {"},
 		want:  `minimal.proto:46: enum minimal.v1.Mood offers the model no value: give values a (forgetools.options.v1.value).name`,
 	}, {
+		name:  "two enum values with one model name",
+		edits: []string{"  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1 [(forgetools.options.v1.value).name = \"calm\"];\n  MOOD_SERENE = 2 [(forgetools.options.v1.value).name = \"calm\"];\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:53: MOOD_SERENE has the model name "calm" of MOOD_CALM too; each value needs its own`,
+	}, {
 		name:  "missing capability",
 		edits: []string{`      capability: "pings"` + "\n", ""},
 		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
@@ -165,6 +169,58 @@ func TestRefusals(t *testing.T) {
 				text = strings.Replace(text, tc.edits[i], tc.edits[i+1], 1)
 			}
 			resp := generate(t, sources{"minimal.proto": {text: text, generate: true}})
+			if resp.GetError() != tc.want {
+				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
+			}
+			if len(resp.GetFile()) != 0 {
+				t.Errorf("a refused table must generate nothing, got %d files", len(resp.GetFile()))
+			}
+		})
+	}
+}
+
+// The files of one Go package share its names: a second table or tool of
+// the same name in another file is refused at its own line, and a file of
+// the package left out of the run is refused rather than half generated.
+func TestRefusalsAcrossFiles(t *testing.T) {
+	notes, err := os.ReadFile("testdata/twofiles/notes.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := os.ReadFile("testdata/twofiles/tasks.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new string // an edit to tasks.proto
+		skip     bool   // notes.proto is not generated in the run
+		want     string
+	}{{
+		name: "two tables of one name",
+		old:  `{name: "tasks"}`, new: `{name: "notes"}`,
+		want: "tasks.proto:16: the generated Go name NotesTools of toolset \"notes\" (tasks.proto) is also the name of toolset \"notes\" (notes.proto) in the same package; rename one of them",
+	}, {
+		name: "a tool name of another table",
+		old:  `name: "tasks_add"`, new: `name: "notes_add"`,
+		want: "tasks.proto:18: the generated Go name NotesAddTool of tool \"notes_add\" of toolset \"tasks\" is also the name of tool \"notes_add\" of toolset \"notes\" in the same package; rename one of them",
+	}, {
+		name: "a file of the package left out",
+		skip: true,
+		want: "tasks.proto:16: notes.proto has a toolset in the same Go package (example.com/two/v1) but is not generated in this run; generate all the files of a Go package together, as buf does by default",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := string(tasks)
+			if tc.old != "" {
+				if !strings.Contains(text, tc.old) {
+					t.Fatalf("%q is not in tasks.proto", tc.old)
+				}
+				text = strings.Replace(text, tc.old, tc.new, 1)
+			}
+			resp := generate(t, sources{
+				"notes.proto": {text: string(notes), generate: !tc.skip},
+				"tasks.proto": {text: text, generate: true},
+			})
 			if resp.GetError() != tc.want {
 				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
 			}
