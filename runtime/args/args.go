@@ -80,6 +80,8 @@ type Object struct {
 	path   string // parameter path of this object; "" at the top
 	fields map[string]json.RawMessage
 	errs   *Errors
+	// keyed: the object is a map, whose entries are named path["key"].
+	keyed bool
 }
 
 // Parse reads the arguments of one tool call: exactly one JSON object with
@@ -128,7 +130,10 @@ func (o *Object) fail(param, msg string) {
 }
 
 func (o *Object) param(name string) string {
-	if o.path == "" {
+	switch {
+	case o.keyed:
+		return o.path + "[" + strconv.Quote(name) + "]"
+	case o.path == "":
 		return name
 	}
 	return o.path + "." + name

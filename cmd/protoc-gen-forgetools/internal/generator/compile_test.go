@@ -44,7 +44,7 @@ func TestGoldenPackagesCompile(t *testing.T) {
 	for name, src := range goldenCases(t) {
 		var params []string
 		for file := range src {
-			params = append(params, "M"+file+"="+path.Join(base, name))
+			params = append(params, "M"+file+"="+path.Join(base, name, path.Dir(file)))
 		}
 		slices.Sort(params)
 		param := "paths=source_relative," + strings.Join(params, ",")

@@ -61,6 +61,9 @@ func goldenCases(t *testing.T) map[string]sources {
 		}
 		cases[d.Name()] = src
 	}
+	// The probe table (every field kind and rule) lives with the tests
+	// that run it; its output is pinned here too.
+	cases["probe"] = sources{"forgetools/probe/v1/probe.proto": {disk: "../../../../tests/probe/proto/forgetools/probe/v1/probe.proto", generate: true}}
 	return cases
 }
 

@@ -63,7 +63,7 @@ type reader struct {
 }
 
 func newReader(plugin *protogen.Plugin) (*reader, error) {
-	objs, err := newObjects()
+	objs, err := newObjects(filesOf(plugin))
 	if err != nil {
 		return nil, err
 	}
