@@ -16,8 +16,9 @@ proto-deps:
 generate: proto-deps
 	$(BUF) generate
 	$(BUF) generate --template tests/eleventharm/buf.gen.yaml
-	$(GO) build ./gen/... ./tests/eleventharm/...
-	$(GO) vet ./gen/... ./tests/eleventharm/...
+	$(BUF) generate --template tests/probe/buf.gen.yaml
+	$(GO) build ./gen/... ./tests/eleventharm/... ./tests/probe/...
+	$(GO) vet ./gen/... ./tests/eleventharm/... ./tests/probe/...
 	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
 	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
 
@@ -34,5 +35,5 @@ test:
 # Fails when generated code, tool snapshots or docs differ from what the
 # protos produce.
 check-generated: generate
-	git add -N gen tests/eleventharm tests/toolsnaps docs
-	git diff --exit-code -- gen tests/eleventharm tests/toolsnaps docs
+	git add -N gen tests/eleventharm tests/probe tests/toolsnaps docs
+	git diff --exit-code -- gen tests/eleventharm tests/probe tests/toolsnaps docs

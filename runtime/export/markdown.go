@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // Markdown describes every tool of ts for humans: the toolset instructions,
@@ -126,9 +127,9 @@ func bounds(p *object) string {
 	if n := lengthNote(p); n != "" {
 		out = append(out, n)
 	}
-	switch pat := p.str("pattern"); pat {
-	case "":
-	case `\S`:
+	switch pat := p.str("pattern"); {
+	case pat == "":
+	case vocab.IsNonBlank(pat):
 		out = append(out, "not blank")
 	default:
 		out = append(out, "pattern `"+pat+"`")

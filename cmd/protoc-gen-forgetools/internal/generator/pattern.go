@@ -429,6 +429,9 @@ func (t *translator) class(start int) error {
 			}
 			b.WriteString(item)
 			i += size
+		case r == '-' && (i == 0 || i+n == len(body)):
+			b.WriteByte('-') // first or last: a literal in both dialects
+			i += n
 		default:
 			b.WriteString(classChar(r))
 			i += n

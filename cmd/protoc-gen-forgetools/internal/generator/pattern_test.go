@@ -11,7 +11,8 @@ import (
 // patternCases: an RE2 pattern as a proto would write it, and its portable
 // form (or the reason it has none).
 var patternCases = []struct{ in, out, refused string }{
-	{in: `^[a-z][a-z0-9-]*$`, out: `^[a-z][a-z0-9\-]*$`},
+	{in: `^[a-z][a-z0-9-]*$`, out: `^[a-z][a-z0-9-]*$`},
+	{in: `[-a]|[a\-b]`, out: `[-a]|[a\-b]`},
 	{in: `[^\t-\r\x85\p{Z}]`, out: `[^\t-\r\x85\p{Z}]`}, // the project's non-blank rule, as written
 	{in: `\S`, out: `[^\t\n\f\r ]`},
 	{in: `\s+`, out: `[\t\n\f\r ]+`},

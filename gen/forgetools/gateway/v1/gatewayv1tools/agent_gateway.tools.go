@@ -58,7 +58,7 @@ var ForgeGetIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "issue_number": {
       "type": "integer",
@@ -126,7 +126,7 @@ var ForgeGetPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -194,7 +194,7 @@ var ForgeListIssuesTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "state": {
       "type": "string",
@@ -208,7 +208,7 @@ var ForgeListIssuesTool = &runtime.Tool{
       "items": {
         "type": "string",
         "maxLength": 100,
-        "pattern": "\\S"
+        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
       }
     },
     "limit": {
@@ -279,7 +279,7 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "issue_number": {
       "type": "integer",
@@ -291,7 +291,7 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Markdown comment.",
       "maxLength": 60000,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
@@ -364,7 +364,7 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -376,7 +376,7 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Markdown comment.",
       "maxLength": 60000,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
@@ -450,7 +450,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -479,7 +479,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
             "type": "string",
             "description": "File path in the diff.",
             "maxLength": 1024,
-            "pattern": "\\S"
+            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
           },
           "line": {
             "type": "integer",
@@ -496,7 +496,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
             "type": "string",
             "description": "Markdown comment.",
             "maxLength": 60000,
-            "pattern": "\\S"
+            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
           }
         },
         "required": ["path", "line", "body"],
@@ -579,13 +579,13 @@ var ForgeCreateIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "title": {
       "type": "string",
       "description": "Issue title.",
       "maxLength": 256,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "body": {
       "type": "string",
@@ -599,7 +599,7 @@ var ForgeCreateIssueTool = &runtime.Tool{
       "items": {
         "type": "string",
         "maxLength": 100,
-        "pattern": "\\S"
+        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
       }
     },
     "forge_provider": {
@@ -678,13 +678,13 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "title": {
       "type": "string",
       "description": "Pull request title.",
       "maxLength": 256,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "body": {
       "type": "string",
@@ -695,7 +695,7 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Branch with your changes; it must already be pushed.",
       "maxLength": 255,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "base_ref": {
       "type": "string",
@@ -784,7 +784,7 @@ var ForgeSubscribeTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "kind": {
       "type": "string",
@@ -859,7 +859,7 @@ var ForgeUnsubscribeTool = &runtime.Tool{
       "type": "string",
       "description": "The id forge_subscribe returned.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
