@@ -3,6 +3,7 @@ package export
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -54,12 +55,22 @@ func Strict(schema string) (json.RawMessage, error) {
 	if !ok || root.str("type") != "object" {
 		return nil, errors.New("strict mode needs an object schema at the root")
 	}
-	strictify(root)
+	if err := strictify(root); err != nil {
+		return nil, err
+	}
 	return json.Marshal(root)
 }
 
-func strictify(s *object) {
-	if one, ok := s.get("oneOf"); ok {
+// ErrNotStrict is the error of Strict for a schema strict mode cannot
+// express at all: a map (an object whose property names are not fixed),
+// since strict mode closes every object.
+var ErrNotStrict = errors.New("strict mode cannot express this schema")
+
+func strictify(s *object) error {
+	if s.obj("additionalProperties") != nil {
+		return fmt.Errorf("%w: a map (additionalProperties with a schema)", ErrNotStrict)
+	}
+	if one, ok := s.get("oneOf"); ok && presence(one) == nil {
 		if _, has := s.get("anyOf"); !has {
 			s.set("anyOf", one)
 			s.del("oneOf")
@@ -79,7 +90,9 @@ func strictify(s *object) {
 			if !ok {
 				continue
 			}
-			strictify(p)
+			if err := strictify(p); err != nil {
+				return err
+			}
 			if !slices.Contains(required, k) {
 				nullable(p)
 			}
@@ -89,29 +102,30 @@ func strictify(s *object) {
 		s.set("additionalProperties", false)
 	}
 	if items := s.obj("items"); items != nil {
-		strictify(items)
+		if err := strictify(items); err != nil {
+			return err
+		}
 	}
 	if defs := s.obj("$defs"); defs != nil {
 		for _, k := range defs.keys {
 			if d, ok := defs.vals[k].(*object); ok {
-				strictify(d)
+				if err := strictify(d); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	if anyOf, ok := s.vals["anyOf"].([]any); ok {
 		for _, a := range anyOf {
 			if d, ok := a.(*object); ok {
-				strictify(d)
+				if err := strictify(d); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	if len(notes) > 0 {
-		desc := strings.TrimSpace(s.str("description"))
-		if desc != "" {
-			desc += " "
-		}
-		s.set("description", desc+"("+strings.Join(notes, "; ")+")")
-	}
+	note(s, notes)
+	return nil
 }
 
 // dropUnsupported removes the keywords strict mode rejects and returns what
@@ -136,8 +150,11 @@ func dropUnsupported(s *object) []string {
 		case k == "default":
 			notes = append(notes, "default "+jsonText(s.vals[k]))
 			s.del(k)
-		case k == "not" && notEnum(s.obj(k)) != "":
-			notes = append(notes, "must not be "+notEnum(s.obj(k)))
+		case k == "deprecated":
+			s.del(k) // the description says so
+		case phraseable(k, s.vals[k]):
+			text, _ := phrase(k, s.vals[k])
+			notes = append(notes, text)
 			s.del(k)
 		case k == "uniqueItems":
 			if s.vals[k] == true {
@@ -172,6 +189,12 @@ func characters(n string) string {
 		return "1 character"
 	}
 	return n + " characters"
+}
+
+// phraseable: k is a keyword strict mode drops that phrase can word.
+func phraseable(k string, v any) bool {
+	_, ok := phrase(k, v)
+	return ok
 }
 
 // notEnum phrases {"enum": [...]} as "a or b"; "" for any other schema.
