@@ -496,8 +496,12 @@ func classEscape(s string) (item string, lit rune, size int, ok bool) {
 		if portableProperty(name) {
 			return `\` + map[bool]string{false: "p", true: "P"}[neg] + "{" + name + "}", -1, t.pos, true
 		}
+		script, ok := unicode.Scripts[name]
+		if !ok { // another spelling RE2 accepts: spelled out with the class
+			return "", -1, 0, false
+		}
 		var b strings.Builder
-		writeRanges(&b, tableRanges(unicode.Scripts[name]))
+		writeRanges(&b, tableRanges(script))
 		return b.String(), -1, t.pos, true
 	case 'S', 'Q', 'b', 'B', 'A', 'z':
 		return "", -1, 0, false

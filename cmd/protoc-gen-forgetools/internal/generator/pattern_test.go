@@ -125,3 +125,21 @@ process.stdin.on("end", () => {
 		}
 	}
 }
+
+// FuzzPortable: whatever pattern a proto holds, portable either refuses it
+// or returns one that RE2 compiles (portable itself checks it means the
+// same); it never panics.
+func FuzzPortable(f *testing.F) {
+	for _, tc := range patternCases {
+		f.Add(tc.in)
+	}
+	f.Fuzz(func(t *testing.T, pattern string) {
+		out, err := portable(pattern)
+		if err != nil {
+			return
+		}
+		if _, err := regexp.Compile(out); err != nil {
+			t.Fatalf("portable(%q) = %q, which RE2 does not compile: %v", pattern, out, err)
+		}
+	})
+}

@@ -155,8 +155,11 @@ func (o *objects) uncompiled(m *protogen.Message, err error) {
 // message's options.
 var messageRulesPath = []int32{7, int32(validate.E_Message.TypeDescriptor().Number())}
 
+// cause is the first line of a compile error (CEL adds a caret drawing on
+// the lines after), so each refusal stays one "file:line: message" line.
 func cause(err error) string {
-	return strings.TrimPrefix(err.Error(), "compilation error: ")
+	first, _, _ := strings.Cut(err.Error(), "\n")
+	return strings.TrimPrefix(first, "compilation error: ")
 }
 
 // compileField compiles the rules of f alone, on a copy of f in a message
