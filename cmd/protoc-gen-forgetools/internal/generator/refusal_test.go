@@ -120,7 +120,7 @@ func TestRefusals(t *testing.T) {
 		edits: []string{"  optional uint32 count = 2", "  repeated string zones = 3 [(buf.validate.field).repeated.items.int32.gte = 1];\n  optional uint32 count = 2"},
 		want:  `minimal.proto:46: minimal.v1.PingRequest.zones: items: (buf.validate.field).int32 rules on a string field`,
 	}, {
-		name: "every problem of a message, each at its field",
+		name:  "every problem of a message, each at its field",
 		edits: []string{"  optional uint32 count = 2", "  uint32 zone = 3 [(buf.validate.field).string.min_len = 1];\n  string area = 4 [(buf.validate.field).string.pattern = \"(\"];\n  optional uint32 count = 2"},
 		want: "minimal.proto:46: minimal.v1.PingRequest.zone: (buf.validate.field).string rules on a uint32 field\n" +
 			`minimal.proto:47: minimal.v1.PingRequest.area: pattern "(" does not compile: error parsing regexp: missing closing ): ` + "`(`",
