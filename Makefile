@@ -9,14 +9,18 @@ PROTO_DEPS := build/proto-deps
 
 all: generate vet test
 
-# buf/validate/validate.proto, printed from the protovalidate Go module.
+# buf/validate/validate.proto, printed from the protovalidate Go module, by
+# the plugin's --export-protos (as other teams get it; buf.yaml ignores the
+# copy of our own options proto it writes beside it).
 proto-deps:
-	cd tools && $(GO) run ./validateproto ../$(PROTO_DEPS)
+	$(GO) run ./cmd/protoc-gen-forgetools --export-protos $(PROTO_DEPS) >/dev/null
 
 generate: proto-deps
 	$(BUF) generate
 	$(BUF) generate --template tests/eleventharm/buf.gen.yaml
-	$(GO) build ./gen/... ./tests/eleventharm/...
+	$(BUF) generate --template tests/probe/buf.gen.yaml
+	$(GO) build ./gen/... ./tests/eleventharm/... ./tests/probe/...
+	$(GO) vet ./gen/... ./tests/eleventharm/... ./tests/probe/...
 	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
 	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
 
@@ -33,5 +37,5 @@ test:
 # Fails when generated code, tool snapshots or docs differ from what the
 # protos produce.
 check-generated: generate
-	git add -N gen tests/eleventharm tests/toolsnaps docs
-	git diff --exit-code -- gen tests/eleventharm tests/toolsnaps docs
+	git add -N gen tests/eleventharm tests/probe tests/toolsnaps docs
+	git diff --exit-code -- gen tests/eleventharm tests/probe tests/toolsnaps docs

@@ -87,7 +87,7 @@ func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) stri
 	}
 	switch {
 	case id == "string.min_len" && val("min_len") == "1",
-		id == "string.pattern" && val("pattern") == `\S`:
+		id == "string.pattern" && IsNonBlank(val("pattern")):
 		return "must not be blank"
 	case id == "string.min_len" && val("min_len") != "":
 		return "must be at least " + val("min_len") + " characters"

@@ -10,6 +10,10 @@
 // handler_package_suffix (default "handler"). A bad table is refused with
 // one "file:line: message" per problem, which protoc and buf print before
 // exiting non-zero.
+//
+// Run by hand, --export-protos DIR writes the protos a table imports from
+// forgetools and protovalidate into DIR, for a local buf module when no
+// schema registry is reachable.
 package main
 
 import (
@@ -29,13 +33,33 @@ func main() {
 	os.Exit(cli(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 
+const usage = `protoc-gen-forgetools %s: a protoc plugin that writes agent tools (<pkg>tools)
+and their server side (<pkg>handler) from annotated protos. Run it through
+buf generate or protoc. Besides:
+
+  protoc-gen-forgetools --version
+  protoc-gen-forgetools --export-protos DIR
+      write forgetools/options/v1/options.proto and buf/validate/validate.proto
+      into DIR, for a local buf module when no schema registry is reachable
+`
+
 func cli(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 1 && (args[0] == "--version" || args[0] == "-version"):
 		fmt.Fprintln(stdout, "protoc-gen-forgetools", generator.Version)
 		return 0
+	case len(args) == 2 && args[0] == "--export-protos":
+		wrote, err := exportProtos(args[1])
+		if err != nil {
+			fmt.Fprintln(stderr, "protoc-gen-forgetools:", err)
+			return 1
+		}
+		for _, path := range wrote {
+			fmt.Fprintln(stdout, "wrote", path)
+		}
+		return 0
 	case len(args) > 0:
-		fmt.Fprintf(stderr, "protoc-gen-forgetools %s: a protoc plugin; run it through buf or protoc (or pass --version)\n", generator.Version)
+		fmt.Fprintf(stderr, usage, generator.Version)
 		return 2
 	}
 	if err := run(stdin, stdout); err != nil {

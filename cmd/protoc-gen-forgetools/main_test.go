@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -151,5 +153,36 @@ func TestGarbageInputFails(t *testing.T) {
 	var out, errs bytes.Buffer
 	if code := cli(nil, strings.NewReader("not a request"), &out, &errs); code != 1 || !strings.Contains(errs.String(), "CodeGeneratorRequest") {
 		t.Fatalf("exit %d, stderr %q", code, errs.String())
+	}
+}
+
+// --export-protos writes what a team's buf module needs offline: our
+// options proto as it is in proto/, and buf/validate/validate.proto as the
+// protovalidate module this plugin compiles against describes it. A second
+// run over the same directory writes nothing.
+func TestExportProtos(t *testing.T) {
+	dir := t.TempDir()
+	var out, errs bytes.Buffer
+	if code := cli([]string{"--export-protos", dir}, nil, &out, &errs); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs.String())
+	}
+	if got := strings.Count(out.String(), "wrote "); got != 2 {
+		t.Errorf("first run wrote %d files:\n%s", got, out.String())
+	}
+	want, err := os.ReadFile("../../proto/forgetools/options/v1/options.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "forgetools/options/v1/options.proto"))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("exported options.proto differs from proto/ (%v)", err)
+	}
+	validateProto, err := os.ReadFile(filepath.Join(dir, "buf/validate/validate.proto"))
+	if err != nil || !bytes.Contains(validateProto, []byte("package buf.validate;")) || !bytes.Contains(validateProto, []byte("message StringRules")) {
+		t.Errorf("exported validate.proto is not the buf.validate vocabulary (%v)", err)
+	}
+	out.Reset()
+	if code := cli([]string{"--export-protos", dir}, nil, &out, &errs); code != 0 || out.Len() != 0 {
+		t.Errorf("second run: exit %d, printed %q; want nothing written", code, out.String())
 	}
 }

@@ -84,6 +84,8 @@ type Object struct {
 	inline  [8]member
 	errs    *Errors
 	own     Errors // the problems, on the top Object
+	// keyed: the object is a map, whose entries are named path["key"].
+	keyed bool
 }
 
 // member is one given parameter: its name (the caller's string, so reading
@@ -164,7 +166,10 @@ func (o *Object) fail(param, msg string) {
 }
 
 func (o *Object) param(name string) string {
-	if o.path == "" {
+	switch {
+	case o.keyed:
+		return o.path + "[" + strconv.Quote(name) + "]"
+	case o.path == "":
 		return name
 	}
 	return o.path + "." + name

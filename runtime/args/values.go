@@ -2,10 +2,17 @@ package args
 
 import (
 	"cmp"
+	"encoding/base64"
+	"errors"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+
+	"google.golang.org/protobuf/types/known/durationpb"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // A parser turns one JSON value into T, or says what was wrong with it
@@ -165,8 +172,13 @@ var (
 	parseUint32  = unsigned[uint32](math.MaxUint32)
 	parseUint64  = unsigned[uint64](math.MaxUint64)
 	parseFloat64 = float(64)
+	// A float32 takes what its range holds, judged on the value as JSON
+	// (double) reads it, as a schema's maximum is: no rounding into range.
 	parseFloat32 = func(raw []byte) (float32, string) {
-		f, msg := float(32)(raw)
+		f, msg := float(64)(raw)
+		if msg == "" && math.Abs(f) > math.MaxFloat32 {
+			msg = "out of range: " + clip(string(raw))
+		}
 		return float32(f), msg
 	}
 )
@@ -218,3 +230,78 @@ func clip(s string) string {
 }
 
 func quote(s string) string { return strconv.Quote(clip(s)) }
+
+// parseBytes reads standard base64 with padding. Go's decoder skips line
+// breaks; the schema's pattern does not allow them, so neither does this.
+func parseBytes(raw []byte) ([]byte, string) {
+	s, msg := parseString(raw)
+	if msg != "" {
+		return nil, msg
+	}
+	const want = "expected base64 (RFC 4648, with = padding)"
+	if strings.ContainsAny(s, "\r\n") {
+		return nil, want + ", got a line break in " + quote(s)
+	}
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		return nil, want + ", got " + quote(s)
+	}
+	return b, ""
+}
+
+// parseTimestamp reads an RFC 3339 time. RFC 3339 lets T and Z be lower
+// case; Go's parser wants them upper case.
+func parseTimestamp(raw []byte) (*timestamppb.Timestamp, string) {
+	s, msg := parseString(raw)
+	if msg != "" {
+		return nil, msg
+	}
+	const want = "expected an RFC 3339 time such as 2024-05-01T12:00:00Z"
+	norm := []byte(s)
+	if len(norm) > 10 && norm[10] == 't' {
+		norm[10] = 'T'
+	}
+	if n := len(norm); n > 0 && norm[n-1] == 'z' {
+		norm[n-1] = 'Z'
+	}
+	t, err := time.Parse(time.RFC3339Nano, string(norm))
+	if err != nil {
+		why := ""
+		var pe *time.ParseError
+		if errors.As(err, &pe) && pe.Message != "" {
+			why = " (" + strings.TrimPrefix(pe.Message, ": ") + ")"
+		}
+		return nil, want + ", got " + quote(s) + why
+	}
+	return timestamppb.New(t), ""
+}
+
+// durationText is a google.protobuf.Duration as protojson writes it.
+var durationText = regexp.MustCompile(`^(-?)([0-9]+)(?:\.([0-9]{1,9}))?s$`)
+
+// maxDurationSeconds is the range of google.protobuf.Duration: about
+// 10,000 years either way.
+const maxDurationSeconds = 315576000000
+
+func parseDuration(raw []byte) (*durationpb.Duration, string) {
+	s, msg := parseString(raw)
+	if msg != "" {
+		return nil, msg
+	}
+	m := durationText.FindStringSubmatch(s)
+	if m == nil {
+		return nil, "expected a duration in seconds such as 1.5s or 300s, got " + quote(s)
+	}
+	secs, err := strconv.ParseInt(m[2], 10, 64)
+	if err != nil || secs > maxDurationSeconds {
+		return nil, "expected a duration of at most 315576000000s (10,000 years), got " + quote(s)
+	}
+	nanos := int64(0)
+	if m[3] != "" {
+		nanos, _ = strconv.ParseInt(m[3]+strings.Repeat("0", 9-len(m[3])), 10, 32)
+	}
+	if m[1] == "-" {
+		secs, nanos = -secs, -nanos
+	}
+	return &durationpb.Duration{Seconds: secs, Nanos: int32(nanos)}, ""
+}

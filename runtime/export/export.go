@@ -9,6 +9,7 @@ package export
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/forgetools/forgetools/runtime"
@@ -142,15 +143,20 @@ func OpenAIStrict(ts *runtime.Toolset) (OpenAIRequest, error) {
 func openAI(ts *runtime.Toolset, strict bool) (OpenAIRequest, error) {
 	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
 	for _, t := range ts.Tools() {
-		params := json.RawMessage(t.InputSchema)
+		params, toolStrict := json.RawMessage(rootSafe(t.InputSchema)), false
 		if strict {
-			var err error
-			if params, err = Strict(t.InputSchema); err != nil {
+			p, err := Strict(t.InputSchema)
+			switch {
+			case err == nil:
+				params, toolStrict = p, true
+			case !errors.Is(err, ErrNotStrict):
 				return OpenAIRequest{}, fmt.Errorf("%s: %w", t.Name, err)
 			}
+			// A tool strict mode cannot express (one with a map) goes as a
+			// plain function; the others stay strict.
 		}
 		out.Tools = append(out.Tools, OpenAITool{Type: "function", Function: OpenAIFunction{
-			Name: t.Name, Description: t.Description, Parameters: params, Strict: strict,
+			Name: t.Name, Description: t.Description, Parameters: params, Strict: toolStrict,
 		}})
 	}
 	return out, nil
@@ -225,7 +231,7 @@ func Anthropic(ts *runtime.Toolset) AnthropicRequest {
 	}
 	for _, t := range ts.Tools() {
 		out.Tools = append(out.Tools, AnthropicTool{
-			Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(t.InputSchema),
+			Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(rootSafe(t.InputSchema)),
 		})
 	}
 	return out

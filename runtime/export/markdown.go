@@ -2,10 +2,11 @@ package export
 
 import (
 	"fmt"
+	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 	"strings"
 
 	"github.com/forgetools/forgetools/runtime"
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // Markdown describes every tool of ts for humans: the toolset instructions,
@@ -127,9 +128,9 @@ func bounds(p *jsonobj.Object) string {
 	if n := lengthNote(p); n != "" {
 		out = append(out, n)
 	}
-	switch pat := p.Str("pattern"); pat {
-	case "":
-	case `\S`:
+	switch pat := p.Str("pattern"); {
+	case pat == "":
+	case vocab.IsNonBlank(pat):
 		out = append(out, "not blank")
 	default:
 		out = append(out, "pattern `"+pat+"`")

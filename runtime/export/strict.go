@@ -3,10 +3,10 @@ package export
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 	"slices"
 	"strings"
-
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 )
 
 // strictKeywords are the JSON Schema keywords OpenAI structured outputs
@@ -56,12 +56,22 @@ func Strict(schema string) (json.RawMessage, error) {
 	if !ok || root.Str("type") != "object" {
 		return nil, errors.New("strict mode needs an object schema at the root")
 	}
-	strictify(root)
+	if err := strictify(root); err != nil {
+		return nil, err
+	}
 	return json.Marshal(root)
 }
 
-func strictify(s *jsonobj.Object) {
-	if one, ok := s.Get("oneOf"); ok {
+// ErrNotStrict is the error of Strict for a schema strict mode cannot
+// express at all: a map (an object whose property names are not fixed),
+// since strict mode closes every object.
+var ErrNotStrict = errors.New("strict mode cannot express this schema")
+
+func strictify(s *jsonobj.Object) error {
+	if s.Obj("additionalProperties") != nil {
+		return fmt.Errorf("%w: a map (additionalProperties with a schema)", ErrNotStrict)
+	}
+	if one, ok := s.Get("oneOf"); ok && presence(one) == nil {
 		if _, has := s.Get("anyOf"); !has {
 			s.Set("anyOf", one)
 			s.Del("oneOf")
@@ -81,7 +91,9 @@ func strictify(s *jsonobj.Object) {
 			if !ok {
 				continue
 			}
-			strictify(p)
+			if err := strictify(p); err != nil {
+				return err
+			}
 			if !slices.Contains(required, k) {
 				nullable(p)
 			}
@@ -91,29 +103,30 @@ func strictify(s *jsonobj.Object) {
 		s.Set("additionalProperties", false)
 	}
 	if items := s.Obj("items"); items != nil {
-		strictify(items)
+		if err := strictify(items); err != nil {
+			return err
+		}
 	}
 	if defs := s.Obj("$defs"); defs != nil {
 		for _, k := range defs.Keys {
 			if d, ok := defs.Vals[k].(*jsonobj.Object); ok {
-				strictify(d)
+				if err := strictify(d); err != nil {
+					return err
+				}
 			}
 		}
 	}
 	if anyOf, ok := s.Vals["anyOf"].([]any); ok {
 		for _, a := range anyOf {
 			if d, ok := a.(*jsonobj.Object); ok {
-				strictify(d)
+				if err := strictify(d); err != nil {
+					return err
+				}
 			}
 		}
 	}
-	if len(notes) > 0 {
-		desc := strings.TrimSpace(s.Str("description"))
-		if desc != "" {
-			desc += " "
-		}
-		s.Set("description", desc+"("+strings.Join(notes, "; ")+")")
-	}
+	note(s, notes)
+	return nil
 }
 
 // dropUnsupported removes the keywords strict mode rejects and returns what
@@ -138,8 +151,11 @@ func dropUnsupported(s *jsonobj.Object) []string {
 		case k == "default":
 			notes = append(notes, "default "+jsonText(s.Vals[k]))
 			s.Del(k)
-		case k == "not" && notEnum(s.Obj(k)) != "":
-			notes = append(notes, "must not be "+notEnum(s.Obj(k)))
+		case k == "deprecated":
+			s.Del(k) // the description says so
+		case phraseable(k, s.Vals[k]):
+			text, _ := phrase(k, s.Vals[k])
+			notes = append(notes, text)
 			s.Del(k)
 		case k == "uniqueItems":
 			if s.Vals[k] == true {
@@ -174,6 +190,12 @@ func characters(n string) string {
 		return "1 character"
 	}
 	return n + " characters"
+}
+
+// phraseable: k is a keyword strict mode drops that phrase can word.
+func phraseable(k string, v any) bool {
+	_, ok := phrase(k, v)
+	return ok
 }
 
 // notEnum phrases {"enum": [...]} as "a or b"; "" for any other schema.

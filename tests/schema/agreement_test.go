@@ -4,17 +4,18 @@
 // generated strict decoder, then protovalidate with the same buf.validate
 // rules the schema was derived from).
 //
-// Every generated input schema must compile as JSON Schema draft 2020-12 in
-// a real validator (santhosh-tekuri/jsonschema). Then, for each argument
-// case of the corpus (corpus_*_test.go), the schema's verdict and the
-// runtime's verdict must both equal the case's expected verdict, except
-// where the two legitimately disagree: those cases are listed in
-// disagreements below with the reason, and the list must be exact, so a
-// fixed gap or a new one both fail until the list is edited.
-//
-// Both sides use Go's RE2 for "pattern" (santhosh-tekuri compiles patterns
-// with regexp; protovalidate's CEL matches() is RE2 too), so \S means the
-// same on both: any rune but ASCII space, \t, \n, \f, \r.
+// Every generated input schema (the forge table and the probe table of
+// every field kind and rule, tests/probe) must compile as JSON Schema
+// draft 2020-12 in two independent validators: santhosh-tekuri/jsonschema,
+// whose patterns are Go's RE2 as the runtime's are, and ajv through node,
+// whose patterns are ECMA-262 RegExps with the u flag, as JavaScript MCP
+// clients and many model providers read them. Then, for each argument case
+// of the corpus (corpus_*_test.go), each validator's verdict and the
+// runtime's verdict must equal the case's expected verdict, except where
+// they legitimately disagree: those cases are listed in disagreements
+// below with the reason (and the validator, when only one disagrees), and
+// the list must be exact, so a fixed gap or a new one both fail until the
+// list is edited.
 package schema_test
 
 import (
@@ -33,6 +34,7 @@ import (
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/tests/probe/probev1/probev1tools"
 )
 
 // argCase is one tool call's arguments and whether the runtime accepts them
@@ -44,13 +46,21 @@ type argCase struct {
 	valid      bool
 }
 
-// disagreement is a corpus case where the schema's verdict is the opposite
-// of the runtime's, and why that is right (or a known, reported gap).
+// disagreement is a corpus case where a schema validator's verdict is the
+// opposite of the runtime's, and why that is right (or a known, reported
+// gap). only names the one validator that disagrees; "" is both.
 type disagreement struct {
 	tools  []string
 	name   string
+	only   string
 	reason string
 }
+
+// The two validators.
+const (
+	re2  = "RE2"
+	ecma = "ECMA-262"
+)
 
 var allTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
@@ -102,36 +112,111 @@ var disagreements = []disagreement{
 		name:   "comment side null",
 		reason: "null as absent, inside a review comment item",
 	},
+	{
+		tools:  []string{"forge_submit_review"},
+		name:   "request_changes with a no-break space body",
+		reason: "the review's CEL rule again: its non-blank test is Unicode-aware like the pattern",
+	},
+
+	// The probe table.
+	{
+		tools: []string{"probe_numbers"},
+		name:  "int64 above its range", only: ecma,
+		reason: "JavaScript reads JSON numbers as doubles: 2^63 and the maximum 2^63-1 are the same double, " +
+			"so ajv cannot see the excess; RE2-side validators compare exactly",
+	},
+	{
+		tools: []string{"probe_numbers"},
+		name:  "uint64 above its range", only: ecma,
+		reason: "as for int64: 2^64 and 2^64-1 are one double",
+	},
+	{
+		tools: []string{"probe_strings"},
+		name:  "note over max bytes in fewer characters",
+		reason: "max_bytes is a maxLength over characters, an over-approximation (a character is 1 to 4 bytes); " +
+			"the byte bound is stated in the description",
+	},
+	{
+		tools:  []string{"probe_strings"},
+		name:   "wide with the wrong byte length",
+		reason: "len_bytes is a range of character lengths in the schema, the exact byte count in the description",
+	},
+	{
+		tools:  []string{"probe_strings"},
+		name:   "hostport without a port",
+		reason: "host_and_port has no JSON Schema form; the description states it",
+	},
+	{
+		tools: []string{"probe_times"},
+		name:  "at a leap second",
+		reason: "RFC 3339 (format date-time) allows second 60 at the end of a UTC day; " +
+			"a protobuf Timestamp cannot hold it, so the runtime refuses it",
+	},
+	{
+		tools:  []string{"probe_times"},
+		name:   "wait below its minimum",
+		reason: "duration bounds compare values, which a pattern over their text cannot; the description states them",
+	},
+	{
+		tools:  []string{"probe_times"},
+		name:   "wait above its maximum",
+		reason: "as below its minimum",
+	},
+	{
+		tools:  []string{"probe_times"},
+		name:   "wait beyond a Duration",
+		reason: "the Duration range (about 10,000 years) is not in the pattern, which bounds the spelling only",
+	},
+	{
+		tools:  []string{"probe_maps"},
+		name:   "entries key beyond int32",
+		reason: "a property name is text: its pattern says decimal, and no JSON Schema keyword bounds the number it spells",
+	},
+	{
+		tools:  []string{"probe_choices"},
+		name:   "target null beside another",
+		reason: "null as absent: the runtime sees one member; the schema's at-most-one counts a key given as null",
+	},
 }
 
-// schemas compiles every generated input schema as draft 2020-12.
+// tables are the generated tables under test.
+var tables = []*runtime.Table{gatewayv1tools.ForgeTools, probev1tools.ProbeTools}
+
+// schemas compiles every generated input schema as draft 2020-12 under
+// RE2 patterns.
 func schemas(t *testing.T) map[string]*jsonschema.Schema {
 	t.Helper()
 	out := map[string]*jsonschema.Schema{}
-	for _, tool := range gatewayv1tools.ForgeTools.Tools {
-		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema))
-		if err != nil {
-			t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
+	for _, table := range tables {
+		for _, tool := range table.Tools {
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema))
+			if err != nil {
+				t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
+			}
+			c := jsonschema.NewCompiler()
+			c.DefaultDraft(jsonschema.Draft2020)
+			c.AssertFormat()
+			url := "urn:forgetools:" + tool.Name
+			if err := c.AddResource(url, doc); err != nil {
+				t.Fatalf("%s: %v", tool.Name, err)
+			}
+			s, err := c.Compile(url)
+			if err != nil {
+				t.Fatalf("%s: the input schema does not compile as JSON Schema draft 2020-12: %v", tool.Name, err)
+			}
+			out[tool.Name] = s
 		}
-		c := jsonschema.NewCompiler()
-		c.DefaultDraft(jsonschema.Draft2020)
-		c.AssertFormat()
-		url := "urn:forgetools:" + tool.Name
-		if err := c.AddResource(url, doc); err != nil {
-			t.Fatalf("%s: %v", tool.Name, err)
-		}
-		s, err := c.Compile(url)
-		if err != nil {
-			t.Fatalf("%s: the input schema does not compile as JSON Schema draft 2020-12: %v", tool.Name, err)
-		}
-		out[tool.Name] = s
 	}
 	return out
 }
 
 func TestSchemasCompile(t *testing.T) {
-	if got := len(schemas(t)); got != len(allTools) {
-		t.Errorf("compiled %d schemas, want %d", got, len(allTools))
+	want := 0
+	for _, table := range tables {
+		want += len(table.Tools)
+	}
+	if got := len(schemas(t)); got != want || want != len(allTools)+5 {
+		t.Errorf("compiled %d schemas of %d tools, want %d", got, want, len(allTools)+5)
 	}
 }
 
@@ -165,24 +250,35 @@ func runtimeVerdict(t *testing.T, ts *runtime.Toolset, reached *bool, c argCase)
 func TestSchemaAndRuntimeAgree(t *testing.T) {
 	compiled := schemas(t)
 	reached := false
-	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
-		func(context.Context, proto.Message) (proto.Message, error) {
-			reached = true
-			return nil, errors.New("the agreement test only records that the call was sent")
-		})))
-	if err != nil {
-		t.Fatal(err)
+	toolsets := map[string]*runtime.Toolset{}
+	for _, table := range tables {
+		ts, err := runtime.NewToolset(table, runtime.NewBroker(runtime.TransportFunc(
+			func(context.Context, proto.Message) (proto.Message, error) {
+				reached = true
+				return nil, errors.New("the agreement test only records that the call was sent")
+			})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tool := range table.Tools {
+			toolsets[tool.Name] = ts
+		}
 	}
 
-	cases := corpus()
-	listed := map[string]string{}
+	cases := append(corpus(), probeCorpus()...)
+	ecmaVerdicts := ecmaVerdicts(t, cases)
+	listed := map[string]map[string]string{re2: {}, ecma: {}} // validator -> case id -> reason
 	for _, d := range disagreements {
 		for _, tool := range d.tools {
-			listed[tool+"/"+d.name] = d.reason
+			for _, v := range []string{re2, ecma} {
+				if d.only == "" || d.only == v {
+					listed[v][tool+"/"+d.name] = d.reason
+				}
+			}
 		}
 	}
 	seen := map[string]bool{}
-	for _, c := range cases {
+	for i, c := range cases {
 		id := c.tool + "/" + c.name
 		if seen[id] {
 			t.Fatalf("corpus: case %s appears twice", id)
@@ -192,20 +288,27 @@ func TestSchemaAndRuntimeAgree(t *testing.T) {
 		if s == nil {
 			t.Fatalf("corpus: %s names no generated tool", id)
 		}
-		bySchema := schemaAccepts(s, c.args)
-		byRuntime, why := runtimeVerdict(t, ts, &reached, c)
+		byRuntime, why := runtimeVerdict(t, toolsets[c.tool], &reached, c)
 		if byRuntime != c.valid {
 			t.Errorf("%s: runtime accepts=%v, corpus says %v (%s)\n  args %s", id, byRuntime, c.valid, why, clip(c.args))
 		}
-		_, disagree := listed[id]
-		if wantSchema := c.valid != disagree; bySchema != wantSchema {
-			t.Errorf("%s: schema accepts=%v, runtime accepts=%v, listed disagreement=%v\n  args %s",
-				id, bySchema, byRuntime, disagree, clip(c.args))
+		verdicts := map[string]bool{re2: schemaAccepts(s, c.args)}
+		if ecmaVerdicts != nil {
+			verdicts[ecma] = ecmaVerdicts[i]
+		}
+		for v, bySchema := range verdicts {
+			_, disagree := listed[v][id]
+			if wantSchema := c.valid != disagree; bySchema != wantSchema {
+				t.Errorf("%s: %s schema accepts=%v, runtime accepts=%v, listed disagreement=%v\n  args %s",
+					id, v, bySchema, byRuntime, disagree, clip(c.args))
+			}
 		}
 	}
-	for _, id := range slices.Sorted(maps.Keys(listed)) {
-		if !seen[id] {
-			t.Errorf("listed disagreement %s has no corpus case; remove it from the list or add the case", id)
+	for _, v := range []string{re2, ecma} {
+		for _, id := range slices.Sorted(maps.Keys(listed[v])) {
+			if !seen[id] {
+				t.Errorf("listed disagreement %s (%s) has no corpus case; remove it from the list or add the case", id, v)
+			}
 		}
 	}
 
@@ -213,14 +316,16 @@ func TestSchemaAndRuntimeAgree(t *testing.T) {
 	for _, c := range cases {
 		perTool[c.tool]++
 	}
-	for _, tool := range allTools {
-		t.Logf("%-30s %3d cases", tool, perTool[tool])
-		if perTool[tool] < 8 {
-			t.Errorf("%s: %d corpus cases, want at least 8", tool, perTool[tool])
+	for _, table := range tables {
+		for _, tool := range table.Tools {
+			t.Logf("%-30s %3d cases", tool.Name, perTool[tool.Name])
+			if perTool[tool.Name] < 8 {
+				t.Errorf("%s: %d corpus cases, want at least 8", tool.Name, perTool[tool.Name])
+			}
 		}
 	}
-	t.Logf("%d cases over %d tools, %d listed disagreements (%d tool/case pairs)",
-		len(cases), len(perTool), len(disagreements), len(listed))
+	t.Logf("%d cases over %d tools; listed disagreements: %d tool/case pairs under %s, %d under %s",
+		len(cases), len(perTool), len(listed[re2]), re2, len(listed[ecma]), ecma)
 }
 
 func clip(s string) string {

@@ -55,11 +55,17 @@ func shared(tc toolCorpus) []argCase {
 		// and not UTF-16 units.
 		{name: a + " max length in multibyte characters", args: b.set(a, repeat("é", tc.addrMax)).String(), valid: true},
 		{name: a + " max length in astral characters", args: b.set(a, repeat("😀", tc.addrMax)).String(), valid: true},
-		// RE2's \s is ASCII-only, so a no-break space is non-blank on both
-		// sides (an ECMA-262 validator would call it blank; see the report).
-		{name: a + " no-break space only", args: b.set(a, `"\u00a0"`).String(), valid: true},
-		{name: a + " vertical tab only", args: b.set(a, `"\u000b"`).String(), valid: true},
+		// Blank is Unicode White_Space, alike in the runtime (RE2), the
+		// gateway and a JavaScript client (ECMA-262): the non-blank rule
+		// is vocab.NonBlank, not \S.
+		{name: a + " no-break space only", args: b.set(a, `"\u00a0"`).String()},
+		{name: a + " vertical tab only", args: b.set(a, `"\u000b"`).String()},
+		{name: a + " ideographic and em spaces only", args: b.set(a, `"\u3000\u2003"`).String()},
+		{name: a + " line separator and next line only", args: b.set(a, `"\u2028\u0085"`).String()},
+		{name: a + " zero-width space", args: b.set(a, `"\u200b"`).String(), valid: true}, // Cf, not a space
+		{name: a + " byte order mark", args: b.set(a, `"\ufeff"`).String(), valid: true},  // ECMA's \s has it; White_Space does not
 		{name: a + " padded", args: b.set(a, `"  acme/widgets  "`).String(), valid: true},
+		{name: a + " padded with no-break spaces", args: b.set(a, `"\u00a0acme/widgets\u00a0"`).String(), valid: true},
 
 		{name: "forge_provider and forge_host", args: b.set("forge_provider", `"linear"`, "forge_host", `"linear.app"`).String(), valid: true},
 		{name: "forge_provider every value", args: b.set("forge_provider", `"local"`).String(), valid: true},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // The guards below state issue 2's contract for the generated surface
@@ -187,8 +188,8 @@ func typed(want string) func(*testing.T, string, *schema) {
 
 // nonBlank: a string with at least one non-space character, and a length cap.
 func nonBlank(t *testing.T, _ string, s *schema) {
-	if s.Type != "string" || s.Pattern != `\S` || s.MaxLength == nil {
-		t.Errorf("want a non-blank capped string (pattern \\S, maxLength), got type %q pattern %q maxLength %v", s.Type, s.Pattern, s.MaxLength)
+	if s.Type != "string" || s.Pattern != vocab.NonBlank || s.MaxLength == nil {
+		t.Errorf("want a non-blank capped string (pattern %s, maxLength), got type %q pattern %q maxLength %v", vocab.NonBlank, s.Type, s.Pattern, s.MaxLength)
 	}
 }
 

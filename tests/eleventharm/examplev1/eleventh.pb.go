@@ -249,9 +249,9 @@ const file_forgetools_example_v1_eleventh_proto_rawDesc = "" +
 	"forge_host\x12\x1a\n" +
 	"\bprovider\x12\x0eforge_providerR\x05forgeBc\n" +
 	"\x04call\x12[\xbaH\x02\b\x01¥\x19R\n" +
-	"\x05forge\x12IClose issues on code forges through a gateway that holds the credentials.\"\xea\x02\n" +
-	"\x11CloseIssueRequest\x12U\n" +
-	"\x04repo\x18\x01 \x01(\tBA\xbaH\vr\t\x10\x01\x18\xc8\x012\x02\\Sҥ\x19/\n" +
+	"\x05forge\x12IClose issues on code forges through a gateway that holds the credentials.\"\xf9\x02\n" +
+	"\x11CloseIssueRequest\x12d\n" +
+	"\x04repo\x18\x01 \x01(\tBP\xbaH\x1ar\x18\x10\x01\x18\xc8\x012\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19/\n" +
 	"+Repository (owner/name) or Linear team key. \x01R\x04repo\x12C\n" +
 	"\fissue_number\x18\x02 \x01(\x04B \xbaH\n" +
 	"2\b\x18\xff\xff\xff\xff\a(\x01ҥ\x19\x0f\n" +

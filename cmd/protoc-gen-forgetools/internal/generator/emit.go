@@ -17,9 +17,7 @@ const (
 )
 
 // emitter writes one generated file into a sub-package of the proto file's
-// Go package. Helpers shared by several tools (enum name tables, decoders
-// and text walkers of nested messages) are collected while the tools are
-// written and emitted once, at the end.
+// Go package.
 type emitter struct {
 	f *jen.File
 	// local is the proto file's own Go package: names of its messages and
@@ -27,23 +25,50 @@ type emitter struct {
 	// are prefixed with their package name.
 	local protogen.GoImportPath
 	pkgs  map[protogen.GoImportPath]protogen.GoPackageName
+	h     *helpers
+}
 
+// helpers are what several tools of one generated package share (enum name
+// tables, decoders and text walkers of nested messages): queued while the
+// package's files are written and declared once, in its first file.
+type helpers struct {
+	first    *emitter
 	enums    []*protogen.Enum
 	queued   map[string]bool
 	decoders []*object
 	walkers  map[*textSide][]*object
 }
 
+func newHelpers() *helpers {
+	return &helpers{queued: map[string]bool{}, walkers: map[*textSide][]*object{}}
+}
+
+// emit declares the queued helpers in the package's first file.
+func (h *helpers) emit() {
+	e := h.first
+	if e == nil {
+		return
+	}
+	for i := 0; i < len(h.decoders); i++ { // decoders may queue more
+		e.messageDecoder(h.decoders[i])
+	}
+	e.messageWalkers(agentTexts)
+	e.messageWalkers(serverTexts)
+	e.enumTables()
+}
+
 // newEmitter starts a file of package out, compiled against the support
 // package (runtime/args for the agent side, handler for the server side),
 // whose version constant it asserts.
-func newEmitter(plugin *protogen.Plugin, file *protogen.File, out pkg, support, supportName string) *emitter {
+func newEmitter(plugin *protogen.Plugin, file *protogen.File, out pkg, support, supportName string, h *helpers) *emitter {
 	e := &emitter{
-		f:       jen.NewFilePathName(string(out.path), string(out.name)),
-		local:   file.GoImportPath,
-		pkgs:    map[protogen.GoImportPath]protogen.GoPackageName{},
-		queued:  map[string]bool{},
-		walkers: map[*textSide][]*object{},
+		f:     jen.NewFilePathName(string(out.path), string(out.name)),
+		local: file.GoImportPath,
+		pkgs:  map[protogen.GoImportPath]protogen.GoPackageName{},
+		h:     h,
+	}
+	if h.first == nil {
+		h.first = e
 	}
 	for _, other := range plugin.Files {
 		e.pkgs[other.GoImportPath] = other.GoPackageName
@@ -104,20 +129,20 @@ func (e *emitter) enumVar(en *protogen.Enum) string {
 
 func (e *emitter) queueEnum(en *protogen.Enum) {
 	key := "enum " + string(en.Desc.FullName())
-	if !e.queued[key] {
-		e.queued[key] = true
-		e.enums = append(e.enums, en)
+	if !e.h.queued[key] {
+		e.h.queued[key] = true
+		e.h.enums = append(e.h.enums, en)
 	}
 }
 
 // enumTables emits the model names of every enum the file decodes, in the
 // enum's declaration order.
 func (e *emitter) enumTables() {
-	if len(e.enums) == 0 {
+	if len(e.h.enums) == 0 {
 		return
 	}
 	var defs []jen.Code
-	for _, en := range e.enums {
+	for _, en := range e.h.enums {
 		var values []jen.Code
 		for _, v := range en.Values {
 			if name := modelName(v); name != "" {

@@ -12,8 +12,8 @@ import (
 // capability, the unimplemented handler and a handler.Table. It imports
 // the handler package and the messages, never the agent runtime.
 
-func emitHandler(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset) *jen.File {
-	e := newEmitter(plugin, file, out, handlerPkg, "handler")
+func emitHandler(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset, h *helpers) *jen.File {
+	e := newEmitter(plugin, file, out, handlerPkg, "handler", h)
 	e.f.ImportAlias(gatewayPkg, "gatewayv1")
 	for _, ts := range toolsets {
 		e.interfaces(ts)
@@ -26,8 +26,6 @@ func emitHandler(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets
 		e.split(ts)
 		e.errorResult(ts)
 	}
-	e.messageWalkers(serverTexts)
-	e.enumTables()
 	return e.f
 }
 

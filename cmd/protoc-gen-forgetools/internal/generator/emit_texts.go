@@ -2,6 +2,7 @@ package generator
 
 import (
 	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 )
@@ -22,7 +23,7 @@ type textSide struct {
 var agentTexts = &textSide{
 	support: runtimePkg,
 	pathKey: "Param",
-	want:    func(p *param) bool { return p.agentText },
+	want:    func(p *param) bool { return p.agentText && !p.hidden },
 	name:    func(p *param) string { return p.name },
 }
 
@@ -41,14 +42,26 @@ var serverTexts = &textSide{
 }
 
 // hasText reports whether obj holds text the side wants, directly or in a
-// nested message.
+// nested message (a map's values included).
 func hasText(obj *object, side *textSide) bool {
 	for _, p := range obj.params {
-		if side.want(p) || (p.obj != nil && hasText(p.obj, side)) {
+		if side.want(p) || nestedText(p, side) != nil {
 			return true
 		}
 	}
 	return false
+}
+
+// nestedText is the object under p (its message, or its map's values)
+// when that holds text the side wants.
+func nestedText(p *param, side *textSide) *object {
+	switch {
+	case p.obj != nil && hasText(p.obj, side):
+		return p.obj
+	case p.val != nil && p.val.obj != nil && hasText(p.val.obj, side):
+		return p.val.obj
+	}
+	return nil
 }
 
 func (side *textSide) text(p *param, path, value jen.Code) jen.Code {
@@ -89,10 +102,10 @@ func plainTexts(obj *object, side *textSide) []*param {
 	var out []*param
 	for _, p := range obj.params {
 		switch {
-		case p.obj != nil && hasText(p.obj, side):
+		case nestedText(p, side) != nil:
 			return nil
 		case !side.want(p):
-		case p.field.Desc.IsList() || isOptionalScalar(p.field):
+		case p.field.Desc.IsList() || p.field.Desc.HasPresence() || p.wkt != wkNone:
 			return nil
 		default:
 			out = append(out, p)
@@ -104,8 +117,8 @@ func plainTexts(obj *object, side *textSide) []*param {
 // messageWalkers emits the walkers of the nested messages the tools'
 // walkers queued (walkers may queue more).
 func (e *emitter) messageWalkers(side *textSide) {
-	for i := 0; i < len(e.walkers[side]); i++ {
-		obj := e.walkers[side][i]
+	for i := 0; i < len(e.h.walkers[side]); i++ {
+		obj := e.h.walkers[side][i]
 		name := e.messageFunc(obj, messageTextsFunc)
 		body := append(e.walk(obj, jen.Id("m"), "prefix", side), jen.Return(jen.Id("texts")))
 		e.doc(name + " appends the text fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
@@ -125,11 +138,11 @@ func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *te
 		}
 		return jen.Id(prefix).Op("+").Lit(name)
 	}
-	indexed := func(format string) jen.Code {
+	indexed := func(format, index string) jen.Code {
 		if prefix == "" {
-			return jen.Qual("fmt", "Sprintf").Call(jen.Lit(format), jen.Id("i"))
+			return jen.Qual("fmt", "Sprintf").Call(jen.Lit(format), jen.Id(index))
 		}
-		return jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s"+format), jen.Id(prefix), jen.Id("i"))
+		return jen.Qual("fmt", "Sprintf").Call(jen.Lit("%s"+format), jen.Id(prefix), jen.Id(index))
 	}
 	appendText := func(p *param, path, value jen.Code) jen.Code {
 		return jen.Id("texts").Op("=").Append(jen.Id("texts"), side.text(p, path, value))
@@ -137,35 +150,57 @@ func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *te
 	var out []jen.Code
 	for _, p := range obj.params {
 		fieldOf := recv.Clone().Dot(p.field.GoName)
+		var guard jen.Code // a oneof member is reached through its wrapper
+		if p.oneof != nil {
+			fieldOf = jen.Id("v").Dot(p.field.GoName)
+			guard = jen.List(jen.Id("v"), jen.Id("ok")).Op(":=").Add(recv.Clone().Dot(p.oneof.GoName)).Assert(jen.Op("*").Add(e.ident(p.field.GoIdent))).Op(";").Id("ok")
+		}
 		name := side.name(p)
+		var code jen.Code
+		nested := nestedText(p, side)
 		switch {
-		case p.obj != nil && hasText(p.obj, side):
-			e.queueWalker(p.obj, side)
-			walker := jen.Id(e.messageFunc(p.obj, messageTextsFunc))
-			if p.field.Desc.IsList() {
-				out = append(out, jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Add(fieldOf)).Block(
-					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), indexed(name+"[%d]."), jen.Id("item"))))
-			} else {
-				out = append(out, jen.If(fieldOf.Clone().Op("!=").Nil()).Block(
-					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), path(name+"."), fieldOf)))
+		case nested != nil:
+			e.queueWalker(nested, side)
+			walker := jen.Id(e.messageFunc(nested, messageTextsFunc))
+			switch {
+			case p.field.Desc.IsMap():
+				key := "[%v]."
+				if p.key.field.Desc.Kind() == protoreflect.StringKind {
+					key = "[%q]."
+				}
+				code = jen.For(jen.List(jen.Id("_"), jen.Id("k")).Op(":=").Range().Qual("slices", "Sorted").Call(jen.Qual("maps", "Keys").Call(fieldOf))).Block(
+					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), indexed(name+key, "k"), fieldOf.Clone().Index(jen.Id("k"))))
+			case p.field.Desc.IsList():
+				code = jen.For(jen.List(jen.Id("i"), jen.Id("item")).Op(":=").Range().Add(fieldOf)).Block(
+					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), indexed(name+"[%d].", "i"), jen.Id("item")))
+			default:
+				code = jen.If(fieldOf.Clone().Op("!=").Nil()).Block(
+					jen.Id("texts").Op("=").Add(walker).Call(jen.Id("texts"), path(name+"."), fieldOf))
 			}
 		case !side.want(p):
+			continue
 		case p.field.Desc.IsList():
-			out = append(out, jen.For(jen.Id("i").Op(":=").Range().Add(fieldOf)).Block(
-				appendText(p, indexed(name+"[%d]"), jen.Op("&").Add(fieldOf.Clone()).Index(jen.Id("i")))))
+			code = jen.For(jen.Id("i").Op(":=").Range().Add(fieldOf)).Block(
+				appendText(p, indexed(name+"[%d]", "i"), jen.Op("&").Add(fieldOf.Clone()).Index(jen.Id("i"))))
+		case p.wkt == wkWrapper:
+			code = jen.If(fieldOf.Clone().Op("!=").Nil()).Block(appendText(p, path(name), jen.Op("&").Add(fieldOf.Clone()).Dot("Value")))
 		case isOptionalScalar(p.field):
-			out = append(out, jen.If(fieldOf.Clone().Op("!=").Nil()).Block(appendText(p, path(name), fieldOf)))
+			code = jen.If(fieldOf.Clone().Op("!=").Nil()).Block(appendText(p, path(name), fieldOf))
 		default:
-			out = append(out, appendText(p, path(name), jen.Op("&").Add(fieldOf)))
+			code = appendText(p, path(name), jen.Op("&").Add(fieldOf))
 		}
+		if guard != nil {
+			code = jen.If(guard).Block(code)
+		}
+		out = append(out, code)
 	}
 	return out
 }
 
 func (e *emitter) queueWalker(obj *object, side *textSide) {
 	key := side.support + " texts " + string(obj.msg.Desc.FullName())
-	if !e.queued[key] {
-		e.queued[key] = true
-		e.walkers[side] = append(e.walkers[side], obj)
+	if !e.h.queued[key] {
+		e.h.queued[key] = true
+		e.h.walkers[side] = append(e.h.walkers[side], obj)
 	}
 }

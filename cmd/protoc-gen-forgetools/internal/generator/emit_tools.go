@@ -12,18 +12,12 @@ import (
 
 // The agent side: <pkg>tools, a runtime.Table of tools per toolset.
 
-func emitTools(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset) *jen.File {
-	e := newEmitter(plugin, file, out, argsPkg, "args")
+func emitTools(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset, h *helpers) *jen.File {
+	e := newEmitter(plugin, file, out, argsPkg, "args", h)
 	e.f.ImportName(runtimePkg, "runtime")
-
 	for _, ts := range toolsets {
 		e.toolset(ts)
 	}
-	for i := 0; i < len(e.decoders); i++ { // decoders may queue more
-		e.messageDecoder(e.decoders[i])
-	}
-	e.messageWalkers(agentTexts)
-	e.enumTables()
 	return e.f
 }
 
@@ -280,23 +274,12 @@ func (e *emitter) selectorNames(sel *selector) jen.Code {
 func renamedParams(ts *toolset) []jen.Code {
 	var out []jen.Code
 	seen := map[*object]bool{}
-	var walk func(obj *object)
-	walk = func(obj *object) {
-		if seen[obj] {
-			return
-		}
-		seen[obj] = true
-		for _, p := range obj.params {
+	for _, t := range ts.tools {
+		eachParam(t.obj, seen, func(p *param) {
 			if p.name != string(p.field.Desc.Name()) {
 				out = append(out, jen.Lit(string(p.field.Desc.FullName())).Op(":").Lit(p.name))
 			}
-			if p.obj != nil {
-				walk(p.obj)
-			}
-		}
-	}
-	for _, t := range ts.tools {
-		walk(t.obj)
+		})
 	}
 	return out
 }

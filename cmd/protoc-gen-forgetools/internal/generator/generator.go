@@ -66,6 +66,13 @@ func (o Options) withDefaults() (Options, error) {
 // Generate emits the tools and handler packages for every file to
 // generate that holds an annotated dispatch oneof. It emits nothing when
 // any table is refused.
+//
+// The files of one Go package are emitted together: helpers several of
+// their tools share (enum name tables, decoders and text walkers of nested
+// messages) are declared once per package, in the package's first file,
+// and every name the package declares is checked for collisions first.
+// So all annotated files of a Go package must be generated in one run, as
+// buf does by default (one run per directory).
 func Generate(plugin *protogen.Plugin, opts Options) error {
 	plugin.SupportedFeatures = uint64(pluginpb.CodeGeneratorResponse_FEATURE_PROTO3_OPTIONAL)
 	opts, err := opts.withDefaults()
@@ -76,29 +83,66 @@ func Generate(plugin *protogen.Plugin, opts Options) error {
 	if err != nil {
 		return err
 	}
-	type output struct {
-		file     *protogen.File
-		toolsets []*toolset
-	}
-	var outputs []output
+	var groups []*group
+	byPath := map[protogen.GoImportPath]*group{}
 	for _, f := range plugin.Files {
 		if !f.Generate {
 			continue
 		}
-		if ts := r.toolsets(f); len(ts) > 0 {
-			outputs = append(outputs, output{f, ts})
+		ts := r.toolsets(f)
+		if len(ts) == 0 {
+			continue
 		}
+		g := byPath[f.GoImportPath]
+		if g == nil {
+			g = &group{path: f.GoImportPath}
+			byPath[f.GoImportPath] = g
+			groups = append(groups, g)
+		}
+		g.files = append(g.files, fileTables{f, ts})
+	}
+	for _, g := range groups {
+		r.checkGroup(g)
 	}
 	if err := r.problems.err(); err != nil {
 		return err
 	}
-	for _, out := range outputs {
-		tools := subPackage(out.file, opts.ToolsSuffix)
-		if err := write(plugin, tools, out.file, ".tools.go", emitTools(plugin, out.file, tools, out.toolsets)); err != nil {
+	for _, g := range groups {
+		tools := subPackage(g.files[0].file, opts.ToolsSuffix)
+		handlers := subPackage(g.files[0].file, opts.HandlerSuffix)
+		if err := writeGroup(plugin, g, tools, ".tools.go", emitTools); err != nil {
 			return err
 		}
-		handlers := subPackage(out.file, opts.HandlerSuffix)
-		if err := write(plugin, handlers, out.file, ".handler.go", emitHandler(plugin, out.file, handlers, out.toolsets)); err != nil {
+		if err := writeGroup(plugin, g, handlers, ".handler.go", emitHandler); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// group is the annotated files of one Go package, in the order the
+// compiler gave them.
+type group struct {
+	path  protogen.GoImportPath
+	files []fileTables
+}
+
+type fileTables struct {
+	file     *protogen.File
+	toolsets []*toolset
+}
+
+// writeGroup emits one side of a package: a file per proto file, the
+// shared helpers in the first.
+func writeGroup(plugin *protogen.Plugin, g *group, out pkg, ext string, emit func(*protogen.Plugin, *protogen.File, pkg, []*toolset, *helpers) *jen.File) error {
+	shared := newHelpers()
+	codes := make([]*jen.File, len(g.files))
+	for i, ft := range g.files {
+		codes[i] = emit(plugin, ft.file, out, ft.toolsets, shared)
+	}
+	shared.emit()
+	for i, ft := range g.files {
+		if err := write(plugin, out, ft.file, ext, codes[i]); err != nil {
 			return err
 		}
 	}

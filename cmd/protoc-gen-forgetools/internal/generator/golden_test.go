@@ -41,7 +41,10 @@ type source struct {
 	generate bool   // in FileToGenerate
 }
 
-func TestGolden(t *testing.T) {
+// goldenCases are the directories of testdata holding proto files, each
+// file generated.
+func goldenCases(t *testing.T) map[string]sources {
+	t.Helper()
 	cases := map[string]sources{}
 	dirs, err := os.ReadDir("testdata")
 	if err != nil {
@@ -58,7 +61,14 @@ func TestGolden(t *testing.T) {
 		}
 		cases[d.Name()] = src
 	}
-	for name, src := range cases {
+	// The probe table (every field kind and rule) lives with the tests
+	// that run it; its output is pinned here too.
+	cases["probe"] = sources{"forgetools/probe/v1/probe.proto": {disk: "../../../../tests/probe/proto/forgetools/probe/v1/probe.proto", generate: true}}
+	return cases
+}
+
+func TestGolden(t *testing.T) {
+	for name, src := range goldenCases(t) {
 		t.Run(name, func(t *testing.T) {
 			resp := generate(t, src)
 			if resp.GetError() != "" {
@@ -120,11 +130,23 @@ func diff(want, got string) string {
 }
 
 // generate compiles src and runs the generator on it exactly as protoc or
-// buf would: through a serialized CodeGeneratorRequest, so the custom
-// options are parsed the way the plugin parses them.
+// buf would.
 func generate(t *testing.T, src sources) *pluginpb.CodeGeneratorResponse {
 	t.Helper()
+	plugin := newPlugin(t, src, "paths=source_relative")
+	if err := Generate(plugin, Options{}); err != nil {
+		plugin.Error(err)
+	}
+	return plugin.Response()
+}
+
+// newPlugin compiles src into a plugin run with the given parameter,
+// through a serialized CodeGeneratorRequest, so the custom options are
+// parsed the way the plugin parses them.
+func newPlugin(t *testing.T, src sources, param string) *protogen.Plugin {
+	t.Helper()
 	req := request(t, src)
+	req.Parameter = proto.String(param)
 	data, err := proto.Marshal(req)
 	if err != nil {
 		t.Fatal(err)
@@ -137,10 +159,7 @@ func generate(t *testing.T, src sources) *pluginpb.CodeGeneratorResponse {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Generate(plugin, Options{}); err != nil {
-		plugin.Error(err)
-	}
-	return plugin.Response()
+	return plugin
 }
 
 func request(t *testing.T, src sources) *pluginpb.CodeGeneratorRequest {
@@ -178,10 +197,7 @@ func request(t *testing.T, src sources) *pluginpb.CodeGeneratorRequest {
 	if err != nil {
 		t.Fatalf("compiling %v: %v", toGenerate, err)
 	}
-	req := &pluginpb.CodeGeneratorRequest{
-		FileToGenerate: toGenerate,
-		Parameter:      proto.String("paths=source_relative"),
-	}
+	req := &pluginpb.CodeGeneratorRequest{FileToGenerate: toGenerate}
 	seen := map[string]bool{}
 	var add func(fd protoreflect.FileDescriptor)
 	add = func(fd protoreflect.FileDescriptor) { // dependencies first, as protoc orders them

@@ -1,7 +1,6 @@
 package generator
 
 import (
-	"errors"
 	"regexp"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
@@ -9,7 +8,8 @@ import (
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/types/dynamicpb"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/gofeaturespb"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
@@ -20,6 +20,8 @@ import (
 type object struct {
 	msg    *protogen.Message
 	params []*param
+	// hidden are the deprecated fields left out of the tool.
+	hidden []*protogen.Field
 }
 
 // param is one field of an object as the model sees it.
@@ -38,6 +40,14 @@ type param struct {
 	rules       *validate.FieldRules // nil when the field has none
 	obj         *object              // for message fields
 	enum        []enumValue          // for enum fields: the values the model may name
+	wkt         wellKnown            // for google.protobuf messages the tool takes
+	key, val    *param               // for maps: the entry's key and value
+	// oneof is the real oneof the field belongs to; nil for others.
+	oneof *protogen.Oneof
+	// deprecated: the field is marked deprecated and exposed anyway;
+	// hidden: deprecated and left out of the tool (kept only for the
+	// server side's text walker).
+	deprecated, hidden bool
 }
 
 type enumValue struct {
@@ -49,30 +59,35 @@ type enumValue struct {
 // take.
 type objects struct {
 	validator protovalidate.Validator
+	files     *protoregistry.Files // every file of the run, for compileField
 	built     map[protoreflect.FullName]*object
 	building  map[protoreflect.FullName]bool
-	problems  *problems
+	failed    map[protoreflect.FullName]bool // refused already: reported once
+	// enumChecked holds the enums already checked for duplicate names.
+	enumChecked map[protoreflect.FullName]bool
+	problems    *problems
 }
 
-func newObjects() (*objects, error) {
+func newObjects(files *protoregistry.Files) (*objects, error) {
 	v, err := protovalidate.New()
 	if err != nil {
 		return nil, err
 	}
-	return &objects{validator: v, built: map[protoreflect.FullName]*object{}, building: map[protoreflect.FullName]bool{}}, nil
+	return &objects{validator: v, files: files, built: map[protoreflect.FullName]*object{}, building: map[protoreflect.FullName]bool{}, failed: map[protoreflect.FullName]bool{}, enumChecked: map[protoreflect.FullName]bool{}}, nil
 }
 
 var paramNameShape = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // request builds the object of a request message: every field is a
-// parameter, named by (param).name or the field name.
+// parameter, named by (param).name or the field name. It reports every
+// problem of every field before giving up on the message.
 func (o *objects) request(m *protogen.Message) *object {
 	name := m.Desc.FullName()
-	if obj, ok := o.built[name]; ok {
+	if obj, ok := o.built[name]; ok || o.failed[name] {
 		return obj
 	}
 	if o.building[name] {
-		o.problems.add(m.Desc, nil, "%s is recursive; a tool parameter cannot nest it in itself", name)
+		o.problems.add(m.Desc, nil, "%s is recursive: a tool parameter cannot nest it in itself, since the model needs a schema of finite depth; break the cycle", name)
 		return nil
 	}
 	o.building[name] = true
@@ -80,10 +95,7 @@ func (o *objects) request(m *protogen.Message) *object {
 	if !o.checkMessage(m) {
 		return nil
 	}
-	required, ok := o.required(m)
-	if !ok {
-		return nil
-	}
+	before := len(*o.problems)
 	obj := &object{msg: m}
 	seen := map[string]bool{}
 	for _, f := range m.Fields {
@@ -91,6 +103,12 @@ func (o *objects) request(m *protogen.Message) *object {
 		pname := string(f.Desc.Name())
 		if opts.GetName() != "" {
 			pname = opts.GetName()
+		}
+		deprecated := f.Desc.Options().(*descriptorpb.FieldOptions).GetDeprecated()
+		hidden := deprecated && !opts.GetExposeDeprecated()
+		if hidden && opts.GetAttribution() == optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED {
+			obj.hidden = append(obj.hidden, f)
+			continue // the tool never sees it; its rules are checked below
 		}
 		if seen[pname] {
 			o.problems.add(f.Desc, nil, "parameter name %q is used twice in %s", pname, m.Desc.FullName())
@@ -101,19 +119,50 @@ func (o *objects) request(m *protogen.Message) *object {
 		if p == nil {
 			continue
 		}
-		p.required = required[f.Desc.Number()] && !isOptionalScalar(f)
+		p.deprecated, p.hidden = deprecated, hidden
 		p.agentText = opts.GetAgentText()
 		p.scope, p.attribution = opts.GetScope(), opts.GetAttribution()
-		if p.agentText && f.Desc.Kind() != protoreflect.StringKind {
-			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string", f.Desc.FullName())
+		if p.agentText && !textKind(p) {
+			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string (or a list, oneof member or StringValue of strings)", f.Desc.FullName())
 		}
-		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList() || isOptionalScalar(f)) {
+		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList() || f.Desc.HasPresence() || p.wkt != wkNone) {
 			o.problems.add(f.Desc, nil, "attribution is set on %s, which is not a plain agent_text string", f.Desc.FullName())
 		}
 		obj.params = append(obj.params, p)
 	}
+	if len(*o.problems) > before {
+		o.failed[name] = true
+		return nil
+	}
+	required, ok := o.required(m)
+	if !ok {
+		o.failed[name] = true
+		return nil
+	}
+	for _, p := range obj.params {
+		p.required = required[p.field.Desc.Number()] && !isOptionalScalar(p.field) && p.oneof == nil
+		if p.hidden && p.required {
+			o.problems.add(p.field.Desc, nil, "%s is deprecated and left out of the tool, but its rules require it; set (forgetools.options.v1.param).expose_deprecated or drop the rule", p.field.Desc.FullName())
+		}
+	}
+	for _, f := range obj.hidden {
+		if required[f.Desc.Number()] {
+			o.problems.add(f.Desc, nil, "%s is deprecated and left out of the tool, but its rules require it; set (forgetools.options.v1.param).expose_deprecated or drop the rule", f.Desc.FullName())
+		}
+	}
 	o.built[name] = obj
 	return obj
+}
+
+// textKind: a field the text policy can read and rewrite in place.
+func textKind(p *param) bool {
+	switch {
+	case p.wkt == wkWrapper:
+		return p.field.Message.Fields[0].Desc.Kind() == protoreflect.StringKind && !p.field.Desc.IsList()
+	case p.field.Desc.IsMap():
+		return false // a map value cannot be rewritten in place
+	}
+	return p.field.Desc.Kind() == protoreflect.StringKind
 }
 
 // selector builds the object of the selector message: only the fields the
@@ -145,12 +194,6 @@ func (o *objects) checkMessage(m *protogen.Message) bool {
 		o.problems.add(m.Desc, nil, "%s uses the opaque Go API; tool messages need the open or hybrid API", m.Desc.FullName())
 		return false
 	}
-	for _, oneof := range m.Oneofs {
-		if !oneof.Desc.IsSynthetic() {
-			o.problems.add(oneof.Desc, nil, "oneof %s in %s: a tool parameter cannot be a oneof", oneof.Desc.Name(), m.Desc.FullName())
-			return false
-		}
-	}
 	return true
 }
 
@@ -160,21 +203,33 @@ func (o *objects) param(f *protogen.Field, name, description string) *param {
 		return nil
 	}
 	p := &param{name: name, description: description, field: f}
+	if f.Oneof != nil && !f.Oneof.Desc.IsSynthetic() {
+		p.oneof = f.Oneof
+	}
 	if rules, ok := proto.GetExtension(f.Desc.Options(), validate.E_Field).(*validate.FieldRules); ok &&
 		rules.GetIgnore() != validate.Ignore_IGNORE_ALWAYS {
 		p.rules = rules
 	}
+	if !o.checkRules(f.Desc, p.rules) {
+		return nil
+	}
 	switch {
 	case f.Desc.IsMap():
-		o.problems.add(f.Desc, nil, "%s is a map; tool parameters cannot be maps", f.Desc.FullName())
-		return nil
-	case f.Desc.Kind() == protoreflect.BytesKind || f.Desc.Kind() == protoreflect.GroupKind:
-		o.problems.add(f.Desc, nil, "%s is %s; tool parameters cannot be", f.Desc.FullName(), f.Desc.Kind())
+		entry := f.Message
+		p.key, p.val = o.element(f, entry.Fields[0]), o.element(f, entry.Fields[1])
+		if p.key == nil || p.val == nil {
+			return nil
+		}
+	case f.Desc.Kind() == protoreflect.GroupKind:
+		o.problems.add(f.Desc, nil, "%s is a group; tool parameters cannot be", f.Desc.FullName())
 		return nil
 	case f.Message != nil:
 		if f.Message.Desc.ParentFile().Package() == "google.protobuf" {
-			o.problems.add(f.Desc, nil, "%s is a well-known type (%s); tool parameters cannot be", f.Desc.FullName(), f.Message.Desc.FullName())
-			return nil
+			p.wkt = o.wellKnown(f)
+			if p.wkt == wkNone {
+				return nil
+			}
+			break
 		}
 		if p.obj = o.request(f.Message); p.obj == nil {
 			return nil
@@ -189,12 +244,57 @@ func (o *objects) param(f *protogen.Field, name, description string) *param {
 	return p
 }
 
+// element is the key or value of a map field f, as a parameter of its own
+// (its rules are the map's keys or values rules).
+func (o *objects) element(f, entry *protogen.Field) *param {
+	e := &param{name: string(entry.Desc.Name()), field: entry}
+	switch {
+	case entry.Message != nil && entry.Message.Desc.ParentFile().Package() == "google.protobuf":
+		e.wkt = o.wellKnown(entry)
+		if e.wkt == wkWrapper {
+			o.problems.add(f.Desc, nil, "%s is a map of wrappers; a map value cannot be null, so use the plain scalar", f.Desc.FullName())
+			return nil
+		}
+		if e.wkt == wkNone {
+			return nil
+		}
+	case entry.Message != nil:
+		if e.obj = o.request(entry.Message); e.obj == nil {
+			return nil
+		}
+	case entry.Enum != nil:
+		rules := &validate.FieldRules{}
+		if m := fieldRules(f).GetMap(); m != nil {
+			rules = m.GetValues()
+		}
+		if e.enum = o.enumValues(entry, rules); len(e.enum) == 0 {
+			o.problems.add(f.Desc, nil, "enum %s offers the model no value: give values a (forgetools.options.v1.value).name", entry.Enum.Desc.FullName())
+			return nil
+		}
+	}
+	return e
+}
+
+func fieldRules(f *protogen.Field) *validate.FieldRules {
+	rules, _ := proto.GetExtension(f.Desc.Options(), validate.E_Field).(*validate.FieldRules)
+	return rules
+}
+
 // enumValues lists the values the model may name: those with a model name,
 // narrowed by the enum's const/in/not_in rules.
 func (o *objects) enumValues(f *protogen.Field, rules *validate.FieldRules) []enumValue {
+	o.checkEnum(f.Enum)
 	er := rules.GetEnum()
 	if f.Desc.IsList() {
 		er = rules.GetRepeated().GetItems().GetEnum()
+	}
+	if rules.GetRequired() && !f.Desc.IsList() {
+		// Required means not the zero value.
+		er = proto.CloneOf(er)
+		if er == nil {
+			er = &validate.EnumRules{}
+		}
+		er.NotIn = append(er.NotIn, 0)
 	}
 	var out []enumValue
 	for _, v := range f.Enum.Values {
@@ -212,6 +312,28 @@ func (o *objects) enumValues(f *protogen.Field, rules *validate.FieldRules) []en
 	return out
 }
 
+// checkEnum refuses, once per enum, two values with the same model name:
+// the decoder could not tell them apart (and its name table would not
+// compile).
+func (o *objects) checkEnum(en *protogen.Enum) {
+	if o.enumChecked[en.Desc.FullName()] {
+		return
+	}
+	o.enumChecked[en.Desc.FullName()] = true
+	first := map[string]*protogen.EnumValue{}
+	for _, v := range en.Values {
+		name := modelName(v)
+		if name == "" {
+			continue
+		}
+		if other, dup := first[name]; dup {
+			o.problems.add(v.Desc, optionPath(enumValueProto, optionsv1.E_Value, "name"), "%s has the model name %q of %s too; each value needs its own", v.Desc.Name(), name, other.Desc.Name())
+			continue
+		}
+		first[name] = v
+	}
+}
+
 func containsInt(list []int32, n int32) bool {
 	for _, v := range list {
 		if v == n {
@@ -221,30 +343,28 @@ func containsInt(list []int32, n int32) bool {
 	return false
 }
 
-// required reports the fields of m whose proto default fails validation:
-// exactly the fields the model must give. It runs protovalidate on an
-// empty message, so it agrees with the runtime by construction.
-func (o *objects) required(m *protogen.Message) (map[protoreflect.FieldNumber]bool, bool) {
-	out := map[protoreflect.FieldNumber]bool{}
-	err := o.validator.Validate(dynamicpb.NewMessage(m.Desc))
-	var verr *protovalidate.ValidationError
-	switch {
-	case err == nil:
-	case errors.As(err, &verr):
-		for _, v := range verr.Violations {
-			if path := v.Proto.GetField().GetElements(); len(path) > 0 {
-				out[protoreflect.FieldNumber(path[0].GetFieldNumber())] = true
-			}
-		}
-	default:
-		o.problems.add(m.Desc, nil, "the buf.validate rules of %s do not compile: %v", m.Desc.FullName(), err)
-		return nil, false
-	}
-	return out, true
+// isOptionalScalar: a proto3 optional (or explicit-presence) scalar is
+// never required; leaving it out is how the model says "not set". A member
+// of a real oneof is not one: the oneof says which member is set.
+func isOptionalScalar(f *protogen.Field) bool {
+	return f.Desc.HasPresence() && f.Message == nil && !f.Desc.IsList() &&
+		(f.Oneof == nil || f.Oneof.Desc.IsSynthetic())
 }
 
-// isOptionalScalar: a proto3 optional (or explicit-presence) scalar is
-// never required; leaving it out is how the model says "not set".
-func isOptionalScalar(f *protogen.Field) bool {
-	return f.Desc.HasPresence() && f.Message == nil && !f.Desc.IsList()
+// eachParam calls fn on every parameter of obj and of the objects nested
+// in it (map values included), visiting each object once (seen is shared
+// across calls).
+func eachParam(obj *object, seen map[*object]bool, fn func(p *param)) {
+	if obj == nil || seen[obj] {
+		return
+	}
+	seen[obj] = true
+	for _, p := range obj.params {
+		fn(p)
+		eachParam(p.obj, seen, fn)
+		if p.val != nil {
+			fn(p.val)
+			eachParam(p.val.obj, seen, fn)
+		}
+	}
 }

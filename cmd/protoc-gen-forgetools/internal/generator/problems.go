@@ -63,6 +63,7 @@ func optionPath(owner protoreflect.Message, ext protoreflect.ExtensionType, fiel
 // The descriptor messages whose "options" field number starts an option
 // path.
 var (
-	fieldProto = (&descriptorpb.FieldDescriptorProto{}).ProtoReflect()
-	oneofProto = (&descriptorpb.OneofDescriptorProto{}).ProtoReflect()
+	fieldProto     = (&descriptorpb.FieldDescriptorProto{}).ProtoReflect()
+	oneofProto     = (&descriptorpb.OneofDescriptorProto{}).ProtoReflect()
+	enumValueProto = (&descriptorpb.EnumValueDescriptorProto{}).ProtoReflect()
 )

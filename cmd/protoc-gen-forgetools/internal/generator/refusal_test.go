@@ -112,6 +112,60 @@ func TestRefusals(t *testing.T) {
 		edits: []string{`params: [{key: "provider" value: "forge_provider"}]`, `params: [{key: "host" value: "forge_host"}]`, "  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1;\n}\n\nmessage Pong {"},
 		want:  `minimal.proto:46: enum minimal.v1.Mood offers the model no value: give values a (forgetools.options.v1.value).name`,
 	}, {
+		name:  "two enum values with one model name",
+		edits: []string{"  optional uint32 count = 2", "  Mood mood = 3;\n  optional uint32 count = 2", "message Pong {", "enum Mood {\n  MOOD_UNSPECIFIED = 0;\n  MOOD_CALM = 1 [(forgetools.options.v1.value).name = \"calm\"];\n  MOOD_SERENE = 2 [(forgetools.options.v1.value).name = \"calm\"];\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:53: MOOD_SERENE has the model name "calm" of MOOD_CALM too; each value needs its own`,
+	}, {
+		name:  "a pattern that does not compile",
+		edits: []string{"  optional uint32 count = 2", "  string zone = 3 [(buf.validate.field).string.pattern = \"a(\"];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zone: pattern "a(" does not compile: error parsing regexp: missing closing ): ` + "`a(`",
+	}, {
+		name:  "a pattern with no portable form",
+		edits: []string{"  optional uint32 count = 2", "  string zone = 3 [(buf.validate.field).string.pattern = \"(?m)^a\"];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zone: pattern "(?m)^a" has no form that RE2 and ECMA-262 read alike: ^ under (?m) matches at line breaks, which ECMA-262 cannot say without a flag`,
+	}, {
+		name:  "rules for another type",
+		edits: []string{"  optional uint32 count = 2", "  uint32 zone = 3 [(buf.validate.field).string.min_len = 1];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zone: (buf.validate.field).string rules on a uint32 field`,
+	}, {
+		name:  "item rules for another type",
+		edits: []string{"  optional uint32 count = 2", "  repeated string zones = 3 [(buf.validate.field).repeated.items.int32.gte = 1];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zones: items: (buf.validate.field).int32 rules on a string field`,
+	}, {
+		name:  "every problem of a message, each at its field",
+		edits: []string{"  optional uint32 count = 2", "  uint32 zone = 3 [(buf.validate.field).string.min_len = 1];\n  string area = 4 [(buf.validate.field).string.pattern = \"(\"];\n  optional uint32 count = 2"},
+		want: "minimal.proto:46: minimal.v1.PingRequest.zone: (buf.validate.field).string rules on a uint32 field\n" +
+			`minimal.proto:47: minimal.v1.PingRequest.area: pattern "(" does not compile: error parsing regexp: missing closing ): ` + "`(`",
+	}, {
+		name:  "a CEL rule that does not compile",
+		edits: []string{"  optional uint32 count = 2", "  string zone = 3 [(buf.validate.field).cel = {id: \"z\" expression: \"this.nope()\"}];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zone: the buf.validate rules do not compile: failed to compile expression z: ERROR: <input>:1:10: undeclared reference to 'nope' (in container '')`,
+	}, {
+		name:  "two CEL rules that do not compile, each at its field",
+		edits: []string{"  optional uint32 count = 2", "  string zone = 3 [(buf.validate.field).cel = {id: \"z\" expression: \"this.nope()\"}];\n  string area = 4 [(buf.validate.field).cel = {id: \"a\" expression: \"1 +\"}];\n  optional uint32 count = 2"},
+		want: "minimal.proto:46: minimal.v1.PingRequest.zone: the buf.validate rules do not compile: failed to compile expression z: ERROR: <input>:1:10: undeclared reference to 'nope' (in container '')\n" +
+			"minimal.proto:47: minimal.v1.PingRequest.area: the buf.validate rules do not compile: failed to compile expression a: ERROR: <input>:1:4: Syntax error: mismatched input '<EOF>' expecting {'[', '{', '(', '.', '-', '!', 'true', 'false', 'null', NUM_FLOAT, NUM_INT, NUM_UINT, STRING, BYTES, IDENTIFIER}",
+	}, {
+		name:  "a message CEL rule that does not compile",
+		edits: []string{"message PingRequest {", "message PingRequest {\n  option (buf.validate.message).cel = {id: \"m\" expression: \"this.nope\"};"},
+		want:  `minimal.proto:42: the buf.validate rules of minimal.v1.PingRequest do not compile: failed to compile expression m: ERROR: <input>:1:5: undefined field 'nope'`,
+	}, {
+		name:  "a Struct",
+		edits: []string{`import "buf/validate/validate.proto";`, "import \"buf/validate/validate.proto\";\nimport \"google/protobuf/struct.proto\";", "  optional uint32 count = 2", "  google.protobuf.Struct meta = 3;\n  optional uint32 count = 2"},
+		want:  `minimal.proto:47: minimal.v1.PingRequest.meta is a google.protobuf.Struct, which has no fixed shape, and a tool parameter needs a schema the model can follow and the runtime can check; use a message, or a map<string, string>`,
+	}, {
+		name:  "a recursive message",
+		edits: []string{"  optional uint32 count = 2", "  Node node = 3;\n  optional uint32 count = 2", "message Pong {", "message Node {\n  repeated Node children = 1;\n}\n\nmessage Pong {"},
+		want:  `minimal.proto:50: minimal.v1.Node is recursive: a tool parameter cannot nest it in itself, since the model needs a schema of finite depth; break the cycle`,
+	}, {
+		name:  "a deprecated field the rules require",
+		edits: []string{"  optional uint32 count = 2", "  string zone = 3 [deprecated = true, (buf.validate.field).string.min_len = 1];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: minimal.v1.PingRequest.zone is deprecated and left out of the tool, but its rules require it; set (forgetools.options.v1.param).expose_deprecated or drop the rule`,
+	}, {
+		name:  "agent text in a map",
+		edits: []string{"  optional uint32 count = 2", "  map<string, string> notes = 3 [(forgetools.options.v1.param).agent_text = true];\n  optional uint32 count = 2"},
+		want:  `minimal.proto:46: agent_text is set on minimal.v1.PingRequest.notes, which is not a string (or a list, oneof member or StringValue of strings)`,
+	}, {
 		name:  "missing capability",
 		edits: []string{`      capability: "pings"` + "\n", ""},
 		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
@@ -177,6 +231,58 @@ func TestRefusals(t *testing.T) {
 				text = strings.Replace(text, tc.edits[i], tc.edits[i+1], 1)
 			}
 			resp := generate(t, sources{"minimal.proto": {text: text, generate: true}})
+			if resp.GetError() != tc.want {
+				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
+			}
+			if len(resp.GetFile()) != 0 {
+				t.Errorf("a refused table must generate nothing, got %d files", len(resp.GetFile()))
+			}
+		})
+	}
+}
+
+// The files of one Go package share its names: a second table or tool of
+// the same name in another file is refused at its own line, and a file of
+// the package left out of the run is refused rather than half generated.
+func TestRefusalsAcrossFiles(t *testing.T) {
+	notes, err := os.ReadFile("testdata/twofiles/notes.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tasks, err := os.ReadFile("testdata/twofiles/tasks.proto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new string // an edit to tasks.proto
+		skip     bool   // notes.proto is not generated in the run
+		want     string
+	}{{
+		name: "two tables of one name",
+		old:  `{name: "tasks"}`, new: `{name: "notes"}`,
+		want: "tasks.proto:16: the generated Go name NotesTools of toolset \"notes\" (tasks.proto) is also the name of toolset \"notes\" (notes.proto) in the same package; rename one of them",
+	}, {
+		name: "a tool name of another table",
+		old:  `name: "tasks_add"`, new: `name: "notes_add"`,
+		want: "tasks.proto:18: the generated Go name NotesAddTool of tool \"notes_add\" of toolset \"tasks\" is also the name of tool \"notes_add\" of toolset \"notes\" in the same package; rename one of them",
+	}, {
+		name: "a file of the package left out",
+		skip: true,
+		want: "tasks.proto:16: notes.proto has a toolset in the same Go package (example.com/two/v1) but is not generated in this run; generate all the files of a Go package together, as buf does by default",
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			text := string(tasks)
+			if tc.old != "" {
+				if !strings.Contains(text, tc.old) {
+					t.Fatalf("%q is not in tasks.proto", tc.old)
+				}
+				text = strings.Replace(text, tc.old, tc.new, 1)
+			}
+			resp := generate(t, sources{
+				"notes.proto": {text: string(notes), generate: !tc.skip},
+				"tasks.proto": {text: text, generate: true},
+			})
 			if resp.GetError() != tc.want {
 				t.Errorf("refusal:\n%s\nwant:\n%s", resp.GetError(), tc.want)
 			}

@@ -126,6 +126,11 @@ func (r *reader) checkErrorArm(arm *protogen.Field) {
 	case retry != nil && (retry.IsList() || (retry.Kind() != protoreflect.Uint64Kind && retry.Kind() != protoreflect.Uint32Kind)):
 		r.problems.add(arm.Desc, nil, "error arm %s: retry_after_ms must be an unsigned integer", arm.Desc.Name())
 	}
+	for _, f := range arm.Message.Fields {
+		if f.Desc.Name() == "code" && f.Enum != nil {
+			r.objects.checkEnum(f.Enum) // the server side names codes by model name
+		}
+	}
 }
 
 // checkResult resolves the expected result arm and checks the ack

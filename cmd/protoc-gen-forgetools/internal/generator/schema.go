@@ -15,12 +15,14 @@ import (
 // Field order is output order: what a value is, then what it means, then
 // its bounds. Nothing redundant: the schema is sent to the model every turn.
 type schema struct {
-	Type                 string      `json:"type,omitempty"`
+	Type                 types       `json:"type,omitempty"`
 	Description          string      `json:"description,omitempty"`
+	Deprecated           bool        `json:"deprecated,omitempty"`
 	Enum                 []any       `json:"enum,omitempty"`
 	Const                any         `json:"const,omitempty"`
 	Not                  *schema     `json:"not,omitempty"`
 	Format               string      `json:"format,omitempty"`
+	ContentEncoding      string      `json:"contentEncoding,omitempty"`
 	MinLength            *uint64     `json:"minLength,omitempty"`
 	MaxLength            *uint64     `json:"maxLength,omitempty"`
 	Pattern              string      `json:"pattern,omitempty"`
@@ -32,9 +34,47 @@ type schema struct {
 	MaxItems             *uint64     `json:"maxItems,omitempty"`
 	UniqueItems          bool        `json:"uniqueItems,omitempty"`
 	Items                *schema     `json:"items,omitempty"`
+	MinProperties        *uint64     `json:"minProperties,omitempty"`
+	MaxProperties        *uint64     `json:"maxProperties,omitempty"`
+	PropertyNames        *schema     `json:"propertyNames,omitempty"`
 	Properties           *properties `json:"properties,omitempty"`
 	Required             []string    `json:"required,omitempty"`
-	AdditionalProperties *bool       `json:"additionalProperties,omitempty"`
+	AdditionalProperties any         `json:"additionalProperties,omitempty"` // false, or the values' schema
+	AllOf                []*schema   `json:"allOf,omitempty"`
+	AnyOf                []*schema   `json:"anyOf,omitempty"`
+	OneOf                []*schema   `json:"oneOf,omitempty"`
+	Examples             []any       `json:"examples,omitempty"`
+}
+
+// types is a JSON Schema type: one name, or several (["integer", "null"]).
+type types []string
+
+func (t types) MarshalJSON() ([]byte, error) {
+	if len(t) == 1 {
+		return json.Marshal(t[0])
+	}
+	return json.Marshal([]string(t))
+}
+
+func typed(name string) types { return types{name} }
+
+// addPattern adds a pattern the value must match: JSON Schema has one
+// pattern keyword per schema, so further ones go into allOf.
+func (s *schema) addPattern(p string) {
+	if s.Pattern == "" {
+		s.Pattern = p
+		return
+	}
+	s.AllOf = append(s.AllOf, &schema{Pattern: p})
+}
+
+// addNot adds a schema the value must not match.
+func (s *schema) addNot(n *schema) {
+	if s.Not == nil {
+		s.Not = n
+		return
+	}
+	s.AllOf = append(s.AllOf, &schema{Not: n})
 }
 
 // properties keeps parameters in field order (a Go map would sort them).
@@ -93,27 +133,30 @@ func inputSchema(req, sel *object) (*schema, []string) {
 // schema is the object schema of o; path prefixes the parameter names in
 // sentences ("comments[]." for the items of a list).
 func (o *object) schema(path string) (*schema, []string) {
-	no := false
-	s := &schema{Type: "object", Properties: &properties{}, AdditionalProperties: &no}
+	s := &schema{Type: typed("object"), Properties: &properties{}, AdditionalProperties: false}
 	var sentences []string
+	where := strings.TrimSuffix(path, ".")
 	if rules, ok := proto.GetExtension(o.msg.Desc.Options(), validate.E_Message).(*validate.MessageRules); ok {
 		for _, r := range rules.GetCel() {
-			sentences = append(sentences, sentence(strings.TrimSuffix(path, "."), r))
+			sentences = append(sentences, sentence(where, r))
 		}
 		for _, expr := range rules.GetCelExpression() {
-			sentences = append(sentences, sentence(strings.TrimSuffix(path, "."), &validate.Rule{Expression: &expr}))
+			sentences = append(sentences, sentence(where, &validate.Rule{Expression: &expr}))
 		}
 		for _, oneof := range rules.GetOneof() {
-			words := "At most one of "
-			if oneof.GetRequired() {
-				words = "Exactly one of "
-			}
-			sentences = append(sentences, prefixed(strings.TrimSuffix(path, "."), words+strings.Join(oneof.GetFields(), ", ")+" may be given."))
+			sentences = append(sentences, oneofSentence(where, oneof.GetFields(), oneof.GetRequired()))
 		}
 	}
 	for _, p := range o.params {
+		if p.hidden {
+			continue
+		}
 		ps, more := p.schema(path + p.name)
 		ps.Description = p.description
+		if p.deprecated {
+			ps.Deprecated = true
+			ps.Description = strings.TrimSpace("Deprecated. " + p.description)
+		}
 		s.Properties.names = append(s.Properties.names, p.name)
 		s.Properties.schemas = append(s.Properties.schemas, ps)
 		sentences = append(sentences, more...)
@@ -121,62 +164,236 @@ func (o *object) schema(path string) (*schema, []string) {
 			s.Required = append(s.Required, p.name)
 		}
 	}
+	sentences = append(sentences, o.oneofs(s, where)...)
 	return s, sentences
 }
 
+// oneofs says in s which parameters a real oneof lets the model give
+// together: exactly one (oneOf of required) for a required oneof, else at
+// most one (not two at once). A target that cannot take these keywords
+// still has the sentence.
+func (o *object) oneofs(s *schema, where string) []string {
+	var sentences []string
+	for _, oneof := range o.msg.Oneofs {
+		if oneof.Desc.IsSynthetic() {
+			continue
+		}
+		var names []string
+		for _, p := range o.params {
+			if p.oneof == oneof && !p.hidden {
+				names = append(names, p.name)
+			}
+		}
+		rules, _ := proto.GetExtension(oneof.Desc.Options(), validate.E_Oneof).(*validate.OneofRules)
+		required := rules.GetRequired()
+		switch {
+		case required:
+			var one []*schema
+			for _, n := range names {
+				one = append(one, &schema{Required: []string{n}})
+			}
+			if s.OneOf == nil {
+				s.OneOf = one
+			} else {
+				s.AllOf = append(s.AllOf, &schema{OneOf: one})
+			}
+		case len(names) == 2:
+			s.addNot(&schema{Required: names})
+		case len(names) > 2:
+			var pairs []*schema
+			for i := range names {
+				for j := i + 1; j < len(names); j++ {
+					pairs = append(pairs, &schema{Required: []string{names[i], names[j]}})
+				}
+			}
+			s.addNot(&schema{AnyOf: pairs})
+		default:
+			continue
+		}
+		sentences = append(sentences, oneofSentence(where, names, required))
+	}
+	return sentences
+}
+
+func oneofSentence(where string, names []string, required bool) string {
+	if required {
+		return prefixed(where, "exactly one of "+strings.Join(names, ", ")+" must be given.")
+	}
+	return prefixed(where, "at most one of "+strings.Join(names, ", ")+" may be given.")
+}
+
 func (p *param) schema(path string) (*schema, []string) {
-	if !p.field.Desc.IsList() {
-		s, sentences := p.value(path, p.rules)
-		return s, append(cel(path, p.rules), sentences...)
+	f := p.field.Desc
+	rules := p.rules
+	switch {
+	case f.IsMap():
+		s, sentences := p.mapSchema(path, rules)
+		return s, append(cel(path, rules), sentences...)
+	case f.IsList():
+		s := &schema{Type: typed("array")}
+		r := rules.GetRepeated()
+		if r.HasMinItems() {
+			s.MinItems = ptr(r.GetMinItems())
+		}
+		if rules.GetRequired() && s.MinItems == nil {
+			s.MinItems = ptr[uint64](1)
+		}
+		if r.HasMaxItems() {
+			s.MaxItems = ptr(r.GetMaxItems())
+		}
+		s.UniqueItems = r.GetUnique()
+		items, sentences := p.value(path+"[]", r.GetItems(), false)
+		s.Items = items
+		sentences = append(cel(path+"[]", r.GetItems()), sentences...)
+		ignoreIfZero(s, rules, &schema{MaxItems: ptr[uint64](0)})
+		return s, append(cel(path, rules), sentences...)
 	}
-	s := &schema{Type: "array"}
-	rules := p.rules.GetRepeated()
-	if rules.HasMinItems() {
-		s.MinItems = ptr(rules.GetMinItems())
+	nonZero := rules.GetRequired() && !f.HasPresence()
+	s, sentences := p.value(path, rules, nonZero)
+	return s, append(cel(path, rules), sentences...)
+}
+
+// mapSchema is an object whose property names follow the key rules and
+// whose values follow the value rules.
+func (p *param) mapSchema(path string, rules *validate.FieldRules) (*schema, []string) {
+	r := rules.GetMap()
+	s := &schema{Type: typed("object")}
+	if r.HasMinPairs() {
+		s.MinProperties = ptr(r.GetMinPairs())
 	}
-	if rules.HasMaxItems() {
-		s.MaxItems = ptr(rules.GetMaxItems())
+	if rules.GetRequired() && s.MinProperties == nil {
+		s.MinProperties = ptr[uint64](1)
 	}
-	s.UniqueItems = rules.GetUnique()
-	items, sentences := p.value(path+"[]", rules.GetItems())
-	s.Items = items
-	sentences = append(cel(path+"[]", rules.GetItems()), sentences...)
-	return s, append(cel(path, p.rules), sentences...)
+	if r.HasMaxPairs() {
+		s.MaxProperties = ptr(r.GetMaxPairs())
+	}
+	keys, sentences := p.key.keySchema(path+"[key]", r.GetKeys())
+	s.PropertyNames = keys
+	values, more := p.val.value(path+"[key]", r.GetValues(), false)
+	s.AdditionalProperties = values
+	sentences = append(sentences, cel(path+"[key]", r.GetValues())...)
+	ignoreIfZero(s, rules, &schema{MaxProperties: ptr[uint64](0)})
+	return s, append(sentences, more...)
+}
+
+// keySchema is the propertyNames schema of a map's keys: JSON object keys
+// are strings, so integer and bool keys are spelled as their decimal or
+// true/false text, and their bounds are stated.
+func (p *param) keySchema(path string, rules *validate.FieldRules) (*schema, []string) {
+	k := p.field.Desc.Kind()
+	switch {
+	case k == protoreflect.StringKind:
+		s, sentences := p.value(path, rules, false)
+		s.Type = nil // a property name is always a string
+		return s, sentences
+	case k == protoreflect.BoolKind:
+		return &schema{Enum: []any{"true", "false"}}, nil
+	case isUnsigned(k):
+		return &schema{Pattern: `^[0-9]+$`}, numberSentences(path, numericRules(k, rules))
+	}
+	return &schema{Pattern: `^-?[0-9]+$`}, numberSentences(path, numericRules(k, rules))
 }
 
 // value is the schema of one value of p's field under rules (the field's
-// rules, or the items rules of a list).
-func (p *param) value(path string, rules *validate.FieldRules) (*schema, []string) {
-	f := p.field.Desc
+// rules, or the items rules of a list); nonZero when a required rule
+// demands a value other than the zero value.
+func (p *param) value(path string, rules *validate.FieldRules, nonZero bool) (*schema, []string) {
 	var s *schema
+	var sentences []string
 	switch {
 	case p.obj != nil:
 		return p.obj.schema(path + ".")
 	case p.enum != nil:
-		s = &schema{Type: "string"}
+		s = &schema{Type: typed("string")}
 		for _, v := range p.enum {
 			s.Enum = append(s.Enum, v.name)
 		}
-		return s, nil
-	case f.Kind() == protoreflect.BoolKind:
-		s = &schema{Type: "boolean"}
-		if r := rules.GetBool(); r.HasConst() {
-			s.Const = r.GetConst()
+		if zero := p.enumZero(); zero != "" {
+			ignoreIfZero(s, rules, &schema{Const: zero})
 		}
 		return s, nil
-	case f.Kind() == protoreflect.StringKind:
-		s = &schema{Type: "string"}
-		return s, stringRules(s, path, rules.GetString())
-	case f.Kind() == protoreflect.FloatKind || f.Kind() == protoreflect.DoubleKind:
-		s = &schema{Type: "number"}
-	default: // the integer kinds
-		s = &schema{Type: "integer"}
+	case p.wkt == wkTimestamp:
+		s = &schema{Type: typed("string"), Format: "date-time"}
+		sentences = timestampRules(s, path, rules.GetTimestamp())
+		return s, sentences
+	case p.wkt == wkDuration:
+		s = &schema{Type: typed("string"), Pattern: durationPattern}
+		sentences = durationRules(s, path, rules.GetDuration())
+		return s, sentences
 	}
-	sentences := numberRules(s, path, numericRules(f.Kind(), rules))
-	if isUnsigned(f.Kind()) && s.Minimum == "" && s.ExclusiveMinimum == "" && s.Enum == nil && s.Const == nil {
-		s.Minimum = "0" // the decoder refuses negatives; say so
+	k := p.valueKind()
+	switch {
+	case k == protoreflect.BoolKind:
+		s = &schema{Type: typed("boolean")}
+		if r := rules.GetBool(); r.HasConst() {
+			s.Const = r.GetConst()
+		} else if nonZero {
+			s.Const = true
+		}
+		ignoreIfZero(s, rules, &schema{Const: false})
+	case k == protoreflect.StringKind:
+		s = &schema{Type: typed("string")}
+		sentences = stringRules(s, path, rules.GetString(), nonZero)
+		ignoreIfZero(s, rules, &schema{MaxLength: ptr[uint64](0)})
+	case k == protoreflect.BytesKind:
+		s = &schema{Type: typed("string"), ContentEncoding: "base64", Pattern: base64Pattern}
+		sentences = bytesRules(s, path, rules.GetBytes(), nonZero)
+		ignoreIfZero(s, rules, &schema{MaxLength: ptr[uint64](0)})
+	default:
+		s = &schema{Type: typed("integer")}
+		if k == protoreflect.FloatKind || k == protoreflect.DoubleKind {
+			s.Type = typed("number")
+		}
+		sentences = numberRules(s, path, numericRules(k, rules))
+		typeRange(s, k)
+		if nonZero && !excludesZero(s) {
+			s.addNot(&schema{Const: json.Number("0")})
+		}
+		ignoreIfZero(s, rules, &schema{Const: json.Number("0")})
+	}
+	if p.wkt == wkWrapper {
+		nullable(s)
 	}
 	return s, sentences
+}
+
+// enumZero is the model name of the enum's zero value; "" when the model
+// cannot name it.
+func (p *param) enumZero() string {
+	for _, v := range p.enum {
+		if v.value.Desc.Number() == 0 {
+			return v.name
+		}
+	}
+	return ""
+}
+
+// nullable lets a wrapper's value be null: absent and null both leave the
+// wrapper unset.
+func nullable(s *schema) {
+	s.Type = append(s.Type, "null")
+	if s.Const != nil {
+		s.Enum, s.Const = []any{s.Const}, nil
+	}
+	if s.Enum != nil {
+		s.Enum = append(s.Enum, nil)
+	}
+}
+
+// ignoreIfZero applies IGNORE_IF_ZERO_VALUE: the zero value (zero) passes
+// whatever the other rules say, so the bounds become "empty or …".
+func ignoreIfZero(s *schema, rules *validate.FieldRules, zero *schema) {
+	if rules.GetIgnore() != validate.Ignore_IGNORE_IF_ZERO_VALUE {
+		return
+	}
+	kept := &schema{Type: s.Type, Description: s.Description, Format: s.Format, ContentEncoding: s.ContentEncoding, Items: s.Items, Examples: s.Examples}
+	rest := *s
+	rest.Type, rest.Description, rest.Format, rest.ContentEncoding, rest.Items, rest.Examples = nil, "", "", "", nil, nil
+	if b, _ := marshal(&rest, ""); string(b) == "{}" {
+		return
+	}
+	kept.AnyOf = []*schema{zero, &rest}
+	*s = *kept
 }
 
 // cel states the field's CEL rules, which JSON Schema cannot express.
@@ -192,11 +409,15 @@ func cel(path string, rules *validate.FieldRules) []string {
 }
 
 // sentence turns a CEL rule into a sentence for the model: its message,
-// else its id, else the expression.
+// else the expression with "this" read as the parameter.
 func sentence(path string, r *validate.Rule) string {
 	text := r.GetMessage()
 	if text == "" {
-		text = "must satisfy " + r.GetExpression()
+		subject := path
+		if subject == "" {
+			subject = "the arguments"
+		}
+		text = "must satisfy the rule " + strings.ReplaceAll(r.GetExpression(), "this", subject)
 	}
 	return prefixed(path, text)
 }

@@ -7,26 +7,12 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
-	"google.golang.org/protobuf/compiler/protogen"
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/pluginpb"
 )
 
 // schemas returns the compiled argument schema of every tool in src.
 func schemas(t *testing.T, src sources) map[string]*jsonschema.Schema {
 	t.Helper()
-	data, err := proto.Marshal(request(t, src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := &pluginpb.CodeGeneratorRequest{}
-	if err := proto.Unmarshal(data, req); err != nil {
-		t.Fatal(err)
-	}
-	plugin, err := protogen.Options{}.New(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plugin := newPlugin(t, src, "paths=source_relative")
 	r, err := newReader(plugin)
 	if err != nil {
 		t.Fatal(err)

@@ -70,7 +70,7 @@ type reader struct {
 }
 
 func newReader(plugin *protogen.Plugin) (*reader, error) {
-	objs, err := newObjects()
+	objs, err := newObjects(filesOf(plugin))
 	if err != nil {
 		return nil, err
 	}
@@ -92,24 +92,8 @@ func (r *reader) index(msgs []*protogen.Message) {
 // toolsets returns the annotated oneofs of f, in declaration order.
 func (r *reader) toolsets(f *protogen.File) []*toolset {
 	var out []*toolset
-	var walk func([]*protogen.Message)
-	walk = func(msgs []*protogen.Message) {
-		for _, m := range msgs {
-			for _, o := range m.Oneofs {
-				if proto.HasExtension(o.Desc.Options(), optionsv1.E_Toolset) {
-					out = append(out, r.toolset(f, m, o))
-				}
-			}
-			walk(m.Messages)
-		}
-	}
-	walk(f.Messages)
-	seen := map[string]bool{}
-	for _, ts := range out {
-		if seen[tableVar(ts.name)] {
-			r.problems.add(ts.oneof.Desc, optionPath(oneofProto, optionsv1.E_Toolset, "name"), "a second toolset named %q in %s", ts.name, f.Desc.Path())
-		}
-		seen[tableVar(ts.name)] = true
+	for _, o := range r.toolsetsOf(f) {
+		out = append(out, r.toolset(f, o.Parent, o))
 	}
 	return out
 }

@@ -775,9 +775,13 @@ type ParamOptions struct {
 	// What the gateway scopes the call by; one field of each arm request.
 	Scope Scope `protobuf:"varint,4,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
 	// How the gateway treats the owner header in this agent-authored text.
-	Attribution   Attribution `protobuf:"varint,5,opt,name=attribution,proto3,enum=forgetools.options.v1.Attribution" json:"attribution,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Attribution Attribution `protobuf:"varint,5,opt,name=attribution,proto3,enum=forgetools.options.v1.Attribution" json:"attribution,omitempty"`
+	// A field marked [deprecated = true] is left out of the tool (the model
+	// neither sees nor sends it) unless this is set; then it stays a
+	// parameter, and its description and schema say it is deprecated.
+	ExposeDeprecated bool `protobuf:"varint,6,opt,name=expose_deprecated,json=exposeDeprecated,proto3" json:"expose_deprecated,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *ParamOptions) Reset() {
@@ -843,6 +847,13 @@ func (x *ParamOptions) GetAttribution() Attribution {
 		return x.Attribution
 	}
 	return Attribution_ATTRIBUTION_UNSPECIFIED
+}
+
+func (x *ParamOptions) GetExposeDeprecated() bool {
+	if x != nil {
+		return x.ExposeDeprecated
+	}
+	return false
 }
 
 // Set on enum values: the spelling the model reads and writes.
@@ -1150,14 +1161,15 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a?\n" +
 	"\x11DescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xdd\x01\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x02\n" +
 	"\fParamOptions\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
 	"agent_text\x18\x03 \x01(\bR\tagentText\x122\n" +
 	"\x05scope\x18\x04 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12D\n" +
-	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\"&\n" +
+	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
+	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x01\n" +
 	"\rRenderOptions\x12-\n" +

@@ -52,7 +52,7 @@ var ForgeCloseIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository (owner/name) or Linear team key.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "issue_number": {
       "type": "integer",

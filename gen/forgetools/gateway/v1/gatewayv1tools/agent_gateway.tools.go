@@ -67,7 +67,7 @@ var ForgeGetIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "issue_number": {
       "type": "integer",
@@ -136,7 +136,7 @@ var ForgeGetPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -205,7 +205,7 @@ var ForgeListIssuesTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "state": {
       "type": "string",
@@ -219,7 +219,7 @@ var ForgeListIssuesTool = &runtime.Tool{
       "items": {
         "type": "string",
         "maxLength": 100,
-        "pattern": "\\S"
+        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
       }
     },
     "limit": {
@@ -291,7 +291,7 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "issue_number": {
       "type": "integer",
@@ -303,7 +303,7 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Markdown comment.",
       "maxLength": 60000,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
@@ -377,7 +377,7 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -389,7 +389,7 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Markdown comment.",
       "maxLength": 60000,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
@@ -464,7 +464,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "pull_number": {
       "type": "integer",
@@ -493,7 +493,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
             "type": "string",
             "description": "File path in the diff.",
             "maxLength": 1024,
-            "pattern": "\\S"
+            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
           },
           "line": {
             "type": "integer",
@@ -510,7 +510,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
             "type": "string",
             "description": "Markdown comment.",
             "maxLength": 60000,
-            "pattern": "\\S"
+            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
           }
         },
         "required": ["path", "line", "body"],
@@ -594,13 +594,13 @@ var ForgeCreateIssueTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "title": {
       "type": "string",
       "description": "Issue title.",
       "maxLength": 256,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "body": {
       "type": "string",
@@ -614,7 +614,7 @@ var ForgeCreateIssueTool = &runtime.Tool{
       "items": {
         "type": "string",
         "maxLength": 100,
-        "pattern": "\\S"
+        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
       }
     },
     "forge_provider": {
@@ -694,13 +694,13 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "title": {
       "type": "string",
       "description": "Pull request title.",
       "maxLength": 256,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "body": {
       "type": "string",
@@ -711,7 +711,7 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
       "type": "string",
       "description": "Branch with your changes; it must already be pushed.",
       "maxLength": 255,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "base_ref": {
       "type": "string",
@@ -801,7 +801,7 @@ var ForgeSubscribeTool = &runtime.Tool{
       "type": "string",
       "description": "Repository.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "kind": {
       "type": "string",
@@ -877,7 +877,7 @@ var ForgeUnsubscribeTool = &runtime.Tool{
       "type": "string",
       "description": "The id forge_subscribe returned.",
       "maxLength": 200,
-      "pattern": "\\S"
+      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
     },
     "forge_provider": {
       "type": "string",
