@@ -157,7 +157,7 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	if err := migrate(ctx, db, f.dialect, logger); err != nil {
+	if err := applyMigrations(ctx, db, f.dialect, logger); err != nil {
 		return nil, err
 	}
 	if err := f.reportSetAside(ctx, logger); err != nil {

@@ -65,6 +65,16 @@ func (r result) String() string {
 // run runs forgetools with args to completion.
 func (e *env) run(args ...string) result {
 	e.t.Helper()
+	r, err := e.runErr(args...)
+	if err != nil {
+		e.t.Fatalf("forgetools %q: %v\nstderr:\n%s", args, err, r.stderr)
+	}
+	return r
+}
+
+// runErr is run for a goroutine, which must not fail the test itself: err
+// is a failure to run the command at all, not a non-zero exit.
+func (e *env) runErr(args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
 	cmd := e.command(ctx, args...)
@@ -73,14 +83,10 @@ func (e *env) run(args ...string) result {
 	err := cmd.Run()
 	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit) && exit.Exited():
-		r.code = exit.ExitCode()
-	default:
-		e.t.Fatalf("forgetools %q: %v\nstderr:\n%s", args, err, r.stderr)
+	if errors.As(err, &exit) && exit.Exited() {
+		r.code, err = exit.ExitCode(), nil
 	}
-	return r
+	return r, err
 }
 
 // call runs `forgetools call tool args flags...`.
