@@ -2,11 +2,8 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -31,7 +28,7 @@ func (s *system) Close() error { return s.store.Close() }
 // provider (credentials read from the environment variables the config
 // names) and the ForgeCaller over them.
 func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, error) {
-	if err := prepareStore(cfg.Store); err != nil {
+	if err := prepareStore(cfg.Store, log); err != nil {
 		return nil, err
 	}
 	st, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
@@ -69,18 +66,6 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 		return nil, err
 	}
 	return &system{caller: caller, store: st}, nil
-}
-
-// prepareStore creates the directory of a SQLite store file, so the
-// default store in a fresh data directory just works.
-func prepareStore(dsn string) error {
-	if dsn == "" {
-		return errors.New("no store: set store in the config or pass --store")
-	}
-	if isPostgres(dsn) || dsn == ":memory:" {
-		return nil
-	}
-	return os.MkdirAll(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), 0o700)
 }
 
 func isPostgres(dsn string) bool {
