@@ -69,6 +69,9 @@ func parseString(raw json.RawMessage) (string, string) {
 	if k := kind(raw); k != "string" {
 		return "", "expected a string, got " + k
 	}
+	if msg := textProblem(raw); msg != "" {
+		return "", msg
+	}
 	var s string
 	if err := json.Unmarshal(raw, &s); err != nil { // unreachable: raw is valid JSON
 		return "", err.Error()

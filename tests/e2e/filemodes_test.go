@@ -1,8 +1,8 @@
 package e2e_test
 
 import (
-	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,18 +13,11 @@ import (
 // rely on a strict umask.
 func (e *env) umask022(args ...string) result {
 	e.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
-	defer cancel()
-	cmd := e.command(ctx, args...)
-	cmd.Args = append([]string{"sh", "-c", `umask 022 && exec "$0" "$@"`, forgetools}, args...)
-	cmd.Path = "/bin/sh"
-	var stdout, stderr strings.Builder
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
-	if ee, ok := err.(interface{ ExitCode() int }); ok {
-		r.code = ee.ExitCode()
-	} else if err != nil {
+	r, err := e.runWith(func(cmd *exec.Cmd) {
+		cmd.Path = "/bin/sh"
+		cmd.Args = append([]string{"sh", "-c", `umask 022 && exec "$0" "$@"`, forgetools}, args...)
+	}, args...)
+	if err != nil {
 		e.t.Fatal(err)
 	}
 	return r
