@@ -67,6 +67,7 @@ func (p *Provider) mapError(what string, err error) *providers.Error {
 
 func (p *Provider) classify(err error) *providers.Error {
 	var (
+		gate      *gateClosed
 		egress    *egressError
 		primary   *gh.RateLimitError
 		secondary *gh.AbuseRateLimitError
@@ -80,6 +81,8 @@ func (p *Provider) classify(err error) *providers.Error {
 		typeErr   *json.UnmarshalTypeError
 	)
 	switch {
+	case errors.As(err, &gate):
+		return p.gateLimit(gate)
 	case errors.As(err, &egress):
 		return providers.Errorf(codePrecondition, "%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -107,10 +110,9 @@ func (p *Provider) classify(err error) *providers.Error {
 	}
 }
 
-// primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0),
-// answered by GitHub or pre-empted by go-github from an earlier answer.
+// primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0).
 func (p *Provider) primaryLimit(e *gh.RateLimitError) *providers.Error {
-	wait, ok := p.headerWait(e.Response)
+	wait, ok := headerWait(e.Response, p.now())
 	if !ok {
 		wait = e.Rate.Reset.Sub(p.now())
 	}
@@ -119,17 +121,18 @@ func (p *Provider) primaryLimit(e *gh.RateLimitError) *providers.Error {
 }
 
 // secondaryLimit is GitHub's abuse protection (too many requests at once or
-// content created too fast).
+// content created too fast). Without a wait in the answer, wait stays 0 and
+// limited() applies the one-minute rule: go-github's own fallback (until
+// x-ratelimit-reset, which every answer carries for the hourly window)
+// would wait up to an hour for nothing.
 func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *providers.Error {
-	wait, ok := p.headerWait(e.Response)
-	if !ok && synthetic(e.Response) {
-		// go-github answered from its memo of an earlier limit.
-		wait = e.GetRetryAfter()
-	}
-	// Otherwise wait stays 0 and limited() applies the one-minute rule:
-	// go-github's own fallback (until x-ratelimit-reset, which every answer
-	// carries for the hourly window) would wait up to an hour for nothing.
+	wait, _ := headerWait(e.Response, p.now())
 	return limited("GitHub secondary rate limit: "+e.Message, wait)
+}
+
+// gateLimit is a request the rate gate refused without sending it.
+func (p *Provider) gateLimit(e *gateClosed) *providers.Error {
+	return limited(e.Error(), e.until.Sub(p.now()))
 }
 
 // limited is resource_exhausted with the wait rounded to whole seconds; a
@@ -147,7 +150,7 @@ func limited(msg string, wait time.Duration) *providers.Error {
 // guide: retry-after seconds; or until x-ratelimit-reset when
 // x-ratelimit-remaining is 0; the longer of the two when both are given.
 // ok is false when the answer names neither.
-func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
+func headerWait(r *http.Response, now time.Time) (d time.Duration, ok bool) {
 	if r == nil {
 		return 0, false
 	}
@@ -156,20 +159,17 @@ func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			d, ok = time.Duration(min(n, int64(maxWait/time.Second)))*time.Second, true
 		} else if t, err := http.ParseTime(s); err == nil {
-			d, ok = t.Sub(p.now()), true
+			d, ok = t.Sub(now), true
 		}
 	}
 	if h.Get(gh.HeaderRateRemaining) == "0" {
 		if n, err := strconv.ParseInt(h.Get(gh.HeaderRateReset), 10, 64); err == nil {
-			d, ok = max(d, time.Unix(n, 0).Sub(p.now())), true
+			reset := time.Unix(min(n, now.Add(maxWait).Unix()), 0) // no overflow on a garbled header
+			d, ok = max(d, reset.Sub(now)), true
 		}
 	}
 	return d, ok
 }
-
-// synthetic reports a response go-github made up to pre-empt a request it
-// knows would be rate limited (it carries no headers; GitHub's always do).
-func synthetic(r *http.Response) bool { return r == nil || len(r.Header) == 0 }
 
 func resource(r string) string {
 	if r == "" {
@@ -213,7 +213,7 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
 		// A 429, or a 403 that names a wait, is a rate limit whose body
 		// go-github did not recognise (it keys on documentation_url).
 		if status == http.StatusTooManyRequests || e.Response.Header.Get("Retry-After") != "" {
-			wait, _ := p.headerWait(e.Response)
+			wait, _ := headerWait(e.Response, p.now())
 			return limited(msg, wait)
 		}
 		return providers.Errorf(codeDenied, "%s", msg)

@@ -130,10 +130,11 @@ func New(o Options) (*Provider, error) {
 	if rt == nil {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	p.author = newClient(base, o.Token, ua, rt)
+	now := func() time.Time { return p.now() } // tests replace p.now after New
+	p.author = newClient(base, o.Token, ua, rt, now)
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
-		p.reviewer = newClient(base, o.ReviewerToken, ua, rt)
+		p.reviewer = newClient(base, o.ReviewerToken, ua, rt, now)
 		p.secrets = append(p.secrets, o.ReviewerToken)
 	}
 	return p, nil
@@ -186,13 +187,17 @@ func isLoopback(host string) bool {
 // newClient is a go-github client pinned to base, authenticating with token.
 // go-github's token layer wraps the pinned transport, so the Authorization
 // header is set on a request only on its way into the pin: one bound for
-// another host is refused there, with nothing sent.
-func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper) *gh.Client {
+// another host is refused there, with nothing sent. Each credential has its
+// own rate gate (ratelimit.go), as GitHub keeps a quota per credential;
+// go-github's own rate memory is off.
+func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper, now func() time.Time) *gh.Client {
+	gate := &rateGate{next: rt, now: now}
 	hc := &http.Client{
-		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: rt},
+		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: gate},
 		CheckRedirect: redirectPolicy(base),
 	}
 	c := gh.NewClient(hc).WithAuthToken(token)
+	c.DisableRateLimitCheck = true
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.
