@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/attribution"
 	"github.com/forgetools/forgetools/gateway/store"
+	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers"
 )
 
@@ -27,8 +28,9 @@ type Config struct {
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
 	// Redact lists further secret values (forge credentials, say) that
-	// must never reach a log line or an error message. Account tokens
-	// are redacted without being listed.
+	// must never reach a log line, an error message or a result, in any
+	// encoding or in pieces (see internal/redact). Account tokens are
+	// redacted without being listed.
 	Redact []string
 }
 
@@ -94,7 +96,7 @@ type checked struct {
 	accounts map[string]*account
 	sessions []Identity // socket sessions, in configuration order
 	tokens   []tokenEntry
-	secrets  []string
+	redactor *redact.Redactor // forge credentials and account tokens
 	registry *registry
 }
 
@@ -106,7 +108,8 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...)}
+	c := &checked{accounts: map[string]*account{}, registry: reg}
+	secrets := append([]string(nil), cfg.Redact...)
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
 		if !nameRE.MatchString(session) {
@@ -166,9 +169,10 @@ func checkConfig(cfg Config) (*checked, error) {
 				}
 			}
 			c.tokens = append(c.tokens, tokenEntry{digest: d, id: acct.identity(session)})
-			c.secrets = append(c.secrets, t.Secret)
+			secrets = append(secrets, t.Secret)
 		}
 	}
+	c.redactor = redact.New(secrets...)
 	return c, nil
 }
 

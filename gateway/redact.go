@@ -1,26 +1,18 @@
 package gateway
 
 import (
-	"strings"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// redact replaces every configured secret in s.
-func (c *ForgeCaller) redact(s string) string {
-	for _, secret := range c.cfg.secrets {
-		if secret != "" {
-			s = strings.ReplaceAll(s, secret, "[REDACTED]")
-		}
-	}
-	return s
-}
+// redact replaces every configured secret in s: verbatim, encoded, or any
+// piece of one at least redact.Window bytes long.
+func (c *ForgeCaller) redact(s string) string { return c.cfg.redactor.String(s) }
 
 // redactMessage applies redact to every string in m, however deeply nested.
 // A forge answer can quote a credential (a token pasted into an issue, an
 // API that echoes the Authorization header); no tool result may carry one.
 func (c *ForgeCaller) redactMessage(m protoreflect.Message) {
-	if len(c.cfg.secrets) == 0 {
+	if c.cfg.redactor.Empty() {
 		return
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {

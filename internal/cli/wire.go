@@ -10,24 +10,35 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 )
 
-// system is a running gateway: its caller and the state it owns.
+// system is a running gateway: its caller, the state it owns and the
+// logger everything in it writes to.
 type system struct {
 	caller *gateway.ForgeCaller
 	store  *store.Store
+	// log redacts every credential the configuration names, however
+	// encoded, from every line (internal/redact).
+	log *slog.Logger
 }
 
 func (s *system) Close() error { return s.store.Close() }
 
 // open builds the gateway a configuration describes: the store, every forge
 // provider (credentials read from the environment variables the config
-// names) and the ForgeCaller over them.
+// names) and the ForgeCaller over them, all logging through a logger that
+// redacts those credentials.
 func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, error) {
+	secrets, err := secretsOf(cfg)
+	if err != nil {
+		return nil, err
+	}
+	log = slog.New(redact.NewHandler(log.Handler(), redact.New(secrets...)))
 	if err := prepareStore(cfg.Store, log); err != nil {
 		return nil, err
 	}
@@ -65,7 +76,34 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 		st.Close()
 		return nil, err
 	}
-	return &system{caller: caller, store: st}, nil
+	return &system{caller: caller, store: st, log: log}, nil
+}
+
+// secretsOf reads every credential the configuration names; an unset one
+// is an error saying where the configuration names it.
+func secretsOf(cfg *config.Config) ([]string, error) {
+	var out []string
+	read := func(where string, envs ...string) error {
+		for _, env := range envs {
+			v, err := config.Secret(env)
+			if err != nil {
+				return fmt.Errorf("%s: %w", where, err)
+			}
+			out = append(out, v)
+		}
+		return nil
+	}
+	for i, f := range cfg.Forges {
+		if err := read(fmt.Sprintf("forges[%d] (%s)", i, f.Provider), f.TokenEnv, f.ReviewerTokenEnv); err != nil {
+			return nil, err
+		}
+	}
+	for _, a := range cfg.Accounts {
+		if err := read("account "+a.Name, a.TokenEnvs...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func isPostgres(dsn string) bool {

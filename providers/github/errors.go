@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	gh "github.com/google/go-github/v84/github"
 
@@ -50,18 +49,7 @@ func (p *Provider) mapError(what string, err error) *providers.Error {
 		return pe
 	}
 	e := p.classify(err)
-	msg := what + ": " + e.Message
-	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, "[redacted]")
-	}
-	if len(msg) > maxMessage {
-		cut := maxMessage
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut-- // never split a character: proto strings must stay UTF-8
-		}
-		msg = msg[:cut] + "…"
-	}
-	e.Message = msg
+	e.Message = p.redactor.Message(what+": "+e.Message, maxMessage)
 	return e
 }
 

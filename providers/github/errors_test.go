@@ -166,7 +166,7 @@ func TestErrorsRedactCredentials(t *testing.T) {
 	_, err := f.provider(t, withReviewer).SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{
 		Repo: "octocat/Hello-World", PullNumber: 1350, Verdict: gatewayv1.Verdict_VERDICT_APPROVE,
 	})
-	e := wantCode(t, err, codeUnauth, "Bad credentials: [redacted] and [redacted]")
+	e := wantCode(t, err, codeUnauth, "Bad credentials: [REDACTED] and [REDACTED]")
 	if strings.Contains(e.Error(), "ghp_") {
 		t.Errorf("message leaks a token: %q", e.Message)
 	}

@@ -25,6 +25,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers"
 )
 
@@ -73,7 +74,7 @@ type Provider struct {
 	author   *gh.Client
 	reviewer *gh.Client
 	timeout  time.Duration
-	secrets  []string
+	redactor *redact.Redactor // both credentials
 	log      *slog.Logger
 	// now is the clock rate-limit waits are computed against.
 	now func() time.Time
@@ -110,11 +111,11 @@ func New(o Options) (*Provider, error) {
 		return nil, err
 	}
 	p := &Provider{
-		host:    host,
-		timeout: o.Timeout,
-		log:     o.Logger,
-		now:     time.Now,
-		secrets: []string{o.Token},
+		host:     host,
+		timeout:  o.Timeout,
+		log:      o.Logger,
+		now:      time.Now,
+		redactor: redact.New(o.Token, o.ReviewerToken),
 	}
 	if p.timeout == 0 {
 		p.timeout = DefaultTimeout
@@ -135,7 +136,6 @@ func New(o Options) (*Provider, error) {
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
 		p.reviewer = newClient(base, o.ReviewerToken, ua, rt, now)
-		p.secrets = append(p.secrets, o.ReviewerToken)
 	}
 	return p, nil
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers"
 )
 
@@ -102,8 +103,8 @@ type Options struct {
 type Provider struct {
 	host     string
 	endpoint string
-	auth     string // the full Authorization header value
-	secret   string // redacted from every message derived from a response
+	auth     string           // the full Authorization header value
+	redactor *redact.Redactor // the credential, out of every message derived from a response
 	agent    string
 	timeout  time.Duration
 	client   *http.Client
@@ -147,7 +148,7 @@ func New(opts Options) (*Provider, error) {
 		host:     or(opts.Host, DefaultHost),
 		endpoint: endpoint,
 		auth:     auth,
-		secret:   opts.APIKey,
+		redactor: redact.New(opts.APIKey),
 		agent:    or(opts.UserAgent, DefaultUserAgent),
 		timeout:  opts.Timeout,
 		client:   pinnedClient(opts.HTTPClient, host),

@@ -15,7 +15,7 @@ const issue1 = "GET /repos/octocat/Hello-World/issues/1"
 
 // Every GitHub failure comes back in-band, one line the model can act on,
 // with the code the gateway maps it to. Each case runs on its own gateway:
-// go-github remembers a rate limit for the life of its process.
+// the provider remembers a rate limit (for up to an hour).
 func TestGitHubFailuresInBand(t *testing.T) {
 	getIssue1 := `{` + hello + `,"issue_number":1}`
 	for _, tc := range []struct {
@@ -51,7 +51,7 @@ func TestGitHubFailuresInBand(t *testing.T) {
 	})
 
 	t.Run("revoked token", func(t *testing.T) {
-		e := start(t, func(s *settings) { s.githubToken = "ghp_revokedTokenNobodyKnows000000000000" })
+		e := start(t, func(s *settings) { s.githubToken = "ghp_N4vB8xK1qZ6mT3wR9pL2cY7hF5dJ0gS8aE3r" })
 		want(t, "revoked", e.fails("forge_create_issue", `{`+hello+`,"title":"x"}`),
 			"forge_create_issue failed: unauthenticated: create issue in octocat/Hello-World: GitHub answered 401 Unauthorized: Bad credentials (the configured token is missing, expired or revoked)")
 	})
