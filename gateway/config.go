@@ -52,6 +52,9 @@ type Account struct {
 	Sessions []string
 	// Tokens authenticate TCP callers as this account.
 	Tokens []Token
+	// Peers optionally restrict who may connect to a session's socket, by
+	// session name (each must be one of Sessions); see Peer.
+	Peers map[string]Peer
 }
 
 // Token is a bearer token for the TCP listener.
@@ -95,6 +98,7 @@ type tokenEntry struct {
 type checked struct {
 	accounts map[string]*account
 	sessions []Identity // socket sessions, in configuration order
+	peers    map[string]Peer
 	tokens   []tokenEntry
 	redactor *redact.Redactor // forge credentials and account tokens
 	registry *registry
@@ -108,7 +112,7 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg}
+	c := &checked{accounts: map[string]*account{}, registry: reg, peers: map[string]Peer{}}
 	secrets := append([]string(nil), cfg.Redact...)
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
@@ -149,6 +153,15 @@ func checkConfig(cfg Config) (*checked, error) {
 			}
 			seen[s] = true
 			c.sessions = append(c.sessions, acct.identity(s))
+		}
+		for s, p := range a.Peers {
+			if !seen[s] {
+				return nil, fmt.Errorf("gateway: account %q: peer rule for session %q, which is not one of its sessions", a.Name, s)
+			}
+			if p.UID == nil && p.GID == nil {
+				return nil, fmt.Errorf("gateway: account %q: the peer rule for session %q names neither a uid nor a gid", a.Name, s)
+			}
+			c.peers[s] = p
 		}
 		for j, t := range a.Tokens {
 			session := t.Session

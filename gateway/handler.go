@@ -22,11 +22,15 @@ var _ gatewayv1connect.AgentGatewayHandler = (*Handler)(nil)
 func NewHandler(caller *ForgeCaller) *Handler { return &Handler{caller: caller} }
 
 // Forge implements AgentGatewayHandler. Failures of the connection itself
-// are Connect errors (no caller: unavailable; no bound identity:
-// permission_denied); everything about the call is in the result.
+// are Connect errors (no caller: unavailable; a connection its listener
+// refused, or no bound identity: permission_denied); everything about the
+// call is in the result.
 func (h *Handler) Forge(ctx context.Context, req *connect.Request[gatewayv1.ForgeCallRequest]) (*connect.Response[gatewayv1.ForgeCallResult], error) {
 	if h == nil || h.caller == nil {
 		return nil, connect.NewError(connect.CodeUnavailable, errors.New("no forge caller is configured on this gateway"))
+	}
+	if reason := refusalFrom(ctx); reason != "" {
+		return nil, connect.NewError(connect.CodePermissionDenied, errors.New(reason))
 	}
 	id, ok := IdentityFrom(ctx)
 	if !ok {

@@ -59,7 +59,13 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
-			Scope: a.Scope, Sessions: a.Sessions,
+			Scope: a.Scope, Peers: map[string]gateway.Peer{},
+		}
+		for _, s := range a.Sessions {
+			acct.Sessions = append(acct.Sessions, s.Name)
+			if s.UID != nil || s.GID != nil {
+				acct.Peers[s.Name] = gateway.Peer{UID: s.UID, GID: s.GID}
+			}
 		}
 		for _, env := range a.TokenEnvs {
 			secret, err := config.Secret(env)
