@@ -94,7 +94,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), seg[1]),
 		})
 	case "GET commits/S/check-runs":
-		return jsonAnswer(http.StatusOK, checkRunsJSON{CheckRuns: []any{}})
+		return s.checkRuns(rp, path, seg[1], q)
 	}
 	return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
 }
@@ -172,19 +172,26 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	return page(s, path, q, items, func(it *item) any { return s.issueJSON(r, it) })
 }
 
-// page serves one page of items (per_page, default 30, at most 100) with
-// GitHub's Link header when there are others.
+// page serves one page of items as a JSON array (see pageOf).
 func page[T any](s *Server, path string, q url.Values, items []T, render func(T) any) answer {
+	items, header := pageOf(s, path, q, items)
+	out := []any{}
+	for _, it := range items {
+		out = append(out, render(it))
+	}
+	a := jsonAnswer(http.StatusOK, out)
+	a.header = header
+	return a
+}
+
+// pageOf is the page of items a request asks for (per_page, default 30,
+// at most 100) and GitHub's Link header when there are other pages.
+func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.Header) {
 	per, _ := strconv.Atoi(first(q["per_page"], "30"))
 	per = min(max(per, 1), 100)
 	n, _ := strconv.Atoi(first(q["page"], "1"))
 	n = max(n, 1)
 	last := max((len(items)+per-1)/per, 1)
-	out := []any{}
-	for _, it := range items[min((n-1)*per, len(items)):min(n*per, len(items))] {
-		out = append(out, render(it))
-	}
-	a := jsonAnswer(http.StatusOK, out)
 	var links []string
 	if n > 1 {
 		links = append(links, s.link(path, q, n-1, "prev"), s.link(path, q, 1, "first"))
@@ -192,10 +199,11 @@ func page[T any](s *Server, path string, q url.Values, items []T, render func(T)
 	if n < last {
 		links = append(links, s.link(path, q, n+1, "next"), s.link(path, q, last, "last"))
 	}
+	var header http.Header
 	if len(links) > 0 {
-		a.header = http.Header{"Link": {strings.Join(links, ", ")}}
+		header = http.Header{"Link": {strings.Join(links, ", ")}}
 	}
-	return a
+	return items[min((n-1)*per, len(items)):min(n*per, len(items))], header
 }
 
 func (s *Server) createIssue(r *repo, login string, body []byte) answer {

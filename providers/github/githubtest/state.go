@@ -44,6 +44,7 @@ type pull struct {
 	merged  bool
 	reviews []*review
 	inline  []*reviewComment
+	checks  []*checkRun
 }
 
 type comment struct {
