@@ -189,7 +189,8 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *providers.Error {
 		status = e.Response.StatusCode
 	}
 	msg := fmt.Sprintf("GitHub answered %d %s", status, http.StatusText(status))
-	if d := detail(e); d != "" && d != http.StatusText(status) {
+	// GitHub's message often only repeats the status text.
+	if d := strings.TrimPrefix(detail(e), http.StatusText(status)+": "); d != "" && d != http.StatusText(status) {
 		msg += ": " + d
 	}
 	switch {

@@ -21,7 +21,8 @@ const (
 )
 
 // GetIssue reads an issue and its comments. GitHub serves pull requests on
-// the issues endpoint too; one is refused as not_found, saying what it is.
+// the issues endpoint too; one is refused as not_found, saying what it is,
+// and so is an issue transferred to another repository, saying where.
 func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -32,8 +33,11 @@ func (p *Provider) GetIssue(ctx context.Context, _ providers.Call, req *gatewayv
 		return nil, err
 	}
 	return call(ctx, p, fmt.Sprintf("get issue %s#%d", repo, n), func(ctx context.Context) (*forgev1.Issue, error) {
-		i, _, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
+		i, resp, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
 		if err != nil {
+			return nil, err
+		}
+		if err := p.transferred(ctx, repo, n, i, resp); err != nil {
 			return nil, err
 		}
 		if i.IsPullRequest() {

@@ -55,3 +55,67 @@ func TestChecksStateReadsEveryPage(t *testing.T) {
 		t.Errorf("%d pages of check runs read, want 3 (100 a page)", pages)
 	}
 }
+
+// parsePatch is a change to src/parse.go: its diff shows the new file's
+// lines 10-13 and the old file's 10-12.
+const parsePatch = "@@ -10,3 +10,4 @@ func parse() {\n \tx := read()\n-\treturn x\n+\tif x == nil {\n+\t\treturn nil\n \t}"
+
+// GitHub refuses a review with an inline comment outside the diff (422
+// "Line could not be resolved", naming no comment); the model is told
+// which comment, and why, in one sentence.
+func TestReviewCommentOutsideTheDiff(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Parse", Head: "feature",
+		Files: []githubtest.File{{Path: "src/parse.go", Patch: parsePatch}}})
+	review := func(comments ...*gatewayv1.ReviewCommentInput) error {
+		_, err := p.SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n),
+			Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: "Looks close.", Comments: comments})
+		return err
+	}
+	ok := &gatewayv1.ReviewCommentInput{Path: "src/parse.go", Line: 12, Body: "Good."}
+	for _, c := range []struct {
+		comment *gatewayv1.ReviewCommentInput
+		want    string
+	}{
+		{&gatewayv1.ReviewCommentInput{Path: "src/parse.go", Line: 40, Body: "Here?"},
+			"comments[1] (src/parse.go line 40, RIGHT side) is outside the pull request's diff: GitHub accepts inline comments only on lines the diff shows, which for src/parse.go are lines 10-13 on the RIGHT side and 10-12 on the LEFT; nothing was posted"},
+		{&gatewayv1.ReviewCommentInput{Path: "src/parse.go", Line: 13, Side: gatewayv1.Side_SIDE_LEFT, Body: "Old?"},
+			"comments[1] (src/parse.go line 13, LEFT side) is outside the pull request's diff: GitHub accepts inline comments only on lines the diff shows, which for src/parse.go are lines 10-13 on the RIGHT side and 10-12 on the LEFT; nothing was posted"},
+		{&gatewayv1.ReviewCommentInput{Path: "README.md", Line: 1, Body: "Docs?"},
+			"comments[1] (README.md line 1, RIGHT side) names a file the pull request does not change (it changes src/parse.go); GitHub accepts inline comments only on the diff; nothing was posted"},
+	} {
+		err := review(ok, c.comment)
+		e := wantCode(t, err, codeInvalid, c.want)
+		if !strings.Contains(e.Message, "could not be resolved") {
+			t.Errorf("GitHub's own words are gone: %q", e.Message)
+		}
+	}
+	if err := review(ok); err != nil {
+		t.Fatalf("a review inside the diff: %v", err)
+	}
+}
+
+// A transferred issue answers 301 to its new repository. The read reports
+// the move, naming where the issue is now, instead of following it and
+// showing another repository's issue under the requested repo and number;
+// a renamed repository's redirect is still followed.
+func TestTransferredIssue(t *testing.T) {
+	srv, p := stateful(t)
+	srv.AddRepo("acme/tracker", "main")
+	srv.AddIssue("acme/tracker", githubtest.Issue{Title: "Already here"})
+	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Belongs elsewhere"})
+	m := srv.Transfer("octocat/Hello-World", n, "acme/tracker")
+	_, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
+	wantCode(t, err, codeNotFound, fmt.Sprintf(
+		"issue #%d in octocat/Hello-World was transferred to acme/tracker#%d: read it there (repo acme/tracker, issue_number %d)", n, m, m))
+
+	srv.Rename("octocat/Hello-World", "octocat/Hello-Universe")
+	k := srv.AddIssue("octocat/Hello-Universe", githubtest.Issue{Title: "Stayed"})
+	got, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(k)})
+	if err != nil || got.GetTitle() != "Stayed" {
+		t.Fatalf("read through a rename = %v, %v", got, err)
+	}
+	// The transferred number still answers with the move after the rename.
+	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
+	wantCode(t, err, codeNotFound, "was transferred to acme/tracker#")
+}

@@ -32,15 +32,18 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		moved += "?" + r.URL.RawQuery
 		fallthrough
 	case moved != "":
-		a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
-			"message": "Moved Permanently", "url": moved, "documentation_url": "https://docs.github.com/v3/#http-redirects",
-		})
-		a.header = http.Header{"Location": {moved}}
-		return a
+		return redirectAnswer(moved)
 	case rp == nil:
 		return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
 	}
 	seg := strings.Split(rest, "/")
+	if len(seg) >= 2 && seg[0] == "issues" {
+		if n, err := strconv.Atoi(seg[1]); err == nil {
+			if it := rp.item(n); it != nil && it.moved != nil {
+				return s.movedAnswer(it.moved, strings.TrimPrefix(rest, seg[0]+"/"+seg[1]), r.URL.RawQuery)
+			}
+		}
+	}
 	num := func(i int) *item {
 		n, err := strconv.Atoi(seg[i])
 		if err != nil {
@@ -82,6 +85,10 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		if it := num(1); it != nil && it.pull != nil {
 			return s.createReview(rp, it, login, body)
 		}
+	case "GET pulls/N/files":
+		if it := num(1); it != nil && it.pull != nil {
+			return s.files(rp, it, path, q)
+		}
 	case "GET pulls/N/comments":
 		if it := num(1); it != nil && it.pull != nil {
 			return page(s, path, q, it.pull.inline, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
@@ -97,6 +104,15 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		return s.checkRuns(rp, path, seg[1], q)
 	}
 	return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
+}
+
+// redirectAnswer is GitHub's 301 Moved Permanently to loc.
+func redirectAnswer(loc string) answer {
+	a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
+		"message": "Moved Permanently", "url": loc, "documentation_url": "https://docs.github.com/v3/#http-redirects",
+	})
+	a.header = http.Header{"Location": {loc}}
+	return a
 }
 
 // shape names a path by its fixed segments: "issues/N/comments".
@@ -162,7 +178,7 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	}
 	var items []*item
 	for _, it := range r.items {
-		if (state == "all" || it.state == state) && hasAll(it.labels, labels) {
+		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) {
 			items = append(items, it)
 		}
 	}
@@ -272,7 +288,7 @@ func (s *Server) createPull(r *repo, login string, body []byte) answer {
 			}})
 		}
 	}
-	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{head: head, base: in.Base, draft: in.Draft})
+	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{head: head, base: in.Base, draft: in.Draft, files: slices.Clone(r.changes[head])})
 	return jsonAnswer(http.StatusCreated, s.pullJSON(r, it))
 }
 
@@ -307,6 +323,9 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 	for _, c := range in.Comments {
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
+		}
+		if why := it.pull.unresolved(c.Path, c.Line, or(c.Side, "RIGHT")); why != "" {
+			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}
 	v := &review{id: s.newID(), author: login, body: in.Body, state: state, created: s.tick()}

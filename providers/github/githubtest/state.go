@@ -18,7 +18,8 @@ type repo struct {
 	owner, name   string
 	defaultBranch string
 	branches      []string
-	items         []*item // items[n-1] is number n
+	items         []*item           // items[n-1] is number n
+	changes       map[string][]File // branch -> what it changes against the default branch
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -32,7 +33,8 @@ type item struct {
 	author      string
 	created     time.Time
 	comments    []*comment
-	pull        *pull // nil for an issue
+	pull        *pull    // nil for an issue
+	moved       *movedTo // set once transferred: the number answers 301
 }
 
 type pull struct {
@@ -45,6 +47,7 @@ type pull struct {
 	reviews []*review
 	inline  []*reviewComment
 	checks  []*checkRun
+	files   []File
 }
 
 type comment struct {
@@ -90,6 +93,9 @@ type Pull struct {
 	Head, Base  string // Base "" = the default branch
 	Draft       bool
 	Merged      bool
+	// Files are what the pull request changes; inline review comments
+	// must name lines their patches show. nil: what AddBranch gave Head.
+	Files []File
 }
 
 // AddRepo creates owner/name with its default branch and any other
@@ -107,12 +113,19 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	}
 }
 
-// AddBranch pushes a branch to a repository.
-func (s *Server) AddBranch(fullName, branch string) {
+// AddBranch pushes a branch to a repository, changing files (its diff
+// against the default branch; a pull request from it shows them).
+func (s *Server) AddBranch(fullName, branch string, files ...File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	r.branches = append(r.branches, branch)
+	if !r.hasBranch(branch) {
+		r.branches = append(r.branches, branch)
+	}
+	if r.changes == nil {
+		r.changes = map[string][]File{}
+	}
+	r.changes[branch] = slices.Clone(files)
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps
@@ -141,7 +154,10 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged}
+	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged, files: slices.Clone(in.Files)}
+	if in.Files == nil {
+		p.files = slices.Clone(r.changes[in.Head])
+	}
 	state := "open"
 	if in.Merged {
 		state = "closed"
