@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	gh "github.com/google/go-github/v84/github"
@@ -118,7 +119,8 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 	}
 }
 
-// CreateIssue opens an issue with the title, body and labels as given.
+// CreateIssue opens an issue with the title, body and labels as given, and
+// says which labels GitHub did not apply.
 func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -136,8 +138,25 @@ func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatew
 		if err != nil {
 			return nil, err
 		}
-		return p.issue(repo, i, nil), nil
+		out := p.issue(repo, i, nil)
+		out.LabelsNotApplied = missingLabels(req.GetLabels(), out.GetLabels())
+		return out, nil
 	})
+}
+
+// missingLabels are the labels asked for that the created issue does not
+// carry. GitHub drops the labels of a new issue, without an error, when the
+// credential lacks push access; the ack names them. Names match as GitHub
+// matches them, ignoring case.
+func missingLabels(asked, got []string) []string {
+	var out []string
+	for _, a := range asked {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.EqualFold(g, a) }) &&
+			!slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a) }) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // CommentOnIssue posts a comment on an issue.

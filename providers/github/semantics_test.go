@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,4 +119,24 @@ func TestTransferredIssue(t *testing.T) {
 	// The transferred number still answers with the move after the rename.
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
 	wantCode(t, err, codeNotFound, "was transferred to acme/tracker#")
+}
+
+// Without push access GitHub files a new issue but drops its labels,
+// silently; the provider compares what came back with what was asked and
+// lists the labels not applied, case-insensitively, as GitHub matches them.
+func TestLabelsDroppedOnCreate(t *testing.T) {
+	srv, p := stateful(t)
+	req := &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash", Labels: []string{"bug", "P1"}}
+	got, err := p.CreateIssue(ctx, noCall, req)
+	if err != nil || len(got.GetLabelsNotApplied()) != 0 || len(got.GetLabels()) != 2 {
+		t.Fatalf("create with push access = %v, %v; want both labels applied", got, err)
+	}
+	srv.ReadOnly("octocat/Hello-World", "forgetools-bot")
+	got, err = p.CreateIssue(ctx, noCall, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.GetLabelsNotApplied(), []string{"bug", "P1"}) || len(got.GetLabels()) != 0 {
+		t.Errorf("create without push access: labels %v, not applied %v; want none and [bug P1]", got.GetLabels(), got.GetLabelsNotApplied())
+	}
 }

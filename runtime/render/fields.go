@@ -22,6 +22,7 @@ type field struct {
 	as       optionsv1.Render
 	label    string
 	maxItems int
+	ackNote  string
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -46,6 +47,7 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 			if o.GetMaxItems() > 0 {
 				f.maxItems = int(o.GetMaxItems())
 			}
+			f.ackNote = o.GetAckNote()
 		}
 		p = append(p, f)
 	}

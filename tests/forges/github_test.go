@@ -358,3 +358,13 @@ func TestForgeSelectors(t *testing.T) {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
 	}
 }
+
+// GitHub files an issue without its labels, silently, when the credential
+// lacks push access; the model's ack says which labels were not applied.
+func TestGitHubLabelsDroppedInTheAck(t *testing.T) {
+	e := start(t)
+	e.github.ReadOnly("octocat/Hello-World", "forgetools-bot")
+	got := e.ok("forge_create_issue", `{`+hello+`,"title":"Crash","labels":["bug","needs triage"]}`)
+	want(t, "create without push access", got, "Created issue #3 in octocat/Hello-World: https://github.com/octocat/Hello-World/issues/3; "+
+		"labels not applied (the forge dropped them: the credential may lack permission to label): bug, needs triage")
+}

@@ -236,6 +236,21 @@ func TestReviewCommentsOutsideTheDiff(t *testing.T) {
 	}
 }
 
+// A login with read access only gets its new issue filed without the
+// labels it asked for, and a 201 all the same.
+func TestLabelsDroppedWithoutPush(t *testing.T) {
+	s := seeded(t, Options{})
+	s.ReadOnly("octocat/Hello-World", "forgetools-bot")
+	status, _, got := do(t, s, token, "POST", "/repos/octocat/Hello-World/issues", `{"title":"t","labels":["bug"]}`)
+	if status != 201 || len(got.(map[string]any)["labels"].([]any)) != 0 {
+		t.Errorf("create by a reader: %d %v, want 201 with no labels", status, got)
+	}
+	status, _, got = do(t, s, reviewer, "POST", "/repos/octocat/Hello-World/issues", `{"title":"t","labels":["bug"]}`)
+	if status != 201 || len(got.(map[string]any)["labels"].([]any)) != 1 {
+		t.Errorf("create by a writer: %d %v, want the label", status, got)
+	}
+}
+
 // A renamed repository answers its old name with a 301 to its id, which
 // serves it, as GitHub does.
 func TestRenamedRepositoryRedirects(t *testing.T) {

@@ -235,6 +235,9 @@ func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
 			[]fieldError{{Resource: "Issue", Field: "title", Code: "missing_field"}})
 	}
+	if r.readers[login] {
+		in.Labels = nil // GitHub drops them without a word
+	}
 	it := s.addItem(r, *in.Title, in.Body, login, in.Labels, "open", nil)
 	return jsonAnswer(http.StatusCreated, s.issueJSON(r, it))
 }

@@ -20,6 +20,7 @@ type repo struct {
 	branches      []string
 	items         []*item           // items[n-1] is number n
 	changes       map[string][]File // branch -> what it changes against the default branch
+	readers       map[string]bool   // logins with read access only (no push)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -126,6 +127,19 @@ func (s *Server) AddBranch(fullName, branch string, files ...File) {
 		r.changes = map[string][]File{}
 	}
 	r.changes[branch] = slices.Clone(files)
+}
+
+// ReadOnly gives login read access only to a repository: like GitHub, the
+// fake then files that login's new issues without the labels it asked for,
+// silently (only users with push access may label new issues).
+func (s *Server) ReadOnly(fullName, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	if r.readers == nil {
+		r.readers = map[string]bool{}
+	}
+	r.readers[login] = true
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps

@@ -652,7 +652,13 @@ type RenderOptions struct {
 	Label string `protobuf:"bytes,2,opt,name=label,proto3" json:"label,omitempty"`
 	// For repeated message fields: at most this many items are rendered; the
 	// rest are counted in a remainder marker. 0 = the runtime default.
-	MaxItems      uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	MaxItems uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
+	// For a repeated scalar field of a write result: when the field is not
+	// empty, the one-line ack ends with "; <ack_note>: v1, v2", each value
+	// through the field's guard. The note is proto text, like the ack
+	// template, so the line stays renderer-authored. It says what the write
+	// did not do (labels the forge dropped).
+	AckNote       string `protobuf:"bytes,4,opt,name=ack_note,json=ackNote,proto3" json:"ack_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -706,6 +712,13 @@ func (x *RenderOptions) GetMaxItems() uint32 {
 		return x.MaxItems
 	}
 	return 0
+}
+
+func (x *RenderOptions) GetAckNote() string {
+	if x != nil {
+		return x.AckNote
+	}
+	return ""
 }
 
 // Set on the arms of the result oneof.
@@ -883,11 +896,12 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\n" +
 	"agent_text\x18\x03 \x01(\bR\tagentText\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"q\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x8c\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
-	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\"%\n" +
+	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\x12\x19\n" +
+	"\back_note\x18\x04 \x01(\tR\aackNote\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*K\n" +
 	"\bApproval\x12\x18\n" +
