@@ -99,6 +99,7 @@ func (c *ForgeCaller) create(ctx context.Context, x *call, ref *forgev1.ForgeRef
 		return replay(done), nil
 	}
 
+	pc.Resumed = claim.TookOver()
 	cctx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createGrace)
 	res, n, err := do(cctx, pc)
 	cancelCreate()

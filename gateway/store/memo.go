@@ -32,6 +32,7 @@ const (
 type Claim struct {
 	s                     *Store
 	account, key, attempt string
+	tookOver              bool
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -80,7 +81,7 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, nil, false, fmt.Errorf("store: claim: %w", err)
 	} else if n == 1 {
-		return s.hold(account, key, attempt), nil, false, nil
+		return s.hold(account, key, attempt, false), nil, false, nil
 	}
 
 	var (
@@ -123,14 +124,14 @@ func (s *Store) tryClaim(ctx context.Context, account, key, fingerprint string) 
 		return nil, nil, false, fmt.Errorf("store: take over claim: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create claim", "account", account)
-		return s.hold(account, key, attempt), nil, false, nil
+		return s.hold(account, key, attempt, true), nil, false, nil
 	}
 	return nil, nil, true, nil
 }
 
 // hold starts the heartbeat of a claim just won.
-func (s *Store) hold(account, key, attempt string) *Claim {
-	c := &Claim{s: s, account: account, key: key, attempt: attempt, stop: make(chan struct{})}
+func (s *Store) hold(account, key, attempt string, tookOver bool) *Claim {
+	c := &Claim{s: s, account: account, key: key, attempt: attempt, tookOver: tookOver, stop: make(chan struct{})}
 	s.beats.Add(1)
 	go c.heartbeat()
 	return c
@@ -167,6 +168,12 @@ func (c *Claim) heartbeat() {
 }
 
 func (c *Claim) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
+
+// TookOver reports that the claim was taken over from an earlier attempt
+// whose lease expired: that attempt's gateway died (or stalled) while it
+// held the claim, perhaps with the forge call in flight, so the forge may
+// already hold what it created.
+func (c *Claim) TookOver() bool { return c.tookOver }
 
 // Finish records what the create made and who made it, in one transaction:
 // later attempts replay a, and the ownership row names session. It returns

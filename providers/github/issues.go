@@ -120,21 +120,26 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 }
 
 // CreateIssue opens an issue with the title, body and labels as given, and
-// says which labels GitHub did not apply.
-func (p *Provider) CreateIssue(ctx context.Context, _ providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+// says which labels GitHub did not apply. A keyed create marks its body,
+// and a resumed one returns the issue an earlier attempt filed, if any
+// (recover.go).
+func (p *Provider) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	in := &gh.IssueRequest{Title: gh.Ptr(req.GetTitle())}
-	if req.GetBody() != "" {
-		in.Body = gh.Ptr(req.GetBody())
+	if body := markBody(c, req.GetBody()); body != "" {
+		in.Body = gh.Ptr(body)
 	}
 	if len(req.GetLabels()) > 0 {
 		in.Labels = gh.Ptr(req.GetLabels())
 	}
 	return call(ctx, p, "create issue in "+repo.String(), func(ctx context.Context) (*forgev1.Issue, error) {
-		i, _, err := p.author.Issues.Create(ctx, repo.owner, repo.name, in)
+		i, err := p.earlier(ctx, c, repo)
+		if err == nil && i == nil {
+			i, _, err = p.author.Issues.Create(ctx, repo.owner, repo.name, in)
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -108,13 +108,24 @@ func (p *Provider) checkRuns(ctx context.Context, repo repoName, sha string) (ru
 const checkPageLimit = 20
 
 // CreatePullRequest opens a pull request from an already pushed head. An
-// omitted base is the repository's default branch, looked up first.
-func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+// omitted base is the repository's default branch, looked up first. A keyed
+// create marks its body, and a resumed one returns the pull request an
+// earlier attempt opened, if any (recover.go).
+func (p *Provider) CreatePullRequest(ctx context.Context, c providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	return call(ctx, p, "create pull request in "+repo.String(), func(ctx context.Context) (*forgev1.PullRequest, error) {
+		if i, err := p.earlier(ctx, c, repo); err != nil {
+			return nil, err
+		} else if i != nil && i.IsPullRequest() {
+			pr, _, err := p.author.PullRequests.Get(ctx, repo.owner, repo.name, i.GetNumber())
+			if err != nil {
+				return nil, err
+			}
+			return p.pullRequest(repo, pr), nil
+		}
 		base := req.GetBaseRef()
 		if base == "" {
 			r, _, err := p.author.Repositories.Get(ctx, repo.owner, repo.name)
@@ -126,8 +137,8 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ providers.Call, req 
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}
-		if req.GetBody() != "" {
-			in.Body = gh.Ptr(req.GetBody())
+		if body := markBody(c, req.GetBody()); body != "" {
+			in.Body = gh.Ptr(body)
 		}
 		if req.GetDraft() {
 			in.Draft = gh.Ptr(true)

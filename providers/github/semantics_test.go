@@ -2,11 +2,13 @@ package github
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
 
@@ -138,5 +140,63 @@ func TestLabelsDroppedOnCreate(t *testing.T) {
 	}
 	if !slices.Equal(got.GetLabelsNotApplied(), []string{"bug", "P1"}) || len(got.GetLabels()) != 0 {
 		t.Errorf("create without push access: labels %v, not applied %v; want none and [bug P1]", got.GetLabels(), got.GetLabelsNotApplied())
+	}
+}
+
+// A keyed create ends its body with a marker GitHub does not render; reads
+// never show it. A resumed create (its key's earlier attempt died with the
+// POST in flight) finds the artifact that attempt filed by the marker, among
+// the credential's own, and returns it instead of filing a second one.
+func TestResumedCreateFindsTheEarlierAttempt(t *testing.T) {
+	srv, p := stateful(t)
+	first := providers.Call{Account: "release-bot", ClientRequestID: "cli:k1"}
+	req := &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash", Body: "Steps."}
+	made, err := p.CreateIssue(ctx, first, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if made.GetBody() != "Steps." {
+		t.Errorf("created body = %q, want it without the marker", made.GetBody())
+	}
+	sent := srv.Requests()[len(srv.Requests())-1]
+	if !regexp.MustCompile(`"body":"Steps\.\\n\\n<!-- forgetools-create: [0-9a-f-]{36} -->"`).Match(sent.Body) {
+		t.Errorf("the create did not carry its marker: %s", sent.Body)
+	}
+	got, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: made.GetNumber()})
+	if err != nil || got.GetBody() != "Steps." {
+		t.Fatalf("read back = %q, %v; want the body without the marker", got.GetBody(), err)
+	}
+
+	// Someone else's issue carrying the same marker is not ours.
+	srv.AddToken("ghp_someoneElseToken0000000000000000000", "mallory")
+	srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Decoy", Author: "mallory", Body: "x\n\n" + marker(first)})
+
+	resumed := first
+	resumed.Resumed = true
+	again, err := p.CreateIssue(ctx, resumed, req)
+	if err != nil || again.GetNumber() != made.GetNumber() {
+		t.Fatalf("resumed create = #%d, %v; want the earlier attempt's #%d", again.GetNumber(), err, made.GetNumber())
+	}
+	// A resumed create whose earlier attempt never reached GitHub files.
+	other := providers.Call{Account: "release-bot", ClientRequestID: "cli:k2", Resumed: true}
+	fresh, err := p.CreateIssue(ctx, other, req)
+	if err != nil || fresh.GetNumber() == made.GetNumber() {
+		t.Fatalf("resumed create with nothing to find = %v, %v; want a new issue", fresh, err)
+	}
+	// The same for a pull request.
+	prReq := &gatewayv1.CreatePullRequestRequest{Repo: "octocat/Hello-World", Title: "Fix", HeadRef: "feature", BaseRef: "main"}
+	prCall := providers.Call{Account: "release-bot", ClientRequestID: "cli:pr"}
+	pr, err := p.CreatePullRequest(ctx, prCall, prReq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prCall.Resumed = true
+	pr2, err := p.CreatePullRequest(ctx, prCall, prReq)
+	if err != nil || pr2.GetNumber() != pr.GetNumber() || pr2.GetBody() != "" {
+		t.Fatalf("resumed pull request = %v, %v; want #%d with an empty body", pr2, err, pr.GetNumber())
+	}
+	list, err := p.ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL})
+	if err != nil || len(list.GetIssues()) != 3 { // made, the decoy, fresh
+		t.Fatalf("issues = %v, %v; want 3", list, err)
 	}
 }

@@ -126,7 +126,7 @@ func TestGitHubFailuresInBand(t *testing.T) {
 			"GET /repositories/ID author",
 			"GET /repos/octocat/Hello-World/issues/1/comments?per_page=100 author",
 			"GET /repositories/ID/issues/1/comments?per_page=100 author",
-			`POST /repos/octocat/Hello-World/issues author {"title":"Lost?","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+`"}`)
+			`POST /repos/octocat/Hello-World/issues author {"title":"Lost?","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+mark+`"}`)
 	})
 
 	// A transferred issue answers 301 to another repository's issue: the

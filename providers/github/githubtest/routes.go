@@ -26,6 +26,9 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
+	if r.Method == http.MethodGet && path == "/user" {
+		return jsonAnswer(http.StatusOK, s.userJSON(login))
+	}
 	rp, rest, moved := s.resolve(path)
 	switch {
 	case moved != "" && r.URL.RawQuery != "":
@@ -169,16 +172,18 @@ func (s *Server) resolve(path string) (r *repo, rest, moved string) {
 }
 
 // listIssues is GET /repos/o/n/issues: issues and pull requests, filtered
-// by state and labels, newest first unless direction=asc, paged.
+// by state, labels and creator, newest first unless direction=asc, paged.
 func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	state := first(q["state"], "open")
+	creator := first(q["creator"], "")
 	var labels []string
 	if l := first(q["labels"], ""); l != "" {
 		labels = strings.Split(l, ",")
 	}
 	var items []*item
 	for _, it := range r.items {
-		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) {
+		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) &&
+			(creator == "" || strings.EqualFold(it.author, creator)) {
 			items = append(items, it)
 		}
 	}
