@@ -9,6 +9,7 @@ package forges_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,6 +78,7 @@ type env struct {
 type setting func(*settings)
 
 type settings struct {
+	store         string // the store's DSN; "" = a SQLite file beside the config
 	githubTimeout string
 	githubToken   string // the author token the github.com forge sends
 }
@@ -151,7 +153,7 @@ accounts:
     owner_handle: alice
     scope: [octocat/Hello-World, acme/*, ENG, demo/app]
     sessions: [%s]
-`, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
+`, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
 		e.ghe.APIURL(), e.linear.APIURL(), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)

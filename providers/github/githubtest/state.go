@@ -179,6 +179,20 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p).number
 }
 
+// Issues is how many issues and pull requests fullName holds (not
+// counting the numbers of issues transferred away).
+func (s *Server) Issues(fullName string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, it := range s.mustRepo(fullName).items {
+		if it.moved == nil {
+			n++
+		}
+	}
+	return n
+}
+
 func (s *Server) mustRepo(fullName string) *repo {
 	r := s.repos[strings.ToLower(fullName)]
 	if r == nil {
