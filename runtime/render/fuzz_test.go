@@ -86,7 +86,7 @@ func FuzzAck(f *testing.F) {
 // an outside-the-fence line must be a fixed point of it.
 var guards = map[string]func(string) string{
 	"repo": render.Slug, "url": render.URL, "number": render.Attr, "state": render.Attr,
-	"author": render.Attr, "identifier": render.Attr,
+	"author": render.Name, "identifier": render.Attr,
 }
 
 var countLine = regexp.MustCompile(`^comments: (none|\d+( \(first \d+ shown, \d+ more not shown\))?)$`)
