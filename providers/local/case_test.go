@@ -12,6 +12,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers"
 	"github.com/forgetools/forgetools/providers/local"
 )
 
@@ -160,6 +161,44 @@ func TestMigrationSetsAsideCaseDuplicates(t *testing.T) {
 		}
 		if strings.Contains(logs.String(), "repository=other/x") || strings.Count(logs.String(), "set aside") != 2 {
 			t.Errorf("want exactly ACME/app and Acme/App reported:\n%s", logs.String())
+		}
+	})
+}
+
+// TestKeyedCreatesAreIdempotent: a create repeated with the same account
+// and client_request_id returns what the first made, and makes nothing; a
+// different account or key makes a new one.
+func TestKeyedCreatesAreIdempotent(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d database) {
+		ctx := context.Background()
+		f, db := newForge(t, d, local.Options{})
+		keyed := providers.Call{Account: "alice", ClientRequestID: "n:1"}
+		req := &gatewayv1.CreateIssueRequest{Repo: "acme/app", Title: "once", Labels: []string{"bug"}}
+		a, err := f.CreateIssue(ctx, keyed, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := f.CreateIssue(ctx, keyed, req)
+		if err != nil || b.GetNumber() != a.GetNumber() || b.GetUrl() != a.GetUrl() || len(b.GetLabels()) != 1 {
+			t.Fatalf("repeated create = %v, %v; want #%d again", b, err, a.GetNumber())
+		}
+		other, err := f.CreateIssue(ctx, providers.Call{Account: "bob", ClientRequestID: "n:1"}, req)
+		if err != nil || other.GetNumber() == a.GetNumber() {
+			t.Fatalf("another account's create = %v, %v; want a new issue", other, err)
+		}
+		prReq := &gatewayv1.CreatePullRequestRequest{Repo: "acme/app", Title: "pr", HeadRef: "h"}
+		pkeyed := providers.Call{Account: "alice", ClientRequestID: "n:2"}
+		p1, err := f.CreatePullRequest(ctx, pkeyed, prReq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p2, err := f.CreatePullRequest(ctx, pkeyed, prReq)
+		if err != nil || p2.GetNumber() != p1.GetNumber() {
+			t.Fatalf("repeated pull request = %v, %v; want #%d again", p2, err, p1.GetNumber())
+		}
+		var items int
+		if err := db.QueryRow("SELECT count(*) FROM local_items").Scan(&items); err != nil || items != 3 {
+			t.Fatalf("%d items (%v), want 3", items, err)
 		}
 	})
 }

@@ -90,7 +90,9 @@ func (f *Forge) ListIssues(ctx context.Context, _ providers.Call, req *gatewayv1
 	return out, err
 }
 
-// CreateIssue opens an issue, creating the repository on first use.
+// CreateIssue opens an issue, creating the repository on first use. The
+// same account repeating a create with the same client_request_id gets the
+// issue the first made.
 func (f *Forge) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
@@ -105,8 +107,18 @@ func (f *Forge) CreateIssue(ctx context.Context, c providers.Call, req *gatewayv
 			return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "label %q is blank", l)
 		}
 	}
-	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c)}
+	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c), requestKey: keyOf(c)}
 	err := f.write(ctx, func(tx *sql.Tx) error {
+		earlier, err := f.made(ctx, tx, c, kindIssue, repo)
+		if err != nil {
+			return err
+		}
+		if earlier != nil {
+			it = earlier
+			ls, err := labelsOf(ctx, tx, it.repoID, it.number, it.number)
+			labels = ls[it.number]
+			return err
+		}
 		if _, err := f.allocate(ctx, tx, repo, it); err != nil {
 			return err
 		}

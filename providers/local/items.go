@@ -27,6 +27,8 @@ type item struct {
 	headRef sql.NullString
 	baseRef sql.NullString
 	draft   bool
+	// requestKey is the client_request_id a create was made with, if any.
+	requestKey sql.NullString
 }
 
 // itemColumns reads an item from local_items i joined with local_repos r.
@@ -108,10 +110,44 @@ func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string, it *item)
 func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
 	now := f.now().UnixMicro()
 	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, now)
+		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, request_key, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, it.requestKey, now)
 	return err
+}
+
+// made finds what an earlier create by c's account with c's
+// client_request_id made, so repeating a create returns it instead of
+// making a second artifact (the gateway's memo answers retries, but a
+// gateway dying between this forge's commit and its memo's would make its
+// retry call again). It returns nil when there is none or c has no key. It
+// first writes (holding repo's counter row, as a create does), as write
+// requires of a transaction's first statement.
+func (f *Forge) made(ctx context.Context, tx *sql.Tx, c providers.Call, kind, repo string) (*item, error) {
+	if c.ClientRequestID == "" {
+		return nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE local_repos SET last_number = last_number WHERE name_key = $1`, repoKey(repo)); err != nil {
+		return nil, err
+	}
+	var it item
+	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
+		WHERE i.author = $1 AND i.request_key = $2`, author(c), c.ClientRequestID).Scan(it.dest()...)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case it.kind != kind || repoKey(it.repo) != repoKey(repo):
+		return nil, providers.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
+	}
+	return &it, nil
+}
+
+// keyOf is the request key a create by c stores.
+func keyOf(c providers.Call) sql.NullString {
+	return sql.NullString{String: c.ClientRequestID, Valid: c.ClientRequestID != ""}
 }
 
 // comment posts a conversation comment on an issue or pull request.

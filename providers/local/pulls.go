@@ -1,6 +1,7 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -38,7 +39,9 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ providers.Call, req *gatew
 // CreatePullRequest opens a pull request from head_ref into base_ref (the
 // repository's default branch when omitted). The local forge has no git, so
 // any well-formed branch counts as pushed. Like GitHub, it refuses a second
-// open pull request for the same head and base.
+// open pull request for the same head and base. The same account repeating a
+// create with the same client_request_id gets the pull request the first
+// made.
 func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
@@ -56,8 +59,13 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c providers.Call, req *ga
 		}
 	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
-		draft: req.GetDraft()}
+		draft: req.GetDraft(), requestKey: keyOf(c)}
 	err := f.write(ctx, func(tx *sql.Tx) error {
+		earlier, err := f.made(ctx, tx, c, kindPull, repo)
+		if err != nil || earlier != nil {
+			it = cmp.Or(earlier, it)
+			return err
+		}
 		defaultBranch, err := f.allocate(ctx, tx, repo, it)
 		if err != nil {
 			return err

@@ -61,7 +61,7 @@ func TestReopenKeepsData(t *testing.T) {
 }
 
 // migrationCount is how many migrations the forge has.
-const migrationCount = 2
+const migrationCount = 3
 
 // appliedVersions renders the rows of the local forge's goose version table.
 func appliedVersions(t *testing.T, db *sql.DB) string {
@@ -121,7 +121,7 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if v, err := gateway.GetDBVersion(ctx); err != nil || v != 2 {
 			t.Fatalf("gateway version = %d (err %v), want 2", v, err)
 		}
-		if got := appliedVersions(t, db); got != "0:true 1:true 2:true" {
+		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true" {
 			t.Fatalf("forge version table = %q, want only its own migration", got)
 		}
 		createIssue(t, f, "acme/app", "works")
