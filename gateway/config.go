@@ -11,6 +11,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/attribution"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 // Config is everything a Service needs. Secrets arrive already resolved
@@ -38,8 +39,9 @@ type Config struct {
 	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
 	Tables []*handler.Table
 	// Redact lists further secret values (forge credentials, say) that
-	// must never reach a log line or an error message. Account tokens
-	// are redacted without being listed.
+	// must never reach a log line, an error message or a result, in any
+	// encoding or in pieces (see internal/redact). Account tokens are
+	// redacted without being listed.
 	Redact []string
 }
 
@@ -61,6 +63,9 @@ type Account struct {
 	Sessions []string
 	// Tokens authenticate TCP callers as this account.
 	Tokens []Token
+	// Peers optionally restrict who may connect to a session's socket, by
+	// session name (each must be one of Sessions); see Peer.
+	Peers map[string]Peer
 }
 
 // Token is a bearer token for the TCP listener.
@@ -109,8 +114,10 @@ type tokenEntry struct {
 type checked struct {
 	accounts map[string]*account
 	sessions []Identity // socket sessions, in configuration order
+	peers    map[string]Peer
 	tokens   []tokenEntry
-	secrets  []string
+	secrets  []string         // forge credentials and account tokens,
+	redactor *redact.Redactor // redacted by this
 	registry *registry
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
@@ -124,13 +131,15 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
+	c := &checked{accounts: map[string]*account{}, registry: reg, peers: map[string]Peer{},
+		secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
 	}
 	if err := c.addAccounts(cfg.Accounts); err != nil {
 		return nil, err
 	}
+	c.redactor = redact.New(c.secrets...)
 	return c, nil
 }
 
@@ -138,7 +147,7 @@ func checkConfig(cfg Config) (*checked, error) {
 // no store or forge needed, so a command can refuse a bad configuration
 // before it creates anything.
 func CheckAccounts(accounts []Account) error {
-	return (&checked{accounts: map[string]*account{}}).addAccounts(accounts)
+	return (&checked{accounts: map[string]*account{}, peers: map[string]Peer{}}).addAccounts(accounts)
 }
 
 // addAccounts validates and indexes accounts: names, handles, scopes,
@@ -183,6 +192,15 @@ func (c *checked) addAccounts(accounts []Account) error {
 			}
 			seen[s] = true
 			c.sessions = append(c.sessions, acct.identity(s))
+		}
+		for s, p := range a.Peers {
+			if !seen[s] {
+				return fmt.Errorf("account %q: peer rule for session %q, which is not one of its sessions", a.Name, s)
+			}
+			if p.UID == nil && p.GID == nil {
+				return fmt.Errorf("account %q: the peer rule for session %q names neither a uid nor a gid", a.Name, s)
+			}
+			c.peers[s] = p
 		}
 		for j, t := range a.Tokens {
 			session := t.Session

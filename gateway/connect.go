@@ -43,12 +43,16 @@ func Handlers(svc *Service, opts ...connect.HandlerOption) map[string]http.Handl
 }
 
 // serve is one table's unary function. Failures of the connection itself
-// are Connect errors (no service: unavailable; no bound identity:
-// permission_denied); everything about the call is in the result.
+// are Connect errors (no service: unavailable; a connection its listener
+// refused, or no bound identity: permission_denied); everything about the
+// call is in the result.
 func serve(svc *Service) func(context.Context, *connect.Request[wire]) (*connect.Response[wire], error) {
 	return func(ctx context.Context, req *connect.Request[wire]) (*connect.Response[wire], error) {
 		if svc == nil {
 			return nil, connect.NewError(connect.CodeUnavailable, errors.New("no forge gateway is configured on this server"))
+		}
+		if reason := refusalFrom(ctx); reason != "" {
+			return nil, connect.NewError(connect.CodePermissionDenied, errors.New(reason))
 		}
 		id, ok := IdentityFrom(ctx)
 		if !ok {

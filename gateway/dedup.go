@@ -59,7 +59,19 @@ func (s *Service) once(ctx context.Context, o *operation, p handler.Provider, re
 	}
 
 	cctx, cancelCreate := context.WithTimeout(context.WithoutCancel(ctx), createGrace)
-	out, err := s.serve(cctx, o, p, req)
+	c := o.call()
+	if o.env.ClientRequestID == "" {
+		// The provider's own idempotency (Linear's ids, GitHub's marker,
+		// the local forge's record) keys on this too: per reservation, so
+		// the same call past the window is a new create at the forge as
+		// well.
+		c.ClientRequestID = key + "@" + r.Generation()
+	}
+	// An attempt that took over a dead gateway's reservation may follow a
+	// create that reached the forge: a provider without idempotency at the
+	// forge looks for it first.
+	c.Resumed = r.TookOver()
+	out, err := s.serve(cctx, o, p, c, req)
 	cancelCreate()
 	bg, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
 	defer cancel()

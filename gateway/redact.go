@@ -1,26 +1,18 @@
 package gateway
 
 import (
-	"strings"
-
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// redact replaces every configured secret in text.
-func (s *Service) redact(text string) string {
-	for _, secret := range s.cfg.secrets {
-		if secret != "" {
-			text = strings.ReplaceAll(text, secret, "[REDACTED]")
-		}
-	}
-	return text
-}
+// redact replaces every configured secret in text: verbatim, encoded, or any
+// piece of one at least redact.Window bytes long.
+func (s *Service) redact(text string) string { return s.cfg.redactor.String(text) }
 
 // redactMessage applies redact to every string in m, however deeply nested.
 // A forge answer can quote a credential (a token pasted into an issue, an
 // API that echoes the Authorization header); no tool result may carry one.
 func (s *Service) redactMessage(m protoreflect.Message) {
-	if len(s.cfg.secrets) == 0 {
+	if s.cfg.redactor.Empty() {
 		return
 	}
 	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {

@@ -33,19 +33,24 @@ func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (pr
 	if o.arm.IdempotencyKey && (o.env.ClientRequestID != "" || s.cfg.dedupWindow > 0) {
 		return s.once(ctx, o, p, req)
 	}
-	out, err := s.serve(ctx, o, p, req)
+	out, err := s.serve(ctx, o, p, o.call(), req)
 	if err == nil && o.arm.OwnsResult {
 		s.own(ctx, o, s.ownership(o, p, out))
 	}
 	return out, err
 }
 
-// serve calls the provider and prepares its answer for the caller.
-func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
+// call is who the provider call is for.
+func (o *operation) call() handler.Call {
 	c := handler.Call{Account: o.acct.Name, Session: o.id.Session}
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
+	return c
+}
+
+// serve calls the provider and prepares its answer for the caller.
+func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, c handler.Call, req proto.Message) (proto.Message, error) {
 	out, err := o.arm.Serve(ctx, p, c, req)
 	if err != nil {
 		return nil, explain(o, p, err)

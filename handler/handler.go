@@ -27,6 +27,12 @@ type Call struct {
 	// ClientRequestID is the create's dedup key ("" on other arms). A forge
 	// with native idempotency derives its own key from (Account, this).
 	ClientRequestID string
+	// Resumed marks a create an earlier attempt with the same key may have
+	// made already: that attempt's gateway died while it held the key,
+	// perhaps with the forge call in flight. A provider whose forge has no
+	// idempotency key looks for that attempt's artifact before creating,
+	// and returns it if found.
+	Resumed bool
 }
 
 // Provider is a configured forge instance. It serves the arms whose

@@ -328,7 +328,7 @@ func TestExecuteTextPolicy(t *testing.T) {
 		var seen []string
 		policy := runtime.TextPolicyFunc(func(_ context.Context, _ *runtime.Tool, param, text string) (string, error) {
 			seen = append(seen, param)
-			return strings.ReplaceAll(text, "hunter2", "[redacted]"), nil
+			return strings.ReplaceAll(text, "hunter2", "[REDACTED]"), nil
 		})
 		rec := &recorder{reply: reviewResult}
 		ts, _ := newToolset(t, rec, runtime.WithTextPolicy(policy))
@@ -336,7 +336,7 @@ func TestExecuteTextPolicy(t *testing.T) {
 		if got.IsError {
 			t.Fatal(got.Text)
 		}
-		if b := rec.reqs[0].GetSubmitReview().GetComments()[0].GetBody(); b != "token=[redacted]" {
+		if b := rec.reqs[0].GetSubmitReview().GetComments()[0].GetBody(); b != "token=[REDACTED]" {
 			t.Errorf("wire body %q, want the rewrite", b)
 		}
 		if strings.Join(seen, ",") != "body,comments[0].body,comments[1].body" {

@@ -29,7 +29,7 @@ import (
 const (
 	aliceToken  = "ftk_alice_8f3b2c1d9e7a6b5c4d3e2f1a"
 	bobToken    = "ftk_bob_0a9b8c7d6e5f4a3b2c1d0e9f"
-	forgeSecret = "ghp_forgeCredential1234567890abcdef"
+	forgeSecret = "ghp_T8kW3xQ6zM1vR9pN4bL7cY2hF5dJ0gS6aE2y"
 )
 
 // harness is a gateway served over real Unix sockets (and TCP), with

@@ -14,6 +14,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
 )
@@ -23,46 +24,15 @@ import (
 func TestOnTheLocalForge(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
-		log := slog.New(slog.DiscardHandler)
-		st, err := store.Open(ctx, dsn, store.Options{Logger: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer st.Close()
-		forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log})
-		if err != nil {
-			t.Fatal(err)
-		}
-		caller, err := gateway.New(gateway.Config{
-			Accounts: []gateway.Account{{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"}}},
-			Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
-			Store:    st,
-			Logger:   log,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := server.New(caller, server.Options{Logger: log})
-		dir, err := os.MkdirTemp("", "ftlocal")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer os.RemoveAll(dir)
-		if _, err := srv.ListenSockets(dir); err != nil {
-			t.Fatal(err)
-		}
-		defer srv.Shutdown(ctx)
-		client := unixClient(filepath.Join(dir, "demo.sock"))
+		g := serveLocal(t, dsn, gateway.Account{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"}})
+		st, client := g.store, g.client("demo")
 		call := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
 			t.Helper()
-			res, err := client.Forge(ctx, connect.NewRequest(req))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if fe := res.Msg.GetError(); fe != nil {
+			res := g.call(t, "demo", req)
+			if fe := res.GetError(); fe != nil {
 				t.Fatalf("%v: %s: %s", req, fe.Code, fe.Message)
 			}
-			return res.Msg
+			return res
 		}
 
 		var wg sync.WaitGroup
@@ -116,4 +86,62 @@ func TestOnTheLocalForge(t *testing.T) {
 			t.Fatalf("ownership = %v, %v", owned, err)
 		}
 	})
+}
+
+// localGateway is a gateway on the real sandbox forge, sharing the
+// gateway's database, served on Unix sockets.
+type localGateway struct {
+	store *store.Store
+	dir   string
+}
+
+// serveLocal serves accounts on the local forge with the store at dsn until
+// the test ends.
+func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGateway {
+	t.Helper()
+	ctx := context.Background()
+	log := slog.New(slog.DiscardHandler)
+	st, err := store.Open(ctx, dsn, store.Options{Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc, err := gateway.New(gateway.Config{
+		Accounts: accounts,
+		Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
+		Store:    st,
+		Logger:   log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := server.New(svc, server.Options{Logger: log})
+	dir, err := os.MkdirTemp("", "ftlocal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if _, err := srv.ListenSockets(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	return &localGateway{store: st, dir: dir}
+}
+
+func (g *localGateway) client(session string) gatewayv1connect.AgentGatewayClient {
+	return unixClient(filepath.Join(g.dir, session+".sock"))
+}
+
+// call sends req on session's socket and fails the test on a Connect error.
+func (g *localGateway) call(t *testing.T, session string, req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
+	t.Helper()
+	res, err := g.client(session).Forge(context.Background(), connect.NewRequest(req))
+	if err != nil {
+		t.Fatalf("Forge on %s: %v", session, err)
+	}
+	return res.Msg
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -40,22 +41,33 @@ func (s *Server) ListenSockets(dir string) ([]string, error) {
 	var listeners []net.Listener
 	var paths []string
 	for _, id := range ids {
+		bl := &boundListener{id: id, log: s.log}
+		if p, ok := s.svc.SessionPeer(id.Session); ok {
+			if !peerCredSupported {
+				closeAll(listeners)
+				return nil, fmt.Errorf("server: session %s allows only %s, but this system cannot check a peer's credentials (SO_PEERCRED needs Linux)", id.Session, p)
+			}
+			bl.peer = &p
+		}
 		path := filepath.Join(dir, id.Session+".sock")
 		l, err := listenUnix(path)
 		if err != nil {
-			for _, l := range listeners {
-				l.Close()
-			}
+			closeAll(listeners)
 			return nil, err
 		}
-		listeners = append(listeners, &boundListener{Listener: l, id: id})
+		bl.Listener = l
+		listeners = append(listeners, bl)
 		paths = append(paths, path)
 	}
 	srv := s.newHTTPServer(uncompressedFor(always, s.handler), func(ctx context.Context, c net.Conn) context.Context {
-		if bc, ok := c.(*boundConn); ok {
-			return gateway.WithIdentity(ctx, bc.id)
+		bc, ok := c.(*boundConn)
+		switch {
+		case !ok:
+			return ctx
+		case bc.refused != "":
+			return gateway.WithRefusal(ctx, bc.refused)
 		}
-		return ctx
+		return gateway.WithIdentity(ctx, bc.id)
 	})
 	for i, l := range listeners {
 		s.log.Info("gateway listening", "socket", paths[i], "session", ids[i].Session, "account", ids[i].Account)
@@ -94,11 +106,23 @@ func listenUnix(path string) (net.Listener, error) {
 	return l, nil
 }
 
+func closeAll(ls []net.Listener) {
+	for _, l := range ls {
+		l.Close()
+	}
+}
+
 // boundListener stamps every connection it accepts with its session's
-// identity; ConnContext moves it into each request's context.
+// identity; ConnContext moves it into each request's context. With a peer
+// rule it first checks the connecting process's credentials: a process the
+// rule does not allow gets a connection whose every call is refused (the
+// client sees Connect permission_denied, not a dropped connection it would
+// retry), and the refusal is logged once, with who tried.
 type boundListener struct {
 	net.Listener
-	id gateway.Identity
+	id   gateway.Identity
+	peer *gateway.Peer // nil: no check
+	log  *slog.Logger
 }
 
 func (l *boundListener) Accept() (net.Conn, error) {
@@ -106,10 +130,34 @@ func (l *boundListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &boundConn{Conn: c, id: l.id}, nil
+	bc := &boundConn{Conn: c, id: l.id}
+	if l.peer != nil {
+		bc.refused = l.check(c)
+	}
+	return bc, nil
+}
+
+// check is why a connection is refused under the peer rule, or "".
+func (l *boundListener) check(c net.Conn) string {
+	uid, gid, pid, err := peerCred(c)
+	if err == nil && l.peer.Allows(uid, gid) {
+		return ""
+	}
+	attrs := []any{"session", l.id.Session, "account", l.id.Account, "allowed", l.peer.String()}
+	var reason string
+	if err != nil {
+		reason = fmt.Sprintf("session %s allows only %s, and the connecting process's credentials could not be read", l.id.Session, l.peer)
+		attrs = append(attrs, "cause", err.Error())
+	} else {
+		reason = fmt.Sprintf("session %s allows only %s; this process runs as uid %d, gid %d", l.id.Session, l.peer, uid, gid)
+		attrs = append(attrs, "peer_uid", uid, "peer_gid", gid, "peer_pid", pid)
+	}
+	l.log.Warn("refused a connection: its peer credentials are not allowed on this session", attrs...)
+	return reason
 }
 
 type boundConn struct {
 	net.Conn
-	id gateway.Identity
+	id      gateway.Identity
+	refused string // why every call on it is refused; "" = not refused
 }

@@ -23,6 +23,7 @@ type target struct {
 	driver  string // database/sql driver name
 	dsn     string // driver-specific data source name
 	memory  bool   // an in-memory SQLite database (one connection only)
+	path    string // a SQLite database's file
 }
 
 // sqlitePragmas are applied to every SQLite connection. WAL lets readers run
@@ -62,7 +63,7 @@ func parseDSN(dsn string) (target, error) {
 		// The driver splits its DSN at '?', so such a path would be cut.
 		return target{}, fmt.Errorf("SQLite path %q contains '?' or '#'", path)
 	}
-	return target{dialect: SQLite, driver: "sqlite", dsn: path + "?" + sqlitePragmas}, nil
+	return target{dialect: SQLite, driver: "sqlite", dsn: path + "?" + sqlitePragmas, path: path}, nil
 }
 
 // redactDSN hides a URL's user info, so an error never carries a password.

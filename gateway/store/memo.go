@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -32,6 +33,8 @@ const (
 type Reservation struct {
 	s                     *Store
 	account, key, attempt string
+	tookOver              bool
+	created               int64 // when the key was first reserved (ms)
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -85,18 +88,18 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, nil, false, fmt.Errorf("reservation: %w", err)
 	} else if n == 1 {
-		return s.hold(account, key, attempt), nil, false, nil
+		return s.hold(account, key, attempt, false, millis(now)), nil, false, nil
 	}
 
 	var (
 		fp, state, held, kind, provider, host, repo string
-		leaseUntil, number                          int64
+		leaseUntil, number, created                 int64
 		finished                                    sql.NullInt64
 	)
 	err = s.db.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
-		kind, provider, host, repo, number, finished_ms
+		kind, provider, host, repo, number, created_ms, finished_ms
 		FROM gateway_create_memo WHERE account = ? AND client_request_id = ?`), account, key).
-		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number, &finished)
+		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number, &created, &finished)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		// Abandoned between our insert and this read: try again.
@@ -137,14 +140,14 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		return nil, nil, false, fmt.Errorf("take over reservation: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create reservation", "account", account)
-		return s.hold(account, key, attempt), nil, false, nil
+		return s.hold(account, key, attempt, true, created), nil, false, nil
 	}
 	return nil, nil, true, nil
 }
 
 // hold starts the heartbeat of a reservation just won.
-func (s *Store) hold(account, key, attempt string) *Reservation {
-	c := &Reservation{s: s, account: account, key: key, attempt: attempt, stop: make(chan struct{})}
+func (s *Store) hold(account, key, attempt string, tookOver bool, created int64) *Reservation {
+	c := &Reservation{s: s, account: account, key: key, attempt: attempt, tookOver: tookOver, created: created, stop: make(chan struct{})}
 	s.beats.Add(1)
 	go c.heartbeat()
 	return c
@@ -181,6 +184,19 @@ func (c *Reservation) heartbeat() {
 }
 
 func (c *Reservation) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
+
+// TookOver reports that the reservation was taken over from an earlier attempt
+// whose lease expired: that attempt's gateway died (or stalled) while it
+// held the reservation, perhaps with the forge call in flight, so the forge may
+// already hold what it created.
+func (c *Reservation) TookOver() bool { return c.tookOver }
+
+// Generation names this reservation of its key: the same for every attempt
+// that takes it over, new when the key is reserved afresh (after an
+// Abandon, or past a replay window). A key the gateway derives is reused
+// for calls far apart; a forge-side idempotency key built on key and
+// generation still tells them apart.
+func (c *Reservation) Generation() string { return strconv.FormatInt(c.created, 36) }
 
 // Finish records what the create made and who made it, in one transaction:
 // later attempts replay o's artifact, and the ownership row is o (its

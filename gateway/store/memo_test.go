@@ -222,9 +222,12 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 		clk := newClock()
 		opts := store.Options{Now: clk.now, Lease: time.Minute}
 		crashed := open(t, dsn, opts)
-		_, _, err := crashed.Reserve(ctx, "a", "k", "fp", 0)
+		first, _, err := crashed.Reserve(ctx, "a", "k", "fp", 0)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if first.TookOver() {
+			t.Fatal("a fresh claim says it took over")
 		}
 		crashed.Close() // the gateway dies mid-create: no Finish, no heartbeat
 
@@ -238,8 +241,8 @@ func TestExpiredClaimIsTakenOver(t *testing.T) {
 
 		clk.advance(2 * time.Second)
 		c, a, err := s.Reserve(ctx, "a", "k", "fp", 0)
-		if err != nil || c == nil || a != nil {
-			t.Fatalf("Reserve after the lease = %v, %v, %v; want a takeover", c, a, err)
+		if err != nil || c == nil || a != nil || !c.TookOver() {
+			t.Fatalf("Claim after the lease = %v, %v, %v; want a takeover", c, a, err)
 		}
 		if err := c.Finish(ctx, store.Ownership{Session: "s2", Artifact: issue(5)}); err != nil {
 			t.Fatal(err)

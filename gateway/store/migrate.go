@@ -6,8 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"github.com/pressly/goose/v3"
-	"github.com/pressly/goose/v3/lock"
+	"github.com/forgetools/forgetools/internal/migrate"
 )
 
 // migrations holds one directory of goose SQL files per dialect; a schema
@@ -25,33 +24,16 @@ const VersionTable = "forgetools_gateway_migrations"
 // migrating one database at the same time (any fixed int64 unique to us).
 const migrationLockID int64 = 0x666f7267655f6777 // "forge_gw"
 
+// migrate applies the pending migrations, serialised with every other
+// process migrating the same database (see internal/migrate).
 func (s *Store) migrate(ctx context.Context) error {
-	dir := "migrations/sqlite"
-	dialect := goose.DialectSQLite3
-	var opts []goose.ProviderOption
-	if s.dialect == Postgres {
-		dir = "migrations/postgres"
-		dialect = goose.DialectPostgres
-		locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID))
-		if err != nil {
-			return fmt.Errorf("migration lock: %w", err)
-		}
-		opts = append(opts, goose.WithSessionLocker(locker))
-	}
-	sub, err := fs.Sub(migrations, dir)
+	sub, err := fs.Sub(migrations, "migrations/"+string(s.dialect))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	opts = append(opts,
-		goose.WithTableName(VersionTable),
-		goose.WithDisableGlobalRegistry(true),
-		goose.WithLogger(goose.NopLogger()),
-	)
-	p, err := goose.NewProvider(dialect, s.db, sub, opts...)
-	if err != nil {
-		return fmt.Errorf("migrations: %w", err)
-	}
-	results, err := p.Up(ctx)
+	results, err := migrate.Up(ctx, s.db, migrate.Set{
+		Dialect: string(s.dialect), Files: sub, Table: VersionTable, LockID: migrationLockID,
+	})
 	if err != nil {
 		return fmt.Errorf("migrate %s: %w", s.dialect, err)
 	}

@@ -57,7 +57,8 @@ type Store struct {
 }
 
 // Open connects to dsn (see parseDSN for the accepted forms), applies the
-// pending migrations and returns the Store.
+// pending migrations and returns the Store. A SQLite database and the files
+// beside it are kept 0600 (see secureFiles).
 func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	var o Options
 	if len(opts) > 0 {
@@ -66,6 +67,15 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	t, err := parseDSN(dsn)
 	if err != nil {
 		return nil, err
+	}
+	log := o.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	if t.path != "" {
+		if err := secureFiles(t.path, log); err != nil {
+			return nil, err
+		}
 	}
 	db, err := sql.Open(t.driver, t.dsn)
 	if err != nil {
@@ -92,7 +102,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		dialect: t.dialect,
 		lease:   o.Lease,
 		now:     o.Now,
-		log:     o.Logger,
+		log:     log,
 		closing: make(chan struct{}),
 	}
 	if s.lease <= 0 {
@@ -100,9 +110,6 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	}
 	if s.now == nil {
 		s.now = time.Now
-	}
-	if s.log == nil {
-		s.log = slog.Default()
 	}
 	if err := db.PingContext(ctx); err != nil {
 		db.Close()

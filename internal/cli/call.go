@@ -4,12 +4,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/forgetools/forgetools/runtime"
 )
+
+// maxStdinArgs bounds the arguments `call -` reads: the gateway refuses a
+// request larger than its 16 MiB limit anyway (server.DefaultMaxRequestBytes).
+const maxStdinArgs = 16 << 20
 
 func newCall() *cobra.Command {
 	var f toolFlags
@@ -23,7 +28,9 @@ text is still printed, on stdout, as the model would see it).
 
 Without --gateway the gateway runs in-process on the embedded local forge and
 the same store as 'forgetools serve', so a create followed by a read sees what
-was created. '-' as JSON-ARGS reads the arguments from stdin.`,
+was created. '-' as JSON-ARGS reads the arguments from stdin: all of it, judged
+exactly as on the command line (one JSON object of valid Unicode text, nothing
+after it), with the same failure text and exit code.`,
 		Example: `  forgetools call forge_create_issue '{"repo":"demo/app","title":"Crash on start","labels":["bug"]}'
   forgetools call forge_get_issue '{"repo":"demo/app","issue_number":1}'
   forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --gateway unix://$HOME/.local/share/forgetools/sockets/demo.sock`,
@@ -34,9 +41,15 @@ was created. '-' as JSON-ARGS reads the arguments from stdin.`,
 				args = argv[1]
 			}
 			if args == "-" {
-				var raw json.RawMessage
-				if err := json.NewDecoder(cmd.InOrStdin()).Decode(&raw); err != nil {
-					return usageError{fmt.Errorf("reading arguments from stdin: %w", err)}
+				// Read everything and let the tool's decoder judge it, as
+				// it judges argv: trailing data, bad JSON and bad text are
+				// the same model-facing failures either way.
+				raw, err := io.ReadAll(io.LimitReader(cmd.InOrStdin(), maxStdinArgs+1))
+				if err != nil {
+					return fmt.Errorf("reading arguments from stdin: %w", err)
+				}
+				if len(raw) > maxStdinArgs {
+					return usageError{fmt.Errorf("arguments on stdin are longer than %d bytes, more than any tool accepts", maxStdinArgs)}
 				}
 				args = string(raw)
 			}

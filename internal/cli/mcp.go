@@ -106,7 +106,7 @@ func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, addr string) err
 // first account when session is "".
 func accountOf(cfg *config.Config, session string) (int, error) {
 	for i, a := range cfg.Accounts {
-		if session == "" || slices.Contains(a.Sessions, session) {
+		if session == "" || slices.ContainsFunc(a.Sessions, func(s config.Session) bool { return s.Name == session }) {
 			return i, nil
 		}
 	}

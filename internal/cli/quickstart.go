@@ -75,7 +75,7 @@ func (q *quickstart) config(cmd *cobra.Command) (*config.Config, error) {
 		AgentHandle: q.agentHandle,
 		OwnerHandle: owner,
 		Scope:       q.repos,
-		Sessions:    []string{quickstartSession},
+		Sessions:    []config.Session{{Name: quickstartSession}},
 	}}
 	if err := cfg.Check(); err != nil {
 		return nil, usageError{err}

@@ -56,7 +56,7 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 				// serve would run forever with nothing to call it on.
 				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
 			}
-			srv := server.New(sys.svc, server.Options{Logger: log, TLS: tlsConfig})
+			srv := server.New(sys.svc, server.Options{Logger: sys.log, TLS: tlsConfig})
 			// Open every listener before announcing any, and close them all
 			// (which removes the socket files) if one fails.
 			var targets []string

@@ -2,28 +2,29 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
 )
 
-// system is a running gateway: its service and the state it owns.
+// system is a running gateway: its service, the state it owns and the
+// logger everything in it writes to.
 type system struct {
 	svc   *gateway.Service
 	store *store.Store
+	// log redacts every credential the configuration names, however
+	// encoded, from every line (internal/redact).
+	log *slog.Logger
 }
 
 func (s *system) Close() error { return s.store.Close() }
@@ -36,7 +37,8 @@ func (s *system) Close() error { return s.store.Close() }
 // Everything that can be checked without the store is checked first (every
 // credential, every account, every remote forge's settings), so a start
 // that fails leaves no store file and no migrated schema behind; a SQLite
-// file created by a start that fails later is removed again.
+// file created by a start that fails later is removed again. Everything
+// logs through a logger that redacts the credentials.
 func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system, err error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -45,11 +47,18 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	if err != nil {
 		return nil, err
 	}
+	log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
 	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow)}
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
-			Scope: a.Scope, Sessions: a.Sessions,
+			Scope: a.Scope, Peers: map[string]gateway.Peer{},
+		}
+		for _, s := range a.Sessions {
+			acct.Sessions = append(acct.Sessions, s.Name)
+			if s.UID != nil || s.GID != nil {
+				acct.Peers[s.Name] = gateway.Peer{UID: s.UID, GID: s.GID}
+			}
 		}
 		for _, env := range a.TokenEnvs {
 			acct.Tokens = append(acct.Tokens, gateway.Token{Secret: creds[env]})
@@ -73,7 +82,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		gcfg.Redact = append(gcfg.Redact, secrets...)
 	}
 
-	created, err := prepareStore(cfg.Store)
+	created, err := prepareStore(cfg.Store, log)
 	if err != nil {
 		return nil, err
 	}
@@ -105,47 +114,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		st.Close()
 		return nil, err
 	}
-	return &system{svc: svc, store: st}, nil
-}
-
-// createdStore is what prepareStore made for a SQLite store that did not
-// exist yet, so a failed start can take it away again.
-type createdStore struct {
-	file string // the database file, "" when it existed already
-	dir  string // the directory, "" when it existed already
-}
-
-func (c createdStore) remove() {
-	if c.file != "" {
-		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-			os.Remove(c.file + suffix)
-		}
-	}
-	if c.dir != "" {
-		os.Remove(c.dir) // only if empty
-	}
-}
-
-// prepareStore creates the directory of a SQLite store file, so the
-// default store in a fresh data directory just works, and says what it
-// (and the first open) will have created.
-func prepareStore(dsn string) (createdStore, error) {
-	var c createdStore
-	if dsn == "" {
-		return c, errors.New("no store: set store in the config or pass --store")
-	}
-	if isPostgres(dsn) || dsn == ":memory:" {
-		return c, nil
-	}
-	file := strings.TrimPrefix(dsn, "sqlite:")
-	dir := filepath.Dir(file)
-	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
-		c.dir = dir
-	}
-	if _, err := os.Stat(file); errors.Is(err, fs.ErrNotExist) {
-		c.file = file
-	}
-	return c, os.MkdirAll(dir, 0o700)
+	return &system{svc: svc, store: st, log: log}, nil
 }
 
 func isPostgres(dsn string) bool {

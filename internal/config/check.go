@@ -71,12 +71,12 @@ func (c *Config) Check() error {
 			bad("%s: agent_handle and owner_handle are required (they are stamped into every body the agent writes)", where)
 		}
 		for _, s := range a.Sessions {
-			if !sessionName.MatchString(s) {
-				bad("%s.sessions: %q must be 1-64 of letters, digits, '_', '.', '-' (it names a socket file)", where, s)
-			} else if other, dup := sessions[s]; dup {
-				bad("%s.sessions: %q already belongs to account %q", where, s, other)
+			if !sessionName.MatchString(s.Name) {
+				bad("%s.sessions: %q must be 1-64 of letters, digits, '_', '.', '-' (it names a socket file)", where, s.Name)
+			} else if other, dup := sessions[s.Name]; dup {
+				bad("%s.sessions: %q already belongs to account %q", where, s.Name, other)
 			}
-			sessions[s] = a.Name
+			sessions[s.Name] = a.Name
 		}
 		for j, env := range a.TokenEnvs {
 			if problem := checkEnvName(env); problem != "" {

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -77,10 +78,67 @@ type Account struct {
 	Scope []string `yaml:"scope"`
 	// Sessions each get a Unix socket <socket_dir>/<session>.sock bound to
 	// this account.
-	Sessions []string `yaml:"sessions"`
+	Sessions []Session `yaml:"sessions"`
 	// TokenEnvs name environment variables holding bearer tokens that
 	// authenticate this account over TCP.
 	TokenEnvs []string `yaml:"token_envs"`
+}
+
+// Session is one agent session: its name, and optionally the peer
+// credentials a process must have to connect to its socket. In YAML it is
+// the name alone, or {name, uid, gid}.
+type Session struct {
+	Name string
+	// UID and GID, when set, are the user and group ids a connecting
+	// process must run as (both, when both are set), checked with
+	// SO_PEERCRED on every connection. Unset: any process that can open
+	// the socket file, which is 0600 in a 0700 directory, so processes of
+	// the gateway's own user.
+	UID, GID *uint32
+}
+
+func (s *Session) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		s.Name = n.Value
+		return nil
+	case yaml.MappingNode:
+	default:
+		return fmt.Errorf("line %d: a session is a name or {name, uid, gid}", n.Line)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		switch k.Value {
+		case "name":
+			s.Name = v.Value
+		case "uid", "gid":
+			id, err := strconv.ParseUint(v.Value, 10, 32)
+			if err != nil || v.Kind != yaml.ScalarNode {
+				what := map[string]string{"uid": "user", "gid": "group"}[k.Value]
+				return fmt.Errorf("line %d: %s %s is not a %s id", v.Line, k.Value, quoteIfText(v.Value), what)
+			}
+			u := uint32(id)
+			if k.Value == "uid" {
+				s.UID = &u
+			} else {
+				s.GID = &u
+			}
+		default:
+			return fmt.Errorf("line %d: session key %q is not one of name, uid, gid", k.Line, k.Value)
+		}
+	}
+	if s.Name == "" {
+		return fmt.Errorf("line %d: a session needs a name", n.Line)
+	}
+	return nil
+}
+
+// quoteIfText shows a number as it is and anything else quoted.
+func quoteIfText(v string) string {
+	if _, err := strconv.ParseInt(v, 10, 64); err == nil {
+		return v
+	}
+	return strconv.Quote(v)
 }
 
 // Duration is a time.Duration written as "30s" in YAML.
@@ -156,7 +214,7 @@ func Default(dataDir string) *Config {
 			AgentHandle: "demo-agent",
 			OwnerHandle: "demo-owner",
 			Scope:       []string{"*"},
-			Sessions:    []string{"demo"},
+			Sessions:    []Session{{Name: "demo"}},
 		}},
 	}
 }

@@ -16,6 +16,16 @@ const MinTokenLen = 16
 // keyed by variable name.
 type Credentials map[string]string
 
+// Values lists the secret values, in no particular order: what a redactor
+// keeps out of logs and messages.
+func (c Credentials) Values() []string {
+	out := make([]string, 0, len(c))
+	for _, v := range c {
+		out = append(out, v)
+	}
+	return out
+}
+
 // Resolve reads every environment variable the configuration names and
 // reports every missing, empty or too short one at once, each by its
 // variable name and never by its value. Run it before anything is created,

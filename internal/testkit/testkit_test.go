@@ -107,3 +107,20 @@ func TestBufferConcurrentWrites(t *testing.T) {
 		t.Errorf("got %d bytes, want %d", len(got), len(want))
 	}
 }
+
+// TestLeakFindsEveryEcho keeps the scanner honest: it finds each echo of a
+// credential, and nothing in text that does not hold one.
+func TestLeakFindsEveryEcho(t *testing.T) {
+	const secret = "ghp_X2aQ7Lm9Vb4Nc8Rt1Zy6WkP3dF5hJ0sG4eU7"
+	for name, echo := range testkit.Echoes(secret) {
+		if testkit.Leak(secret, "text "+echo+" text") == "" {
+			t.Errorf("Leak missed the %s echo %q", name, echo)
+		}
+	}
+	other := "ghp_R6cW3Hd5Kf0Pj8Sg2Wq7Ex1mV9bN4tL2yA5o"
+	for name, echo := range testkit.Echoes(other) {
+		if piece := testkit.Leak(secret, "[REDACTED] "+echo); piece != "" {
+			t.Errorf("Leak found %q of the secret in the %s echo of another", piece, name)
+		}
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // This file translates go-github's view of GitHub's JSON into the canonical
-// forge types. Bodies and titles pass through untouched.
+// forge types. Bodies and titles pass through untouched, but for the create
+// marker at the end of a body the gateway filed (recover.go).
 
 func (p *Provider) issue(repo repoName, i *gh.Issue, comments []*gh.IssueComment) *forgev1.Issue {
 	return &forgev1.Issue{
@@ -22,7 +23,7 @@ func (p *Provider) issue(repo repoName, i *gh.Issue, comments []*gh.IssueComment
 		Labels:   labelNames(i.Labels),
 		Author:   i.GetUser().GetLogin(),
 		Title:    i.GetTitle(),
-		Body:     i.GetBody(),
+		Body:     unmark(i.GetBody()),
 		Comments: issueComments(comments),
 	}
 }
@@ -73,7 +74,7 @@ func (p *Provider) pullRequest(repo repoName, pr *gh.PullRequest) *forgev1.PullR
 		Draft:   pr.GetDraft(),
 		Author:  pr.GetUser().GetLogin(),
 		Title:   pr.GetTitle(),
-		Body:    pr.GetBody(),
+		Body:    unmark(pr.GetBody()),
 	}
 }
 

@@ -44,6 +44,9 @@ func TestReadRedirectOnSameHostIsFollowed(t *testing.T) {
 		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, status: 301,
 			header: hdr("Location", f.srv.URL+"/repositories/1296269/issues/1347"), reply: fixture(t, "moved_301.json")},
 		exchange{method: "GET", path: "/repositories/1296269/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		// The same number in the repository's own id: a rename (a transfer
+		// would be another repository's), which the repository's id shows.
+		exchange{method: "GET", path: repoPath, accept: acceptRepo, reply: fixture(t, "repo.json")},
 		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
 	)
 	got, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	gh "github.com/google/go-github/v84/github"
 
@@ -50,23 +49,13 @@ func (p *Provider) mapError(what string, err error) *handler.Error {
 		return pe
 	}
 	e := p.classify(err)
-	msg := what + ": " + e.Message
-	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, "[redacted]")
-	}
-	if len(msg) > maxMessage {
-		cut := maxMessage
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut-- // never split a character: proto strings must stay UTF-8
-		}
-		msg = msg[:cut] + "…"
-	}
-	e.Message = msg
+	e.Message = p.redactor.Message(what+": "+e.Message, maxMessage)
 	return e
 }
 
 func (p *Provider) classify(err error) *handler.Error {
 	var (
+		gate      *gateClosed
 		egress    *egressError
 		primary   *gh.RateLimitError
 		secondary *gh.AbuseRateLimitError
@@ -80,6 +69,8 @@ func (p *Provider) classify(err error) *handler.Error {
 		typeErr   *json.UnmarshalTypeError
 	)
 	switch {
+	case errors.As(err, &gate):
+		return p.gateLimit(gate)
 	case errors.As(err, &egress):
 		return handler.Errorf(codePrecondition, "%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
@@ -107,10 +98,9 @@ func (p *Provider) classify(err error) *handler.Error {
 	}
 }
 
-// primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0),
-// answered by GitHub or pre-empted by go-github from an earlier answer.
+// primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0).
 func (p *Provider) primaryLimit(e *gh.RateLimitError) *handler.Error {
-	wait, ok := p.headerWait(e.Response)
+	wait, ok := headerWait(e.Response, p.now())
 	if !ok {
 		wait = e.Rate.Reset.Sub(p.now())
 	}
@@ -119,17 +109,18 @@ func (p *Provider) primaryLimit(e *gh.RateLimitError) *handler.Error {
 }
 
 // secondaryLimit is GitHub's abuse protection (too many requests at once or
-// content created too fast).
+// content created too fast). Without a wait in the answer, wait stays 0 and
+// limited() applies the one-minute rule: go-github's own fallback (until
+// x-ratelimit-reset, which every answer carries for the hourly window)
+// would wait up to an hour for nothing.
 func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *handler.Error {
-	wait, ok := p.headerWait(e.Response)
-	if !ok && synthetic(e.Response) {
-		// go-github answered from its memo of an earlier limit.
-		wait = e.GetRetryAfter()
-	}
-	// Otherwise wait stays 0 and limited() applies the one-minute rule:
-	// go-github's own fallback (until x-ratelimit-reset, which every answer
-	// carries for the hourly window) would wait up to an hour for nothing.
+	wait, _ := headerWait(e.Response, p.now())
 	return limited("GitHub secondary rate limit: "+e.Message, wait)
+}
+
+// gateLimit is a request the rate gate refused without sending it.
+func (p *Provider) gateLimit(e *gateClosed) *handler.Error {
+	return limited(e.Error(), e.until.Sub(p.now()))
 }
 
 // limited is resource_exhausted with the wait rounded to whole seconds; a
@@ -147,7 +138,7 @@ func limited(msg string, wait time.Duration) *handler.Error {
 // guide: retry-after seconds; or until x-ratelimit-reset when
 // x-ratelimit-remaining is 0; the longer of the two when both are given.
 // ok is false when the answer names neither.
-func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
+func headerWait(r *http.Response, now time.Time) (d time.Duration, ok bool) {
 	if r == nil {
 		return 0, false
 	}
@@ -156,20 +147,17 @@ func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
 		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 			d, ok = time.Duration(min(n, int64(maxWait/time.Second)))*time.Second, true
 		} else if t, err := http.ParseTime(s); err == nil {
-			d, ok = t.Sub(p.now()), true
+			d, ok = t.Sub(now), true
 		}
 	}
 	if h.Get(gh.HeaderRateRemaining) == "0" {
 		if n, err := strconv.ParseInt(h.Get(gh.HeaderRateReset), 10, 64); err == nil {
-			d, ok = max(d, time.Unix(n, 0).Sub(p.now())), true
+			reset := time.Unix(min(n, now.Add(maxWait).Unix()), 0) // no overflow on a garbled header
+			d, ok = max(d, reset.Sub(now)), true
 		}
 	}
 	return d, ok
 }
-
-// synthetic reports a response go-github made up to pre-empt a request it
-// knows would be rate limited (it carries no headers; GitHub's always do).
-func synthetic(r *http.Response) bool { return r == nil || len(r.Header) == 0 }
 
 func resource(r string) string {
 	if r == "" {
@@ -201,7 +189,8 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 		status = e.Response.StatusCode
 	}
 	msg := fmt.Sprintf("GitHub answered %d %s", status, http.StatusText(status))
-	if d := detail(e); d != "" && d != http.StatusText(status) {
+	// GitHub's message often only repeats the status text.
+	if d := strings.TrimPrefix(detail(e), http.StatusText(status)+": "); d != "" && d != http.StatusText(status) {
 		msg += ": " + d
 	}
 	switch {
@@ -213,7 +202,7 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 		// A 429, or a 403 that names a wait, is a rate limit whose body
 		// go-github did not recognise (it keys on documentation_url).
 		if status == http.StatusTooManyRequests || e.Response.Header.Get("Retry-After") != "" {
-			wait, _ := p.headerWait(e.Response)
+			wait, _ := headerWait(e.Response, p.now())
 			return limited(msg, wait)
 		}
 		return handler.Errorf(codeDenied, "%s", msg)

@@ -13,6 +13,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 // The repo argument comes from the model and goes into URL paths: whatever
@@ -48,10 +49,11 @@ func FuzzErrorAnswer(f *testing.F) {
 	f.Add(403, []byte(`{"message":"x","documentation_url":"https://docs.github.com/rest#secondary-rate-limits"}`), "30", "4999", "")
 	f.Add(429, []byte(`{"message":"API rate limit exceeded"}`), "", "0", "1767225600")
 	f.Add(401, []byte(`{"message":"Bad credentials `+authorToken+`"}`), "", "", "")
+	f.Add(401, []byte(`{"message":"Bad credentials `+strings.ToUpper(authorToken)+`","errors":[{"message":"`+authorToken[:20]+`"}]}`), "", "", "")
 	f.Add(502, []byte("<html>Unicorn!</html>"), "", "", "")
 	f.Add(301, []byte(`{"message":"Moved Permanently"}`), "", "", "")
 	f.Add(404, []byte(`{"message":"\xff\xfe","errors":["a","b"]}`), "Wed, 21 Oct 2026 07:28:00 GMT", "", "")
-	p := &Provider{timeout: time.Second, secrets: []string{authorToken}, now: func() time.Time { return time.Unix(1767225000, 0) }}
+	p := &Provider{timeout: time.Second, redactor: redact.New(authorToken), now: func() time.Time { return time.Unix(1767225000, 0) }}
 	f.Fuzz(func(t *testing.T, status int, body []byte, retryAfter, remaining, reset string) {
 		if status < 100 || status > 999 {
 			return
@@ -72,7 +74,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
-		if !utf8.ValidString(e.Message) || len(e.Message) > maxMessage+len("…") || strings.Contains(e.Message, authorToken) {
+		if !utf8.ValidString(e.Message) || len(e.Message) > maxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
 		if (e.Code == codeExhausted) != (e.RetryAfter > 0) || e.RetryAfter < 0 {

@@ -27,6 +27,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 const (
@@ -76,7 +77,7 @@ type Provider struct {
 	author   *gh.Client
 	reviewer *gh.Client
 	timeout  time.Duration
-	secrets  []string
+	redactor *redact.Redactor // both credentials
 	log      *slog.Logger
 	// now is the clock rate-limit waits are computed against.
 	now func() time.Time
@@ -113,11 +114,11 @@ func New(o Options) (*Provider, error) {
 		return nil, err
 	}
 	p := &Provider{
-		host:    host,
-		timeout: o.Timeout,
-		log:     o.Logger,
-		now:     time.Now,
-		secrets: []string{o.Token},
+		host:     host,
+		timeout:  o.Timeout,
+		log:      o.Logger,
+		now:      time.Now,
+		redactor: redact.New(o.Token, o.ReviewerToken),
 	}
 	if p.timeout == 0 {
 		p.timeout = DefaultTimeout
@@ -133,11 +134,11 @@ func New(o Options) (*Provider, error) {
 	if rt == nil {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	p.author = newClient(base, o.Token, ua, rt)
+	now := func() time.Time { return p.now() } // tests replace p.now after New
+	p.author = newClient(base, o.Token, ua, rt, now)
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
-		p.reviewer = newClient(base, o.ReviewerToken, ua, rt)
-		p.secrets = append(p.secrets, o.ReviewerToken)
+		p.reviewer = newClient(base, o.ReviewerToken, ua, rt, now)
 	}
 	return p, nil
 }
@@ -189,13 +190,17 @@ func isLoopback(host string) bool {
 // newClient is a go-github client pinned to base, authenticating with token.
 // go-github's token layer wraps the pinned transport, so the Authorization
 // header is set on a request only on its way into the pin: one bound for
-// another host is refused there, with nothing sent.
-func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper) *gh.Client {
+// another host is refused there, with nothing sent. Each credential has its
+// own rate gate (ratelimit.go), as GitHub keeps a quota per credential;
+// go-github's own rate memory is off.
+func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper, now func() time.Time) *gh.Client {
+	gate := &rateGate{next: rt, now: now}
 	hc := &http.Client{
-		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: rt},
+		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: gate},
 		CheckRedirect: redirectPolicy(base),
 	}
 	c := gh.NewClient(hc).WithAuthToken(token)
+	c.DisableRateLimitCheck = true
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	gh "github.com/google/go-github/v84/github"
@@ -21,7 +22,8 @@ const (
 )
 
 // GetIssue reads an issue and its comments. GitHub serves pull requests on
-// the issues endpoint too; one is refused as not_found, saying what it is.
+// the issues endpoint too; one is refused as not_found, saying what it is,
+// and so is an issue transferred to another repository, saying where.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -32,8 +34,11 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		return nil, err
 	}
 	return call(ctx, p, fmt.Sprintf("get issue %s#%d", repo, n), func(ctx context.Context) (*forgev1.Issue, error) {
-		i, _, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
+		i, resp, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
 		if err != nil {
+			return nil, err
+		}
+		if err := p.transferred(ctx, repo, n, i, resp); err != nil {
 			return nil, err
 		}
 		if i.IsPullRequest() {
@@ -114,26 +119,49 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 	}
 }
 
-// CreateIssue opens an issue with the title, body and labels as given.
-func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+// CreateIssue opens an issue with the title, body and labels as given, and
+// says which labels GitHub did not apply. A keyed create marks its body,
+// and a resumed one returns the issue an earlier attempt filed, if any
+// (recover.go).
+func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	in := &gh.IssueRequest{Title: gh.Ptr(req.GetTitle())}
-	if req.GetBody() != "" {
-		in.Body = gh.Ptr(req.GetBody())
+	if body := markBody(c, req.GetBody()); body != "" {
+		in.Body = gh.Ptr(body)
 	}
 	if len(req.GetLabels()) > 0 {
 		in.Labels = gh.Ptr(req.GetLabels())
 	}
 	return call(ctx, p, "create issue in "+repo.String(), func(ctx context.Context) (*forgev1.Issue, error) {
-		i, _, err := p.author.Issues.Create(ctx, repo.owner, repo.name, in)
+		i, err := p.earlier(ctx, c, repo)
+		if err == nil && i == nil {
+			i, _, err = p.author.Issues.Create(ctx, repo.owner, repo.name, in)
+		}
 		if err != nil {
 			return nil, err
 		}
-		return p.issue(repo, i, nil), nil
+		out := p.issue(repo, i, nil)
+		out.LabelsNotApplied = missingLabels(req.GetLabels(), out.GetLabels())
+		return out, nil
 	})
+}
+
+// missingLabels are the labels asked for that the created issue does not
+// carry. GitHub drops the labels of a new issue, without an error, when the
+// credential lacks push access; the ack names them. Names match as GitHub
+// matches them, ignoring case.
+func missingLabels(asked, got []string) []string {
+	var out []string
+	for _, a := range asked {
+		if !slices.ContainsFunc(got, func(g string) bool { return strings.EqualFold(g, a) }) &&
+			!slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, a) }) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // CommentOnIssue posts a comment on an issue.

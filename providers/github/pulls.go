@@ -68,22 +68,64 @@ func (p *Provider) checks(ctx context.Context, repo repoName, sha string) string
 		p.log.DebugContext(ctx, "github: no commit status for pull request head", "host", p.host, "repo", repo.String(), "code", p.mapError("status", err).Code.String())
 		return ""
 	}
-	runs, _, err := p.author.Checks.ListCheckRunsForRef(ctx, repo.owner, repo.name, sha, &gh.ListCheckRunsOptions{ListOptions: gh.ListOptions{PerPage: maxPerPage}})
+	runs, complete, err := p.checkRuns(ctx, repo, sha)
 	if err != nil {
 		p.log.DebugContext(ctx, "github: no check runs for pull request head", "host", p.host, "repo", repo.String(), "code", p.mapError("checks", err).Code.String())
 		return ""
 	}
-	return checksState(status, runs.CheckRuns)
+	state := checksState(status, runs)
+	if !complete && state != "failure" {
+		// Runs left unread could fail: only a failure already seen is
+		// certain.
+		p.log.DebugContext(ctx, "github: too many check runs to read them all", "host", p.host, "repo", repo.String(), "read", len(runs))
+		return ""
+	}
+	return state
 }
 
+// checkRuns reads every check run of the commit sha, page by page, until it
+// has total_count of them; complete is false when the page limit stopped it
+// first.
+func (p *Provider) checkRuns(ctx context.Context, repo repoName, sha string) (runs []*gh.CheckRun, complete bool, err error) {
+	opts := &gh.ListCheckRunsOptions{ListOptions: gh.ListOptions{PerPage: maxPerPage}}
+	for range checkPageLimit {
+		page, resp, err := p.author.Checks.ListCheckRunsForRef(ctx, repo.owner, repo.name, sha, opts)
+		if err != nil {
+			return nil, false, err
+		}
+		runs = append(runs, page.CheckRuns...)
+		if len(runs) >= page.GetTotal() || resp.NextPage == 0 || len(page.CheckRuns) == 0 {
+			return runs, true, nil
+		}
+		opts.Page = resp.NextPage
+	}
+	return runs, false, nil
+}
+
+// checkPageLimit bounds the check run pages one read follows: GitHub lists
+// at most the runs of a ref's 1,000 most recent check suites, and a
+// pathological commit should still cost a bounded number of requests.
+const checkPageLimit = 20
+
 // CreatePullRequest opens a pull request from an already pushed head. An
-// omitted base is the repository's default branch, looked up first.
-func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+// omitted base is the repository's default branch, looked up first. A keyed
+// create marks its body, and a resumed one returns the pull request an
+// earlier attempt opened, if any (recover.go).
+func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	return call(ctx, p, "create pull request in "+repo.String(), func(ctx context.Context) (*forgev1.PullRequest, error) {
+		if i, err := p.earlier(ctx, c, repo); err != nil {
+			return nil, err
+		} else if i != nil && i.IsPullRequest() {
+			pr, _, err := p.author.PullRequests.Get(ctx, repo.owner, repo.name, i.GetNumber())
+			if err != nil {
+				return nil, err
+			}
+			return p.pullRequest(repo, pr), nil
+		}
 		base := req.GetBaseRef()
 		if base == "" {
 			r, _, err := p.author.Repositories.Get(ctx, repo.owner, repo.name)
@@ -95,8 +137,8 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}
-		if req.GetBody() != "" {
-			in.Body = gh.Ptr(req.GetBody())
+		if body := markBody(c, req.GetBody()); body != "" {
+			in.Body = gh.Ptr(body)
 		}
 		if req.GetDraft() {
 			in.Draft = gh.Ptr(true)

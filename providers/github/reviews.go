@@ -31,9 +31,13 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 	if err != nil {
 		return nil, err
 	}
-	return call(ctx, p, fmt.Sprintf("review pull request %s#%d", repo, n), func(ctx context.Context) (*forgev1.ReviewRef, error) {
+	what := fmt.Sprintf("review pull request %s#%d", repo, n)
+	return call(ctx, p, what, func(ctx context.Context) (*forgev1.ReviewRef, error) {
 		r, _, err := p.reviewer.PullRequests.CreateReview(ctx, repo.owner, repo.name, n, in)
 		if err != nil {
+			if e := p.outsideDiff(ctx, p.reviewer, repo, n, what, req.GetComments(), err); e != nil {
+				return nil, e
+			}
 			return nil, err
 		}
 		if strings.EqualFold(r.GetState(), "PENDING") {

@@ -155,24 +155,13 @@ func (p *Provider) detail(status int, errs []gqlError) string {
 	return p.clip(strings.Join(parts, "; "), maxMessage)
 }
 
-// clip redacts the credential and bounds the length of text that came from
-// the wire.
-func (p *Provider) clip(s string, max int) string {
-	s = p.redact(s)
-	if len(s) > max {
-		s = s[:max] + "..."
-	}
-	return s
-}
+// clip redacts the credential (in any encoding, or in pieces; see
+// internal/redact) and bounds the length of text that came from the wire.
+func (p *Provider) clip(s string, max int) string { return p.redactor.Message(s, max) }
 
 // redact removes the credential from text that came from outside: a
 // misbehaving server or proxy could echo the Authorization header back.
-func (p *Provider) redact(s string) string {
-	if len(p.secret) >= 4 {
-		s = strings.ReplaceAll(s, p.secret, "[redacted]")
-	}
-	return s
-}
+func (p *Provider) redact(s string) string { return p.redactor.String(s) }
 
 // rateDimensions are Linear's budgets: each has a remaining count and a
 // reset time in UTC epoch milliseconds.

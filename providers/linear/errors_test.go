@@ -272,7 +272,7 @@ func TestCredentialNeverLeaks(t *testing.T) {
 			}
 		}
 		if i == 0 {
-			contains(t, "message", err.Error(), "[redacted]")
+			contains(t, "message", err.Error(), "[REDACTED]")
 		}
 	}
 	if strings.Contains(logs.String(), testKey) {

@@ -34,6 +34,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 // Defaults for Options.
@@ -107,8 +108,8 @@ type Provider struct {
 
 	host     string
 	endpoint string
-	auth     string // the full Authorization header value
-	secret   string // redacted from every message derived from a response
+	auth     string           // the full Authorization header value
+	redactor *redact.Redactor // the credential, out of every message derived from a response
 	agent    string
 	timeout  time.Duration
 	client   *http.Client
@@ -153,7 +154,7 @@ func New(opts Options) (*Provider, error) {
 		host:     or(opts.Host, DefaultHost),
 		endpoint: endpoint,
 		auth:     auth,
-		secret:   opts.APIKey,
+		redactor: redact.New(opts.APIKey),
 		agent:    or(opts.UserAgent, DefaultUserAgent),
 		timeout:  opts.Timeout,
 		client:   pinnedClient(opts.HTTPClient, host),

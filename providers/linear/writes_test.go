@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
@@ -129,7 +131,7 @@ func TestCommentOnIssue(t *testing.T) {
 		t.Fatal(err)
 	}
 	equalProto(t, got, &forgev1.CommentRef{
-		Forge: linearRef, Repo: "ENG", Number: 123, CommentId: "a69e4615-30f4-5041-953f-8f6be9fd9fb3",
+		Forge: linearRef, Repo: "ENG", Number: 123, CommentId: "a69e4615-30f4-4041-953f-8f6be9fd9fb3",
 		Url: "https://linear.app/acme/issue/ENG-123/crash-when-saving-a-draft-with-an-empty-title#comment-a69e4615",
 	})
 }
@@ -163,7 +165,7 @@ func TestCommentReplayReturnsTheExistingComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.GetCommentId() != "a69e4615-30f4-5041-953f-8f6be9fd9fb3" || got.GetUrl() == "" {
+	if got.GetCommentId() != "a69e4615-30f4-4041-953f-8f6be9fd9fb3" || got.GetUrl() == "" {
 		t.Errorf("got %v, want the existing comment", got)
 	}
 }
@@ -191,7 +193,7 @@ func TestCommentOnMissingIssue(t *testing.T) {
 func TestIDsAreDeterministicPerAccountAndKey(t *testing.T) {
 	a := IssueID("acct-builder", "nonce-7f3a:toolu_01")
 	// Pinned: a changed namespace would refile every retried create.
-	if a != "9b328554-33f6-5a26-b439-c471805bf04f" {
+	if a != "9b328554-33f6-4a26-b439-c471805bf04f" {
 		t.Errorf("IssueID = %s, the namespace changed", a)
 	}
 	if b := IssueID("acct-builder", "nonce-7f3a:toolu_01"); b != a {
@@ -207,7 +209,12 @@ func TestIDsAreDeterministicPerAccountAndKey(t *testing.T) {
 			t.Errorf("%s collides with %s", other, a)
 		}
 	}
-	if a[14] != '5' {
-		t.Errorf("IssueID %s is not a version 5 UUID", a)
+	// Linear documents IssueCreateInput.id and CommentCreateInput.id as
+	// "UUID v4 format": version 4, RFC 4122 variant, however derived.
+	for _, id := range []string{a, CommentID("acct-builder", "nonce-7f3a:toolu_01"), IssueID("", "")} {
+		u, err := uuid.Parse(id)
+		if err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 {
+			t.Errorf("%s is not laid out as a version 4 UUID (version %d, variant %v, %v)", id, u.Version(), u.Variant(), err)
+		}
 	}
 }

@@ -33,8 +33,8 @@ func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.Get
 		if err != nil {
 			return err
 		}
-		out = f.issue(repo, it, labels[it.number])
-		out.Comments, err = f.comments(ctx, tx, repo, it)
+		out = f.issue(it, labels[it.number])
+		out.Comments, err = f.comments(ctx, tx, it)
 		return err
 	})
 	return out, err
@@ -48,8 +48,8 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		return nil, err
 	}
 	query := `SELECT ` + itemColumns + ` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
-		WHERE r.name = $1 AND i.kind = 'issue'`
-	args := []any{repo}
+		WHERE r.name_key = $1 AND i.kind = 'issue'`
+	args := []any{repoKey(repo)}
 	switch req.GetState() {
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_UNSPECIFIED, gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_OPEN:
 		query += ` AND i.state = 'open'`
@@ -83,14 +83,16 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 			return err
 		}
 		for _, it := range items {
-			out.Issues = append(out.Issues, f.issue(repo, it, labels[it.number]))
+			out.Issues = append(out.Issues, f.issue(it, labels[it.number]))
 		}
 		return nil
 	})
 	return out, err
 }
 
-// CreateIssue opens an issue, creating the repository on first use.
+// CreateIssue opens an issue, creating the repository on first use. The
+// same account repeating a create with the same client_request_id gets the
+// issue the first made.
 func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
@@ -105,10 +107,19 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "label %q is blank", l)
 		}
 	}
-	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c)}
+	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c), requestKey: keyOf(c)}
 	err := f.write(ctx, func(tx *sql.Tx) error {
-		var err error
-		if it.repoID, it.number, _, err = f.allocate(ctx, tx, repo); err != nil {
+		earlier, err := f.made(ctx, tx, c, kindIssue, repo)
+		if err != nil {
+			return err
+		}
+		if earlier != nil {
+			it = earlier
+			ls, err := labelsOf(ctx, tx, it.repoID, it.number, it.number)
+			labels = ls[it.number]
+			return err
+		}
+		if _, err := f.allocate(ctx, tx, repo, it); err != nil {
 			return err
 		}
 		if err := f.insertItem(ctx, tx, it); err != nil {
@@ -125,7 +136,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	if err != nil {
 		return nil, err
 	}
-	return f.issue(repo, it, labels), nil
+	return f.issue(it, labels), nil
 }
 
 // CommentOnIssue posts a comment on an issue (not a pull request).
@@ -133,13 +144,13 @@ func (f *Forge) CommentOnIssue(ctx context.Context, c handler.Call, req *gateway
 	return f.comment(ctx, c, kindIssue, req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 
-func (f *Forge) issue(repo string, it *item, labels []string) *forgev1.Issue {
+func (f *Forge) issue(it *item, labels []string) *forgev1.Issue {
 	return &forgev1.Issue{
 		Forge:  f.Ref(),
-		Repo:   repo,
+		Repo:   it.repo,
 		Number: uint64(it.number),
 		State:  it.state,
-		Url:    f.itemURL(kindIssue, repo, it.number),
+		Url:    f.itemURL(kindIssue, it.repo, it.number),
 		Labels: labels,
 		Author: it.author,
 		Title:  it.title,

@@ -12,9 +12,12 @@ import (
 	"github.com/forgetools/forgetools/handler"
 )
 
-// item is a row of local_items: an issue, or a pull request with its refs.
+// item is a row of local_items: an issue, or a pull request with its refs,
+// and the name of its repository as it was created (its spelling may differ
+// from the one a call used).
 type item struct {
 	repoID  int64
+	repo    string
 	number  int64
 	kind    string
 	title   string
@@ -24,12 +27,15 @@ type item struct {
 	headRef sql.NullString
 	baseRef sql.NullString
 	draft   bool
+	// requestKey is the client_request_id a create was made with, if any.
+	requestKey sql.NullString
 }
 
-const itemColumns = `i.repo_id, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref, i.draft`
+// itemColumns reads an item from local_items i joined with local_repos r.
+const itemColumns = `i.repo_id, r.name, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref, i.draft`
 
 func (it *item) dest() []any {
-	return []any{&it.repoID, &it.number, &it.kind, &it.title, &it.body, &it.state, &it.author,
+	return []any{&it.repoID, &it.repo, &it.number, &it.kind, &it.title, &it.body, &it.state, &it.author,
 		&it.headRef, &it.baseRef, &it.draft}
 }
 
@@ -42,7 +48,7 @@ func findItem(ctx context.Context, tx *sql.Tx, repo string, n uint64, want strin
 	var it item
 	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+`
 		FROM local_items i JOIN local_repos r ON r.id = i.repo_id
-		WHERE r.name = $1 AND i.number = $2`, repo, num).Scan(it.dest()...)
+		WHERE r.name_key = $1 AND i.number = $2`, repoKey(repo), num).Scan(it.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(want, repo, n)
 	}
@@ -56,8 +62,8 @@ func findItem(ctx context.Context, tx *sql.Tx, repo string, n uint64, want strin
 }
 
 // touchItem marks the artifact numbered n in repo as updated now and returns
-// it (without title and body). want "" accepts either kind. It writes before
-// it reads, as write requires.
+// it (without title, body and author). want "" accepts either kind. It
+// writes before it reads, as write requires.
 func (f *Forge) touchItem(ctx context.Context, tx *sql.Tx, repo string, n uint64, want string) (*item, error) {
 	num, ok := dbNumber(n)
 	if !ok {
@@ -65,8 +71,8 @@ func (f *Forge) touchItem(ctx context.Context, tx *sql.Tx, repo string, n uint64
 	}
 	it := &item{number: num}
 	err := tx.QueryRowContext(ctx, `UPDATE local_items SET updated_at = $1
-		WHERE repo_id = (SELECT id FROM local_repos WHERE name = $2) AND number = $3
-		RETURNING repo_id, kind, state, head_ref, base_ref`, f.now().UnixMicro(), repo, num).
+		WHERE repo_id = (SELECT id FROM local_repos WHERE name_key = $2) AND number = $3
+		RETURNING repo_id, kind, state, head_ref, base_ref`, f.now().UnixMicro(), repoKey(repo), num).
 		Scan(&it.repoID, &it.kind, &it.state, &it.headRef, &it.baseRef)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, notFound(want, repo, n)
@@ -77,32 +83,71 @@ func (f *Forge) touchItem(ctx context.Context, tx *sql.Tx, repo string, n uint64
 	if want != "" && it.kind != want {
 		return nil, wrongKind(want, repo, n)
 	}
-	return it, nil
+	err = tx.QueryRowContext(ctx, `SELECT name FROM local_repos WHERE id = $1`, it.repoID).Scan(&it.repo)
+	return it, err
 }
 
-// allocate creates repo on first use and takes its next number. The counter
-// row's update is the first write of the transaction, so concurrent creates
-// queue on it (a row lock on PostgreSQL, the write lock on SQLite) and get
-// distinct consecutive numbers.
-func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string) (repoID, number int64, defaultBranch string, err error) {
-	_, err = tx.ExecContext(ctx, `INSERT INTO local_repos (name, default_branch, last_number, created_at)
-		VALUES ($1, $2, 0, $3) ON CONFLICT (name) DO NOTHING`, repo, f.defaultBranch, f.now().UnixMicro())
+// allocate creates repo on first use (in the spelling given) and takes its
+// next number for it, filling in it.repoID, it.repo (the spelling the
+// repository was created with) and it.number. The counter row's update is
+// the first write of the transaction, so concurrent creates queue on it (a
+// row lock on PostgreSQL, the write lock on SQLite) and get distinct
+// consecutive numbers. It returns the repository's default branch.
+func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string, it *item) (defaultBranch string, err error) {
+	_, err = tx.ExecContext(ctx, `INSERT INTO local_repos (name, name_key, default_branch, last_number, created_at)
+		VALUES ($1, $2, $3, 0, $4) ON CONFLICT (name_key) DO NOTHING`,
+		repo, repoKey(repo), f.defaultBranch, f.now().UnixMicro())
 	if err != nil {
-		return 0, 0, "", err
+		return "", err
 	}
 	err = tx.QueryRowContext(ctx, `UPDATE local_repos SET last_number = last_number + 1
-		WHERE name = $1 RETURNING id, last_number, default_branch`, repo).Scan(&repoID, &number, &defaultBranch)
-	return repoID, number, defaultBranch, err
+		WHERE name_key = $1 RETURNING id, name, last_number, default_branch`, repoKey(repo)).
+		Scan(&it.repoID, &it.repo, &it.number, &defaultBranch)
+	return defaultBranch, err
 }
 
 // insertItem stores a new artifact under the number allocate returned.
 func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
 	now := f.now().UnixMicro()
 	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, now)
+		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, request_key, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, it.requestKey, now)
 	return err
+}
+
+// made finds what an earlier create by c's account with c's
+// client_request_id made, so repeating a create returns it instead of
+// making a second artifact (the gateway's memo answers retries, but a
+// gateway dying between this forge's commit and its memo's would make its
+// retry call again). It returns nil when there is none or c has no key. It
+// first writes (holding repo's counter row, as a create does), as write
+// requires of a transaction's first statement.
+func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo string) (*item, error) {
+	if c.ClientRequestID == "" {
+		return nil, nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE local_repos SET last_number = last_number WHERE name_key = $1`, repoKey(repo)); err != nil {
+		return nil, err
+	}
+	var it item
+	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
+		WHERE i.author = $1 AND i.request_key = $2`, author(c), c.ClientRequestID).Scan(it.dest()...)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil, nil
+	case err != nil:
+		return nil, err
+	case it.kind != kind || repoKey(it.repo) != repoKey(repo):
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
+	}
+	return &it, nil
+}
+
+// keyOf is the request key a create by c stores.
+func keyOf(c handler.Call) sql.NullString {
+	return sql.NullString{String: c.ClientRequestID, Valid: c.ClientRequestID != ""}
 }
 
 // comment posts a conversation comment on an issue or pull request.
@@ -114,9 +159,9 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "comment body is empty")
 	}
 	var id int64
-	err := f.write(ctx, func(tx *sql.Tx) error {
-		it, err := f.touchItem(ctx, tx, repo, n, kind)
-		if err != nil {
+	var it *item
+	err := f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, repo, n, kind); err != nil {
 			return err
 		}
 		return tx.QueryRowContext(ctx, `INSERT INTO local_comments (repo_id, number, author, body, created_at)
@@ -129,15 +174,15 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 	sid := strconv.FormatInt(id, 10)
 	return &forgev1.CommentRef{
 		Forge:     f.Ref(),
-		Repo:      repo,
+		Repo:      it.repo,
 		Number:    n,
 		CommentId: sid,
-		Url:       f.commentURL(kind, repo, int64(n), sid),
+		Url:       f.commentURL(kind, it.repo, it.number, sid),
 	}, nil
 }
 
 // comments reads an artifact's conversation, oldest first.
-func (f *Forge) comments(ctx context.Context, tx *sql.Tx, repo string, it *item) ([]*forgev1.Comment, error) {
+func (f *Forge) comments(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Comment, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, author, body FROM local_comments
 		WHERE repo_id = $1 AND number = $2 ORDER BY id`, it.repoID, it.number)
 	if err != nil {
@@ -151,7 +196,7 @@ func (f *Forge) comments(ctx context.Context, tx *sql.Tx, repo string, it *item)
 		if err := rows.Scan(&id, &cm.Author, &cm.Body); err != nil {
 			return nil, err
 		}
-		cm.Url = f.commentURL(it.kind, repo, it.number, strconv.FormatInt(id, 10))
+		cm.Url = f.commentURL(it.kind, it.repo, it.number, strconv.FormatInt(id, 10))
 		out = append(out, cm)
 	}
 	return out, rows.Err()

@@ -24,6 +24,12 @@ var repoSegment = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
 
 const maxRepoLen = 200
 
+// repoKey is the name a repository is matched by: forges treat owner and
+// name case-insensitively, so "Acme/Widgets" and "acme/widgets" are one
+// repository. Lowercasing here rather than in SQL keeps SQLite and
+// PostgreSQL in agreement (checkRepo admits ASCII only, so ToLower is exact).
+func repoKey(repo string) string { return strings.ToLower(repo) }
+
 // checkRepo accepts "owner/name", the shape GitHub, GitLab, Gitea and
 // Forgejo share: a repo without a slash is refused naming that shape, as on
 // every forge that takes one.

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -25,11 +26,11 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 		if err != nil {
 			return err
 		}
-		out = f.pullRequest(repo, it)
-		if out.Comments, err = f.comments(ctx, tx, repo, it); err != nil {
+		out = f.pullRequest(it)
+		if out.Comments, err = f.comments(ctx, tx, it); err != nil {
 			return err
 		}
-		out.Reviews, err = f.reviews(ctx, tx, repo, it)
+		out.Reviews, err = f.reviews(ctx, tx, it)
 		return err
 	})
 	return out, err
@@ -38,7 +39,9 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 // CreatePullRequest opens a pull request from head_ref into base_ref (the
 // repository's default branch when omitted). The local forge has no git, so
 // any well-formed branch counts as pushed. Like GitHub, it refuses a second
-// open pull request for the same head and base.
+// open pull request for the same head and base. The same account repeating a
+// create with the same client_request_id gets the pull request the first
+// made.
 func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
@@ -56,11 +59,15 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		}
 	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
-		draft: req.GetDraft()}
+		draft: req.GetDraft(), requestKey: keyOf(c)}
 	err := f.write(ctx, func(tx *sql.Tx) error {
-		var defaultBranch string
-		var err error
-		if it.repoID, it.number, defaultBranch, err = f.allocate(ctx, tx, repo); err != nil {
+		earlier, err := f.made(ctx, tx, c, kindPull, repo)
+		if err != nil || earlier != nil {
+			it = cmp.Or(earlier, it)
+			return err
+		}
+		defaultBranch, err := f.allocate(ctx, tx, repo, it)
+		if err != nil {
 			return err
 		}
 		if base == "" {
@@ -70,7 +77,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
 		}
-		if err := checkNotOpen(ctx, tx, repo, it.repoID, head, base); err != nil {
+		if err := checkNotOpen(ctx, tx, it, head, base); err != nil {
 			return err
 		}
 		it.headRef = sql.NullString{String: head, Valid: true}
@@ -80,7 +87,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 	if err != nil {
 		return nil, err
 	}
-	return f.pullRequest(repo, it), nil
+	return f.pullRequest(it), nil
 }
 
 // CommentOnPullRequest posts a conversation comment (not a review) on a pull
@@ -93,11 +100,11 @@ func (f *Forge) CommentOnPullRequest(ctx context.Context, c handler.Call, req *g
 // open (GitHub's 422 "A pull request already exists"). The caller holds the
 // repository's counter row, so no other create can race between this check
 // and its insert.
-func checkNotOpen(ctx context.Context, tx *sql.Tx, repo string, repoID int64, head, base string) error {
+func checkNotOpen(ctx context.Context, tx *sql.Tx, in *item, head, base string) error {
 	var open int64
 	err := tx.QueryRowContext(ctx, `SELECT number FROM local_items
 		WHERE repo_id = $1 AND kind = 'pull' AND state = 'open' AND head_ref = $2 AND base_ref = $3`,
-		repoID, head, base).Scan(&open)
+		in.repoID, head, base).Scan(&open)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil
 	}
@@ -105,16 +112,16 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, repo string, repoID int64, he
 		return err
 	}
 	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-		"a pull request from %q into %q is already open in %s: #%d", head, base, repo, open)
+		"a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
 }
 
-func (f *Forge) pullRequest(repo string, it *item) *forgev1.PullRequest {
+func (f *Forge) pullRequest(it *item) *forgev1.PullRequest {
 	return &forgev1.PullRequest{
 		Forge:   f.Ref(),
-		Repo:    repo,
+		Repo:    it.repo,
 		Number:  uint64(it.number),
 		State:   it.state,
-		Url:     f.itemURL(kindPull, repo, it.number),
+		Url:     f.itemURL(kindPull, it.repo, it.number),
 		HeadRef: it.headRef.String,
 		BaseRef: it.baseRef.String,
 		Draft:   it.draft,
@@ -126,7 +133,7 @@ func (f *Forge) pullRequest(repo string, it *item) *forgev1.PullRequest {
 
 // reviews reads a pull request's reviews, oldest first, each with its inline
 // comments in the order they were submitted.
-func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, repo string, it *item) ([]*forgev1.Review, error) {
+func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body FROM local_reviews
 		WHERE repo_id = $1 AND number = $2 ORDER BY id`, it.repoID, it.number)
 	if err != nil {
@@ -141,7 +148,7 @@ func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, repo string, it *item) 
 			rows.Close()
 			return nil, err
 		}
-		r.Url = f.reviewURL(repo, it.number, strconv.FormatInt(id, 10))
+		r.Url = f.reviewURL(it.repo, it.number, strconv.FormatInt(id, 10))
 		byID[id] = r
 		out = append(out, r)
 	}

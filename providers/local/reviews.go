@@ -54,14 +54,14 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 
 	who := author(c)
 	var id int64
-	err := f.write(ctx, func(tx *sql.Tx) error {
-		it, err := f.touchItem(ctx, tx, repo, req.GetPullNumber(), kindPull)
-		if err != nil {
+	var it *item
+	err := f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, repo, req.GetPullNumber(), kindPull); err != nil {
 			return err
 		}
 		if it.state != "open" {
 			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-				"pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, repo, it.state)
+				"pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, it.repo, it.state)
 		}
 		now := f.now().UnixMicro()
 		if err := tx.QueryRowContext(ctx, `INSERT INTO local_reviews (repo_id, number, author, verdict, body, created_at)
@@ -84,11 +84,11 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 	sid := strconv.FormatInt(id, 10)
 	return &forgev1.ReviewRef{
 		Forge:    f.Ref(),
-		Repo:     repo,
+		Repo:     it.repo,
 		Number:   req.GetPullNumber(),
 		ReviewId: sid,
 		Verdict:  verdict,
-		Url:      f.reviewURL(repo, int64(req.GetPullNumber()), sid),
+		Url:      f.reviewURL(it.repo, it.number, sid),
 	}, nil
 }
 

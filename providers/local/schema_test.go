@@ -26,8 +26,8 @@ func TestReopenKeepsData(t *testing.T) {
 		var logs bytes.Buffer
 		logger := slog.New(slog.NewTextHandler(&logs, nil))
 		f, db := newForge(t, d, local.Options{Logger: logger})
-		if got := strings.Count(logs.String(), "local forge migration applied"); got != 1 {
-			t.Fatalf("first New logged %d applied migrations, want 1:\n%s", got, logs.String())
+		if got := strings.Count(logs.String(), "local forge migration applied"); got != migrationCount {
+			t.Fatalf("first New logged %d applied migrations, want %d:\n%s", got, migrationCount, logs.String())
 		}
 		createIssue(t, f, "acme/app", "kept", "bug")
 		pr := createPull(t, f, "acme/app", "feat")
@@ -59,6 +59,9 @@ func TestReopenKeepsData(t *testing.T) {
 		}
 	})
 }
+
+// migrationCount is how many migrations the forge has.
+const migrationCount = 3
 
 // appliedVersions renders the rows of the local forge's goose version table.
 func appliedVersions(t *testing.T, db *sql.DB) string {
@@ -118,7 +121,7 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if v, err := gateway.GetDBVersion(ctx); err != nil || v != 2 {
 			t.Fatalf("gateway version = %d (err %v), want 2", v, err)
 		}
-		if got := appliedVersions(t, db); got != "0:true 1:true" {
+		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true" {
 			t.Fatalf("forge version table = %q, want only its own migration", got)
 		}
 		createIssue(t, f, "acme/app", "works")

@@ -44,7 +44,7 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 				it.repoID); err != nil {
 				return err
 			}
-			if err := checkNotOpen(ctx, tx, repo, it.repoID, it.headRef.String, it.baseRef.String); err != nil {
+			if err := checkNotOpen(ctx, tx, it, it.headRef.String, it.baseRef.String); err != nil {
 				return err
 			}
 		}

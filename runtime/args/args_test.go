@@ -159,6 +159,17 @@ func TestDecodeProblems(t *testing.T) {
 		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' looking for beginning of value`},
 		{"truncated", `{"repo": "r"`, `arguments are not valid JSON: unexpected end of input`},
 		{"trailing", `{"repo": "r", "number": 1} {}`, `arguments must be one JSON object, with nothing after it`},
+		{"invalid UTF-8", "{\"repo\": \"ab\xffc\", \"number\": 1}", `repo: not valid UTF-8: byte 0xff at byte 2 of the string`},
+		{"invalid UTF-8 in a list", "{\"repo\": \"r\", \"number\": 1, \"labels\": [\"ok\", \"\xc3\"]}",
+			`labels[1]: not valid UTF-8: byte 0xc3 at byte 0 of the string`},
+		{"lone high surrogate", `{"repo": "a\ud800b", "number": 1}`,
+			`repo: contains \ud800, half of a UTF-16 surrogate pair: escape a character outside the BMP as both halves, e.g. \ud83d\ude00`},
+		{"lone low surrogate", `{"repo": "r", "number": 1, "comments": [{"path": "\uDC00", "line": 1}]}`,
+			`comments[0].path: contains \uDC00, half of a UTF-16 surrogate pair: escape a character outside the BMP as both halves, e.g. \ud83d\ude00`},
+		{"reversed pair", `{"repo": "\ude00\ud83d", "number": 1}`,
+			`repo: contains \ude00, half of a UTF-16 surrogate pair: escape a character outside the BMP as both halves, e.g. \ud83d\ude00`},
+		{"high surrogate at the end", `{"repo": "r", "number": 1, "verdict": "\ud83d"}`,
+			`verdict: contains \ud83d, half of a UTF-16 surrogate pair: escape a character outside the BMP as both halves, e.g. \ud83d\ude00`},
 		{"long value clipped", `{"repo": "r", "number": 1, "verdict": "` + strings.Repeat("x", 100) + `"}`,
 			`verdict: expected one of approve, request_changes, comment, got "` + strings.Repeat("x", 40) + `…"`},
 	} {
@@ -194,12 +205,25 @@ func TestDepth(t *testing.T) {
 }
 
 func TestEscapes(t *testing.T) {
-	got, err := decode([]byte(`{"r\u0065po": "a\u00e9\ud83d\ude00\ud800\n\"\/` + "\xff" + `", "number": 1, "verdict": "\u0061pprove"}`))
+	got, err := decode([]byte(`{"r\u0065po": "a\u00e9\ud83d\ude00\n\"\/", "number": 1, "verdict": "\u0061pprove"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "a\u00e9\U0001F600\ufffd\n\"/\ufffd"; got.Repo != want || got.Verdict != 1 {
+	if want := "a\u00e9\U0001F600\n\"/"; got.Repo != want || got.Verdict != 1 {
 		t.Fatalf("repo %q verdict %d, want %q and approve", got.Repo, got.Verdict, want)
+	}
+}
+
+// TestDecodeUnicode: text outside the Basic Multilingual Plane arrives as
+// UTF-8 or as an escaped surrogate pair, and both decode to the character;
+// an escaped backslash before "u" is not an escape.
+func TestDecodeUnicode(t *testing.T) {
+	got, err := decode([]byte(`{"repo": "😀 \ud83d\ude00 \\ud800 é", "number": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "😀 😀 \\ud800 é"; got.Repo != want {
+		t.Fatalf("repo = %q, want %q", got.Repo, want)
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 // report every refusal as non-empty, parameter-scoped Errors.
 func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"repo":"acme/widgets","number":3,"verdict":"approve"}`))
+	f.Add([]byte(`{"repo":"\ud83d\ude00","number":1,"labels":["\ud800"]}`))
+	f.Add([]byte("{\"repo\":\"a\xffb\",\"number\":1}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		req, err := decode(data)
 		if err != nil {
@@ -40,6 +42,17 @@ func FuzzDecode(f *testing.F) {
 			if !strings.Contains(","+strings.Join(params, ",")+",", ","+key+",") {
 				t.Fatalf("accepted unknown key %q", key)
 			}
+		}
+		// Nothing was silently replaced: every U+FFFD decoded was in the
+		// input, as UTF-8 or as an escape.
+		texts := append([]string{req.Repo}, req.Labels...)
+		for _, c := range req.Comments {
+			texts = append(texts, c.Path)
+		}
+		decoded := strings.Count(strings.Join(texts, ""), "\uFFFD")
+		given := strings.Count(string(data), "\uFFFD") + strings.Count(strings.ToLower(string(data)), `\ufffd`)
+		if decoded > given {
+			t.Fatalf("accepted %q with %d replacement characters the input did not contain", data, decoded-given)
 		}
 	})
 }

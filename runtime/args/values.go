@@ -69,6 +69,9 @@ func parseString(raw []byte) (string, string) {
 	if k := kind(raw); k != "string" {
 		return "", "expected a string, got " + k
 	}
+	if msg := textProblem(raw); msg != "" {
+		return "", msg
+	}
 	return unquote(raw), ""
 }
 

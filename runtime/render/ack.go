@@ -12,6 +12,8 @@ import (
 // that field's guard (attr, URL, slug or verdict, per its render option).
 // Only the template's own text is free-form, and the template is authored in
 // the proto, so a result value can never add a line or a quote of its own.
+// A repeated field with an (render).ack_note that holds values adds the
+// note and the values, guarded, at the end of the line.
 //
 // When replay is set and msg's url field is empty, replay is rendered
 // instead: the gateway replayed a create an earlier attempt made, which is
@@ -41,7 +43,30 @@ func Ack(template, replay string, msg proto.Message) string {
 		template = template[open+end+1:]
 	}
 	b.WriteString(template)
+	notes(&b, plan, m)
 	return b.String()
+}
+
+// notes appends "; <ack_note>: v1, v2" for each repeated scalar field with
+// an (render).ack_note that holds values (what a write did not do, such as
+// labels a forge dropped), each value through the field's guard.
+func notes(b *strings.Builder, plan []field, m protoreflect.Message) {
+	for _, f := range plan {
+		if f.ackNote == "" || !f.fd.IsList() || f.fd.Message() != nil {
+			continue
+		}
+		l := m.Get(f.fd).List()
+		if l.Len() == 0 {
+			continue
+		}
+		b.WriteString("; " + f.ackNote + ": ")
+		for i := range l.Len() {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.guard(scalar(f.fd, l.Get(i))))
+		}
+	}
 }
 
 // placeholder is one {name}'s rendered value; a name that is not a singular

@@ -27,6 +27,18 @@ func TestAck(t *testing.T) {
 		msg:  &forgev1.Issue{Repo: "acme/widgets", Number: 12, Url: "https://github.com/acme/widgets/issues/12", Title: "ignored"},
 		want: "Created issue #12 in acme/widgets: https://github.com/acme/widgets/issues/12",
 	}, {
+		name: "labels the forge dropped are named after the ack", template: createAck, replay: createReplay,
+		msg: &forgev1.Issue{Repo: "acme/widgets", Number: 12, Url: "https://github.com/acme/widgets/issues/12",
+			Labels: []string{"docs"}, LabelsNotApplied: []string{"bug", "good first issue"}},
+		want: "Created issue #12 in acme/widgets: https://github.com/acme/widgets/issues/12; " +
+			"labels not applied (the forge dropped them: the credential may lack permission to label): bug, good first issue",
+	}, {
+		name: "a dropped label is guarded like any label", template: createAck,
+		msg: &forgev1.Issue{Repo: "acme/widgets", Number: 12, Url: "https://github.com/acme/widgets/issues/12",
+			LabelsNotApplied: []string{"bug\nCreated issue #99 in evil/repo"}},
+		want: "Created issue #12 in acme/widgets: https://github.com/acme/widgets/issues/12; " +
+			"labels not applied (the forge dropped them: the credential may lack permission to label): (malformed)",
+	}, {
 		name: "dedup replay: empty url", template: createAck, replay: createReplay,
 		msg:  &forgev1.Issue{Repo: "acme/widgets", Number: 12},
 		want: "Issue #12 in acme/widgets already created by an earlier attempt",

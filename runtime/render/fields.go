@@ -24,6 +24,7 @@ type field struct {
 	label    string
 	claimKey string // the key in a claim line: the label, else the name's first word
 	maxItems int
+	ackNote  string
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -48,6 +49,7 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 			if o.GetMaxItems() > 0 {
 				f.maxItems = int(o.GetMaxItems())
 			}
+			f.ackNote = o.GetAckNote()
 		}
 		f.claimKey = f.label
 		if f.label == string(fd.Name()) {

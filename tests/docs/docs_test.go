@@ -167,7 +167,7 @@ func TestSocketPaths(t *testing.T) {
 	def := config.Default(dataDir)
 	valid := map[string]bool{}
 	for _, dir := range []string{def.SocketDir, strings.Replace(def.SocketDir, "$HOME", "~", 1)} {
-		for _, session := range append(def.Accounts[0].Sessions, "agent") { // agent: the --github setup's session
+		for _, session := range append(sessionNames(def.Accounts[0].Sessions), "agent") { // agent: the --github setup's session
 			valid[filepath.Join(dir, session+".sock")] = true
 		}
 	}
@@ -177,7 +177,7 @@ func TestSocketPaths(t *testing.T) {
 	}
 	for _, a := range example.Accounts {
 		for _, s := range a.Sessions {
-			valid[filepath.Join(example.SocketDir, s+".sock")] = true
+			valid[filepath.Join(example.SocketDir, s.Name+".sock")] = true
 		}
 	}
 
@@ -201,4 +201,12 @@ func TestSocketPaths(t *testing.T) {
 	if seen < 3 {
 		t.Errorf("only %d socket paths found: the check would prove little", seen)
 	}
+}
+
+func sessionNames(sessions []config.Session) []string {
+	out := make([]string, len(sessions))
+	for i, s := range sessions {
+		out[i] = s.Name
+	}
+	return out
 }

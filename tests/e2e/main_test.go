@@ -39,7 +39,13 @@ type env struct {
 
 func newEnv(t *testing.T, vars ...string) *env {
 	t.Helper()
-	return &env{t: t, vars: append([]string{"FORGETOOLS_DATA_DIR=" + t.TempDir()}, vars...)}
+	dir := t.TempDir()
+	// t.TempDir's mode follows the umask (0755 here); a data directory of
+	// one's own is 0700, as forgetools creates it.
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return &env{t: t, vars: append([]string{"FORGETOOLS_DATA_DIR=" + dir}, vars...)}
 }
 
 // dataDir is the FORGETOOLS_DATA_DIR the commands use.
@@ -65,22 +71,35 @@ func (r result) String() string {
 // run runs forgetools with args to completion.
 func (e *env) run(args ...string) result {
 	e.t.Helper()
+	r, err := e.runErr(args...)
+	if err != nil {
+		e.t.Fatalf("forgetools %q: %v\nstderr:\n%s", args, err, r.stderr)
+	}
+	return r
+}
+
+// runErr is run for a goroutine, which must not fail the test itself: err
+// is a failure to run the command at all, not a non-zero exit.
+func (e *env) runErr(args ...string) (result, error) { return e.runWith(nil, args...) }
+
+// runWith is run with prepare changing the command first (its stdin, how
+// it is started); the test fails if it cannot run at all.
+func (e *env) runWith(prepare func(*exec.Cmd), args ...string) (result, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
 	cmd := e.command(ctx, args...)
+	if prepare != nil {
+		prepare(cmd)
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	r := result{args: args, stdout: stdout.String(), stderr: stderr.String()}
 	var exit *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &exit) && exit.Exited():
-		r.code = exit.ExitCode()
-	default:
-		e.t.Fatalf("forgetools %q: %v\nstderr:\n%s", args, err, r.stderr)
+	if errors.As(err, &exit) && exit.Exited() {
+		r.code, err = exit.ExitCode(), nil
 	}
-	return r
+	return r, err
 }
 
 // call runs `forgetools call tool args flags...`.

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
+	"github.com/forgetools/forgetools/internal/testkit"
 )
 
 // TestCredentialNeverInAReadResult: a forge answering a read with content
@@ -31,7 +32,7 @@ func TestCredentialNeverInAReadResult(t *testing.T) {
 	cfg := writeConfig(t, "forges:\n  - {provider: github, api_url: "+api.URL+"/, token_env: E2E_GITHUB_TOKEN}\n"+
 		"accounts:\n  - {name: carol, agent_handle: carol-bot, owner_handle: carol, scope: [\"*\"], sessions: [carol-1]}\n")
 	r := e.call("forge_get_issue", `{"repo":"acme/app","issue_number":2}`, "--config", cfg, "--store", storetest.SQLite(t))
-	if _, ok := leaks(r.stdout, githubToken); ok || r.code != 0 {
+	if testkit.Leak(githubToken, r.stdout) != "" || r.code != 0 {
 		t.Fatalf("the GitHub token reached the model:\n%s", r.stdout)
 	}
 }

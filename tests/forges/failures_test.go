@@ -1,6 +1,7 @@
 package forges_test
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strconv"
@@ -15,7 +16,7 @@ const issue1 = "GET /repos/octocat/Hello-World/issues/1"
 
 // Every GitHub failure comes back in-band, one line the model can act on,
 // with the code the gateway maps it to. Each case runs on its own gateway:
-// go-github remembers a rate limit for the life of its process.
+// the provider remembers a rate limit (for up to an hour).
 func TestGitHubFailuresInBand(t *testing.T) {
 	getIssue1 := `{` + hello + `,"issue_number":1}`
 	for _, tc := range []struct {
@@ -51,7 +52,7 @@ func TestGitHubFailuresInBand(t *testing.T) {
 	})
 
 	t.Run("revoked token", func(t *testing.T) {
-		e := start(t, func(s *settings) { s.githubToken = "ghp_revokedTokenNobodyKnows000000000000" })
+		e := start(t, func(s *settings) { s.githubToken = "ghp_N4vB8xK1qZ6mT3wR9pL2cY7hF5dJ0gS8aE3r" })
 		want(t, "revoked", e.fails("forge_create_issue", `{`+hello+`,"title":"x"}`),
 			"forge_create_issue failed: unauthenticated: create issue in octocat/Hello-World: GitHub answered 401 Unauthorized: Bad credentials (the configured token is missing, expired or revoked)")
 	})
@@ -74,7 +75,7 @@ func TestGitHubFailuresInBand(t *testing.T) {
 			"Opened PR #3 in octocat/Hello-World: https://github.com/octocat/Hello-World/pull/3")
 	})
 
-	// The hourly quota is spent: wait until x-ratelimit-reset. go-github
+	// The hourly quota is spent: wait until x-ratelimit-reset. The provider
 	// then refuses the next call itself, so it never reaches GitHub.
 	t.Run("primary rate limit", func(t *testing.T) {
 		e := start(t)
@@ -114,14 +115,40 @@ func TestGitHubFailuresInBand(t *testing.T) {
 			"forge_create_issue failed: failed_precondition: create issue in octocat/Hello-World: repository moved: GitHub answered POST with 301 Moved Permanently (renamed or transferred); nothing was written, use the repository's new owner/name")
 		got2 := sent(t, e.github, 0)
 		for i, line := range got2 {
-			got2[i] = regexp.MustCompile(`/repositories/\d+/`).ReplaceAllString(line, "/repositories/ID/")
+			got2[i] = regexp.MustCompile(`/repositories/\d+\b`).ReplaceAllString(line, "/repositories/ID")
 		}
 		wantSent(t, "rename", got2,
 			"GET /repos/octocat/Hello-World/issues/1 author",
 			"GET /repositories/ID/issues/1 author",
+			// The same number in the repository's own id: renamed, not
+			// transferred.
+			"GET /repos/octocat/Hello-World author",
+			"GET /repositories/ID author",
 			"GET /repos/octocat/Hello-World/issues/1/comments?per_page=100 author",
 			"GET /repositories/ID/issues/1/comments?per_page=100 author",
-			`POST /repos/octocat/Hello-World/issues author {"title":"Lost?","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+`"}`)
+			`POST /repos/octocat/Hello-World/issues author {"title":"Lost?","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+mark+`"}`)
+	})
+
+	// A transferred issue answers 301 to another repository's issue: the
+	// read says where it went instead of showing that issue as this one.
+	t.Run("transferred issue", func(t *testing.T) {
+		e := start(t)
+		e.github.AddRepo("octocat/Spoon-Knife", "main")
+		m := e.github.Transfer("octocat/Hello-World", 1, "octocat/Spoon-Knife")
+		want(t, "transferred", e.fails("forge_get_issue", getIssue1), fmt.Sprintf(
+			"forge_get_issue failed: not_found: issue #1 in octocat/Hello-World was transferred to octocat/Spoon-Knife#%d: read it there (repo octocat/Spoon-Knife, issue_number %d)", m, m))
+	})
+
+	// An inline comment outside the diff: GitHub refuses the review without
+	// saying which comment; the model is told which, and why.
+	t.Run("review comment outside the diff", func(t *testing.T) {
+		e := start(t)
+		pr := e.github.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Fix", Head: "fix-crash"})
+		got := e.fails("forge_submit_review", fmt.Sprintf(`{`+hello+`,"pull_number":%d,"verdict":"comment","body":"See inline.",`+
+			`"comments":[{"path":"src/parse.go","line":42,"body":"Good."},{"path":"src/parse.go","line":90,"body":"And here?"}]}`, pr))
+		want(t, "outside the diff", got, fmt.Sprintf("forge_submit_review failed: invalid_argument: review pull request octocat/Hello-World#%d: "+
+			"GitHub answered 422 Unprocessable Entity: Line could not be resolved: comments[1] (src/parse.go line 90, RIGHT side) is outside the pull request's diff: "+
+			"GitHub accepts inline comments only on lines the diff shows, which for src/parse.go are lines 40-44 on the RIGHT side and 40-41 on the LEFT; nothing was posted", pr))
 	})
 
 	// A GitHub that stops answering: the call gives up at the forge's

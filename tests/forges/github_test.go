@@ -45,7 +45,8 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 		}
 		line += " " + signer
 		if len(r.Body) > 0 {
-			line += " " + strings.TrimSuffix(string(r.Body), "\n") // go-github ends the JSON with a newline
+			body := strings.TrimSuffix(string(r.Body), "\n") // go-github ends the JSON with a newline
+			line += " " + createMarker.ReplaceAllString(body, mark)
 		}
 		out = append(out, line)
 	}
@@ -58,6 +59,13 @@ func wantSent(t *testing.T, what string, got []string, want ...string) {
 		t.Errorf("%s: GitHub received\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
+
+// createMarker is the comment the GitHub provider ends a create's body
+// with, so a create resumed after a crash can find what it filed; sent
+// shows it as mark (its id depends on the random call id of the CLI).
+var createMarker = regexp.MustCompile(`\\n\\n<!-- forgetools-create: [0-9a-f-]{36} -->`)
+
+const mark = `\n\n<!-- forgetools-create: MARK -->`
 
 // jsonText is s as a JSON string's contents (the stamp's line break and
 // backticks as GitHub receives them).
@@ -88,7 +96,7 @@ func TestGitHubSession(t *testing.T) {
 	want(t, "create issue", e.ok("forge_create_issue", create, "gh-create-1"),
 		"Created issue #3 in octocat/Hello-World: https://github.com/octocat/Hello-World/issues/3")
 	wantSent(t, "create issue", sent(t, gh, 0),
-		`POST /repos/octocat/Hello-World/issues author {"title":"Crash on start","body":"`+jsonText(stamped)+`Steps: open the app.","labels":["bug"]}`)
+		`POST /repos/octocat/Hello-World/issues author {"title":"Crash on start","body":"`+jsonText(stamped)+`Steps: open the app.`+mark+`","labels":["bug"]}`)
 
 	// The model retries the create with the same tool call id: the gateway
 	// replays it, and GitHub sees nothing.
@@ -161,7 +169,7 @@ It crashes on start.
 		"Opened PR #4 in octocat/Hello-World: https://github.com/octocat/Hello-World/pull/4")
 	wantSent(t, "create pull request", sent(t, gh, 5),
 		"GET /repos/octocat/Hello-World author",
-		`POST /repos/octocat/Hello-World/pulls author {"title":"Fix the crash","head":"fix-crash","base":"main","body":"`+jsonText(stamped)+`Fixes #3."}`)
+		`POST /repos/octocat/Hello-World/pulls author {"title":"Fix the crash","head":"fix-crash","base":"main","body":"`+jsonText(stamped)+`Fixes #3.`+mark+`"}`)
 
 	ack = e.ok("forge_comment_on_pull_request", `{`+hello+`,"pull_number":4,"body":"Rebased."}`)
 	prComment := idOf(t, ack)
@@ -308,7 +316,7 @@ func TestForgeSelectors(t *testing.T) {
 		t.Errorf("Enterprise read:\n%s", got)
 	}
 	wantSent(t, "Enterprise", sent(t, e.ghe, 0),
-		`POST /repos/acme/widgets/issues ghe {"title":"Jam again","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+`"}`,
+		`POST /repos/acme/widgets/issues ghe {"title":"Jam again","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+mark+`"}`,
 		"GET /repos/acme/widgets/issues/1 ghe",
 		"GET /repos/acme/widgets/issues/1/comments?per_page=100 ghe")
 
@@ -352,4 +360,14 @@ func TestForgeSelectors(t *testing.T) {
 	if after := len(e.github.Requests()) + len(e.ghe.Requests()) + len(e.linear.Requests()); after != before {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
 	}
+}
+
+// GitHub files an issue without its labels, silently, when the credential
+// lacks push access; the model's ack says which labels were not applied.
+func TestGitHubLabelsDroppedInTheAck(t *testing.T) {
+	e := start(t)
+	e.github.ReadOnly("octocat/Hello-World", "forgetools-bot")
+	got := e.ok("forge_create_issue", `{`+hello+`,"title":"Crash","labels":["bug","needs triage"]}`)
+	want(t, "create without push access", got, "Created issue #3 in octocat/Hello-World: https://github.com/octocat/Hello-World/issues/3; "+
+		"labels not applied (the forge dropped them: the credential may lack permission to label): bug, needs triage")
 }

@@ -76,7 +76,7 @@ func TestLinearSession(t *testing.T) {
 	want(t, "create", e.ok("forge_create_issue", create, "lin-create-1"),
 		"Created issue #3 in ENG: https://linear.app/acme/issue/ENG-3/flaky-upload-test")
 	// The CLI keys a create made with --id X as "cli:X"; Linear gets the
-	// UUIDv5 of that key and the account.
+	// id derived from that key and the account (laid out as UUID v4).
 	id := linear.IssueID(account, "cli:lin-create-1")
 	issueCreate := fmt.Sprintf(`IssueCreate {"input":{"description":%s,"id":%q,"labelIds":[%q,%q],"teamId":%q,"title":"Flaky upload test"}}`,
 		jsonString(stamped+"Times out one run in ten."), id, e.bugLabel, e.backendLabel, e.engTeam)

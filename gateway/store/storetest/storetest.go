@@ -35,10 +35,16 @@ func Run(t *testing.T, fn func(t *testing.T, dsn string)) {
 }
 
 // SQLite returns the path of a new SQLite file that is removed with the
-// test's temporary directory.
+// test's temporary directory. The directory is 0700, as a store directory
+// of one's own is (t.TempDir follows the umask, and forgetools warns about
+// a store directory others can read).
 func SQLite(t testing.TB) string {
 	t.Helper()
-	return filepath.Join(t.TempDir(), "gateway.db")
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, "gateway.db")
 }
 
 // Postgres creates a schema of its own on the test PostgreSQL, drops it when

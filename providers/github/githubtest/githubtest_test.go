@@ -23,9 +23,13 @@ func seeded(t *testing.T, o Options) *Server {
 	s.AddToken(reviewer, "forgetools-reviewer")
 	s.AddRepo("octocat/Hello-World", "main", "new-topic", "fix-crash")
 	s.AddIssue("octocat/Hello-World", Issue{Title: "Found a bug", Body: "It crashes.", Labels: []string{"bug"}})
-	s.AddPull("octocat/Hello-World", Pull{Title: "Amazing new feature", Head: "new-topic"})
+	s.AddPull("octocat/Hello-World", Pull{Title: "Amazing new feature", Head: "new-topic", Files: []File{{Path: "a.go", Patch: aGoPatch}}})
 	return s
 }
+
+// aGoPatch is pull request #2's change to a.go: its diff shows the new
+// file's lines 1-3 (RIGHT) and the old file's 1-3 and 7 (LEFT).
+const aGoPatch = "@@ -1,3 +1,3 @@\n package a\n-var x = 1\n+var x = 2\n func f() {}\n@@ -7,1 +6,0 @@\n-// gone"
 
 // do sends one API request the way go-github does and returns the status,
 // headers and decoded JSON body.
@@ -118,6 +122,8 @@ func TestShapesMatchFixtures(t *testing.T) {
 		{"POST", repo + "/pulls/2/reviews", `{"event":"REQUEST_CHANGES","body":"b","comments":[{"path":"a.go","line":3,"body":"c"}]}`, "review_created.json", 200},
 		{"GET", repo + "/pulls/2/reviews", "", "pull_reviews.json", 200},
 		{"GET", repo + "/pulls/2/comments", "", "pull_review_comments.json", 200},
+		{"GET", repo + "/pulls/2/files", "", "pull_files.json", 200},
+		{"POST", repo + "/pulls/2/reviews", `{"event":"COMMENT","body":"b","comments":[{"path":"a.go","line":9,"body":"c"}]}`, "error_422_line_unresolved.json", 422},
 		{"GET", repo + "/commits/abc/status", "", "combined_status_empty.json", 200},
 		{"GET", repo + "/commits/abc/check-runs", "", "check_runs_none.json", 200},
 		{"GET", repo + "/issues/99", "", "error_404.json", 404},
@@ -206,6 +212,42 @@ func TestReviewsByAuthorAndReviewer(t *testing.T) {
 	c := got.([]any)[0].(map[string]any)
 	if c["pull_request_review_id"] != id || c["side"] != "LEFT" || c["line"] != float64(7) || c["user"].(map[string]any)["login"] != "forgetools-reviewer" {
 		t.Errorf("inline comment = %v", c)
+	}
+}
+
+// An inline comment must name a line the pull request's diff shows, on
+// the side given, in a file it changes; GitHub refuses the whole review
+// otherwise, without saying which comment.
+func TestReviewCommentsOutsideTheDiff(t *testing.T) {
+	s := seeded(t, Options{})
+	for _, c := range []struct{ comment, want string }{
+		{`{"path":"a.go","line":4,"body":"c"}`, "Line could not be resolved"},
+		{`{"path":"a.go","line":7,"side":"RIGHT","body":"c"}`, "Line could not be resolved"},
+		{`{"path":"b.go","line":1,"body":"c"}`, "Path could not be resolved"},
+	} {
+		status, _, got := do(t, s, reviewer, "POST", "/repos/octocat/Hello-World/pulls/2/reviews",
+			`{"event":"COMMENT","body":"b","comments":[{"path":"a.go","line":2,"body":"fine"},`+c.comment+`]}`)
+		if status != 422 || !strings.Contains(fmt.Sprint(got), c.want) {
+			t.Errorf("%s: %d %v, want 422 %q", c.comment, status, got, c.want)
+		}
+	}
+	if _, _, got := do(t, s, token, "GET", "/repos/octocat/Hello-World/pulls/2/reviews", ""); len(got.([]any)) != 0 {
+		t.Errorf("a refused review was kept: %v", got)
+	}
+}
+
+// A login with read access only gets its new issue filed without the
+// labels it asked for, and a 201 all the same.
+func TestLabelsDroppedWithoutPush(t *testing.T) {
+	s := seeded(t, Options{})
+	s.ReadOnly("octocat/Hello-World", "forgetools-bot")
+	status, _, got := do(t, s, token, "POST", "/repos/octocat/Hello-World/issues", `{"title":"t","labels":["bug"]}`)
+	if status != 201 || len(got.(map[string]any)["labels"].([]any)) != 0 {
+		t.Errorf("create by a reader: %d %v, want 201 with no labels", status, got)
+	}
+	status, _, got = do(t, s, reviewer, "POST", "/repos/octocat/Hello-World/issues", `{"title":"t","labels":["bug"]}`)
+	if status != 201 || len(got.(map[string]any)["labels"].([]any)) != 1 {
+		t.Errorf("create by a writer: %d %v, want the label", status, got)
 	}
 }
 

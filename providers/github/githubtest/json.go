@@ -176,11 +176,6 @@ type combinedStatusJSON struct {
 	URL        string   `json:"url"`
 }
 
-type checkRunsJSON struct {
-	TotalCount int   `json:"total_count"`
-	CheckRuns  []any `json:"check_runs"`
-}
-
 // errorJSON is GitHub's error body.
 type errorJSON struct {
 	Message          string `json:"message"`

@@ -26,21 +26,27 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
+	if r.Method == http.MethodGet && path == "/user" {
+		return jsonAnswer(http.StatusOK, s.userJSON(login))
+	}
 	rp, rest, moved := s.resolve(path)
 	switch {
 	case moved != "" && r.URL.RawQuery != "":
 		moved += "?" + r.URL.RawQuery
 		fallthrough
 	case moved != "":
-		a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
-			"message": "Moved Permanently", "url": moved, "documentation_url": "https://docs.github.com/v3/#http-redirects",
-		})
-		a.header = http.Header{"Location": {moved}}
-		return a
+		return redirectAnswer(moved)
 	case rp == nil:
 		return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
 	}
 	seg := strings.Split(rest, "/")
+	if len(seg) >= 2 && seg[0] == "issues" {
+		if n, err := strconv.Atoi(seg[1]); err == nil {
+			if it := rp.item(n); it != nil && it.moved != nil {
+				return s.movedAnswer(it.moved, strings.TrimPrefix(rest, seg[0]+"/"+seg[1]), r.URL.RawQuery)
+			}
+		}
+	}
 	num := func(i int) *item {
 		n, err := strconv.Atoi(seg[i])
 		if err != nil {
@@ -82,6 +88,10 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		if it := num(1); it != nil && it.pull != nil {
 			return s.createReview(rp, it, login, body)
 		}
+	case "GET pulls/N/files":
+		if it := num(1); it != nil && it.pull != nil {
+			return s.files(rp, it, path, q)
+		}
 	case "GET pulls/N/comments":
 		if it := num(1); it != nil && it.pull != nil {
 			return page(s, path, q, it.pull.inline, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
@@ -94,9 +104,18 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), seg[1]),
 		})
 	case "GET commits/S/check-runs":
-		return jsonAnswer(http.StatusOK, checkRunsJSON{CheckRuns: []any{}})
+		return s.checkRuns(rp, path, seg[1], q)
 	}
 	return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
+}
+
+// redirectAnswer is GitHub's 301 Moved Permanently to loc.
+func redirectAnswer(loc string) answer {
+	a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
+		"message": "Moved Permanently", "url": loc, "documentation_url": "https://docs.github.com/v3/#http-redirects",
+	})
+	a.header = http.Header{"Location": {loc}}
+	return a
 }
 
 // shape names a path by its fixed segments: "issues/N/comments".
@@ -153,16 +172,18 @@ func (s *Server) resolve(path string) (r *repo, rest, moved string) {
 }
 
 // listIssues is GET /repos/o/n/issues: issues and pull requests, filtered
-// by state and labels, newest first unless direction=asc, paged.
+// by state, labels and creator, newest first unless direction=asc, paged.
 func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	state := first(q["state"], "open")
+	creator := first(q["creator"], "")
 	var labels []string
 	if l := first(q["labels"], ""); l != "" {
 		labels = strings.Split(l, ",")
 	}
 	var items []*item
 	for _, it := range r.items {
-		if (state == "all" || it.state == state) && hasAll(it.labels, labels) {
+		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) &&
+			(creator == "" || strings.EqualFold(it.author, creator)) {
 			items = append(items, it)
 		}
 	}
@@ -172,19 +193,26 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	return page(s, path, q, items, func(it *item) any { return s.issueJSON(r, it) })
 }
 
-// page serves one page of items (per_page, default 30, at most 100) with
-// GitHub's Link header when there are others.
+// page serves one page of items as a JSON array (see pageOf).
 func page[T any](s *Server, path string, q url.Values, items []T, render func(T) any) answer {
+	items, header := pageOf(s, path, q, items)
+	out := []any{}
+	for _, it := range items {
+		out = append(out, render(it))
+	}
+	a := jsonAnswer(http.StatusOK, out)
+	a.header = header
+	return a
+}
+
+// pageOf is the page of items a request asks for (per_page, default 30,
+// at most 100) and GitHub's Link header when there are other pages.
+func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.Header) {
 	per, _ := strconv.Atoi(first(q["per_page"], "30"))
 	per = min(max(per, 1), 100)
 	n, _ := strconv.Atoi(first(q["page"], "1"))
 	n = max(n, 1)
 	last := max((len(items)+per-1)/per, 1)
-	out := []any{}
-	for _, it := range items[min((n-1)*per, len(items)):min(n*per, len(items))] {
-		out = append(out, render(it))
-	}
-	a := jsonAnswer(http.StatusOK, out)
 	var links []string
 	if n > 1 {
 		links = append(links, s.link(path, q, n-1, "prev"), s.link(path, q, 1, "first"))
@@ -192,10 +220,11 @@ func page[T any](s *Server, path string, q url.Values, items []T, render func(T)
 	if n < last {
 		links = append(links, s.link(path, q, n+1, "next"), s.link(path, q, last, "last"))
 	}
+	var header http.Header
 	if len(links) > 0 {
-		a.header = http.Header{"Link": {strings.Join(links, ", ")}}
+		header = http.Header{"Link": {strings.Join(links, ", ")}}
 	}
-	return a
+	return items[min((n-1)*per, len(items)):min(n*per, len(items))], header
 }
 
 func (s *Server) createIssue(r *repo, login string, body []byte) answer {
@@ -210,6 +239,9 @@ func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 	if in.Title == nil || strings.TrimSpace(*in.Title) == "" {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
 			[]fieldError{{Resource: "Issue", Field: "title", Code: "missing_field"}})
+	}
+	if r.readers[login] {
+		in.Labels = nil // GitHub drops them without a word
 	}
 	it := s.addItem(r, *in.Title, in.Body, login, in.Labels, "open", nil)
 	return jsonAnswer(http.StatusCreated, s.issueJSON(r, it))
@@ -264,7 +296,7 @@ func (s *Server) createPull(r *repo, login string, body []byte) answer {
 			}})
 		}
 	}
-	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{head: head, base: in.Base, draft: in.Draft})
+	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{head: head, base: in.Base, draft: in.Draft, files: slices.Clone(r.changes[head])})
 	return jsonAnswer(http.StatusCreated, s.pullJSON(r, it))
 }
 
@@ -299,6 +331,9 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 	for _, c := range in.Comments {
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
+		}
+		if why := it.pull.unresolved(c.Path, c.Line, or(c.Side, "RIGHT")); why != "" {
+			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}
 	v := &review{id: s.newID(), author: login, body: in.Body, state: state, created: s.tick()}

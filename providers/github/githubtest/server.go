@@ -138,6 +138,14 @@ func (s *Server) AddToken(token, login string) {
 // request. Injections for one route are used in the order given.
 func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
 
+// Delay answers the next request matching route from the state at once (a
+// write lands when it arrives) but holds the answer until release is
+// closed, or for ever when release is nil: a GitHub that did the work and
+// then stalled, or whose answer never came back.
+func (s *Server) Delay(route string, release <-chan struct{}) {
+	s.rec.Inject(route, Response{FromState: true, Release: release, Hold: release == nil})
+}
+
 // Pending lists the routes of injected responses no request has used yet.
 func (s *Server) Pending() []string { return s.rec.Pending() }
 
@@ -161,7 +169,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 
 	s.usualHeaders(w.Header(), n)
-	if injected {
+	if injected && !resp.FromState {
 		s.rec.Answer(w, r, resp)
 		return
 	}
@@ -172,6 +180,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	a := s.handle(r, path, body)
 	s.mu.Unlock()
+	if injected && !s.rec.Wait(r, resp) {
+		return // the work is done; the answer never arrives
+	}
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
 	w.Write(a.body)

@@ -18,7 +18,9 @@ type repo struct {
 	owner, name   string
 	defaultBranch string
 	branches      []string
-	items         []*item // items[n-1] is number n
+	items         []*item           // items[n-1] is number n
+	changes       map[string][]File // branch -> what it changes against the default branch
+	readers       map[string]bool   // logins with read access only (no push)
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -32,7 +34,8 @@ type item struct {
 	author      string
 	created     time.Time
 	comments    []*comment
-	pull        *pull // nil for an issue
+	pull        *pull    // nil for an issue
+	moved       *movedTo // set once transferred: the number answers 301
 }
 
 type pull struct {
@@ -44,6 +47,8 @@ type pull struct {
 	merged  bool
 	reviews []*review
 	inline  []*reviewComment
+	checks  []*checkRun
+	files   []File
 }
 
 type comment struct {
@@ -89,6 +94,9 @@ type Pull struct {
 	Head, Base  string // Base "" = the default branch
 	Draft       bool
 	Merged      bool
+	// Files are what the pull request changes; inline review comments
+	// must name lines their patches show. nil: what AddBranch gave Head.
+	Files []File
 }
 
 // AddRepo creates owner/name with its default branch and any other
@@ -106,12 +114,32 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	}
 }
 
-// AddBranch pushes a branch to a repository.
-func (s *Server) AddBranch(fullName, branch string) {
+// AddBranch pushes a branch to a repository, changing files (its diff
+// against the default branch; a pull request from it shows them).
+func (s *Server) AddBranch(fullName, branch string, files ...File) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	r.branches = append(r.branches, branch)
+	if !r.hasBranch(branch) {
+		r.branches = append(r.branches, branch)
+	}
+	if r.changes == nil {
+		r.changes = map[string][]File{}
+	}
+	r.changes[branch] = slices.Clone(files)
+}
+
+// ReadOnly gives login read access only to a repository: like GitHub, the
+// fake then files that login's new issues without the labels it asked for,
+// silently (only users with push access may label new issues).
+func (s *Server) ReadOnly(fullName, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	if r.readers == nil {
+		r.readers = map[string]bool{}
+	}
+	r.readers[login] = true
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps
@@ -140,12 +168,29 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged}
+	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged, files: slices.Clone(in.Files)}
+	if in.Files == nil {
+		p.files = slices.Clone(r.changes[in.Head])
+	}
 	state := "open"
 	if in.Merged {
 		state = "closed"
 	}
 	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p).number
+}
+
+// Issues is how many issues and pull requests fullName holds (not
+// counting the numbers of issues transferred away).
+func (s *Server) Issues(fullName string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, it := range s.mustRepo(fullName).items {
+		if it.moved == nil {
+			n++
+		}
+	}
+	return n
 }
 
 func (s *Server) mustRepo(fullName string) *repo {

@@ -20,6 +20,14 @@ type Response struct {
 	// Hold never answers: the fake waits until the client gives up (or
 	// the fake closes), as an API that stopped responding would.
 	Hold bool
+	// Release, when set, delays the answer until it is closed (or the
+	// client gives up, or the fake closes): a slow answer.
+	Release <-chan struct{}
+	// FromState answers from the fake's state instead of Status, Header
+	// and Body, so a write takes effect when the request arrives; with
+	// Release or Hold, the answer is what is late (a forge that did the
+	// work and then stalled).
+	FromState bool
 }
 
 // Recorder holds a fake's received requests, of type R, and its injected
@@ -90,11 +98,7 @@ func (r *Recorder[R]) Receive(matches func(route string) bool, record func(injec
 // and body. A Hold response writes nothing until req's client gives up or
 // the recorder closes.
 func (r *Recorder[R]) Answer(w http.ResponseWriter, req *http.Request, resp Response) {
-	if resp.Hold {
-		select {
-		case <-req.Context().Done():
-		case <-r.closed:
-		}
+	if !r.Wait(req, resp) {
 		return
 	}
 	for k, vs := range resp.Header {
@@ -106,6 +110,25 @@ func (r *Recorder[R]) Answer(w http.ResponseWriter, req *http.Request, resp Resp
 	}
 	w.WriteHeader(status)
 	io.WriteString(w, resp.Body)
+}
+
+// Wait delays an answer as resp asks (Hold, Release) and reports whether it
+// should still be written: false when the client gave up, the fake closed,
+// or resp holds for ever.
+func (r *Recorder[R]) Wait(req *http.Request, resp Response) bool {
+	release := resp.Release
+	if resp.Hold {
+		release = nil // a nil channel never fires
+	} else if release == nil {
+		return true
+	}
+	select {
+	case <-release:
+		return true
+	case <-req.Context().Done():
+	case <-r.closed:
+	}
+	return false
 }
 
 // Close releases held answers. It may be called more than once.

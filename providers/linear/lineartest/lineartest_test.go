@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 const key = "lin_api_lineartestKEY0000"
@@ -95,7 +97,7 @@ func TestIssueFilters(t *testing.T) {
 // Linear's input error, and the issue reads back by that id.
 func TestCreateWithClientID(t *testing.T) {
 	s := seeded(t)
-	const id = "9b328554-33f6-5a26-b439-c471805bf04f"
+	const id = "9b328554-33f6-4a26-b439-c471805bf04f"
 	create := `mutation C($input: IssueCreateInput!) { issueCreate(input: $input) { success issue { id identifier creator { name } state { type } url } } }`
 	vars := map[string]any{"input": map[string]any{"id": id, "teamId": newID("team", "ENG"), "title": "Flaky test"}}
 	status, got := post(t, s, key, create, vars)
@@ -134,5 +136,28 @@ func TestAuthenticationAndInjection(t *testing.T) {
 	reqs := s.Requests()
 	if len(reqs) != 3 || !reqs[2].Injected || reqs[2].Fields[0] != "issueCreate" || reqs[1].Operation != "" || reqs[0].Header.Get("Authorization") != "lin_api_revoked" {
 		t.Errorf("requests = %+v", reqs)
+	}
+}
+
+// Linear documents client-chosen ids as "UUID v4 format"; the fake refuses
+// any other version, for issues and comments alike.
+func TestClientIDMustBeVersion4(t *testing.T) {
+	s := seeded(t)
+	const v5 = "9b328554-33f6-5a26-b439-c471805bf04f"
+	create := `mutation C($input: IssueCreateInput!) { issueCreate(input: $input) { success } }`
+	status, got := post(t, s, key, create, map[string]any{"input": map[string]any{"id": v5, "teamId": newID("team", "ENG"), "title": "x"}})
+	if status != 400 || !strings.Contains(got, "id must be a UUID") || !strings.Contains(got, `"code":"INVALID_INPUT"`) {
+		t.Errorf("issueCreate with a v5 id: %d %s", status, got)
+	}
+	comment := `mutation C($input: CommentCreateInput!) { commentCreate(input: $input) { success } }`
+	status, got = post(t, s, key, comment, map[string]any{"input": map[string]any{"id": v5, "issueId": newID("issue", "ENG", 1), "body": "b"}})
+	if status != 400 || !strings.Contains(got, "id must be a UUID") {
+		t.Errorf("commentCreate with a v5 id: %d %s", status, got)
+	}
+	// Linear's own ids are version 4 too, and so are the fake's.
+	for _, id := range []string{s.IssueID("ENG-1"), newID("team", "ENG"), newID("comment", 0)} {
+		if u := uuid.MustParse(id); u.Version() != 4 || u.Variant() != uuid.RFC4122 {
+			t.Errorf("the fake minted %s, a version %d id", id, u.Version())
+		}
 	}
 }

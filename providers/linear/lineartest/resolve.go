@@ -152,13 +152,14 @@ func (s *Server) commentCreate(raw any, viewer *user) (any, *gqlError) {
 	return object{"__typename": "CommentPayload", "success": true, "comment": s.commentObj(c)}, nil
 }
 
-// checkID refuses a client-chosen id that is not a UUID or already names
-// an entity, in Linear's words.
+// checkID refuses a client-chosen id that is not a version 4 UUID (the
+// schema documents "UUID v4 format"; Linear's validator words any refusal
+// "id must be a UUID") or that already names an entity, in Linear's words.
 func (s *Server) checkID(id string) *gqlError {
 	if id == "" {
 		return nil
 	}
-	if _, err := uuid.Parse(id); err != nil {
+	if u, err := uuid.Parse(id); err != nil || u.Version() != 4 || u.Variant() != uuid.RFC4122 || len(id) != 36 {
 		return invalid("id must be a UUID")
 	}
 	if s.findIssue(id) != nil || slices.ContainsFunc(s.comments, func(c *comment) bool { return c.id == id }) {

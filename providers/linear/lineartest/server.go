@@ -59,8 +59,10 @@ type Request struct {
 }
 
 // Response is an injected answer: Status (0 = 200), Header, Body, or Hold
-// to never answer (the fake waits until the client gives up). It is sent
-// with the fake's usual headers; Header adds to or overrides them.
+// to never answer (the fake waits until the client gives up), Release to
+// answer late, FromState to answer from the state (the operation runs when
+// the request arrives). It is sent with the fake's usual headers; Header
+// adds to or overrides them.
 type Response = recorder.Response
 
 // Server is a running fake Linear. Its embedded httptest.Server gives URL
@@ -154,7 +156,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 
 	s.usualHeaders(w.Header())
-	if injected {
+	if injected && !resp.FromState {
 		s.rec.Answer(w, r, resp)
 		return
 	}
@@ -170,6 +172,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		a = s.execute(r.Header.Get("Authorization"), op, in.Variables)
 		s.mu.Unlock()
+	}
+	if injected && !s.rec.Wait(r, resp) {
+		return // the work is done; the answer never arrives
 	}
 	w.WriteHeader(a.status)
 	w.Write(a.body)

@@ -52,12 +52,14 @@ type comment struct {
 	created  time.Time
 }
 
-// ids are UUIDs derived from what they name, so a seeded workspace has the
-// same ids in every run.
+// ids are derived from what they name, so a seeded workspace has the same
+// ids in every run, and laid out as version 4 UUIDs, as Linear's are.
 var idSpace = uuid.MustParse("5d1c2a7e-0f4b-4c8e-9a3d-7b6e5f4a3c2b")
 
 func newID(kind string, parts ...any) string {
-	return uuid.NewSHA1(idSpace, fmt.Appendf(nil, "%s:%v", kind, parts)).String()
+	u := uuid.NewSHA1(idSpace, fmt.Appendf(nil, "%s:%v", kind, parts))
+	u[6] = u[6]&0x0f | 0x40
+	return u.String()
 }
 
 // AddTeam creates a team and returns its id.

@@ -443,17 +443,21 @@ type Issue struct {
 	Repo   string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
 	Number uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
 	// The forge's own display key when it has one (Linear: ENG-123).
-	Identifier    string       `protobuf:"bytes,4,opt,name=identifier,proto3" json:"identifier,omitempty"`
-	State         string       `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
-	Url           string       `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
-	Labels        []string     `protobuf:"bytes,7,rep,name=labels,proto3" json:"labels,omitempty"`
-	Author        string       `protobuf:"bytes,8,opt,name=author,proto3" json:"author,omitempty"`
-	Attribution   *Attribution `protobuf:"bytes,9,opt,name=attribution,proto3" json:"attribution,omitempty"`
-	Title         string       `protobuf:"bytes,10,opt,name=title,proto3" json:"title,omitempty"`
-	Body          string       `protobuf:"bytes,11,opt,name=body,proto3" json:"body,omitempty"`
-	Comments      []*Comment   `protobuf:"bytes,12,rep,name=comments,proto3" json:"comments,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Identifier  string       `protobuf:"bytes,4,opt,name=identifier,proto3" json:"identifier,omitempty"`
+	State       string       `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	Url         string       `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
+	Labels      []string     `protobuf:"bytes,7,rep,name=labels,proto3" json:"labels,omitempty"`
+	Author      string       `protobuf:"bytes,8,opt,name=author,proto3" json:"author,omitempty"`
+	Attribution *Attribution `protobuf:"bytes,9,opt,name=attribution,proto3" json:"attribution,omitempty"`
+	Title       string       `protobuf:"bytes,10,opt,name=title,proto3" json:"title,omitempty"`
+	Body        string       `protobuf:"bytes,11,opt,name=body,proto3" json:"body,omitempty"`
+	Comments    []*Comment   `protobuf:"bytes,12,rep,name=comments,proto3" json:"comments,omitempty"`
+	// Labels a create asked for that the forge did not apply: GitHub drops
+	// them silently when the credential lacks push access. Only a create
+	// result carries it, and its ack names them.
+	LabelsNotApplied []string `protobuf:"bytes,19,rep,name=labels_not_applied,json=labelsNotApplied,proto3" json:"labels_not_applied,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Issue) Reset() {
@@ -566,6 +570,13 @@ func (x *Issue) GetBody() string {
 func (x *Issue) GetComments() []*Comment {
 	if x != nil {
 		return x.Comments
+	}
+	return nil
+}
+
+func (x *Issue) GetLabelsNotApplied() []string {
+	if x != nil {
+		return x.LabelsNotApplied
 	}
 	return nil
 }
@@ -1084,7 +1095,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\vattribution\x18\x03 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
 	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12F\n" +
-	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xfa\x03\n" +
+	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\x8b\x05\n" +
 	"\x05Issue\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -1103,7 +1114,8 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x05title\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1a\n" +
 	"\x04body\x18\v \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12@\n" +
-	"\bcomments\x18\f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\"G\n" +
+	"\bcomments\x18\f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\x12\x8e\x01\n" +
+	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\"G\n" +
 	"\tIssueList\x12:\n" +
 	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\x86\x05\n" +
 	"\vPullRequest\x12?\n" +

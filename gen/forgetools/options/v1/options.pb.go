@@ -912,7 +912,13 @@ type RenderOptions struct {
 	MaxItems uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
 	// For RENDER_CLAIM: the sibling string field (e.g. "body") whose owner
 	// header the gateway parses into this field, removing it from the text.
-	ClaimFrom     string `protobuf:"bytes,4,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	ClaimFrom string `protobuf:"bytes,4,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	// For a repeated scalar field of a write result: when the field is not
+	// empty, the one-line ack ends with "; <ack_note>: v1, v2", each value
+	// through the field's guard. The note is proto text, like the ack
+	// template, so the line stays renderer-authored. It says what the write
+	// did not do (labels the forge dropped).
+	AckNote       string `protobuf:"bytes,5,opt,name=ack_note,json=ackNote,proto3" json:"ack_note,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -971,6 +977,13 @@ func (x *RenderOptions) GetMaxItems() uint32 {
 func (x *RenderOptions) GetClaimFrom() string {
 	if x != nil {
 		return x.ClaimFrom
+	}
+	return ""
+}
+
+func (x *RenderOptions) GetAckNote() string {
+	if x != nil {
+		return x.AckNote
 	}
 	return ""
 }
@@ -1171,13 +1184,14 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
 	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xab\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
 	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\x12\x1d\n" +
 	"\n" +
-	"claim_from\x18\x04 \x01(\tR\tclaimFrom\"%\n" +
+	"claim_from\x18\x04 \x01(\tR\tclaimFrom\x12\x19\n" +
+	"\back_note\x18\x05 \x01(\tR\aackNote\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*K\n" +
 	"\bApproval\x12\x18\n" +

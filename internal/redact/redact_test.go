@@ -1,0 +1,150 @@
+package redact_test
+
+import (
+	"encoding/base64"
+	"errors"
+	"log/slog"
+	"net/url"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/internal/testkit"
+)
+
+// A GitHub token in the format GitHub documents, and one with characters
+// URL encoding changes (an OAuth access token may carry '+', '/', '=').
+const (
+	ghToken    = "ghp_16C7e42F292c6912E7710c838347Ae178B4a"
+	oauthToken = "lin_oauth_aB3+xY9/zQ7=pL2&mN8 kR5?"
+)
+
+func TestEveryEchoIsRedacted(t *testing.T) {
+	r := redact.New(ghToken, oauthToken)
+	redacted, total := 0, 0
+	for _, secret := range []string{ghToken, oauthToken} {
+		for name, echo := range testkit.Echoes(secret) {
+			total++
+			text := "Bad credentials: «" + echo + "» — try again"
+			got := r.String(text)
+			if leaked := testkit.Leak(secret, got); leaked != "" {
+				t.Errorf("%s: %q still shows %q", name, got, leaked)
+				continue
+			}
+			if !strings.HasPrefix(got, "Bad credentials: «") || !strings.HasSuffix(got, "» — try again") || !utf8.ValidString(got) {
+				t.Errorf("%s: the text around the credential was damaged: %q", name, got)
+				continue
+			}
+			redacted++
+		}
+	}
+	t.Logf("credential encodings redacted: %d of %d", redacted, total)
+}
+
+// Text that merely resembles a credential is left alone: a token kind
+// named in prose, long runs of one digit, ordinary words and numbers.
+func TestOrdinaryTextIsKept(t *testing.T) {
+	r := redact.New(ghToken, "lin_api_00000000000000000000000000000000xyz1", "github_pat_11ABCDEFG0abcdefghijklmnop")
+	for _, text := range []string{
+		"Create a token (ghp_ or github_pat_ prefix) and a Linear key (lin_api_...).",
+		"padding 00000000000000000000 and aaaaaaaaaaaa",
+		"Commit 16c7e42 fixed it; see #1347 and https://github.com/octocat/Hello-World/pull/1350",
+		"héllo wörld 😀",
+		"",
+	} {
+		if got := r.String(text); got != text {
+			t.Errorf("%q became %q", text, got)
+		}
+	}
+}
+
+// A whole credential goes with its public prefix, and a credential too
+// short or too uniform for windows is still matched whole.
+func TestWholeForms(t *testing.T) {
+	r := redact.New("lin_api_Xy7Kq2Lm9Pz4Rt6Vw1Bn3Cd5", "s3cr3t", "zzzzzzzzzzzzzzzzzzzz")
+	for in, want := range map[string]string{
+		"key=lin_api_Xy7Kq2Lm9Pz4Rt6Vw1Bn3Cd5;":   "key=" + redact.Marker + ";",
+		"key=LIN_API_XY7KQ2LM9PZ4RT6VW1BN3CD5":    "key=" + redact.Marker,
+		"pw S3CR3T and s3cr3t":                    "pw " + redact.Marker + " and " + redact.Marker,
+		"zzzzzzzzzzzzzzzzzzzz and zzzzzzzz":       redact.Marker + " and zzzzzzzz",
+		"é" + "lin_api_Xy7Kq2Lm9Pz4Rt6Vw1Bn3Cd5é": "é" + redact.Marker + "é",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+	var none *redact.Redactor
+	if none.String(ghToken) != ghToken || !redact.New("").Empty() {
+		t.Error("a nil or empty Redactor changed text")
+	}
+}
+
+// FuzzRedact: whatever the text, what comes out shows no piece of the
+// credential a window long, and valid UTF-8 stays valid.
+func FuzzRedact(f *testing.F) {
+	for _, e := range testkit.Echoes(ghToken) {
+		f.Add(e)
+	}
+	f.Add("plain text ünïcödé")
+	r := redact.New(ghToken)
+	f.Fuzz(func(t *testing.T, text string) {
+		got := r.String(text)
+		if l := testkit.Leak(ghToken, got); l != "" {
+			t.Fatalf("%q redacts to %q, which still shows %q", text, got, l)
+		}
+		if utf8.ValidString(text) && !utf8.ValidString(got) {
+			t.Fatalf("%q redacts to invalid UTF-8 %q", text, got)
+		}
+		if !strings.Contains(got, redact.Marker) && got != text {
+			t.Fatalf("%q changed to %q without a marker", text, got)
+		}
+	})
+}
+
+// benchSecrets and benchBody are what a gateway redacts: three forge
+// credentials, and a 1 MB issue body that quotes none of them.
+var (
+	benchSecrets = []string{ghToken, oauthToken, "lin_api_Xy7Kq2Lm9Pz4Rt6Vw1Bn3Cd5"}
+	benchBody    = strings.Repeat("An ordinary issue body, with some code: `x := f(y)`. ", 20000)
+)
+
+func BenchmarkRedact(b *testing.B) {
+	r := redact.New(benchSecrets...)
+	b.SetBytes(int64(len(benchBody)))
+	for b.Loop() {
+		r.String(benchBody)
+	}
+}
+
+// BenchmarkVerbatimBaseline is what redaction cost before: replacing each
+// credential verbatim, and nothing else.
+func BenchmarkVerbatimBaseline(b *testing.B) {
+	b.SetBytes(int64(len(benchBody)))
+	for b.Loop() {
+		s := benchBody
+		for _, secret := range benchSecrets {
+			s = strings.ReplaceAll(s, secret, redact.Marker)
+		}
+	}
+}
+
+// The log handler redacts the message and every attribute, nested or
+// bound in advance, whatever its type.
+func TestHandler(t *testing.T) {
+	var buf strings.Builder
+	r := redact.New(ghToken)
+	log := slog.New(redact.NewHandler(slog.NewTextHandler(&buf, nil), r)).With("bound", strings.ToUpper(ghToken))
+	echo := base64.StdEncoding.EncodeToString([]byte("x-access-token:" + ghToken))
+	log.Info("answer "+ghToken, "header", "Basic "+echo, "err", errors.New("bad "+ghToken[:20]),
+		slog.Group("g", "inner", url.QueryEscape(ghToken), "n", 42))
+	out := buf.String()
+	if l := testkit.Leak(ghToken, out); l != "" || strings.Contains(out, echo[8:30]) {
+		t.Fatalf("the log line leaks the credential:\n%s", out)
+	}
+	for _, want := range []string{"msg=\"answer [REDACTED]\"", "bound=[REDACTED]", "g.n=42", "err=\"bad [REDACTED]\""} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log line lacks %s:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,91 @@
+package githubtest
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// CheckRun is a check run on a pull request's head commit, as GitHub
+// Actions or another app reports it.
+type CheckRun struct {
+	Name string
+	// Status is queued, in_progress or completed ("" = completed).
+	Status string
+	// Conclusion is set once completed: success, failure, neutral,
+	// cancelled, skipped, timed_out or action_required ("" = success).
+	Conclusion string
+}
+
+// AddCheckRuns reports check runs on the head commit of pull request
+// number, in the order given (GitHub lists the newest first).
+func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	it := s.mustRepo(fullName).item(number)
+	if it == nil || it.pull == nil {
+		panic(fmt.Sprintf("githubtest: no pull request #%d in %s", number, fullName))
+	}
+	for _, c := range runs {
+		c.Status = or(c.Status, "completed")
+		if c.Status == "completed" {
+			c.Conclusion = or(c.Conclusion, "success")
+		}
+		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.newID(), started: s.tick()})
+	}
+}
+
+type checkRun struct {
+	CheckRun
+	id      int64
+	started time.Time
+}
+
+type checkRunJSON struct {
+	ID          int64   `json:"id"`
+	HeadSHA     string  `json:"head_sha"`
+	NodeID      string  `json:"node_id"`
+	ExternalID  string  `json:"external_id"`
+	URL         string  `json:"url"`
+	HTMLURL     string  `json:"html_url"`
+	DetailsURL  string  `json:"details_url"`
+	Status      string  `json:"status"`
+	Conclusion  *string `json:"conclusion"`
+	StartedAt   string  `json:"started_at"`
+	CompletedAt *string `json:"completed_at"`
+	Name        string  `json:"name"`
+}
+
+type checkRunsJSON struct {
+	TotalCount int   `json:"total_count"`
+	CheckRuns  []any `json:"check_runs"`
+}
+
+// checkRuns is GET /repos/o/n/commits/SHA/check-runs: the runs on a pull
+// request's head commit, paged, with total_count counting them all.
+func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
+	var runs []*checkRun
+	for _, it := range r.items {
+		if it.pull != nil && it.pull.headSHA == sha {
+			runs = it.pull.checks
+		}
+	}
+	items, header := pageOf(s, path, q, runs)
+	out := checkRunsJSON{TotalCount: len(runs), CheckRuns: []any{}}
+	for _, c := range items {
+		j := checkRunJSON{
+			ID: c.id, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.id),
+			URL: s.api("/repos/%s/check-runs/%d", r.fullName(), c.id), HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id),
+			DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
+			Status:     c.Status, Name: c.Name, StartedAt: stamp(c.started),
+		}
+		if c.Status == "completed" {
+			j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.started.Add(time.Minute)))
+		}
+		out.CheckRuns = append(out.CheckRuns, j)
+	}
+	a := jsonAnswer(http.StatusOK, out)
+	a.header = header
+	return a
+}

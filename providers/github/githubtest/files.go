@@ -1,0 +1,63 @@
+package githubtest
+
+import (
+	"crypto/sha1"
+	"encoding/hex"
+	"net/url"
+	"strings"
+
+	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
+)
+
+// File is one file a pull request changes, with its unified diff patch as
+// GitHub shows it ("@@ -1,3 +1,4 @@\n line\n+added\n ..."). Inline review
+// comments may only name lines the patches show.
+type File struct {
+	Path, Patch string
+}
+
+type fileJSON struct {
+	SHA         string `json:"sha"`
+	Filename    string `json:"filename"`
+	Status      string `json:"status"`
+	Additions   int    `json:"additions"`
+	Deletions   int    `json:"deletions"`
+	Changes     int    `json:"changes"`
+	BlobURL     string `json:"blob_url"`
+	RawURL      string `json:"raw_url"`
+	ContentsURL string `json:"contents_url"`
+	Patch       string `json:"patch"`
+}
+
+// files is GET /repos/o/n/pulls/N/files, paged.
+func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
+	return page(s, path, q, it.pull.files, func(f File) any {
+		sum := sha1.Sum([]byte(f.Patch))
+		add := strings.Count("\n"+f.Patch, "\n+")
+		del := strings.Count("\n"+f.Patch, "\n-")
+		return fileJSON{
+			SHA: hex.EncodeToString(sum[:]), Filename: f.Path, Status: "modified",
+			Additions: add, Deletions: del, Changes: add + del,
+			BlobURL:     s.web("/%s/blob/%s/%s", r.fullName(), it.pull.headSHA, f.Path),
+			RawURL:      s.web("/%s/raw/%s/%s", r.fullName(), it.pull.headSHA, f.Path),
+			ContentsURL: s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), f.Path, it.pull.headSHA),
+			Patch:       f.Patch,
+		}
+	})
+}
+
+// unresolved is GitHub's refusal of a review whose inline comment names a
+// file the pull request does not change, or a line its diff does not
+// show: 422 with one bare string in errors[], and no word on which
+// comment. "" when every comment resolves.
+func (p *pull) unresolved(path string, line int, side string) string {
+	for _, f := range p.files {
+		if f.Path == path {
+			if diffmap.Parse(f.Patch).Shows(side, line) {
+				return ""
+			}
+			return "Line could not be resolved"
+		}
+	}
+	return "Path could not be resolved"
+}
