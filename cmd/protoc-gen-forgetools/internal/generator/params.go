@@ -107,8 +107,8 @@ func (o *objects) request(m *protogen.Message) *object {
 		if p.agentText && f.Desc.Kind() != protoreflect.StringKind {
 			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string", f.Desc.FullName())
 		}
-		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList() || isOptionalScalar(f)) {
-			o.problems.add(f.Desc, nil, "attribution is set on %s, which is not a plain agent_text string", f.Desc.FullName())
+		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList()) {
+			o.problems.add(f.Desc, nil, "attribution is set on %s, which is not a singular agent_text string", f.Desc.FullName())
 		}
 		obj.params = append(obj.params, p)
 	}

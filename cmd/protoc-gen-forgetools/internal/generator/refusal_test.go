@@ -132,7 +132,7 @@ func TestRefusals(t *testing.T) {
 	}, {
 		name:  "attribution on text the agent did not write",
 		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." attribution: ATTRIBUTION_STAMP},`},
-		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a plain agent_text string`,
+		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a singular agent_text string`,
 	}, {
 		name:  "result without an error arm",
 		edits: []string{`    Failure failure = 2 [(forgetools.options.v1.result).error = true];`, `    Failure failure = 2;`},
