@@ -15,7 +15,7 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const anotherArm = `      capability: "pings"
+	const anotherArm = `      capability: "pings" action_class: "net:ping" risk: RISK_HIGH
     }];
 `
 	for _, tc := range []struct {
@@ -63,8 +63,12 @@ func TestRefusals(t *testing.T) {
 		want:  `minimal.proto:34: arm bare has no (forgetools.options.v1.tool) options`,
 	}, {
 		name:  "missing approval",
-		edits: []string{"      approval: APPROVAL_WRITE\n", ""},
-		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ or APPROVAL_WRITE)`,
+		edits: []string{"      approval: APPROVAL_PUSH\n", ""},
+		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ, APPROVAL_WRITE or APPROVAL_PUSH)`,
+	}, {
+		name:  "unknown risk",
+		edits: []string{"risk: RISK_HIGH", "risk: 7"},
+		want:  `minimal.proto:32: mini_ping: unknown risk 7 (RISK_LOW, RISK_MEDIUM or RISK_HIGH)`,
 	}, {
 		name:  "unknown snippet",
 		edits: []string{`snippets: ["care"]`, `snippets: ["careful"]`},
@@ -101,7 +105,7 @@ func TestRefusals(t *testing.T) {
 		want:  `minimal.proto:46: enum minimal.v1.Mood offers the model no value: give values a (forgetools.options.v1.value).name`,
 	}, {
 		name:  "missing capability",
-		edits: []string{`      capability: "pings"` + "\n", ""},
+		edits: []string{`capability: "pings" `, ""},
 		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
 	}, {
 		name:  "capability not in snake case",
