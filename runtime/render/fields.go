@@ -95,12 +95,17 @@ func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
 }
 
 // snake spells a message name the way records are headed: PullRequest ->
-// pull_request.
+// pull_request, and an acronym stays one word: CIRunList -> ci_run_list.
 func snake(name protoreflect.Name) string {
+	rs := []rune(string(name))
 	var b strings.Builder
-	for i, r := range string(name) {
+	for i, r := range rs {
 		if unicode.IsUpper(r) {
-			if i > 0 {
+			// A word starts at an upper-case letter after a lower-case one,
+			// or at the last capital of an acronym followed by lower case.
+			lowerBefore := i > 0 && !unicode.IsUpper(rs[i-1])
+			acronymEnd := i > 0 && i+1 < len(rs) && unicode.IsUpper(rs[i-1]) && unicode.IsLower(rs[i+1])
+			if lowerBefore || acronymEnd {
 				b.WriteByte('_')
 			}
 			r = unicode.ToLower(r)
