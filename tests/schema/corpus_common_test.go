@@ -1,6 +1,9 @@
 package schema_test
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // toolCorpus describes one tool for the cases every tool shares.
 type toolCorpus struct {
@@ -20,7 +23,7 @@ type toolCorpus struct {
 // corpus is every case: the shared ones for each tool, then its own.
 func corpus() []argCase {
 	var out []argCase
-	for _, tc := range tools {
+	for _, tc := range slices.Concat(tools, handsTools) {
 		out = append(out, shared(tc)...)
 		for _, c := range tc.own(tc.base) {
 			c.tool = tc.tool

@@ -44,8 +44,8 @@ type ForgeIssuesHandler interface {
 	// CreateIssue serves forge_create_issue: Open an issue. A retried call is
 	// deduplicated, never filed twice.
 	CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error)
-	// UpdateIssue serves forge_update_issue: Close, reopen or edit an issue; a
-	// field left out is unchanged.
+	// UpdateIssue serves forge_update_issue: Close, reopen or edit an issue;
+	// fields left out are unchanged.
 	UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error)
 }
 
@@ -62,11 +62,10 @@ type ForgePullRequestsHandler interface {
 	// from a branch you have already pushed. A retried call is deduplicated.
 	CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
 	// ListPullRequests serves forge_list_pull_requests: List pull requests,
-	// newest first, filtered by state, base and head.
+	// newest first.
 	ListPullRequests(ctx context.Context, c handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error)
-	// MergePullRequest serves forge_merge_pull_request: Merge a pull request
-	// whose head is still the commit you reviewed (expected_head_sha, from
-	// forge_get_pull_request).
+	// MergePullRequest serves forge_merge_pull_request: Merge a pull request if
+	// its head is still expected_head_sha, the head_sha you reviewed.
 	MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error)
 }
 
@@ -95,39 +94,36 @@ type ForgeChangeNotificationsHandler interface {
 // implementing all of it serves these arms.
 type ForgeRepositoryHandler interface {
 	// GetRepo serves forge_get_repo: Read a repository: default branch,
-	// description, visibility, archived, your permission, open issue count.
+	// visibility, your permission.
 	GetRepo(ctx context.Context, c handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
-	// ReadFile serves forge_read_file: Read one file's text at a ref, with its
-	// blob sha (pass it to forge_write_file to update the file).
+	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
+	// forge_write_file needs.
 	ReadFile(ctx context.Context, c handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
-	// ListDir serves forge_list_dir: List a directory at a ref: name, type,
-	// size and sha of each entry.
+	// ListDir serves forge_list_dir: List a directory at a ref.
 	ListDir(ctx context.Context, c handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
 
 // ForgeCiHandler is the "ci" capability: a provider implementing all of it
 // serves these arms.
 type ForgeCiHandler interface {
-	// ListCiRuns serves forge_list_ci_runs: List CI runs (workflow runs,
-	// pipelines), newest first.
+	// ListCiRuns serves forge_list_ci_runs: List CI runs, newest first.
 	ListCiRuns(ctx context.Context, c handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error)
-	// GetCiRun serves forge_get_ci_run: Read one CI run and its jobs, with the
-	// log tail of each failed job.
+	// GetCiRun serves forge_get_ci_run: Read a CI run: its jobs, and each
+	// failed job's log tail.
 	GetCiRun(ctx context.Context, c handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error)
-	// TriggerCi serves forge_trigger_ci: Start a CI workflow on a ref.
+	// TriggerCi serves forge_trigger_ci: Start a CI run on a branch or tag.
 	TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error)
-	// RerunCi serves forge_rerun_ci: Re-run a CI run, or only its failed jobs.
+	// RerunCi serves forge_rerun_ci: Re-run a CI run.
 	RerunCi(ctx context.Context, c handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error)
 }
 
 // ForgePushHandler is the "push" capability: a provider implementing all of it
 // serves these arms.
 type ForgePushHandler interface {
-	// CreateBranch serves forge_create_branch: Create a branch from a ref.
+	// CreateBranch serves forge_create_branch: Create a branch at from_ref.
 	CreateBranch(ctx context.Context, c handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error)
-	// WriteFile serves forge_write_file: Create or update one file as a commit
-	// on a branch. Updating needs expected_sha, the blob sha forge_read_file
-	// returned.
+	// WriteFile serves forge_write_file: Commit a file's whole new content to a
+	// branch; an update needs expected_sha from forge_read_file.
 	WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error)
 }
 
