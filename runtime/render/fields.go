@@ -23,6 +23,8 @@ type field struct {
 	as       optionsv1.Render
 	label    string
 	maxItems int
+	// maxChars is the fence budget from (render).max_chars; 0 = by depth.
+	maxChars int
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -47,6 +49,7 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 			if o.GetMaxItems() > 0 {
 				f.maxItems = int(o.GetMaxItems())
 			}
+			f.maxChars = int(o.GetMaxChars())
 		}
 		p = append(p, f)
 	}

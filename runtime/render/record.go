@@ -71,7 +71,7 @@ func (r *reader) message(m protoreflect.Message, path string, depth int) {
 			// Empty fields say nothing; skip them.
 		case f.as == optionsv1.Render_RENDER_FENCED:
 			// The open marker names the field; no label line is needed.
-			r.fence.write(&r.b, f.label, scalar(f.fd, m.Get(f.fd)), budget(depth))
+			r.fence.write(&r.b, f.label, scalar(f.fd, m.Get(f.fd)), f.budget(depth))
 		default:
 			r.line(f.label + ": " + f.guard(scalar(f.fd, m.Get(f.fd))))
 		}
@@ -125,7 +125,7 @@ func (r *reader) scalars(f field, items protoreflect.List, depth int) {
 	}
 	r.line(f.label + ": " + strconv.Itoa(n) + more)
 	for i := range shown {
-		r.fence.write(&r.b, f.label, scalar(f.fd, items.Get(i)), budget(depth+1))
+		r.fence.write(&r.b, f.label, scalar(f.fd, items.Get(i)), f.budget(depth+1))
 	}
 }
 
@@ -150,7 +150,12 @@ func (r *reader) claim(f field, m protoreflect.Message) {
 	r.line("claimed " + f.label + " (parsed from body, unverified): " + strings.Join(parts, " "))
 }
 
-func budget(depth int) int {
+// budget is how many characters of f's text a fence shows at depth: the
+// field's own max_chars, else the artifact's or the aggregate's default.
+func (f field) budget(depth int) int {
+	if f.maxChars > 0 {
+		return f.maxChars
+	}
 	if depth == 0 {
 		return topBudget
 	}

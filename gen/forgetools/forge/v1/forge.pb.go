@@ -1304,7 +1304,9 @@ type FileContent struct {
 	Size uint64 `protobuf:"varint,6,opt,name=size,proto3" json:"size,omitempty"`
 	// A binary file's content is not returned, only its size.
 	Binary bool `protobuf:"varint,7,opt,name=binary,proto3" json:"binary,omitempty"`
-	// The text, cut at the provider's size cap (then truncated is true).
+	// The text, cut at the provider's size cap (then truncated is true). The
+	// model may rewrite the file from it, so it is shown whole up to the cap
+	// providers use (100,000 bytes), not cut at the default fence budget.
 	Content       string `protobuf:"bytes,8,opt,name=content,proto3" json:"content,omitempty"`
 	Truncated     bool   `protobuf:"varint,9,opt,name=truncated,proto3" json:"truncated,omitempty"`
 	Url           string `protobuf:"bytes,10,opt,name=url,proto3" json:"url,omitempty"`
@@ -1824,7 +1826,8 @@ type CIJob struct {
 	Status     string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
 	Conclusion string                 `protobuf:"bytes,4,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
 	Url        string                 `protobuf:"bytes,5,opt,name=url,proto3" json:"url,omitempty"`
-	// For a failed job: the end of its log, cut at the provider's cap.
+	// For a failed job: the end of its log, cut at the provider's cap
+	// (about 8,000 characters), shown whole up to it.
 	LogTail       string `protobuf:"bytes,6,opt,name=log_tail,json=logTail,proto3" json:"log_tail,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2296,7 +2299,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"permission\x12'\n" +
 	"\vopen_issues\x18\b \x01(\x04B\x06ڥ\x19\x02\b\x04R\n" +
 	"openIssues\x12\x18\n" +
-	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xd8\x02\n" +
+	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdc\x02\n" +
 	"\vFileContent\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -2305,8 +2308,9 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12\x18\n" +
 	"\x03sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x1a\n" +
 	"\x04size\x18\x06 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04size\x12\x1e\n" +
-	"\x06binary\x18\a \x01(\bB\x06ڥ\x19\x02\b\x04R\x06binary\x12 \n" +
-	"\acontent\x18\b \x01(\tB\x06ڥ\x19\x02\b\x01R\acontent\x12$\n" +
+	"\x06binary\x18\a \x01(\bB\x06ڥ\x19\x02\b\x04R\x06binary\x12$\n" +
+	"\acontent\x18\b \x01(\tB\n" +
+	"ڥ\x19\x06\b\x01(\xa0\x8d\x06R\acontent\x12$\n" +
 	"\ttruncated\x18\t \x01(\bB\x06ڥ\x19\x02\b\x04R\ttruncated\x12\x18\n" +
 	"\x03url\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"x\n" +
@@ -2348,7 +2352,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x06number\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12\x1e\n" +
 	"\x06method\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06method\x12\x18\n" +
 	"\x03sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xc7\x01\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xca\x01\n" +
 	"\x05CIJob\x12\x1d\n" +
 	"\x06job_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05jobId\x12\x1a\n" +
 	"\x04name\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1e\n" +
@@ -2356,8 +2360,8 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
 	"conclusion\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
 	"conclusion\x12\x18\n" +
-	"\x03url\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12!\n" +
-	"\blog_tail\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x01R\alogTail\"\x9d\x03\n" +
+	"\x03url\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12$\n" +
+	"\blog_tail\x18\x06 \x01(\tB\tڥ\x19\x05\b\x01(\xc0>R\alogTail\"\x9d\x03\n" +
 	"\x05CIRun\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +

@@ -948,7 +948,12 @@ type RenderOptions struct {
 	MaxItems uint32 `protobuf:"varint,3,opt,name=max_items,json=maxItems,proto3" json:"max_items,omitempty"`
 	// For RENDER_CLAIM: the sibling string field (e.g. "body") whose owner
 	// header the gateway parses into this field, removing it from the text.
-	ClaimFrom     string `protobuf:"bytes,4,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	ClaimFrom string `protobuf:"bytes,4,opt,name=claim_from,json=claimFrom,proto3" json:"claim_from,omitempty"`
+	// For RENDER_FENCED: how many characters of the text are shown before the
+	// truncation marker. 0 = the runtime default (4,000 for an artifact's own
+	// text, 1,000 inside an aggregate). For text the model acts on whole, such
+	// as a file it may rewrite.
+	MaxChars      uint32 `protobuf:"varint,5,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1009,6 +1014,13 @@ func (x *RenderOptions) GetClaimFrom() string {
 		return x.ClaimFrom
 	}
 	return ""
+}
+
+func (x *RenderOptions) GetMaxChars() uint32 {
+	if x != nil {
+		return x.MaxChars
+	}
+	return 0
 }
 
 // Set on the arms of the result oneof.
@@ -1205,13 +1217,14 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05scope\x18\x04 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12D\n" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\x90\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xad\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
 	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\x12\x1d\n" +
 	"\n" +
-	"claim_from\x18\x04 \x01(\tR\tclaimFrom\"%\n" +
+	"claim_from\x18\x04 \x01(\tR\tclaimFrom\x12\x1b\n" +
+	"\tmax_chars\x18\x05 \x01(\rR\bmaxChars\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*^\n" +
 	"\bApproval\x12\x18\n" +
