@@ -53,6 +53,9 @@ type Account struct {
 	Sessions []string
 	// Tokens authenticate TCP callers as this account.
 	Tokens []Token
+	// PushToDefaultBranch lets the account's pushes write to a repository's
+	// default branch; providers receive it in handler.Call.
+	PushToDefaultBranch bool
 }
 
 // Token is a bearer token for the TCP listener.

@@ -42,7 +42,11 @@ func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (pr
 
 // serve calls the provider and prepares its answer for the caller.
 func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
-	c := handler.Call{Account: o.acct.Name, Session: o.id.Session}
+	c := handler.Call{
+		Account: o.acct.Name, Session: o.id.Session,
+		AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle,
+		PushToDefaultBranch: o.acct.PushToDefaultBranch,
+	}
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}

@@ -52,7 +52,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
-			Scope: a.Scope, Sessions: a.Sessions,
+			Scope: a.Scope, Sessions: a.Sessions, PushToDefaultBranch: a.PushToDefaultBranch,
 		}
 		for _, env := range a.TokenEnvs {
 			secret, err := config.Secret(env)
