@@ -23,11 +23,7 @@ func (r *Repo) Checkout(commit plumbing.Hash, dir string) error {
 		return err
 	}
 	defer root.Close()
-	c, err := r.git.CommitObject(commit)
-	if err != nil {
-		return err
-	}
-	t, err := c.Tree()
+	t, err := r.rootTree(commit)
 	if err != nil {
 		return err
 	}

@@ -267,16 +267,21 @@ func (r *Repo) ReadFile(commit plumbing.Hash, p string, maxBytes int) (File, err
 	return f, nil
 }
 
+// rootTree is commit's tree.
+func (r *Repo) rootTree(commit plumbing.Hash) (*object.Tree, error) {
+	c, err := r.git.CommitObject(commit)
+	if err != nil {
+		return nil, err
+	}
+	return c.Tree()
+}
+
 // find is the tree entry at p in commit.
 func (r *Repo) find(commit plumbing.Hash, p string) (*object.TreeEntry, error) {
 	if err := CheckPath(p); err != nil {
 		return nil, err
 	}
-	c, err := r.git.CommitObject(commit)
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.Tree()
+	t, err := r.rootTree(commit)
 	if err != nil {
 		return nil, err
 	}
@@ -300,11 +305,7 @@ type Entry struct {
 // ListDir lists the directory at p in commit ("" is the root), in git's
 // order.
 func (r *Repo) ListDir(commit plumbing.Hash, p string) ([]Entry, error) {
-	c, err := r.git.CommitObject(commit)
-	if err != nil {
-		return nil, err
-	}
-	t, err := c.Tree()
+	t, err := r.rootTree(commit)
 	if err != nil {
 		return nil, err
 	}
