@@ -41,7 +41,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (*system, e
 	}
 	gcfg := gateway.Config{Store: st, Logger: log}
 	for i, f := range cfg.Forges {
-		p, secrets, err := buildForge(ctx, st, f, log)
+		p, secrets, err := buildForge(ctx, st, cfg.Store, f, log)
 		if err != nil {
 			st.Close()
 			return nil, fmt.Errorf("forges[%d] (%s): %w", i, f.Provider, err)
@@ -90,12 +90,17 @@ func isPostgres(dsn string) bool {
 
 // buildForge constructs one provider and returns the secrets it holds, so
 // the gateway can keep them out of every log line and error.
-func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.Logger) (subscriptions.Provider, []string, error) {
+func buildForge(ctx context.Context, st *store.Store, dsn string, f config.Forge, log *slog.Logger) (subscriptions.Provider, []string, error) {
 	timeout := time.Duration(f.Timeout)
 	switch f.Provider {
 	case "local":
+		dir, err := gitDir(f, dsn)
+		if err != nil {
+			return nil, nil, err
+		}
 		p, err := local.New(ctx, st.DB(), local.Options{
-			Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log,
+			Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir,
+			CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
 		})
 		return p, nil, err
 	case "github":
@@ -124,6 +129,25 @@ func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.
 		return p, nonEmpty(key), err
 	}
 	return nil, nil, fmt.Errorf("unknown provider %q", f.Provider)
+}
+
+// gitDir is where the local forge keeps its repositories: git_dir, else
+// "repos" beside a SQLite store file (so a store and its repositories move
+// together), else, with PostgreSQL or an in-memory store, "repos" in the
+// data directory. Gateway replicas sharing a PostgreSQL store must share
+// this directory too: set git_dir to a shared path.
+func gitDir(f config.Forge, dsn string) (string, error) {
+	if f.GitDir != "" {
+		return f.GitDir, nil
+	}
+	if isPostgres(dsn) || strings.TrimPrefix(dsn, "sqlite:") == ":memory:" {
+		data, err := config.DataDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(data, "repos"), nil
+	}
+	return filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "repos"), nil
 }
 
 func nonEmpty(vs ...string) []string {

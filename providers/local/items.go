@@ -14,23 +14,33 @@ import (
 
 // item is a row of local_items: an issue, or a pull request with its refs.
 type item struct {
-	repoID  int64
-	number  int64
-	kind    string
-	title   string
-	body    string
-	state   string
-	author  string
-	headRef sql.NullString
-	baseRef sql.NullString
-	draft   bool
+	repoID      int64
+	number      int64
+	kind        string
+	title       string
+	body        string
+	state       string
+	author      string
+	headRef     sql.NullString
+	baseRef     sql.NullString
+	draft       bool
+	milestone   sql.NullInt64
+	stateReason string
+	createdAt   int64 // unix microseconds
+	updatedAt   int64
+	closedAt    sql.NullInt64
+	// headSHA and mergeSHA are set when a pull request is merged.
+	headSHA  string
+	mergeSHA string
 }
 
-const itemColumns = `i.repo_id, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref, i.draft`
+const itemColumns = `i.repo_id, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref, i.draft,
+	i.milestone, i.state_reason, i.created_at, i.updated_at, i.closed_at, i.head_sha, i.merge_sha`
 
 func (it *item) dest() []any {
 	return []any{&it.repoID, &it.number, &it.kind, &it.title, &it.body, &it.state, &it.author,
-		&it.headRef, &it.baseRef, &it.draft}
+		&it.headRef, &it.baseRef, &it.draft, &it.milestone, &it.stateReason, &it.createdAt, &it.updatedAt, &it.closedAt,
+		&it.headSHA, &it.mergeSHA}
 }
 
 // findItem reads the artifact numbered n in repo, which must be of kind want.
@@ -97,11 +107,13 @@ func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string) (repoID, 
 
 // insertItem stores a new artifact under the number allocate returned.
 func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
-	now := f.now().UnixMicro()
+	it.createdAt = f.now().UnixMicro()
+	it.updatedAt = it.createdAt
 	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, now)
+		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, milestone, created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
+		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft,
+		it.milestone, it.createdAt)
 	return err
 }
 

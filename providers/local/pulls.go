@@ -7,38 +7,84 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
-// GetPullRequest reads a pull request with its conversation and reviews. The
-// local forge runs no checks, so checks_state is always empty.
+// GetPullRequest reads a pull request with its conversation and reviews,
+// its head commit and whether it merges cleanly into its base. The local
+// forge runs no checks on pull requests, so checks_state is always empty.
 func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo := req.GetRepo()
-	if err := checkRepo(repo); err != nil {
+	r, err := f.repository(ctx, req.GetRepo())
+	if err != nil {
 		return nil, err
 	}
 	var out *forgev1.PullRequest
-	err := f.read(ctx, func(tx *sql.Tx) error {
-		it, err := findItem(ctx, tx, repo, req.GetPullNumber(), kindPull)
+	err = f.read(ctx, func(tx *sql.Tx) error {
+		it, err := findItem(ctx, tx, r.name, req.GetPullNumber(), kindPull)
 		if err != nil {
 			return err
 		}
-		out = f.pullRequest(repo, it)
-		if out.Comments, err = f.comments(ctx, tx, repo, it); err != nil {
+		out = f.pullRequest(r, it)
+		if out.Comments, err = f.comments(ctx, tx, r.name, it); err != nil {
 			return err
 		}
-		out.Reviews, err = f.reviews(ctx, tx, repo, it)
+		out.Reviews, err = f.reviews(ctx, tx, r.name, it)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if out.GetState() == "open" {
+		out.Mergeable = f.mergeable(r, out)
+	}
+	return out, nil
+}
+
+// ListPullRequests lists pull requests, newest first, without their
+// conversations; "closed" includes merged ones, as on GitHub.
+func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+	r, err := f.repository(ctx, req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	query := `SELECT ` + itemColumns + ` FROM local_items i WHERE i.repo_id = $1 AND i.kind = 'pull'`
+	args := []any{r.id}
+	switch req.GetState() {
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_UNSPECIFIED, gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_OPEN:
+		query += ` AND i.state = 'open'`
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED:
+		query += ` AND i.state IN ('closed', 'merged')`
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
+	default:
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown pull request state filter %d", req.GetState())
+	}
+	for column, v := range map[string]string{"base_ref": req.GetBase(), "head_ref": req.GetHead()} {
+		if v != "" {
+			args = append(args, v)
+			query += ` AND i.` + column + ` = $` + strconv.Itoa(len(args))
+		}
+	}
+	args = append(args, listLimit(req.Limit))
+	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	out := &forgev1.PullRequestList{}
+	err = f.read(ctx, func(tx *sql.Tx) error {
+		items, err := scanItems(ctx, tx, query, args...)
+		for _, it := range items {
+			out.PullRequests = append(out.PullRequests, f.pullRequest(r, it))
+		}
 		return err
 	})
 	return out, err
 }
 
 // CreatePullRequest opens a pull request from head_ref into base_ref (the
-// repository's default branch when omitted). The local forge has no git, so
-// any well-formed branch counts as pushed. Like GitHub, it refuses a second
-// open pull request for the same head and base.
+// repository's default branch when omitted); both must be branches of the
+// repository. Like GitHub, it refuses a second open pull request for the
+// same head and base.
 func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
@@ -55,32 +101,42 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 			return nil, err
 		}
 	}
+	r, err := f.repository(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		base = r.defaultBranch
+	}
+	if head == base {
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
+	}
+	for what, branch := range map[string]string{"head_ref": head, "base_ref": base} {
+		if _, ok, err := r.git.Branch(branch); err != nil || !ok {
+			if err != nil {
+				return nil, internal(err)
+			}
+			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+				"%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", what, branch, repo)
+		}
+	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
-		draft: req.GetDraft()}
-	err := f.write(ctx, func(tx *sql.Tx) error {
-		var defaultBranch string
+		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true}}
+	err = f.write(ctx, func(tx *sql.Tx) error {
 		var err error
-		if it.repoID, it.number, defaultBranch, err = f.allocate(ctx, tx, repo); err != nil {
+		if it.repoID, it.number, _, err = f.allocate(ctx, tx, repo); err != nil {
 			return err
-		}
-		if base == "" {
-			base = defaultBranch
-		}
-		if head == base {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-				"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
 		}
 		if err := checkNotOpen(ctx, tx, repo, it.repoID, head, base); err != nil {
 			return err
 		}
-		it.headRef = sql.NullString{String: head, Valid: true}
-		it.baseRef = sql.NullString{String: base, Valid: true}
 		return f.insertItem(ctx, tx, it)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return f.pullRequest(repo, it), nil
+	return f.pullRequest(r, it), nil
 }
 
 // CommentOnPullRequest posts a conversation comment (not a review) on a pull
@@ -108,20 +164,44 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, repo string, repoID int64, he
 		"a pull request from %q into %q is already open in %s: #%d", head, base, repo, open)
 }
 
-func (f *Forge) pullRequest(repo string, it *item) *forgev1.PullRequest {
-	return &forgev1.PullRequest{
+// pullRequest is the pull request item describes. An open one's head is
+// its head branch as it is now; a merged one's, the head that was merged.
+func (f *Forge) pullRequest(r *repository, it *item) *forgev1.PullRequest {
+	out := &forgev1.PullRequest{
 		Forge:   f.Ref(),
-		Repo:    repo,
+		Repo:    r.name,
 		Number:  uint64(it.number),
 		State:   it.state,
-		Url:     f.itemURL(kindPull, repo, it.number),
+		Url:     f.itemURL(kindPull, r.name, it.number),
 		HeadRef: it.headRef.String,
 		BaseRef: it.baseRef.String,
 		Draft:   it.draft,
 		Author:  it.author,
 		Title:   it.title,
 		Body:    it.body,
+		HeadSha: it.headSHA,
+		Merged:  it.state == "merged",
 	}
+	if out.HeadSha == "" {
+		if h, ok, err := r.git.Branch(it.headRef.String); err == nil && ok {
+			out.HeadSha = h.String()
+		}
+	}
+	return out
+}
+
+// mergeable says whether an open pull request merges into its base without
+// a conflict: "true" or "false", "" when git cannot tell.
+func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
+	base, ok, err := r.git.Branch(pr.GetBaseRef())
+	if err != nil || !ok || pr.GetHeadSha() == "" {
+		return "false" // a branch was deleted: nothing to merge
+	}
+	clean, err := r.git.Mergeable(base, plumbing.NewHash(pr.GetHeadSha()))
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatBool(clean)
 }
 
 // reviews reads a pull request's reviews, oldest first, each with its inline
