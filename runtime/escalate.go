@@ -93,9 +93,16 @@ func escalations(req proto.Message, names map[string]string) []string {
 }
 
 // walkStrings calls fn with every string value set in m, at any depth, and
-// its parameter path ("comments[2].body").
+// its parameter path ("comments[2].body"), in field order (Range's order is
+// undefined, and the reasons should read the same every time).
 func walkStrings(m protoreflect.Message, prefix string, names map[string]string, fn func(param, v string)) {
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+	fields := m.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if !m.Has(fd) {
+			continue
+		}
+		v := m.Get(fd)
 		name := string(fd.Name())
 		if n, ok := names[string(fd.FullName())]; ok {
 			name = n
@@ -120,8 +127,7 @@ func walkStrings(m protoreflect.Message, prefix string, names map[string]string,
 		case fd.Kind() == protoreflect.MessageKind:
 			walkStrings(v.Message(), path+".", names, fn)
 		}
-		return true
-	})
+	}
 }
 
 func excerpt(s string) string {
