@@ -42,9 +42,9 @@ const (
 )
 
 var (
-	shaRe     = regexp.MustCompile(`(?m)^sha: ([0-9a-f]{40})$`)
-	headRe    = regexp.MustCompile(`(?m)^head_sha: ([0-9a-f]{40})$`)
-	runRe     = regexp.MustCompile(`(?m)^run_id: ([0-9]+)$`)
+	shaRe  = regexp.MustCompile(`(?m)^sha: ([0-9a-f]{40})$`)
+	headRe = regexp.MustCompile(`(?m)^head_sha: ([0-9a-f]{40})$`)
+	runRe  = regexp.MustCompile(`(?m)^run_id: ([0-9]+)$`)
 )
 
 // jsonValue is s as a JSON string, as a person would write it (no \u0026
