@@ -1,8 +1,10 @@
 package runtime
 
 import (
+	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 )
@@ -111,4 +113,27 @@ func TestEscalationsWalkTheRequest(t *testing.T) {
 	if len(long) != 1 || !strings.Contains(long[0], "…") || strings.Count(long[0], "é") != maxExcerpt-len("push ") {
 		t.Errorf("a long match is cut at %d runes: %q", maxExcerpt, long)
 	}
+}
+
+// FuzzEscalations: any text a model writes yields at most one reason,
+// naming the parameter, quoting valid UTF-8 of bounded length, and never
+// panics or runs away (RE2 is linear).
+func FuzzEscalations(f *testing.F) {
+	for _, s := range []string{"git push --force", "-f", "+main", "rebase -i", "plain text", "push\n--force", "\xff push -f"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := escalations(&gatewayv1.WriteFileRequest{Message: text}, nil)
+		if len(got) > 1 {
+			t.Fatalf("%d reasons for one value: %q", len(got), got)
+		}
+		for _, r := range got {
+			quoted, _, ok := strings.Cut(strings.TrimPrefix(r, "message: "), " (")
+			excerpt, err := strconv.Unquote(quoted)
+			if !strings.HasPrefix(r, "message: ") || !ok || err != nil || !utf8.ValidString(r) ||
+				utf8.RuneCountInString(excerpt) > maxExcerpt+1 { // the cut is marked with one "…"
+				t.Fatalf("reason %q", r)
+			}
+		}
+	})
 }

@@ -18,7 +18,7 @@ var (
 	bob   = Signature{Name: "bob", Email: "bob@local", When: time.Date(2026, 1, 3, 3, 4, 5, 0, time.UTC)}
 )
 
-func newRepo(t *testing.T) (*Store, *Repo) {
+func newRepo(t testing.TB) (*Store, *Repo) {
 	t.Helper()
 	s, err := New(t.TempDir())
 	if err != nil {

@@ -260,7 +260,7 @@ func (r *Repo) ReadFile(commit plumbing.Hash, p string, maxBytes int) (File, err
 		}
 	}
 	if !utf8.Valid(data) {
-		f.Binary = true
+		f.Binary, f.Truncated = true, false // no text, so none was cut
 		return f, nil
 	}
 	f.Content = string(data)
