@@ -12,6 +12,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 // NoCI is how the local forge explains its CI tools when no command is
@@ -140,13 +141,14 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		args = append(args, ref)
 		query += ` AND ref = $` + strconv.Itoa(len(args))
 	}
-	switch req.GetStatus() {
+	// The filter's spellings are the stored ones: a status or a conclusion.
+	switch st := req.GetStatus(); st {
 	case gatewayv1.CIStatusFilter_CI_STATUS_FILTER_QUEUED, gatewayv1.CIStatusFilter_CI_STATUS_FILTER_IN_PROGRESS,
 		gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED:
-		args = append(args, statusFilters[req.GetStatus()])
+		args = append(args, vocab.Name(st))
 		query += ` AND status = $` + strconv.Itoa(len(args))
 	case gatewayv1.CIStatusFilter_CI_STATUS_FILTER_SUCCESS, gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:
-		args = append(args, statusFilters[req.GetStatus()])
+		args = append(args, vocab.Name(st))
 		query += ` AND conclusion = $` + strconv.Itoa(len(args))
 	}
 	args = append(args, listLimit(req.Limit))
@@ -168,14 +170,6 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		return rows.Err()
 	})
 	return out, err
-}
-
-var statusFilters = map[gatewayv1.CIStatusFilter]string{
-	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_QUEUED:      "queued",
-	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_IN_PROGRESS: "in_progress",
-	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED:   "completed",
-	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_SUCCESS:     "success",
-	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:     "failure",
 }
 
 // GetCiRun reads one run with its job; a job that did not succeed carries

@@ -9,14 +9,8 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/vocab"
 )
-
-var methods = map[gatewayv1.MergeMethod]string{
-	gatewayv1.MergeMethod_MERGE_METHOD_UNSPECIFIED: localgit.MethodMerge,
-	gatewayv1.MergeMethod_MERGE_METHOD_MERGE:       localgit.MethodMerge,
-	gatewayv1.MergeMethod_MERGE_METHOD_SQUASH:      localgit.MethodSquash,
-	gatewayv1.MergeMethod_MERGE_METHOD_REBASE:      localgit.MethodRebase,
-}
 
 // MergePullRequest merges an open, ready pull request whose head is still
 // expected_head_sha, as a merge commit, a squash or a rebase, moves its
@@ -25,9 +19,10 @@ var methods = map[gatewayv1.MergeMethod]string{
 // writes nothing. Merging into the default branch is the normal end of a
 // pull request, so it needs no push_to_default_branch.
 func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
-	method, ok := methods[req.GetMethod()]
-	if !ok {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "method must be merge, squash or rebase")
+	// The tool's spellings (merge, squash, rebase) are localgit's methods.
+	method := localgit.MethodMerge
+	if m := req.GetMethod(); m != gatewayv1.MergeMethod_MERGE_METHOD_UNSPECIFIED {
+		method = vocab.Name(m)
 	}
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {

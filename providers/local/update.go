@@ -9,14 +9,8 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/vocab"
 )
-
-// reasons spells the state reasons as GitHub does.
-var reasons = map[gatewayv1.StateReason]string{
-	gatewayv1.StateReason_STATE_REASON_COMPLETED:   "completed",
-	gatewayv1.StateReason_STATE_REASON_NOT_PLANNED: "not_planned",
-	gatewayv1.StateReason_STATE_REASON_REOPENED:    "reopened",
-}
 
 // UpdateIssue closes, reopens or edits an issue; what the request leaves
 // out stays. Closing records when, and why (completed unless said
@@ -99,14 +93,15 @@ func stateReason(req *gatewayv1.UpdateIssueRequest) (string, error) {
 	if r == gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
 		return "", nil
 	}
-	reason, ok := reasons[r]
-	want, wantName := gatewayv1.IssueState_ISSUE_STATE_CLOSED, "closed"
+	// The tool's spellings are GitHub's: completed, not_planned, reopened.
+	reason := vocab.Name(r)
+	want := gatewayv1.IssueState_ISSUE_STATE_CLOSED
 	if r == gatewayv1.StateReason_STATE_REASON_REOPENED {
-		want, wantName = gatewayv1.IssueState_ISSUE_STATE_OPEN, "open"
+		want = gatewayv1.IssueState_ISSUE_STATE_OPEN
 	}
-	if !ok || req.GetState() != want {
+	if req.GetState() != want {
 		return "", handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"state_reason %s goes with state %s", reason, wantName)
+			"state_reason %s goes with state %s", reason, vocab.Name(want))
 	}
 	return reason, nil
 }
