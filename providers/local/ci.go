@@ -113,9 +113,16 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 	if err := json.Unmarshal([]byte(ru.inputs), &inputs); err != nil {
 		return nil, internal(err)
 	}
+	// Only a finished run starts again, checked in the update itself, so
+	// two re-runs of one run cannot both start it.
 	err = f.write(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `UPDATE local_ci_runs SET status = 'in_progress', conclusion = '', log_tail = '',
-			attempt = attempt + 1, updated_at = $1 WHERE id = $2 RETURNING attempt`, f.now().UnixMicro(), ru.id).Scan(&ru.attempt)
+		err := tx.QueryRowContext(ctx, `UPDATE local_ci_runs SET status = 'in_progress', conclusion = '', log_tail = '',
+			attempt = attempt + 1, updated_at = $1 WHERE id = $2 AND status = 'completed' RETURNING attempt`,
+			f.now().UnixMicro(), ru.id).Scan(&ru.attempt)
+		if errors.Is(err, sql.ErrNoRows) {
+			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "run %d in %s is already running again", ru.id, r.name)
+		}
+		return err
 	})
 	if err != nil {
 		return nil, err
