@@ -66,6 +66,9 @@ type Account struct {
 	// Peers optionally restrict who may connect to a session's socket, by
 	// session name (each must be one of Sessions); see Peer.
 	Peers map[string]Peer
+	// PushToDefaultBranch lets the account's pushes write to a repository's
+	// default branch; providers receive it in handler.Call.
+	PushToDefaultBranch bool
 }
 
 // Token is a bearer token for the TCP listener.

@@ -42,7 +42,11 @@ func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (pr
 
 // call is who the provider call is for.
 func (o *operation) call() handler.Call {
-	c := handler.Call{Account: o.acct.Name, Session: o.id.Session}
+	c := handler.Call{
+		Account: o.acct.Name, Session: o.id.Session,
+		AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle,
+		PushToDefaultBranch: o.acct.PushToDefaultBranch,
+	}
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}

@@ -33,6 +33,16 @@ type Call struct {
 	// idempotency key looks for that attempt's artifact before creating,
 	// and returns it if found.
 	Resumed bool
+	// AgentHandle and OwnerHandle are the account's identity as the
+	// attribution header spells it: the agent that writes, on whose behalf.
+	// A forge that records an author of its own (a commit) uses them.
+	AgentHandle string
+	OwnerHandle string
+	// PushToDefaultBranch is the operator's leave for this account to
+	// commit straight to a repository's default branch; without it a push
+	// arm that would write there is refused, and the agent works on a
+	// branch and opens a pull request.
+	PushToDefaultBranch bool
 }
 
 // Provider is a configured forge instance. It serves the arms whose

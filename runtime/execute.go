@@ -33,7 +33,7 @@ type Result struct {
 }
 
 // Execute runs one tool call: look the tool up, decode and validate the
-// arguments, apply the text policy, ask the approver (writes only), build
+// arguments, apply the text policy, ask the approver (writes and pushes), build
 // the envelope, send it through the broker, check the result arm and render
 // it. Every failure along the way, including a gateway that is down, is a
 // Result with IsError set; Execute never panics on any input.
@@ -62,7 +62,7 @@ func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
 		return r
 	}
 	if tool.Approval != ApprovalRead && t.approver != nil {
-		if err := t.approver.Approve(ctx, tool, args); err != nil {
+		if err := t.approver.Approve(ctx, t.approvalRequest(tool, args)); err != nil {
 			return failure(tool, "permission_denied", "not approved: "+err.Error())
 		}
 	}

@@ -3,6 +3,8 @@ package runtime_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -224,8 +226,8 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 			"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"approve","comments":[{"path":"a.go","line":2,"body":"ok"},{"path":"b.go","line":0,"body":" "}]}`,
 			"comments[1].line: must be between 1 and 2147483647; comments[1].body: must not be blank",
 		},
-		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"forge_host":"bad host"}`, "forge_host: must match the pattern ^"},
-		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be between 1 and 2147483647; forge_host: must match the pattern"},
+		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"forge_host":"bad host"}`, "forge_host: may contain only letters, digits, '-', '.' and ':'"},
+		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be between 1 and 2147483647; forge_host: may contain only letters, digits, '-', '.' and ':'"},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"bogus":1}`, `unknown parameter "bogus"; valid parameters: repo, issue_number, forge_provider, forge_host`},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":"7"}`, "issue_number: expected an integer, got string"},
 		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"lgtm"}`, `verdict: expected one of approve, request_changes, comment, got "lgtm"`},
@@ -250,7 +252,7 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 
 func TestExecuteUnknownTool(t *testing.T) {
 	ts, _ := newToolset(t, &recorder{}, runtime.WithReadOnly())
-	const available = "; available tools: forge_get_issue, forge_get_pull_request, forge_list_issues"
+	available := "; available tools: " + strings.Join(readTools, ", ")
 	tests := []struct{ name, want string }{
 		{"forge_nope", "forge_nope failed: invalid_argument: unknown tool" + available},
 		{"forge_create_issue", "forge_create_issue failed: invalid_argument: forge_create_issue is a write tool and the toolset is read-only"},
@@ -289,11 +291,14 @@ func TestExecuteStatesToolBounds(t *testing.T) {
 }
 
 func TestExecuteApprover(t *testing.T) {
-	var asked []string
-	approver := runtime.ApproverFunc(func(_ context.Context, tool *runtime.Tool, a runtime.Args) error {
-		asked = append(asked, tool.Name)
-		if r, ok := a.Request.(*gatewayv1.CreateIssueRequest); ok && r.GetTitle() == "refuse me" {
+	var asked []runtime.ApprovalRequest
+	approver := runtime.ApproverFunc(func(_ context.Context, r runtime.ApprovalRequest) error {
+		asked = append(asked, r)
+		if req, ok := r.Args.Request.(*gatewayv1.CreateIssueRequest); ok && req.GetTitle() == "refuse me" {
 			return errors.New("the operator said no")
+		}
+		if r.Approval == runtime.ApprovalPush {
+			return errors.New("pushes need a human")
 		}
 		return nil
 	})
@@ -304,6 +309,7 @@ func TestExecuteApprover(t *testing.T) {
 	read := ts.Execute(ctx, runtime.Call{ID: "1", Name: "forge_get_issue", Args: []byte(`{"repo":"a/b","issue_number":12}`)})
 	ok := ts.Execute(ctx, runtime.Call{ID: "2", Name: "forge_create_issue", Args: []byte(`{"repo":"a/b","title":"fine"}`)})
 	refused := ts.Execute(ctx, runtime.Call{ID: "3", Name: "forge_create_issue", Args: []byte(`{"repo":"a/b","title":"refuse me"}`)})
+	pushed := ts.Execute(ctx, runtime.Call{ID: "4", Name: "forge_create_branch", Args: []byte(`{"repo":"a/b","branch":"fix"}`)})
 
 	if read.IsError || ok.IsError {
 		t.Fatalf("approved calls failed: %q / %q", read.Text, ok.Text)
@@ -311,11 +317,61 @@ func TestExecuteApprover(t *testing.T) {
 	if want := "forge_create_issue failed: permission_denied: not approved: the operator said no"; refused != (runtime.Result{Text: want, IsError: true}) {
 		t.Errorf("refusal: got %+v, want %q", refused, want)
 	}
-	if strings.Join(asked, ",") != "forge_create_issue,forge_create_issue" {
-		t.Errorf("approver asked for %v; want the two writes only", asked)
+	if want := "forge_create_branch failed: permission_denied: not approved: pushes need a human"; pushed != (runtime.Result{Text: want, IsError: true}) {
+		t.Errorf("push: got %+v, want %q", pushed, want)
+	}
+	var got []string
+	for _, r := range asked {
+		got = append(got, fmt.Sprintf("%s %s %s %s %d", r.Tool.Name, r.Approval, r.ActionClass, r.Risk, len(r.Escalations)))
+	}
+	want := []string{
+		"forge_create_issue write comms:external medium 0",
+		"forge_create_issue write comms:external medium 0",
+		"forge_create_branch push vcs:push high 0",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("approver asked for\n%s\nwant the writes and the push only:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(rec.reqs) != 2 {
-		t.Errorf("transport saw %d requests; the refused write must not be sent", len(rec.reqs))
+		t.Errorf("transport saw %d requests; the refused write and push must not be sent", len(rec.reqs))
+	}
+}
+
+// A force push or history rewrite in what a call carries raises its risk
+// to high before the approver sees it, with the finding as the reason; the
+// same tool without it keeps the table's risk.
+func TestExecuteEscalatesRewrites(t *testing.T) {
+	var asked []runtime.ApprovalRequest
+	approver := runtime.ApproverFunc(func(_ context.Context, r runtime.ApprovalRequest) error {
+		asked = append(asked, r)
+		return nil
+	})
+	ts, _ := newToolset(t, &recorder{reply: answer(issueResult)}, runtime.WithApprover(approver))
+	for _, tc := range []struct {
+		tool, args string
+		risk       runtime.Risk
+		reasons    []string
+	}{
+		{"forge_write_file", `{"repo":"a/b","branch":"fix","path":"a.go","message":"Fix the crash"}`, runtime.RiskHigh, nil},
+		{"forge_write_file", `{"repo":"a/b","branch":"fix","path":"a.go","message":"Fix it\n\nthen git push --force origin main"}`,
+			runtime.RiskHigh, []string{`message: "push --force" (a force push)`}},
+		{"forge_create_branch", `{"repo":"a/b","branch":"-f"}`, runtime.RiskHigh, []string{`branch: "-f" (a ref git would read as an option)`}},
+		{"forge_create_branch", `{"repo":"a/b","branch":"fix","from_ref":"+main"}`, runtime.RiskHigh, []string{`from_ref: "+main" (a force refspec)`}},
+		{"forge_comment_on_issue", `{"repo":"a/b","issue_number":1,"body":"Looks good."}`, runtime.RiskMedium, nil},
+		{"forge_comment_on_issue", `{"repo":"a/b","issue_number":1,"body":"Run git reset --hard HEAD~3 first."}`,
+			runtime.RiskHigh, []string{`body: "reset --hard" (a hard reset)`}},
+		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"comment","body":"ok","comments":[{"path":"a","line":1,"body":"use git filter-branch"}]}`,
+			runtime.RiskHigh, []string{`comments[0].body: "filter-branch" (a history rewrite)`}},
+		{"forge_trigger_ci", `{"repo":"a/b","workflow":"ci","ref":"main","inputs":[{"name":"cmd","value":"git push -f"}]}`,
+			runtime.RiskHigh, []string{`inputs[0].value: "push -f" (a force push)`}},
+	} {
+		asked = nil
+		if res := ts.Execute(context.Background(), runtime.Call{ID: "x", Name: tc.tool, Args: []byte(tc.args)}); len(asked) != 1 {
+			t.Fatalf("%s %s: approver asked %d times (%s)", tc.tool, tc.args, len(asked), res.Text)
+		}
+		if r := asked[0]; r.Risk != tc.risk || !slices.Equal(r.Escalations, tc.reasons) {
+			t.Errorf("%s %s:\n got risk %s, reasons %q\nwant risk %s, reasons %q", tc.tool, tc.args, r.Risk, r.Escalations, tc.risk, tc.reasons)
+		}
 	}
 }
 
@@ -356,6 +412,31 @@ func TestExecuteTextPolicy(t *testing.T) {
 		want := "forge_submit_review failed: invalid_argument: comments[0].body: rejected by text policy: contains a credential"
 		if got != (runtime.Result{Text: want, IsError: true}) || len(rec.reqs) != 0 {
 			t.Errorf("got %+v (%d sent), want %q", got, len(rec.reqs), want)
+		}
+	})
+	t.Run("a commit message is agent text: rewritten before the wire, rejected before the approver", func(t *testing.T) {
+		policy := runtime.TextPolicyFunc(func(_ context.Context, _ *runtime.Tool, _, text string) (string, error) {
+			if strings.Contains(text, "—") {
+				return "", errors.New("no em dashes")
+			}
+			return strings.ReplaceAll(text, "hunter2", "[redacted]"), nil
+		})
+		approved := 0
+		approver := runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) error { approved++; return nil })
+		fileResult := answer(&gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_FileCommit{FileCommit: &forgev1.FileCommit{
+			Repo: "a/b", Branch: "fix", Path: "a.go", CommitSha: "abc1234", Url: "https://example.com/c/abc1234"}}})
+		rec := &recorder{reply: fileResult}
+		ts, _ := newToolset(t, rec, runtime.WithTextPolicy(policy), runtime.WithApprover(approver))
+		ok := ts.Execute(context.Background(), runtime.Call{ID: "c", Name: "forge_write_file",
+			Args: []byte(`{"repo":"a/b","branch":"fix","path":"a.go","content":"hunter2","message":"Drop hunter2"}`)})
+		if ok.IsError || rec.reqs[0].GetWriteFile().GetMessage() != "Drop [redacted]" || rec.reqs[0].GetWriteFile().GetContent() != "hunter2" {
+			t.Errorf("got %+v, wire %v; want the message rewritten and the file content (not agent prose) untouched", ok, rec.reqs)
+		}
+		bad := ts.Execute(context.Background(), runtime.Call{ID: "d", Name: "forge_write_file",
+			Args: []byte(`{"repo":"a/b","branch":"fix","path":"a.go","message":"Fix — again"}`)})
+		want := "forge_write_file failed: invalid_argument: message: rejected by text policy: no em dashes"
+		if bad != (runtime.Result{Text: want, IsError: true}) || len(rec.reqs) != 1 || approved != 1 {
+			t.Errorf("got %+v (%d sent, %d approved), want %q", bad, len(rec.reqs), approved, want)
 		}
 	})
 	t.Run("a rewrite must obey the same rules", func(t *testing.T) {

@@ -11,12 +11,17 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// Approval says whether a tool only reads forge state or changes it.
+// Approval says what a tool may change: nothing (read), the forge's
+// conversation or CI state (write), or the repository itself (push).
 type Approval int
 
 const (
 	ApprovalRead Approval = iota + 1
+	// ApprovalWrite: comments, issues, reviews, CI runs.
 	ApprovalWrite
+	// ApprovalPush: branches, commits, merges. Distinct from ApprovalWrite
+	// so an approval policy written for comments never covers a push.
+	ApprovalPush
 )
 
 func (a Approval) String() string {
@@ -25,6 +30,31 @@ func (a Approval) String() string {
 		return "read"
 	case ApprovalWrite:
 		return "write"
+	case ApprovalPush:
+		return "push"
+	}
+	return "unspecified"
+}
+
+// Risk is how much harm a call can do, as the Approver sees it. A tool has
+// one in the table; a call's own text can raise it (see ApprovalRequest).
+type Risk int
+
+const (
+	RiskUnspecified Risk = iota
+	RiskLow
+	RiskMedium
+	RiskHigh
+)
+
+func (r Risk) String() string {
+	switch r {
+	case RiskLow:
+		return "low"
+	case RiskMedium:
+		return "medium"
+	case RiskHigh:
+		return "high"
 	}
 	return "unspecified"
 }
@@ -75,7 +105,12 @@ type Tool struct {
 	// guidance snippets and the rules the schema cannot express.
 	Description string
 	Approval    Approval
-	Hints       Hints
+	// ActionClass is what an approval policy keys on, e.g. "comms:external"
+	// for the forge conversation, "vcs:push" for branches and commits.
+	ActionClass string
+	// Risk is the tool's risk tier before the call's text is looked at.
+	Risk  Risk
+	Hints Hints
 	// InputSchema is the JSON Schema (draft 2020-12) of the arguments.
 	InputSchema string
 	// ResultArm names the result oneof arm the tool expects.

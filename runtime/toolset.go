@@ -10,19 +10,36 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Approver decides whether a write tool may run. A non-nil error refuses the
-// call; the model reads it as the tool's failure. The default approves every
-// write: the headless agent case.
+// Approver decides whether a write or push call may run. A non-nil error
+// refuses the call; the model reads it as the tool's failure. The default
+// approves every call: the headless agent case.
 type Approver interface {
-	Approve(ctx context.Context, tool *Tool, args Args) error
+	Approve(ctx context.Context, req ApprovalRequest) error
+}
+
+// ApprovalRequest is one call awaiting approval: decoded, validated and
+// through the text policy, so what is approved is exactly what is sent.
+type ApprovalRequest struct {
+	Tool *Tool
+	Args Args
+	// Approval and ActionClass are the tool's, from the table: a policy
+	// keys on them ("never auto-approve push", "comms:external is fine").
+	Approval    Approval
+	ActionClass string
+	// Risk is the tool's risk, raised to RiskHigh when the call names a
+	// force push or a history rewrite (Escalations says where).
+	Risk Risk
+	// Escalations are the reasons Risk is above the tool's own, one per
+	// finding, e.g. `message: "push --force" (a force push)`.
+	Escalations []string
 }
 
 // ApproverFunc adapts a function to Approver.
-type ApproverFunc func(ctx context.Context, tool *Tool, args Args) error
+type ApproverFunc func(ctx context.Context, req ApprovalRequest) error
 
 // Approve calls f.
-func (f ApproverFunc) Approve(ctx context.Context, tool *Tool, args Args) error {
-	return f(ctx, tool, args)
+func (f ApproverFunc) Approve(ctx context.Context, req ApprovalRequest) error {
+	return f(ctx, req)
 }
 
 // TextPolicy sees every agent-authored text parameter before a call leaves
@@ -53,7 +70,7 @@ type config struct {
 	policy   TextPolicy
 }
 
-// WithReadOnly drops every write tool.
+// WithReadOnly drops every write and push tool.
 func WithReadOnly() Option { return func(c *config) { c.readOnly = true } }
 
 // WithAllow keeps only the named tools. Repeated calls add names.
@@ -66,7 +83,7 @@ func WithDeny(names ...string) Option {
 	return func(c *config) { c.deny = append(c.deny, names...) }
 }
 
-// WithApprover asks a for every write call.
+// WithApprover asks a for every write and push call.
 func WithApprover(a Approver) Option { return func(c *config) { c.approver = a } }
 
 // WithTextPolicy applies p to every agent-authored text parameter.
@@ -125,7 +142,7 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 	if c.readOnly {
 		for _, n := range c.allow {
 			if byName[n].Approval != ApprovalRead {
-				return nil, errors.New(readOnlyRefusal(n))
+				return nil, errors.New(readOnlyRefusal(byName[n]))
 			}
 		}
 	}
@@ -152,7 +169,7 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 		}
 		switch {
 		case c.readOnly && t.Approval != ApprovalRead:
-			ts.dropped[t.Name] = readOnlyRefusal(t.Name)
+			ts.dropped[t.Name] = readOnlyRefusal(t)
 		case len(c.allow) > 0 && !slices.Contains(c.allow, t.Name), slices.Contains(c.deny, t.Name):
 			ts.dropped[t.Name] = t.Name + " is not enabled in this toolset"
 		default:
@@ -165,8 +182,8 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 
 // readOnlyRefusal is the one sentence every surface gives for a write tool
 // asked of a read-only toolset.
-func readOnlyRefusal(name string) string {
-	return name + " is a write tool and the toolset is read-only"
+func readOnlyRefusal(t *Tool) string {
+	return t.Name + " is a " + t.Approval.String() + " tool and the toolset is read-only"
 }
 
 // Filtered says why a tool of the table was left out of this toolset

@@ -22,7 +22,7 @@ func TestToolsetFilters(t *testing.T) {
 		want []string
 	}{
 		{"all", nil, allTools},
-		{"read-only drops writes", []runtime.Option{runtime.WithReadOnly()}, []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues"}},
+		{"read-only drops writes and pushes", []runtime.Option{runtime.WithReadOnly()}, readTools},
 		{"allow keeps table order", []runtime.Option{runtime.WithAllow("forge_submit_review", "forge_get_issue")}, []string{"forge_get_issue", "forge_submit_review"}},
 		{"deny", []runtime.Option{runtime.WithDeny("forge_create_issue", "forge_subscribe")}, without("forge_create_issue", "forge_subscribe")},
 		{"allow and deny", []runtime.Option{runtime.WithAllow("forge_get_issue", "forge_create_issue"), runtime.WithDeny("forge_subscribe")}, []string{"forge_get_issue", "forge_create_issue"}},
@@ -59,6 +59,7 @@ func TestToolsetRejectsBadFilters(t *testing.T) {
 		{"unknown deny", []runtime.Option{runtime.WithDeny("get_issue")}, `unknown tool "get_issue"; ` + valid},
 		{"allowed and denied", []runtime.Option{runtime.WithAllow("forge_get_issue"), runtime.WithDeny("forge_get_issue")}, "forge_get_issue is both allowed and excluded"},
 		{"write allowed in read-only", []runtime.Option{runtime.WithReadOnly(), runtime.WithAllow("forge_create_issue")}, "forge_create_issue is a write tool and the toolset is read-only"},
+		{"push allowed in read-only", []runtime.Option{runtime.WithReadOnly(), runtime.WithAllow("forge_write_file")}, "forge_write_file is a push tool and the toolset is read-only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

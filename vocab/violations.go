@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
 	"buf.build/go/protovalidate"
@@ -24,16 +25,30 @@ func FieldNames(fd protoreflect.FieldDescriptor, _ bool) string { return string(
 // string breaks min_len and the non-blank pattern alike; it is said once).
 func Violations(md protoreflect.MessageDescriptor, ve *protovalidate.ValidationError, name Namer) []string {
 	lines := make([]string, 0, len(ve.Violations))
+	blank := map[string]bool{} // paths already said to be blank
 	for _, vi := range ve.Violations {
-		lines = append(lines, Violation(md, vi, name))
+		path, text := phrase(md, vi, name)
+		if blank[path] {
+			// A blank value breaks its pattern too; once is enough.
+			continue
+		}
+		blank[path] = text == blankText
+		lines = append(lines, join(path, text))
 	}
 	return slices.Compact(lines)
 }
 
 // Violation phrases one violation.
 func Violation(md protoreflect.MessageDescriptor, vi *protovalidate.Violation, name Namer) string {
+	return join(phrase(md, vi, name))
+}
+
+func phrase(md protoreflect.MessageDescriptor, vi *protovalidate.Violation, name Namer) (path, text string) {
 	path, fd := fieldPath(md, vi.Proto.GetField(), name)
-	text := ruleText(vi, fd)
+	return path, ruleText(vi, fd)
+}
+
+func join(path, text string) string {
 	if path == "" {
 		return text
 	}
@@ -69,6 +84,22 @@ func fieldPath(md protoreflect.MessageDescriptor, fp *validate.FieldPath, name N
 	return b.String(), fd
 }
 
+// blank reports whether v is a string of only Unicode White_Space: the
+// complement of NonBlank.
+func blank(v protoreflect.Value) bool {
+	s, ok := v.Interface().(string)
+	return ok && strings.TrimFunc(s, isWhiteSpace) == ""
+}
+
+// isWhiteSpace is NonBlank's complement as a rune test: U+0009 to U+000D,
+// U+0085 and \p{Z}.
+func isWhiteSpace(r rune) bool {
+	return r >= '\t' && r <= '\r' || r == 0x85 || unicode.Is(unicode.Z, r)
+}
+
+// blankText is what an empty or blank required string is told.
+const blankText = "must not be blank"
+
 // ruleText says what a standard rule demands in the model's terms; custom
 // (CEL) rules speak for themselves through their message.
 func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) string {
@@ -88,13 +119,16 @@ func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) stri
 	switch {
 	case id == "string.min_len" && val("min_len") == "1",
 		id == "string.pattern" && IsNonBlank(val("pattern")):
-		return "must not be blank"
+		return blankText
 	case id == "string.min_len" && val("min_len") != "":
 		return "must be at least " + val("min_len") + " characters"
 	case id == "string.max_len" && val("max_len") != "":
 		return "must be at most " + val("max_len") + " characters"
+	case id == "string.pattern" && blank(vi.FieldValue):
+		// Whatever the pattern, a blank value is best told it is blank.
+		return blankText
 	case id == "string.pattern" && val("pattern") != "":
-		return "must match the pattern " + val("pattern")
+		return PatternWords(val("pattern"))
 	case kind == "gte_lte" && val("gte") != "" && val("lte") != "":
 		return "must be between " + val("gte") + " and " + val("lte")
 	case kind == "gte" && val("gte") != "":

@@ -55,7 +55,7 @@ func startGateway(ctx context.Context, dir, dsn string, agents int, log *slog.Lo
 		st.Close()
 		return nil, nil, err
 	}
-	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log})
+	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log, GitDir: filepath.Join(dir, "repos")})
 	if err != nil {
 		return fail(err)
 	}

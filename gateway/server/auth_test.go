@@ -7,12 +7,15 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"connectrpc.com/connect"
+	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
 )
 
 // quiet keeps servers made outside the harness out of the test output.
@@ -48,6 +51,31 @@ func TestTheSocketNamesTheSession(t *testing.T) {
 	}
 	// bob's socket is bob, whatever the request says.
 	wantError(t, h.call("bob-1", createIssue("acme/web", "t", "", "")), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, `account "bob"`)
+}
+
+// A provider learns who the call is for from the account, never from the
+// request: the handles a forge records as an author, and whether the
+// operator lets this account push to a default branch.
+func TestTheCallCarriesTheAccount(t *testing.T) {
+	for _, allowed := range []bool{false, true} {
+		h := start(t, storetest.SQLite(t), func(c *gateway.Config, _ *server.Options) {
+			c.Accounts[0].PushToDefaultBranch = allowed
+		})
+		if res := h.call("alice-1", createIssue("acme/web", "t", "", "")); res.GetIssue() == nil {
+			t.Fatalf("create = %v", res)
+		}
+		want := handler.Call{Account: "alice", Session: "alice-1", AgentHandle: "claude-7", OwnerHandle: "alice-h", PushToDefaultBranch: allowed}
+		c := h.github.LastCall("CreateIssue")
+		// The request carries no id, so the gateway derives the forge's
+		// key from the session; its exact value is dedup's business.
+		if !strings.HasPrefix(c.ClientRequestID, "derived:alice-1:") {
+			t.Errorf("the forge saw key %q, want one derived for alice-1", c.ClientRequestID)
+		}
+		c.ClientRequestID = ""
+		if c != want {
+			t.Errorf("the forge saw %+v, want %+v", c, want)
+		}
+	}
 }
 
 func TestUnboundConnectionsFailClosed(t *testing.T) {

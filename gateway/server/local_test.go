@@ -69,6 +69,8 @@ func TestOnTheLocalForge(t *testing.T) {
 			t.Fatalf("read back %v", iss)
 		}
 
+		// A pull request's head is a branch of the repository.
+		call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateBranch{CreateBranch: &gatewayv1.CreateBranchRequest{Repo: "acme/web", Branch: "feature"}}})
 		pr := call(createPR("acme/web", "Change", "nonce:2")).GetPullRequest()
 		call(&gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_SubmitReview{SubmitReview: &gatewayv1.SubmitReviewRequest{
 			Repo: "acme/web", PullNumber: pr.GetNumber(), Verdict: gatewayv1.Verdict_VERDICT_REQUEST_CHANGES, Body: "Tests?",
@@ -106,7 +108,7 @@ func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGat
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log})
+	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log, GitDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

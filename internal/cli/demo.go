@@ -5,93 +5,204 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
+	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/runtime"
 )
 
 // demoStep is one scripted tool call. A step whose id repeats an earlier
-// one replays that call, as a model retrying after a timeout would.
+// one replays that call, as a model retrying after a timeout would. $NAME
+// in args is a value an earlier step captured from what it read back.
 type demoStep struct {
 	note, id, tool, args string
+	// session makes the call as another session than the agent's.
+	session string
+	// capture names a value to take from the result: the first group of re.
+	capture string
+	re      *regexp.Regexp
+}
+
+// demoCI is the demo forge's CI command: it passes once config.go handles
+// an empty file. grep and sh exist on any machine.
+const demoCI = `grep -n 'len(data) == 0' config.go || { echo 'config.go: Load does not handle an empty file'; exit 1; }`
+
+const (
+	demoMaintainer = "maintainer"
+	configGo       = "package app\n\nimport \"encoding/json\"\n\n// Load parses a configuration file.\n" +
+		"func Load(data []byte) (*Config, error) {\n\tvar c Config\n\terr := json.Unmarshal(data, &c)\n\treturn &c, err\n}\n"
+	fixedConfigGo = "package app\n\nimport (\n\t\"encoding/json\"\n\t\"errors\"\n)\n\n" +
+		"// ErrEmpty is the error for an empty configuration file.\nvar ErrEmpty = errors.New(\"config: the file is empty\")\n\n" +
+		"// Load parses a configuration file.\nfunc Load(data []byte) (*Config, error) {\n\tif len(data) == 0 {\n\t\treturn nil, ErrEmpty\n\t}\n" +
+		"\tvar c Config\n\terr := json.Unmarshal(data, &c)\n\treturn &c, err\n}\n"
+)
+
+var (
+	shaRe  = regexp.MustCompile(`(?m)^sha: ([0-9a-f]{40})$`)
+	headRe = regexp.MustCompile(`(?m)^head_sha: ([0-9a-f]{40})$`)
+	runRe  = regexp.MustCompile(`(?m)^run_id: ([0-9]+)$`)
+)
+
+// jsonValue is s as a JSON string, as a person would write it (no \u0026
+// for &).
+func jsonValue(s string) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 var demoScript = []demoStep{
-	{"An agent files an issue.", "call-1", "forge_create_issue",
-		`{"repo":"demo/app","title":"Crash when the config file is empty","body":"Steps: run with an empty config.","labels":["bug"]}`},
-	{"The same call is retried (same tool call id): the gateway deduplicates it.", "call-1", "forge_create_issue",
-		`{"repo":"demo/app","title":"Crash when the config file is empty","body":"Steps: run with an empty config.","labels":["bug"]}`},
-	{"It comments, then reads the issue back: bodies come fenced, attribution is a parsed claim.", "call-2", "forge_comment_on_issue",
-		`{"repo":"demo/app","issue_number":1,"body":"Reproduced on main; a fix is on the way."}`},
-	{"", "call-3", "forge_get_issue", `{"repo":"demo/app","issue_number":1}`},
-	{"It opens a pull request from a pushed branch.", "call-4", "forge_create_pull_request",
-		`{"repo":"demo/app","title":"Handle an empty config file","body":"Fixes #1.","head_ref":"fix-empty-config","base_ref":"main"}`},
-	{"A reviewer asks for changes with an inline comment.", "call-5", "forge_submit_review",
-		`{"repo":"demo/app","pull_number":2,"verdict":"request_changes","body":"Please add a test.","comments":[{"path":"config.go","line":12,"body":"Return an error here instead of nil."}]}`},
-	{"", "call-6", "forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":2,"body":"Test added."}`},
-	{"", "call-7", "forge_get_pull_request", `{"repo":"demo/app","pull_number":2}`},
-	{"", "call-8", "forge_list_issues", `{"repo":"demo/app","labels":["bug"],"limit":10}`},
-	{"Subscriptions work on the local forge.", "call-9", "forge_subscribe", `{"repo":"demo/app","kind":"pull_request","number":2}`},
-	{"", "call-10", "forge_unsubscribe", `{"subscription_id":"$SUBSCRIPTION"}`},
-	{"Failures are one line the model can act on: a review that is not an approval needs a body...", "call-11", "forge_submit_review",
-		`{"repo":"demo/app","pull_number":2,"verdict":"comment"}`},
-	{"...and a missing issue is an in-band not_found.", "call-12", "forge_get_issue", `{"repo":"demo/app","issue_number":99}`},
+	{note: "A maintainer, whom the operator lets push to main, adds config.go.", session: demoMaintainer, id: "seed", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"main","path":"config.go","content":` + jsonValue(configGo) + `,"message":"Add the config loader"}`},
+	{note: "An agent files an issue.", id: "call-1", tool: "forge_create_issue",
+		args: `{"repo":"demo/app","title":"Crash when the config file is empty","body":"Steps: run with an empty config.","labels":["bug"]}`},
+	{note: "The same call is retried (same tool call id): the gateway deduplicates it.", id: "call-1", tool: "forge_create_issue",
+		args: `{"repo":"demo/app","title":"Crash when the config file is empty","body":"Steps: run with an empty config.","labels":["bug"]}`},
+	{note: "It looks at the repository and reads the code, keeping the blob sha it needs to change the file.", id: "call-2", tool: "forge_get_repo",
+		args: `{"repo":"demo/app"}`},
+	{id: "call-3", tool: "forge_list_dir", args: `{"repo":"demo/app"}`},
+	{id: "call-4", tool: "forge_read_file", args: `{"repo":"demo/app","path":"config.go"}`, capture: "SHA", re: shaRe},
+	{note: "CI on main fails; the failed job's log says why.", id: "call-5", tool: "forge_trigger_ci",
+		args: `{"repo":"demo/app","workflow":"ci","ref":"main"}`},
+	{id: "call-6", tool: "forge_list_ci_runs", args: `{"repo":"demo/app","ref":"main","limit":1}`, capture: "RUN", re: runRe},
+	{id: "call-7", tool: "forge_get_ci_run", args: `{"repo":"demo/app","run_id":"$RUN"}`},
+	{note: "Committing to main is not the agent's to do: the gateway refuses it.", id: "call-8", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"main","path":"config.go","content":"","message":"Fix it on main","expected_sha":"$SHA"}`},
+	{note: "It pushes a branch with the fix, opens a pull request and runs CI on it.", id: "call-9", tool: "forge_create_branch",
+		args: `{"repo":"demo/app","branch":"fix-empty-config"}`},
+	{id: "call-10", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":` + jsonValue(fixedConfigGo) +
+			`,"message":"Return ErrEmpty for an empty config file\n\nFixes #1.","expected_sha":"$SHA"}`},
+	{id: "call-11", tool: "forge_create_pull_request",
+		args: `{"repo":"demo/app","title":"Handle an empty config file","body":"Fixes #1.","head_ref":"fix-empty-config"}`},
+	{id: "call-12", tool: "forge_trigger_ci", args: `{"repo":"demo/app","workflow":"ci","ref":"fix-empty-config"}`},
+	{id: "call-13", tool: "forge_list_ci_runs", args: `{"repo":"demo/app","ref":"fix-empty-config","limit":1}`},
+	{note: "A review, then the pull request as it stands: its head sha is what gets merged.", id: "call-14", tool: "forge_submit_review",
+		args: `{"repo":"demo/app","pull_number":2,"verdict":"approve","body":"Handles the empty file; CI passes."}`},
+	{id: "call-15", tool: "forge_get_pull_request", args: `{"repo":"demo/app","pull_number":2}`, capture: "HEAD", re: headRe},
+	{note: "A write with the sha read before the fix is stale: refused, nothing written.", id: "call-16", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":"","message":"Oops","expected_sha":"$SHA"}`},
+	{note: "It merges the head it reviewed, reads config.go back on main and closes the issue.", id: "call-17", tool: "forge_merge_pull_request",
+		args: `{"repo":"demo/app","pull_number":2,"expected_head_sha":"$HEAD"}`},
+	{id: "call-18", tool: "forge_read_file", args: `{"repo":"demo/app","path":"config.go","ref":"main"}`},
+	{id: "call-19", tool: "forge_update_issue", args: `{"repo":"demo/app","issue_number":1,"state":"closed","state_reason":"completed"}`},
+	{id: "call-20", tool: "forge_list_pull_requests", args: `{"repo":"demo/app","state":"all"}`},
 }
 
 func newDemo() *cobra.Command {
-	var f toolFlags
+	var g gatewayFlags
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run the ten tools on the embedded local forge and print what the model sees",
+		Short: "Run an agent landing a fix on the embedded local forge and print what the model sees",
 		Long: `Run a scripted agent session against an in-process gateway on the local
-sandbox forge: file an issue (and retry it), comment, read it back, open a
-pull request, review it, list, subscribe, and two failures. Each call is
-printed as the model made it, followed by the text the model reads back.
+sandbox forge: file an issue (and retry it), read the repository and a file,
+run CI (the demo configures a grep as the CI command), get refused on main,
+push a branch with a fix, open a pull request, run CI again, review it, get
+a stale write refused, merge the reviewed head, read the file back on main
+and close the issue. Each call is printed as the model made it, followed by
+the text the model reads back. A maintainer session, allowed to push to
+main, seeds the repository first.
 
-Without --store the demo uses a fresh SQLite file in a temporary directory,
-so every run tells the same story; no credentials, no network. It always
-runs every tool on the embedded local forge, so it takes no gateway, config
-or tool-filter flags.`,
+Without --store the demo uses a fresh SQLite file and git directory in a
+temporary directory, so every run tells the same story; no credentials, no
+network. With --store the data stays, and the demo says where to git clone
+the repository from.`,
 		Example: `  forgetools demo
-  forgetools demo --store /tmp/demo.db && forgetools call forge_list_issues '{"repo":"demo/app","state":"all"}' --store /tmp/demo.db`,
+  forgetools demo --store /tmp/demo/forge.db && git clone /tmp/demo/repos/demo/app.git`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if f.store == "" {
+			log, err := g.logger(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
+			if g.store == "" {
 				dir, err := os.MkdirTemp("", "forgetools-demo-")
 				if err != nil {
 					return err
 				}
 				defer os.RemoveAll(dir)
-				f.store = filepath.Join(dir, "demo.db")
+				g.store = filepath.Join(dir, "demo.db")
 			}
-			ts, closeFn, err := f.toolset(cmd.Context(), cmd.ErrOrStderr())
+			cfg := demoConfig(g.store)
+			sys, err := open(cmd.Context(), cfg, log)
 			if err != nil {
 				return err
 			}
-			defer closeFn()
+			defer sys.Close()
+			sessions := map[string]*runtime.Toolset{}
+			for _, s := range []string{"demo", demoMaintainer} {
+				id, _ := sys.svc.SessionIdentity(s)
+				if sessions[s], err = runtime.NewToolset(gatewayv1tools.ForgeTools,
+					runtime.NewBroker(runtime.TransportFunc(sys.svc.Transport(id)))); err != nil {
+					return err
+				}
+			}
 			out := cmd.OutOrStdout()
-			subscription := ""
+			vars := map[string]string{}
 			for _, s := range demoScript {
 				if s.note != "" {
 					fmt.Fprintf(out, "\n# %s\n", s.note)
 				}
-				args := strings.ReplaceAll(s.args, "$SUBSCRIPTION", subscription)
-				fmt.Fprintf(out, "> %s %s\n", s.tool, args)
-				res := ts.Execute(cmd.Context(), runtime.Call{ID: s.id, Name: s.tool, Args: json.RawMessage(args)})
-				fmt.Fprintln(out, indent(res.Text))
-				if s.tool == "forge_subscribe" {
-					// The ack ends "subscription <id>".
-					subscription = res.Text[strings.LastIndexByte(res.Text, ' ')+1:]
+				args := s.args
+				for k, v := range vars {
+					args = strings.ReplaceAll(args, "$"+k, v)
 				}
+				session := s.session
+				if session == "" {
+					session = "demo"
+				}
+				prompt := ">"
+				if session != "demo" {
+					prompt = "(" + session + ") >"
+				}
+				fmt.Fprintf(out, "%s %s %s\n", prompt, s.tool, args)
+				res := sessions[session].Execute(cmd.Context(), runtime.Call{ID: s.id, Name: s.tool, Args: json.RawMessage(args)})
+				fmt.Fprintln(out, indent(res.Text))
+				if s.capture != "" {
+					m := s.re.FindStringSubmatch(res.Text)
+					if m == nil {
+						return fmt.Errorf("demo: %s did not show the %s it needs next", s.tool, strings.ToLower(s.capture))
+					}
+					vars[s.capture] = m[1]
+				}
+			}
+			path := filepath.Join(gitDirOf(cfg), "demo", "app.git")
+			if cmd.Flags().Changed("store") {
+				fmt.Fprintf(out, "\n# The repository is a git repository: git clone %s\n", path)
+			} else {
+				fmt.Fprintf(out, "\n# The repository was a git repository in a temporary directory; run with --store to keep it and git clone it.\n")
 			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&f.store, "store", "", "state store: a SQLite file path or a postgres:// DSN (default: a fresh temporary file)")
-	cmd.Flags().StringVar(&f.logLevel, "log-level", "warn", "log level: debug, info, warn or error (logs go to stderr)")
+	cmd.Flags().StringVar(&g.store, "store", "", "SQLite file to keep the demo's state in (its repositories go beside it, in repos/); default: a temporary directory")
+	cmd.Flags().StringVar(&g.logLevel, "log-level", "warn", "log level: debug, info, warn or error (logs go to stderr)")
 	return cmd
+}
+
+// demoConfig is the default configuration on store, with the demo's CI
+// command and a maintainer account that may push to default branches.
+func demoConfig(store string) *config.Config {
+	cfg := config.Default(filepath.Dir(store))
+	cfg.Store = store
+	cfg.Forges[0].CICommand = demoCI
+	cfg.Accounts = append(cfg.Accounts, config.Account{
+		Name: demoMaintainer, AgentHandle: "maintainer", OwnerHandle: "demo-owner", Scope: []string{"demo/*"},
+		Sessions: []config.Session{{Name: demoMaintainer}}, PushToDefaultBranch: true,
+	})
+	return cfg
+}
+
+// gitDirOf is where cfg's (only) local forge keeps its repositories.
+func gitDirOf(cfg *config.Config) string {
+	dir, _ := gitDir(cfg.Forges[0], cfg.Store)
+	return dir
 }
 
 func indent(s string) string {

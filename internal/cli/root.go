@@ -58,14 +58,17 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forgetools",
 		Short: "Agent tools for code forges, generated from protobuf",
-		Long: `forgetools gives AI agents ten tools to read and write issues and pull
-requests on GitHub, Linear and a local sandbox forge, through a gateway that
-holds the credentials and enforces identity, repository scope and idempotency.
+		Long: `forgetools gives AI agents the tools to work on code forges (GitHub, Linear
+and a local sandbox forge): read and write issues and pull requests, read a
+repository, push a branch and a file, merge, drive CI. A gateway holds the
+credentials and enforces identity, repository scope and idempotency; pushes
+need their own approval.
 
 With no configuration everything runs on the embedded local forge: a SQLite
 file in the data directory ($FORGETOOLS_DATA_DIR, else
-$XDG_DATA_HOME/forgetools, else ~/.local/share/forgetools), one demo account
-whose scope is every repository. No credentials, no network.
+$XDG_DATA_HOME/forgetools, else ~/.local/share/forgetools), each repository
+a bare git repository in its repos/ directory (git clone it from there), one
+demo account whose scope is every repository. No credentials, no network.
 
 For GitHub without a configuration file:
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -52,7 +53,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
-			Scope: a.Scope, Peers: map[string]gateway.Peer{},
+			Scope: a.Scope, Peers: map[string]gateway.Peer{}, PushToDefaultBranch: a.PushToDefaultBranch,
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)
@@ -98,8 +99,14 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	gcfg.Store = st
 	for i, f := range cfg.Forges {
 		if f.Provider == "local" {
+			dir, err := gitDir(f, cfg.Store)
+			if err != nil {
+				st.Close()
+				return nil, fmt.Errorf("forges[%d] (local): %w", i, err)
+			}
 			p, err := local.New(ctx, st.DB(), local.Options{
-				Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log,
+				Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir,
+				CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
 			})
 			if err != nil {
 				st.Close()
@@ -142,6 +149,25 @@ func buildRemote(f config.Forge, creds config.Credentials, log *slog.Logger) (su
 		return p, nonEmpty(token), err
 	}
 	return nil, nil, fmt.Errorf("unknown provider %q", f.Provider)
+}
+
+// gitDir is where the local forge keeps its repositories: git_dir, else
+// "repos" beside a SQLite store file (so a store and its repositories move
+// together), else, with PostgreSQL or an in-memory store, "repos" in the
+// data directory. Gateway replicas sharing a PostgreSQL store must share
+// this directory too: set git_dir to a shared path.
+func gitDir(f config.Forge, dsn string) (string, error) {
+	if f.GitDir != "" {
+		return f.GitDir, nil
+	}
+	if isPostgres(dsn) || strings.TrimPrefix(dsn, "sqlite:") == ":memory:" {
+		data, err := config.DataDir()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(data, "repos"), nil
+	}
+	return filepath.Join(filepath.Dir(strings.TrimPrefix(dsn, "sqlite:")), "repos"), nil
 }
 
 func nonEmpty(vs ...string) []string {

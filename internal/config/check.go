@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Providers the gateway can build.
@@ -48,6 +49,17 @@ func (c *Config) Check() error {
 		}
 		if f.Auth != "" && (f.Provider != "linear" || (f.Auth != "api_key" && f.Auth != "oauth")) {
 			bad("%s.auth: %q: only a linear forge takes auth, and it is api_key or oauth", where, f.Auth)
+		}
+		if f.Provider != "local" && (f.GitDir != "" || f.CICommand != "" || f.CITimeout != 0 || len(f.CIEnv) > 0) {
+			bad("%s: git_dir, ci_command, ci_timeout and ci_env are settings of the local forge, not of %s", where, f.Provider)
+		}
+		if f.CITimeout < 0 {
+			bad("%s.ci_timeout: %s is negative", where, time.Duration(f.CITimeout))
+		}
+		for _, env := range f.CIEnv {
+			if !envName.MatchString(env) {
+				bad("%s.ci_env: %q is not an environment variable name", where, env)
+			}
 		}
 		if f.Provider != "local" && f.TokenEnv == "" {
 			bad("%s.token_env: %s needs a credential: name the environment variable that holds it", where, f.Provider)

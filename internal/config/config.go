@@ -63,6 +63,20 @@ type Forge struct {
 	Auth string `yaml:"auth"`
 	// BaseURL is where the local forge's artifact URLs point.
 	BaseURL string `yaml:"base_url"`
+	// GitDir is where the local forge keeps each repository as a bare git
+	// repository (<git_dir>/<owner>/<name>.git). Empty: "repos" beside a
+	// SQLite store file, or <data directory>/repos with a PostgreSQL store.
+	GitDir string `yaml:"git_dir"`
+	// CICommand is the local forge's CI: a shell command (sh -c) that
+	// forge_trigger_ci runs in a fresh checkout of the ref. Empty: the CI
+	// tools answer unimplemented.
+	CICommand string `yaml:"ci_command"`
+	// CITimeout bounds one CI run; zero = the local forge's default (10m).
+	CITimeout Duration `yaml:"ci_timeout"`
+	// CIEnv names further environment variables the CI command may see;
+	// it sees only PATH, HOME and a few locale variables otherwise, never
+	// the gateway's credentials.
+	CIEnv []string `yaml:"ci_env"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 }
@@ -82,6 +96,10 @@ type Account struct {
 	// TokenEnvs name environment variables holding bearer tokens that
 	// authenticate this account over TCP.
 	TokenEnvs []string `yaml:"token_envs"`
+	// PushToDefaultBranch lets the account commit straight to a
+	// repository's default branch (forge_write_file); off, the agent must
+	// work on a branch and open a pull request.
+	PushToDefaultBranch bool `yaml:"push_to_default_branch"`
 }
 
 // Session is one agent session: its name, and optionally the peer

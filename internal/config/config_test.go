@@ -25,6 +25,9 @@ func TestExampleConfigParses(t *testing.T) {
 	if time.Duration(cfg.Forges[0].Timeout) != 30*time.Second {
 		t.Fatalf("timeout = %v", cfg.Forges[0].Timeout)
 	}
+	if l := cfg.Forges[3]; l.GitDir == "" || l.CICommand != "make test" || time.Duration(l.CITimeout) != 10*time.Minute || len(l.CIEnv) != 1 {
+		t.Fatalf("local forge = %+v", l)
+	}
 }
 
 func TestDefaultIsValidAndScopesEverything(t *testing.T) {
@@ -51,6 +54,10 @@ func TestParseRejects(t *testing.T) {
 		{"shared session", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n  - {name: b, agent_handle: h, owner_handle: o, sessions: [s]}\n", `already belongs to account "a"`},
 		{"unreachable account", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n", "nothing can connect"},
 		{"bad duration", "forges:\n  - {provider: local, timeout: soon}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not a duration"},
+		{"ci on github", "forges:\n  - {provider: github, token_env: T, ci_command: make}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of github"},
+		{"git_dir on linear", "forges:\n  - {provider: linear, token_env: T, git_dir: /x}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of linear"},
+		{"negative ci_timeout", "forges:\n  - {provider: local, ci_timeout: -1s}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "ci_timeout: -1s is negative"},
+		{"bad ci_env", "forges:\n  - {provider: local, ci_env: [\"A=B\"]}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", `"A=B" is not an environment variable name`},
 		{"empty", "", "empty configuration"},
 	}
 	for _, c := range cases {
@@ -218,3 +225,16 @@ accounts:
 }
 
 func sameID(a, b *uint32) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+func TestPushToDefaultBranchIsPerAccount(t *testing.T) {
+	cfg, err := Parse([]byte("forges:\n  - provider: local\naccounts:\n" +
+		"  - {name: a, agent_handle: h, owner_handle: o, sessions: [s1], push_to_default_branch: true}\n" +
+		"  - {name: b, agent_handle: h, owner_handle: o, sessions: [s2]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Accounts[0].PushToDefaultBranch || cfg.Accounts[1].PushToDefaultBranch {
+		t.Fatalf("push_to_default_branch: a %v, b %v; want true, false (off unless given)",
+			cfg.Accounts[0].PushToDefaultBranch, cfg.Accounts[1].PushToDefaultBranch)
+	}
+}

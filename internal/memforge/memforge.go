@@ -271,6 +271,38 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	return proto.Clone(i).(*forgev1.Issue), nil
 }
 
+// UpdateIssue changes what the request gives; the rest stays.
+func (f *Forge) UpdateIssue(_ context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if err := f.begin("UpdateIssue", c); err != nil {
+		return nil, err
+	}
+	i := f.issues[req.Repo][req.IssueNumber]
+	if i == nil {
+		return nil, notFound("issue", req.Repo, req.IssueNumber)
+	}
+	switch req.State {
+	case gatewayv1.IssueState_ISSUE_STATE_OPEN:
+		i.State = "open"
+	case gatewayv1.IssueState_ISSUE_STATE_CLOSED:
+		i.State = "closed"
+	}
+	if req.Title != nil {
+		i.Title = req.GetTitle()
+	}
+	if req.Body != nil {
+		i.Body = req.GetBody()
+	}
+	if len(req.Labels) > 0 {
+		i.Labels = slices.Clone(req.Labels)
+	}
+	if len(req.Assignees) > 0 {
+		i.Assignees = slices.Clone(req.Assignees)
+	}
+	return proto.Clone(i).(*forgev1.Issue), nil
+}
+
 func (f *Forge) CommentOnIssue(_ context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -395,6 +427,9 @@ func (i issuesOnly) ListIssues(ctx context.Context, c handler.Call, r *gatewayv1
 }
 func (i issuesOnly) CreateIssue(ctx context.Context, c handler.Call, r *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	return i.f.CreateIssue(ctx, c, r)
+}
+func (i issuesOnly) UpdateIssue(ctx context.Context, c handler.Call, r *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	return i.f.UpdateIssue(ctx, c, r)
 }
 func (i issuesOnly) CommentOnIssue(ctx context.Context, c handler.Call, r *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return i.f.CommentOnIssue(ctx, c, r)

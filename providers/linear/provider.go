@@ -51,6 +51,12 @@ const (
 const (
 	NoPullRequests  = "Linear has no pull requests or reviews: only the issue tools work on a Linear forge"
 	NoSubscriptions = "Linear change notifications are not supported: subscriptions work only on forges that deliver them"
+	// NoRepository covers reads of files and directories, branches, commits
+	// and merges: a Linear "repo" is a team.
+	NoRepository = "Linear has no git repositories: a Linear repo is a team key, with no files, branches, commits or merges; use the code forge (GitHub) for those"
+	NoCI         = "Linear runs no CI: CI runs live on the code forge (GitHub), not in Linear"
+	// NoIssueUpdates is the one issues arm this provider does not serve.
+	NoIssueUpdates = "forgetools cannot yet close, reopen or edit Linear issues (reading, listing, creating and commenting work)"
 )
 
 // Unsupported implements handler.Explainer for the capabilities the
@@ -61,6 +67,12 @@ func (p *Provider) Unsupported(capability string) string {
 		return NoPullRequests
 	case "change_notifications":
 		return NoSubscriptions
+	case "repository", "push":
+		return NoRepository
+	case "ci":
+		return NoCI
+	case "issues":
+		return NoIssueUpdates
 	}
 	return ""
 }

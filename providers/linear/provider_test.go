@@ -99,8 +99,30 @@ func TestIssuesOnly(t *testing.T) {
 	if got := ex.Unsupported("change_notifications"); got != NoSubscriptions {
 		t.Errorf("Unsupported(change_notifications) = %q", got)
 	}
-	if got := ex.Unsupported("issues"); got != "" {
-		t.Errorf("Unsupported(issues) = %q, want none: Linear serves issues", got)
+	for capability, want := range map[string]string{
+		"repository": NoRepository, "push": NoRepository, "ci": NoCI,
+		// The issues capability is served but for updates, the one arm
+		// this provider leaves unimplemented.
+		"issues": NoIssueUpdates,
+		"":       "",
+	} {
+		if got := ex.Unsupported(capability); got != want {
+			t.Errorf("Unsupported(%q) = %q, want %q", capability, got, want)
+		}
+	}
+	for arm, err := range map[string]error{
+		"get_repo":           second(p.GetRepo(ctx, handler.Call{}, &gatewayv1.GetRepoRequest{Repo: "ENG"})),
+		"read_file":          second(p.ReadFile(ctx, handler.Call{}, &gatewayv1.ReadFileRequest{Repo: "ENG", Path: "a"})),
+		"create_branch":      second(p.CreateBranch(ctx, handler.Call{}, &gatewayv1.CreateBranchRequest{Repo: "ENG", Branch: "b"})),
+		"write_file":         second(p.WriteFile(ctx, handler.Call{}, &gatewayv1.WriteFileRequest{Repo: "ENG"})),
+		"merge_pull_request": second(p.MergePullRequest(ctx, handler.Call{}, &gatewayv1.MergePullRequestRequest{Repo: "ENG"})),
+		"trigger_ci":         second(p.TriggerCi(ctx, handler.Call{}, &gatewayv1.TriggerCIRequest{Repo: "ENG"})),
+		"update_issue":       second(p.UpdateIssue(ctx, handler.Call{}, &gatewayv1.UpdateIssueRequest{Repo: "ENG"})),
+	} {
+		var u *handler.UnimplementedError
+		if !errors.As(err, &u) || u.Arm != arm || ex.Unsupported(u.Capability) == "" {
+			t.Errorf("%s: err = %v, want unimplemented with Linear's own explanation", arm, err)
+		}
 	}
 }
 

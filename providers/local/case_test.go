@@ -6,10 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/pressly/goose/v3"
+	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
@@ -45,6 +50,14 @@ func TestRepositoryNamesIgnoreCase(t *testing.T) {
 		if err != nil || len(list.GetIssues()) != 2 || list.GetIssues()[0].GetRepo() != "Acme/Widgets" {
 			t.Fatalf("list aCmE/wIdGeTs = %v, %v; want both issues of Acme/Widgets", list, err)
 		}
+		up, err := f.UpdateIssue(ctx, alice, &gatewayv1.UpdateIssueRequest{Repo: "acme/WIDGETS", IssueNumber: 1, Assignees: []string{"bob"}})
+		if err != nil || up.GetRepo() != "Acme/Widgets" || up.GetUrl() != testBase+"/Acme/Widgets/issues/1" {
+			t.Fatalf("update via acme/WIDGETS = %v, %v", up, err)
+		}
+		mine, err := f.ListIssues(ctx, alice, &gatewayv1.ListIssuesRequest{Repo: "ACME/widgets", Assignee: "BOB"})
+		if err != nil || len(mine.GetIssues()) != 1 || mine.GetIssues()[0].GetRepo() != "Acme/Widgets" {
+			t.Fatalf("list bob's issues via ACME/widgets = %v, %v", mine, err)
+		}
 		c, err := f.CommentOnIssue(ctx, alice, &gatewayv1.CommentOnIssueRequest{Repo: "ACME/WIDGETS", IssueNumber: 1, Body: "hi"})
 		if err != nil || c.GetRepo() != "Acme/Widgets" || c.GetUrl() != testBase+"/Acme/Widgets/issues/1#issuecomment-"+c.GetCommentId() {
 			t.Fatalf("comment via ACME/WIDGETS = %v, %v", c, err)
@@ -76,11 +89,106 @@ func TestRepositoryNamesIgnoreCase(t *testing.T) {
 	})
 }
 
+// TestGitRepositoryIgnoresCase: every spelling of a repository reaches
+// one git repository on disk, named by the spelling the repository was
+// created with, and every git result (branches, files, directories,
+// commits, pull requests, merges, CI runs and their URLs) shows that
+// spelling.
+func TestGitRepositoryIgnoresCase(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d database) {
+		ctx := context.Background()
+		f, db := newForge(t, d, local.Options{CI: local.CI{Command: `printf 'repo=%s\n' "$FORGETOOLS_CI_REPO"; cat notes.txt; false`}})
+		const stored = "Acme/App"
+		br, err := f.CreateBranch(ctx, alice, &gatewayv1.CreateBranchRequest{Repo: stored, Branch: "feat"})
+		if err != nil || br.GetRepo() != stored || br.GetUrl() != testBase+"/Acme/App/tree/feat" {
+			t.Fatalf("branch in %s = %v, %v", stored, br, err)
+		}
+		w, err := f.WriteFile(ctx, alice, &gatewayv1.WriteFileRequest{Repo: "acme/app", Branch: "feat", Path: "notes.txt",
+			Content: "written via acme/app\n", Message: "Notes"})
+		if err != nil || w.GetRepo() != stored || w.GetUrl() != testBase+"/Acme/App/commit/"+w.GetCommitSha() {
+			t.Fatalf("write via acme/app = %v, %v", w, err)
+		}
+		file := readFile(t, f, "ACME/APP", "feat", "notes.txt")
+		if file.GetContent() != "written via acme/app\n" || file.GetRepo() != stored ||
+			file.GetUrl() != testBase+"/Acme/App/blob/feat/notes.txt" {
+			t.Fatalf("read via ACME/APP = %v", file)
+		}
+		dir, err := f.ListDir(ctx, alice, &gatewayv1.ListDirRequest{Repo: "aCmE/aPp", Ref: "feat"})
+		if err != nil || dir.GetRepo() != stored || len(dir.GetEntries()) != 2 || dir.GetEntries()[1].GetName() != "notes.txt" {
+			t.Fatalf("list via aCmE/aPp = %v, %v; want README.md and notes.txt", dir, err)
+		}
+		repo, err := f.GetRepo(ctx, alice, &gatewayv1.GetRepoRequest{Repo: "acme/APP"})
+		if err != nil || repo.GetRepo() != stored || repo.GetUrl() != testBase+"/Acme/App" {
+			t.Fatalf("get repo acme/APP = %v, %v", repo, err)
+		}
+
+		// The branch made as Acme/App is the head of a pull request opened as
+		// acme/app; lists and merges in other spellings find it.
+		pr, err := f.CreatePullRequest(ctx, alice, &gatewayv1.CreatePullRequestRequest{Repo: "acme/app", Title: "Notes", HeadRef: "feat"})
+		if err != nil || pr.GetRepo() != stored || pr.GetHeadSha() != w.GetCommitSha() || pr.GetUrl() != testBase+"/Acme/App/pull/1" {
+			t.Fatalf("pull request via acme/app = %v, %v", pr, err)
+		}
+		prs, err := f.ListPullRequests(ctx, alice, &gatewayv1.ListPullRequestsRequest{Repo: "ACME/app"})
+		if err != nil || len(prs.GetPullRequests()) != 1 || prs.GetPullRequests()[0].GetRepo() != stored {
+			t.Fatalf("list pull requests via ACME/app = %v, %v", prs, err)
+		}
+		if got := getPull(t, f, "ACME/APP", 1); got.GetRepo() != stored || got.GetMergeable() != "true" {
+			t.Fatalf("get pull request via ACME/APP = %v", got)
+		}
+		m, err := f.MergePullRequest(ctx, alice, &gatewayv1.MergePullRequestRequest{Repo: "acme/App", PullNumber: 1,
+			ExpectedHeadSha: w.GetCommitSha()})
+		if err != nil || m.GetRepo() != stored || m.GetUrl() != testBase+"/Acme/App/pull/1" {
+			t.Fatalf("merge via acme/App = %v, %v", m, err)
+		}
+		if merged := readFile(t, f, "acme/app", "", "notes.txt"); merged.GetContent() != "written via acme/app\n" {
+			t.Fatalf("the default branch after the merge reads %q", merged.GetContent())
+		}
+
+		// CI checks out the same repository and is told its stored name.
+		tr, err := f.TriggerCi(ctx, alice, &gatewayv1.TriggerCIRequest{Repo: "ACME/APP", Workflow: "ci", Ref: "main"})
+		if err != nil || tr.GetRepo() != stored || tr.GetUrl() != testBase+"/Acme/App/actions/runs/"+tr.GetRunId() {
+			t.Fatalf("trigger via ACME/APP = %v, %v", tr, err)
+		}
+		run, err := f.GetCiRun(ctx, alice, &gatewayv1.GetCIRunRequest{Repo: "acme/app", RunId: tr.GetRunId()})
+		if err != nil || run.GetRepo() != stored || run.GetJobs()[0].GetLogTail() != "repo=Acme/App\nwritten via acme/app\n" {
+			t.Fatalf("run via acme/app = %v, %v", run, err)
+		}
+		runs, err := f.ListCiRuns(ctx, alice, &gatewayv1.ListCIRunsRequest{Repo: "aCmE/ApP"})
+		if err != nil || len(runs.GetRuns()) != 1 || runs.GetRuns()[0].GetRepo() != stored {
+			t.Fatalf("list runs via aCmE/ApP = %v, %v", runs, err)
+		}
+
+		// One git repository on disk, named as the repository was created.
+		want := filepath.Join(d.gitDir, "Acme", "App.git")
+		for _, spelling := range []string{stored, "acme/app", "ACME/APP"} {
+			if got := repoPath(t, f, spelling); got != want {
+				t.Errorf("RepoPath(%s) = %s, want %s", spelling, got, want)
+			}
+		}
+		var owners []string
+		entries, err := os.ReadDir(d.gitDir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			owners = append(owners, e.Name())
+		}
+		if !slices.Equal(owners, []string{"Acme"}) {
+			t.Errorf("git directory holds %v, want only Acme", owners)
+		}
+		var repos int
+		if err := db.QueryRow("SELECT count(*) FROM local_repos").Scan(&repos); err != nil || repos != 1 {
+			t.Fatalf("%d repositories stored (%v), want 1", repos, err)
+		}
+	})
+}
+
 // TestConfiguredRepositoryIgnoresCase: a repository configured up front in
 // one spelling is the one a create in another spelling lands in.
 func TestConfiguredRepositoryIgnoresCase(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		f, _ := newForge(t, d, local.Options{Repos: []local.Repo{{Name: "Demo/App", DefaultBranch: "trunk"}}})
+		branch(t, f, "demo/APP", "h")
 		pr, err := f.CreatePullRequest(context.Background(), alice,
 			&gatewayv1.CreatePullRequestRequest{Repo: "demo/app", Title: "t", HeadRef: "h"})
 		if err != nil {
@@ -92,6 +200,7 @@ func TestConfiguredRepositoryIgnoresCase(t *testing.T) {
 		// Configuring the same repository in another spelling updates it
 		// rather than adding a second one.
 		f2, db := newForge(t, d, local.Options{Repos: []local.Repo{{Name: "DEMO/APP", DefaultBranch: "main"}}})
+		branch(t, f2, "DEMO/app", "h2")
 		pr, err = f2.CreatePullRequest(context.Background(), alice,
 			&gatewayv1.CreatePullRequestRequest{Repo: "demo/App", Title: "t2", HeadRef: "h2"})
 		if err != nil || pr.GetRepo() != "Demo/App" || pr.GetBaseRef() != "main" || pr.GetNumber() != 2 {
@@ -137,7 +246,7 @@ func TestMigrationSetsAsideCaseDuplicates(t *testing.T) {
 		}
 
 		var logs bytes.Buffer
-		f, err := local.New(ctx, db, local.Options{BaseURL: testBase, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+		f, err := local.New(ctx, db, local.Options{BaseURL: testBase, GitDir: d.gitDir, Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 		if err != nil {
 			t.Fatalf("migrating a store with case duplicates: %v", err)
 		}
@@ -166,34 +275,54 @@ func TestMigrationSetsAsideCaseDuplicates(t *testing.T) {
 }
 
 // TestKeyedCreatesAreIdempotent: a create repeated with the same account
-// and client_request_id returns what the first made, and makes nothing; a
-// different account or key makes a new one.
+// and client_request_id (in any spelling of the repository) returns what
+// the first made, all of it, and makes nothing; a different account or key
+// makes a new one. A repeated pull request comes back even when its head
+// branch has gone since: the first create checked it.
 func TestKeyedCreatesAreIdempotent(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		ctx := context.Background()
 		f, db := newForge(t, d, local.Options{})
 		keyed := handler.Call{Account: "alice", ClientRequestID: "n:1"}
-		req := &gatewayv1.CreateIssueRequest{Repo: "acme/app", Title: "once", Labels: []string{"bug"}}
+		req := &gatewayv1.CreateIssueRequest{Repo: "acme/app", Title: "once", Labels: []string{"bug"},
+			Assignees: []string{"Bob", "carol"}, Milestone: ptrTo[uint64](7)}
 		a, err := f.CreateIssue(ctx, keyed, req)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := f.CreateIssue(ctx, keyed, req)
-		if err != nil || b.GetNumber() != a.GetNumber() || b.GetUrl() != a.GetUrl() || len(b.GetLabels()) != 1 {
-			t.Fatalf("repeated create = %v, %v; want #%d again", b, err, a.GetNumber())
+		if a.GetMilestone() != "7" || !slices.Equal(a.GetAssignees(), []string{"Bob", "carol"}) {
+			t.Fatalf("created %v, want milestone 7 and both assignees", a)
+		}
+		again := proto.Clone(req).(*gatewayv1.CreateIssueRequest)
+		again.Repo = "ACME/App"
+		b, err := f.CreateIssue(ctx, keyed, again)
+		if err != nil || !proto.Equal(a, b) {
+			t.Fatalf("repeated create = %v, %v; want %v again", b, err, a)
 		}
 		other, err := f.CreateIssue(ctx, handler.Call{Account: "bob", ClientRequestID: "n:1"}, req)
 		if err != nil || other.GetNumber() == a.GetNumber() {
 			t.Fatalf("another account's create = %v, %v; want a new issue", other, err)
 		}
+		branch(t, f, "acme/app", "h")
 		prReq := &gatewayv1.CreatePullRequestRequest{Repo: "acme/app", Title: "pr", HeadRef: "h"}
 		pkeyed := handler.Call{Account: "alice", ClientRequestID: "n:2"}
 		p1, err := f.CreatePullRequest(ctx, pkeyed, prReq)
 		if err != nil {
 			t.Fatal(err)
 		}
+		// A person deletes the head branch (a push could): a new pull
+		// request from it is refused, the repeated one is what was made.
+		g, err := git.PlainOpen(repoPath(t, f, "acme/app"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Storer.RemoveReference(plumbing.NewBranchReferenceName("h")); err != nil {
+			t.Fatal(err)
+		}
+		_, err = f.CreatePullRequest(ctx, handler.Call{Account: "alice", ClientRequestID: "n:3"}, prReq)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `head_ref "h" is not a branch of acme/app`)
 		p2, err := f.CreatePullRequest(ctx, pkeyed, prReq)
-		if err != nil || p2.GetNumber() != p1.GetNumber() {
+		if err != nil || p2.GetNumber() != p1.GetNumber() || p2.GetUrl() != p1.GetUrl() || p2.GetHeadRef() != "h" {
 			t.Fatalf("repeated pull request = %v, %v; want #%d again", p2, err, p1.GetNumber())
 		}
 		var items int

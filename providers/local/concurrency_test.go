@@ -24,6 +24,9 @@ func TestConcurrentCreates(t *testing.T) {
 			forges[i], _ = newForge(t, d, local.Options{})
 		}
 		const n = 20
+		for i := 1; i < n; i += 2 {
+			branch(t, forges[0], "acme/race", fmt.Sprint("branch-", i))
+		}
 		start := make(chan struct{})
 		numbers := make([]uint64, n)
 		errs := make([]error, n)
@@ -73,6 +76,7 @@ func TestConcurrentDuplicatePulls(t *testing.T) {
 			forges[i], _ = newForge(t, d, local.Options{})
 		}
 		const n = 10
+		branch(t, forges[0], "acme/dup", "feat")
 		start := make(chan struct{})
 		errs := make([]error, n)
 		var wg sync.WaitGroup

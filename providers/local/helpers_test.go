@@ -23,6 +23,9 @@ import (
 type database struct {
 	dialect string
 	open    func(t *testing.T) *sql.DB
+	// gitDir holds the repositories, shared like the database by every
+	// Forge the test opens on it.
+	gitDir string
 }
 
 // eachDialect runs fn against a fresh SQLite file and a fresh PostgreSQL
@@ -35,7 +38,7 @@ func eachDialect(t *testing.T, fn func(t *testing.T, d database)) {
 
 func sqliteDatabase(t *testing.T) database {
 	path := filepath.Join(t.TempDir(), "forge.db")
-	return database{dialect: local.DialectSQLite, open: func(t *testing.T) *sql.DB {
+	return database{dialect: local.DialectSQLite, gitDir: t.TempDir(), open: func(t *testing.T) *sql.DB {
 		// No busy timeout: the forge must cope with a DSN that sets none.
 		// Foreign keys on, so the schema's references are enforced.
 		return openDB(t, "sqlite", "file:"+path+"?_pragma=foreign_keys(1)")
@@ -46,7 +49,7 @@ func sqliteDatabase(t *testing.T) database {
 // which storetest makes and drops, so parallel test packages never collide.
 func postgresDatabase(t *testing.T) database {
 	dsn := storetest.Postgres(t)
-	return database{dialect: local.DialectPostgres, open: func(t *testing.T) *sql.DB {
+	return database{dialect: local.DialectPostgres, gitDir: t.TempDir(), open: func(t *testing.T) *sql.DB {
 		return openDB(t, "pgx", dsn)
 	}}
 }
@@ -78,6 +81,9 @@ func newForge(t *testing.T, d database, opts local.Options) (*local.Forge, *sql.
 	}
 	if opts.Now == nil {
 		opts.Now = tickingClock()
+	}
+	if opts.GitDir == "" {
+		opts.GitDir = d.gitDir
 	}
 	f, err := local.New(context.Background(), db, opts)
 	if err != nil {
@@ -121,12 +127,24 @@ func createIssue(t *testing.T, f *local.Forge, repo, title string, labels ...str
 	return is.GetNumber()
 }
 
+// createPull opens a pull request from head, creating the branch first
+// (from the default branch) when it does not exist.
 func createPull(t *testing.T, f *local.Forge, repo, head string) uint64 {
 	t.Helper()
+	branch(t, f, repo, head)
 	pr, err := f.CreatePullRequest(context.Background(), alice,
 		&gatewayv1.CreatePullRequestRequest{Repo: repo, Title: "PR from " + head, HeadRef: head})
 	if err != nil {
 		t.Fatalf("create pull request from %q: %v", head, err)
 	}
 	return pr.GetNumber()
+}
+
+// branch creates branch in repo from the default branch unless it exists.
+func branch(t *testing.T, f *local.Forge, repo, name string) {
+	t.Helper()
+	_, err := f.CreateBranch(context.Background(), alice, &gatewayv1.CreateBranchRequest{Repo: repo, Branch: name})
+	if pe, ok := handler.AsError(err); err != nil && (!ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS) {
+		t.Fatalf("create branch %s: %v", name, err)
+	}
 }

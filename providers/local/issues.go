@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"strconv"
 	"strings"
+	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -17,7 +18,15 @@ const (
 	maxListLimit     = 100
 )
 
-// GetIssue reads an issue with its labels and comments.
+// listLimit is a listing's limit: the request's, capped, else the default.
+func listLimit(limit *uint32) int {
+	if limit != nil && *limit > 0 {
+		return min(int(*limit), maxListLimit)
+	}
+	return defaultListLimit
+}
+
+// GetIssue reads an issue with its labels, assignees and comments.
 func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
@@ -25,18 +34,25 @@ func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.Get
 	}
 	var out *forgev1.Issue
 	err := f.read(ctx, func(tx *sql.Tx) error {
-		it, err := findItem(ctx, tx, repo, req.GetIssueNumber(), kindIssue)
-		if err != nil {
-			return err
-		}
-		labels, err := labelsOf(ctx, tx, it.repoID, it.number, it.number)
-		if err != nil {
-			return err
-		}
-		out = f.issue(it, labels[it.number])
-		out.Comments, err = f.comments(ctx, tx, it)
+		var err error
+		out, err = f.loadIssue(ctx, tx, repo, req.GetIssueNumber())
 		return err
 	})
+	return out, err
+}
+
+// loadIssue reads issue n of repo whole.
+func (f *Forge) loadIssue(ctx context.Context, tx *sql.Tx, repo string, n uint64) (*forgev1.Issue, error) {
+	it, err := findItem(ctx, tx, repo, n, kindIssue)
+	if err != nil {
+		return nil, err
+	}
+	lists, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+	if err != nil {
+		return nil, err
+	}
+	out := f.issue(it, lists[it.number])
+	out.Comments, err = f.comments(ctx, tx, it)
 	return out, err
 }
 
@@ -59,16 +75,21 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	default:
 		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown issue state filter %d", req.GetState())
 	}
-	for _, l := range dedupLabels(req.GetLabels()) {
+	for _, l := range dedupNames(req.GetLabels()) {
 		args = append(args, strings.ToLower(l))
 		query += ` AND EXISTS (SELECT 1 FROM local_labels l WHERE l.repo_id = i.repo_id AND l.number = i.number
 			AND l.name_key = $` + strconv.Itoa(len(args)) + `)`
 	}
-	limit := defaultListLimit
-	if req.Limit != nil && req.GetLimit() > 0 {
-		limit = min(int(req.GetLimit()), maxListLimit)
+	if a := req.GetAssignee(); a != "" {
+		args = append(args, strings.ToLower(a))
+		query += ` AND EXISTS (SELECT 1 FROM local_assignees a WHERE a.repo_id = i.repo_id AND a.number = i.number
+			AND a.login_key = $` + strconv.Itoa(len(args)) + `)`
 	}
-	args = append(args, limit)
+	if req.Since != nil {
+		args = append(args, req.GetSince().AsTime().UnixMicro())
+		query += ` AND i.updated_at >= $` + strconv.Itoa(len(args))
+	}
+	args = append(args, listLimit(req.Limit))
 	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
 
 	out := &forgev1.IssueList{}
@@ -78,12 +99,12 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 			return err
 		}
 		// Newest first: the page spans last..first by number.
-		labels, err := labelsOf(ctx, tx, items[0].repoID, items[len(items)-1].number, items[0].number)
+		lists, err := listsOf(ctx, tx, items[0].repoID, items[len(items)-1].number, items[0].number)
 		if err != nil {
 			return err
 		}
 		for _, it := range items {
-			out.Issues = append(out.Issues, f.issue(it, labels[it.number]))
+			out.Issues = append(out.Issues, f.issue(it, lists[it.number]))
 		}
 		return nil
 	})
@@ -91,6 +112,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 }
 
 // CreateIssue opens an issue, creating the repository on first use. The
+// local forge has no milestone objects: a milestone is kept by number. The
 // same account repeating a create with the same client_request_id gets the
 // issue the first made.
 func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
@@ -101,13 +123,14 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	if strings.TrimSpace(req.GetTitle()) == "" {
 		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "issue title is empty")
 	}
-	labels := dedupLabels(req.GetLabels())
-	for _, l := range labels {
-		if strings.TrimSpace(l) == "" {
-			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "label %q is blank", l)
-		}
+	names := itemLists{labels: dedupNames(req.GetLabels()), assignees: dedupNames(req.GetAssignees())}
+	if err := names.check(); err != nil {
+		return nil, err
 	}
 	it := &item{kind: kindIssue, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c), requestKey: keyOf(c)}
+	if m := req.GetMilestone(); m > 0 {
+		it.milestone = sql.NullInt64{Int64: int64(m), Valid: true}
+	}
 	err := f.write(ctx, func(tx *sql.Tx) error {
 		earlier, err := f.made(ctx, tx, c, kindIssue, repo)
 		if err != nil {
@@ -115,8 +138,8 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		}
 		if earlier != nil {
 			it = earlier
-			ls, err := labelsOf(ctx, tx, it.repoID, it.number, it.number)
-			labels = ls[it.number]
+			ls, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+			names = ls[it.number]
 			return err
 		}
 		if _, err := f.allocate(ctx, tx, repo, it); err != nil {
@@ -125,18 +148,12 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		if err := f.insertItem(ctx, tx, it); err != nil {
 			return err
 		}
-		for pos, l := range labels {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO local_labels (repo_id, number, position, name, name_key)
-				VALUES ($1, $2, $3, $4, $5)`, it.repoID, it.number, pos, l, strings.ToLower(l)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return names.store(ctx, tx, it.repoID, it.number)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return f.issue(it, labels), nil
+	return f.issue(it, names), nil
 }
 
 // CommentOnIssue posts a comment on an issue (not a pull request).
@@ -144,18 +161,37 @@ func (f *Forge) CommentOnIssue(ctx context.Context, c handler.Call, req *gateway
 	return f.comment(ctx, c, kindIssue, req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 
-func (f *Forge) issue(it *item, labels []string) *forgev1.Issue {
-	return &forgev1.Issue{
-		Forge:  f.Ref(),
-		Repo:   it.repo,
-		Number: uint64(it.number),
-		State:  it.state,
-		Url:    f.itemURL(kindIssue, it.repo, it.number),
-		Labels: labels,
-		Author: it.author,
-		Title:  it.title,
-		Body:   it.body,
+func (f *Forge) issue(it *item, lists itemLists) *forgev1.Issue {
+	out := &forgev1.Issue{
+		Forge:       f.Ref(),
+		Repo:        it.repo,
+		Number:      uint64(it.number),
+		State:       it.state,
+		Url:         f.itemURL(kindIssue, it.repo, it.number),
+		Labels:      lists.labels,
+		Author:      it.author,
+		Title:       it.title,
+		Body:        it.body,
+		Assignees:   lists.assignees,
+		CreatedAt:   stamp(it.createdAt),
+		UpdatedAt:   stamp(it.updatedAt),
+		StateReason: it.stateReason,
 	}
+	if it.milestone.Valid {
+		out.Milestone = strconv.FormatInt(it.milestone.Int64, 10)
+	}
+	if it.closedAt.Valid {
+		out.ClosedAt = stamp(it.closedAt.Int64)
+	}
+	return out
+}
+
+// stamp is a stored time (unix microseconds) as RFC 3339 in UTC.
+func stamp(micros int64) string {
+	if micros == 0 {
+		return ""
+	}
+	return time.UnixMicro(micros).UTC().Format(time.RFC3339)
 }
 
 func scanItems(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*item, error) {
@@ -173,41 +209,4 @@ func scanItems(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*i
 		out = append(out, it)
 	}
 	return out, rows.Err()
-}
-
-// labelsOf reads the labels of the repository's artifacts numbered from..to,
-// in the order they were given.
-func labelsOf(ctx context.Context, tx *sql.Tx, repoID, from, to int64) (map[int64][]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT number, name FROM local_labels
-		WHERE repo_id = $1 AND number BETWEEN $2 AND $3 ORDER BY number, position`, repoID, from, to)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[int64][]string{}
-	for rows.Next() {
-		var n int64
-		var name string
-		if err := rows.Scan(&n, &name); err != nil {
-			return nil, err
-		}
-		out[n] = append(out[n], name)
-	}
-	return out, rows.Err()
-}
-
-// dedupLabels drops labels that repeat an earlier one case-insensitively, as
-// forges treat "Bug" and "bug" as one label. Matching compares name_key, the
-// label lowercased here rather than by the database, whose lower() differs
-// between SQLite (ASCII only) and PostgreSQL.
-func dedupLabels(labels []string) []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, l := range labels {
-		if k := strings.ToLower(l); !seen[k] {
-			seen[k] = true
-			out = append(out, l)
-		}
-	}
-	return out
 }

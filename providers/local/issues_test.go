@@ -37,6 +37,9 @@ func TestIssueCreateGetComment(t *testing.T) {
 			Author: "alice",
 			Title:  "Crash",
 			Body:   body,
+			// The test clock ticks a second per reading.
+			CreatedAt: "2026-01-02T03:04:07Z",
+			UpdatedAt: "2026-01-02T03:04:07Z",
 		}
 		if !proto.Equal(created, want) {
 			t.Fatalf("created = %v\nwant %v", created, want)
@@ -68,6 +71,11 @@ func TestIssueCreateGetComment(t *testing.T) {
 			// A call that names no account is recorded as "agent".
 			{Author: "agent", Url: c2.GetUrl(), Body: "second"},
 		}
+		// A comment updates the issue, as on GitHub.
+		if got.GetUpdatedAt() <= want.GetCreatedAt() {
+			t.Errorf("updated_at %s is not after created_at %s", got.GetUpdatedAt(), want.GetCreatedAt())
+		}
+		want.UpdatedAt = got.GetUpdatedAt()
 		if !proto.Equal(got, want) {
 			t.Fatalf("get = %v\nwant %v", got, want)
 		}
@@ -143,12 +151,13 @@ func TestListIssues(t *testing.T) {
 
 		// Listed issues carry their fields and labels in the order given.
 		list, err := f.ListIssues(ctx, alice, &gatewayv1.ListIssuesRequest{Repo: repo, Labels: []string{"p1"}})
-		if err != nil {
-			t.Fatal(err)
+		if err != nil || len(list.GetIssues()) != 1 {
+			t.Fatalf("list = %v, %v; want one issue", list, err)
 		}
 		want := &forgev1.Issue{Forge: f.Ref(), Repo: repo, Number: 4, State: "open", Url: testBase + "/acme/app/issues/4",
-			Labels: []string{"bug", "ui", "p1"}, Author: "alice", Title: "four"}
-		if len(list.GetIssues()) != 1 || !proto.Equal(list.GetIssues()[0], want) {
+			Labels: []string{"bug", "ui", "p1"}, Author: "alice", Title: "four",
+			CreatedAt: list.GetIssues()[0].GetCreatedAt(), UpdatedAt: list.GetIssues()[0].GetCreatedAt()}
+		if !proto.Equal(list.GetIssues()[0], want) {
 			t.Fatalf("list = %v, want [%v]", list, want)
 		}
 

@@ -16,27 +16,37 @@ import (
 // and the name of its repository as it was created (its spelling may differ
 // from the one a call used).
 type item struct {
-	repoID  int64
-	repo    string
-	number  int64
-	kind    string
-	title   string
-	body    string
-	state   string
-	author  string
-	headRef sql.NullString
-	baseRef sql.NullString
-	draft   bool
+	repoID      int64
+	repo        string
+	number      int64
+	kind        string
+	title       string
+	body        string
+	state       string
+	author      string
+	headRef     sql.NullString
+	baseRef     sql.NullString
+	draft       bool
+	milestone   sql.NullInt64
+	stateReason string
+	createdAt   int64 // unix microseconds
+	updatedAt   int64
+	closedAt    sql.NullInt64
+	// headSHA and mergeSHA are set when a pull request is merged.
+	headSHA  string
+	mergeSHA string
 	// requestKey is the client_request_id a create was made with, if any.
 	requestKey sql.NullString
 }
 
 // itemColumns reads an item from local_items i joined with local_repos r.
-const itemColumns = `i.repo_id, r.name, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref, i.draft`
+const itemColumns = `i.repo_id, r.name, i.number, i.kind, i.title, i.body, i.state, i.author, i.head_ref, i.base_ref,
+	i.draft, i.milestone, i.state_reason, i.created_at, i.updated_at, i.closed_at, i.head_sha, i.merge_sha`
 
 func (it *item) dest() []any {
 	return []any{&it.repoID, &it.repo, &it.number, &it.kind, &it.title, &it.body, &it.state, &it.author,
-		&it.headRef, &it.baseRef, &it.draft}
+		&it.headRef, &it.baseRef, &it.draft, &it.milestone, &it.stateReason, &it.createdAt, &it.updatedAt, &it.closedAt,
+		&it.headSHA, &it.mergeSHA}
 }
 
 // findItem reads the artifact numbered n in repo, which must be of kind want.
@@ -94,10 +104,7 @@ func (f *Forge) touchItem(ctx context.Context, tx *sql.Tx, repo string, n uint64
 // row lock on PostgreSQL, the write lock on SQLite) and get distinct
 // consecutive numbers. It returns the repository's default branch.
 func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string, it *item) (defaultBranch string, err error) {
-	_, err = tx.ExecContext(ctx, `INSERT INTO local_repos (name, name_key, default_branch, last_number, created_at)
-		VALUES ($1, $2, $3, 0, $4) ON CONFLICT (name_key) DO NOTHING`,
-		repo, repoKey(repo), f.defaultBranch, f.now().UnixMicro())
-	if err != nil {
+	if err := f.addRepo(ctx, tx, repo); err != nil {
 		return "", err
 	}
 	err = tx.QueryRowContext(ctx, `UPDATE local_repos SET last_number = last_number + 1
@@ -106,13 +113,25 @@ func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string, it *item)
 	return defaultBranch, err
 }
 
+// addRepo records repo, in the spelling given, with the forge's default
+// branch, unless a repository of that name in any spelling exists.
+func (f *Forge) addRepo(ctx context.Context, tx *sql.Tx, repo string) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO local_repos (name, name_key, default_branch, last_number, created_at)
+		VALUES ($1, $2, $3, 0, $4) ON CONFLICT (name_key) DO NOTHING`,
+		repo, repoKey(repo), f.defaultBranch, f.now().UnixMicro())
+	return err
+}
+
 // insertItem stores a new artifact under the number allocate returned.
 func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
-	now := f.now().UnixMicro()
+	it.createdAt = f.now().UnixMicro()
+	it.updatedAt = it.createdAt
 	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, request_key, created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft, it.requestKey, now)
+		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, milestone, request_key,
+		created_at, updated_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
+		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft,
+		it.milestone, it.requestKey, it.createdAt)
 	return err
 }
 

@@ -1,23 +1,32 @@
-// Package local is the sandbox forge: issues, pull requests, comments and
-// reviews kept in the gateway's own SQLite or PostgreSQL database, so every
-// forge tool runs with no credentials and no network.
+// Package local is the sandbox forge: issues, pull requests, comments,
+// reviews and CI runs kept in the gateway's own SQLite or PostgreSQL
+// database, and each repository a real bare git repository on disk
+// (Options.GitDir, through localgit), so every forge tool runs with no
+// credentials and no network, and a person can `git clone` what an agent
+// did, or push to it.
 //
 // The forge has no users. An artifact's author is the gateway account the
 // call was made for (handler.Call.Account), or "agent" when the call names
 // none; the attribution header the gateway stamped into the body is stored
-// verbatim with it.
+// verbatim with it. A commit's author is the account's agent handle, with
+// the email <account>@<host>.
 //
-// Every repository exists and starts empty: reads of an unknown repository
-// find nothing (not_found for one artifact, an empty list for a listing), and
-// the first create in it records the repository with the default branch.
+// Every repository exists: its database record and its git repository (an
+// initial commit on the default branch) are made the first time a call
+// needs them. Reads of artifacts that do not
+// exist find nothing (not_found for one, an empty list for a listing).
 // Repository names are "owner/name" and match case-insensitively, as on
 // GitHub, Gitea and GitLab: one repository per case-folded name, shown in
-// the spelling it was created with. A name without a slash is
-// invalid_argument, as on every forge that takes "owner/name". Issues and
-// pull requests share one number sequence per repository, as on GitHub.
+// the spelling it was created with, which is also the name of its git
+// repository on disk. A name without a slash is invalid_argument, as on
+// every forge that takes "owner/name". Issues and pull requests share one
+// number sequence per repository, as on GitHub. A pull request's head must
+// be a branch of the repository.
 //
 // URLs are BaseURL/<repo>/issues/N and BaseURL/<repo>/pull/N, with
-// #issuecomment-ID and #pullrequestreview-ID for comments and reviews.
+// #issuecomment-ID and #pullrequestreview-ID for comments and reviews, and
+// BaseURL/<repo>/blob/<ref>/<path>, /tree/<branch>, /commit/<sha> and
+// /actions/runs/<id> for files, branches, commits and CI runs.
 package local
 
 import (
@@ -35,6 +44,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/local/localgit"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -67,6 +77,11 @@ type Options struct {
 	DefaultBranch string
 	// Repos are created (or have their default branch updated) by New.
 	Repos []Repo
+	// GitDir holds the repositories, <GitDir>/<owner>/<name>.git. Required.
+	GitDir string
+	// CI is the forge's CI; the zero value runs none, and the CI tools
+	// answer unimplemented, saying how to configure a command.
+	CI CI
 	// Now stamps created and updated times. Nil: time.Now.
 	Now func() time.Time
 	// Logger receives migration progress. Nil: slog.Default().
@@ -75,12 +90,29 @@ type Options struct {
 
 // Repo is a repository configured up front.
 type Repo struct {
-	// Name is "owner/name", or a bare key such as "ENG".
+	// Name is "owner/name"; another spelling of a configured repository's
+	// name configures the same repository.
 	Name string
 	// DefaultBranch is the base of pull requests that omit base_ref. Empty:
 	// Options.DefaultBranch.
 	DefaultBranch string
 }
+
+// CI is what forge_trigger_ci runs on the local forge.
+type CI struct {
+	// Command is a shell command (sh -c) run in a fresh checkout of the
+	// ref; its exit status is the run's conclusion. Empty: no CI.
+	Command string
+	// Timeout bounds one run. Zero: DefaultCITimeout.
+	Timeout time.Duration
+	// Env names the environment variables the command sees besides PATH,
+	// HOME and the locale; the gateway's own environment (its credentials)
+	// is never passed on whole.
+	Env []string
+}
+
+// DefaultCITimeout bounds a CI run when CI.Timeout is zero.
+const DefaultCITimeout = 10 * time.Minute
 
 // Forge is the local sandbox forge. It is safe for concurrent use, and
 // several Forges (in one process or many) may share one database.
@@ -93,6 +125,8 @@ type Forge struct {
 	host          string
 	defaultBranch string
 	now           func() time.Time
+	git           *localgit.Store
+	ci            CI
 
 	// writeMu serialises this process's SQLite writers, so they queue here
 	// instead of spinning in SQLite's busy handler. Other processes on the
@@ -105,6 +139,10 @@ var (
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Forge)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Forge)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Forge)(nil)
+	_ gatewayv1handler.ForgeRepositoryHandler   = (*Forge)(nil)
+	_ gatewayv1handler.ForgePushHandler         = (*Forge)(nil)
+	_ gatewayv1handler.ForgeCiHandler           = (*Forge)(nil)
+	_ handler.Explainer                         = (*Forge)(nil)
 )
 
 // hostPattern is ForgeRef.host's buf.validate pattern, non-empty.
@@ -153,6 +191,16 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 	}
 	if f.now == nil {
 		f.now = time.Now
+	}
+	if opts.GitDir == "" {
+		return nil, errors.New("local forge: no git directory: set Options.GitDir, where each repository is kept as a bare git repository")
+	}
+	var err error
+	if f.git, err = localgit.New(opts.GitDir); err != nil {
+		return nil, fmt.Errorf("local forge: %w", err)
+	}
+	if f.ci, err = checkCI(opts.CI); err != nil {
+		return nil, fmt.Errorf("local forge: %w", err)
 	}
 	logger := opts.Logger
 	if logger == nil {

@@ -8,40 +8,87 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-git/go-git/v5/plumbing"
+
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
-// GetPullRequest reads a pull request with its conversation and reviews. The
-// local forge runs no checks, so checks_state is always empty.
+// GetPullRequest reads a pull request with its conversation and reviews,
+// its head commit and whether it merges cleanly into its base. The local
+// forge runs no checks on pull requests, so checks_state is always empty.
 func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo := req.GetRepo()
-	if err := checkRepo(repo); err != nil {
+	r, err := f.repository(ctx, req.GetRepo())
+	if err != nil {
 		return nil, err
 	}
 	var out *forgev1.PullRequest
-	err := f.read(ctx, func(tx *sql.Tx) error {
-		it, err := findItem(ctx, tx, repo, req.GetPullNumber(), kindPull)
+	err = f.read(ctx, func(tx *sql.Tx) error {
+		it, err := findItem(ctx, tx, r.name, req.GetPullNumber(), kindPull)
 		if err != nil {
 			return err
 		}
-		out = f.pullRequest(it)
+		out = f.pullRequest(r, it)
 		if out.Comments, err = f.comments(ctx, tx, it); err != nil {
 			return err
 		}
 		out.Reviews, err = f.reviews(ctx, tx, it)
 		return err
 	})
+	if err != nil {
+		return nil, err
+	}
+	if out.GetState() == "open" {
+		out.Mergeable = f.mergeable(r, out)
+	}
+	return out, nil
+}
+
+// ListPullRequests lists pull requests, newest first, without their
+// conversations; "closed" includes merged ones, as on GitHub.
+func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+	r, err := f.repository(ctx, req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	query := `SELECT ` + itemColumns + ` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
+		WHERE i.repo_id = $1 AND i.kind = 'pull'`
+	args := []any{r.id}
+	switch req.GetState() {
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_UNSPECIFIED, gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_OPEN:
+		query += ` AND i.state = 'open'`
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED:
+		query += ` AND i.state IN ('closed', 'merged')`
+	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
+	default:
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown pull request state filter %d", req.GetState())
+	}
+	for column, v := range map[string]string{"base_ref": req.GetBase(), "head_ref": req.GetHead()} {
+		if v != "" {
+			args = append(args, v)
+			query += ` AND i.` + column + ` = $` + strconv.Itoa(len(args))
+		}
+	}
+	args = append(args, listLimit(req.Limit))
+	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	out := &forgev1.PullRequestList{}
+	err = f.read(ctx, func(tx *sql.Tx) error {
+		items, err := scanItems(ctx, tx, query, args...)
+		for _, it := range items {
+			out.PullRequests = append(out.PullRequests, f.pullRequest(r, it))
+		}
+		return err
+	})
 	return out, err
 }
 
 // CreatePullRequest opens a pull request from head_ref into base_ref (the
-// repository's default branch when omitted). The local forge has no git, so
-// any well-formed branch counts as pushed. Like GitHub, it refuses a second
-// open pull request for the same head and base. The same account repeating a
-// create with the same client_request_id gets the pull request the first
-// made.
+// repository's default branch when omitted); both must be branches of the
+// repository. Like GitHub, it refuses a second open pull request for the
+// same head and base. The same account repeating a create with the same
+// client_request_id gets the pull request the first made, whatever became
+// of its branches since.
 func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
@@ -58,36 +105,57 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 			return nil, err
 		}
 	}
+	r, err := f.repository(ctx, repo)
+	if err != nil {
+		return nil, err
+	}
+	if base == "" {
+		base = r.defaultBranch
+	}
+	if head == base {
+		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
+	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
-		draft: req.GetDraft(), requestKey: keyOf(c)}
-	err := f.write(ctx, func(tx *sql.Tx) error {
-		earlier, err := f.made(ctx, tx, c, kindPull, repo)
+		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true},
+		requestKey: keyOf(c)}
+	err = f.write(ctx, func(tx *sql.Tx) error {
+		earlier, err := f.made(ctx, tx, c, kindPull, r.name)
 		if err != nil || earlier != nil {
 			it = cmp.Or(earlier, it)
 			return err
 		}
-		defaultBranch, err := f.allocate(ctx, tx, repo, it)
-		if err != nil {
+		if err := checkBranches(r, head, base); err != nil {
 			return err
 		}
-		if base == "" {
-			base = defaultBranch
-		}
-		if head == base {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-				"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
+		if _, err := f.allocate(ctx, tx, r.name, it); err != nil {
+			return err
 		}
 		if err := checkNotOpen(ctx, tx, it, head, base); err != nil {
 			return err
 		}
-		it.headRef = sql.NullString{String: head, Valid: true}
-		it.baseRef = sql.NullString{String: base, Valid: true}
 		return f.insertItem(ctx, tx, it)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return f.pullRequest(it), nil
+	return f.pullRequest(r, it), nil
+}
+
+// checkBranches refuses a pull request whose head or base is not a branch
+// of r: the local forge is git-backed, so a branch must be pushed first.
+func checkBranches(r *repository, head, base string) error {
+	for _, b := range []struct{ what, branch string }{{"head_ref", head}, {"base_ref", base}} {
+		_, ok, err := r.git.Branch(b.branch)
+		if err != nil {
+			return internal(err)
+		}
+		if !ok {
+			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+				"%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", b.what, b.branch, r.name)
+		}
+	}
+	return nil
 }
 
 // CommentOnPullRequest posts a conversation comment (not a review) on a pull
@@ -115,8 +183,10 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, in *item, head, base string) 
 		"a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
 }
 
-func (f *Forge) pullRequest(it *item) *forgev1.PullRequest {
-	return &forgev1.PullRequest{
+// pullRequest is the pull request item describes. An open one's head is
+// its head branch as it is now; a merged one's, the head that was merged.
+func (f *Forge) pullRequest(r *repository, it *item) *forgev1.PullRequest {
+	out := &forgev1.PullRequest{
 		Forge:   f.Ref(),
 		Repo:    it.repo,
 		Number:  uint64(it.number),
@@ -128,7 +198,29 @@ func (f *Forge) pullRequest(it *item) *forgev1.PullRequest {
 		Author:  it.author,
 		Title:   it.title,
 		Body:    it.body,
+		HeadSha: it.headSHA,
+		Merged:  it.state == "merged",
 	}
+	if out.HeadSha == "" {
+		if h, ok, err := r.git.Branch(it.headRef.String); err == nil && ok {
+			out.HeadSha = h.String()
+		}
+	}
+	return out
+}
+
+// mergeable says whether an open pull request merges into its base without
+// a conflict: "true" or "false", "" when git cannot tell.
+func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
+	base, ok, err := r.git.Branch(pr.GetBaseRef())
+	if err != nil || !ok || pr.GetHeadSha() == "" {
+		return "false" // a branch was deleted: nothing to merge
+	}
+	clean, err := r.git.Mergeable(base, plumbing.NewHash(pr.GetHeadSha()))
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatBool(clean)
 }
 
 // reviews reads a pull request's reviews, oldest first, each with its inline

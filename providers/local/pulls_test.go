@@ -18,6 +18,12 @@ func TestPullRequestCreateCommentReview(t *testing.T) {
 		f, _ := newForge(t, d, local.Options{})
 		repo := "acme/app"
 		createIssue(t, f, repo, "an issue first") // #1: pull requests share the numbers
+		branch(t, f, repo, "fix/crash")
+		head, err := f.WriteFile(ctx, alice, &gatewayv1.WriteFileRequest{Repo: repo, Branch: "fix/crash", Path: "main.go",
+			Content: "package main\n", Message: "Fix the crash"})
+		if err != nil {
+			t.Fatal(err)
+		}
 
 		pr, err := f.CreatePullRequest(ctx, alice, &gatewayv1.CreatePullRequestRequest{
 			Repo: repo, Title: "Fix crash", Body: "Fixes #1", HeadRef: "fix/crash", Draft: true,
@@ -28,6 +34,7 @@ func TestPullRequestCreateCommentReview(t *testing.T) {
 		want := &forgev1.PullRequest{
 			Forge: f.Ref(), Repo: repo, Number: 2, State: "open", Url: testBase + "/acme/app/pull/2",
 			HeadRef: "fix/crash", BaseRef: "main", Draft: true, Author: "alice", Title: "Fix crash", Body: "Fixes #1",
+			HeadSha: head.GetCommitSha(),
 		}
 		if !proto.Equal(pr, want) {
 			t.Fatalf("created = %v\nwant %v", pr, want)
@@ -86,6 +93,7 @@ func TestPullRequestCreateCommentReview(t *testing.T) {
 				}},
 			{Author: "bob", Verdict: "comment", Url: got.GetReviews()[2].GetUrl(), Body: "FYI"},
 		}
+		want.Mergeable = "true" // a read says whether it merges; the create did not look
 		if !proto.Equal(got, want) {
 			t.Fatalf("get = %v\nwant %v", got, want)
 		}
@@ -104,6 +112,10 @@ func TestPullRequestBaseBranch(t *testing.T) {
 			"acme/plain":  "develop", // configured without a branch: the forge default
 			"acme/fresh":  "develop", // created on first use
 		} {
+			branch(t, f, repo, "feat")
+			if got, err := f.GetRepo(ctx, alice, &gatewayv1.GetRepoRequest{Repo: repo}); err != nil || got.GetDefaultBranch() != wantBase {
+				t.Errorf("%s: default branch %q (%v), want %q", repo, got.GetDefaultBranch(), err, wantBase)
+			}
 			pr, err := f.CreatePullRequest(ctx, alice, &gatewayv1.CreatePullRequestRequest{Repo: repo, Title: "t", HeadRef: "feat"})
 			if err != nil {
 				t.Fatal(err)
@@ -112,6 +124,7 @@ func TestPullRequestBaseBranch(t *testing.T) {
 				t.Errorf("%s: PR #%d base %q, want #1 into %q", repo, pr.GetNumber(), pr.GetBaseRef(), wantBase)
 			}
 		}
+		branch(t, f, "acme/trunky", "release/1.x")
 		explicit, err := f.CreatePullRequest(ctx, alice, &gatewayv1.CreatePullRequestRequest{
 			Repo: "acme/trunky", Title: "t", HeadRef: "feat", BaseRef: "release/1.x",
 		})

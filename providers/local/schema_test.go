@@ -17,6 +17,9 @@ import (
 	"github.com/forgetools/forgetools/providers/local"
 )
 
+// migrations is how many migrations the forge has per dialect.
+const migrations = 4
+
 // TestReopenKeepsData reopens the same database, as a restarted gateway does:
 // the data is all there, numbering carries on, and the migrations, already
 // applied, are not applied again.
@@ -26,8 +29,8 @@ func TestReopenKeepsData(t *testing.T) {
 		var logs bytes.Buffer
 		logger := slog.New(slog.NewTextHandler(&logs, nil))
 		f, db := newForge(t, d, local.Options{Logger: logger})
-		if got := strings.Count(logs.String(), "local forge migration applied"); got != migrationCount {
-			t.Fatalf("first New logged %d applied migrations, want %d:\n%s", got, migrationCount, logs.String())
+		if got := strings.Count(logs.String(), "local forge migration applied"); got != migrations {
+			t.Fatalf("first New logged %d applied migrations, want %d:\n%s", got, migrations, logs.String())
 		}
 		createIssue(t, f, "acme/app", "kept", "bug")
 		pr := createPull(t, f, "acme/app", "feat")
@@ -59,9 +62,6 @@ func TestReopenKeepsData(t *testing.T) {
 		}
 	})
 }
-
-// migrationCount is how many migrations the forge has.
-const migrationCount = 3
 
 // appliedVersions renders the rows of the local forge's goose version table.
 func appliedVersions(t *testing.T, db *sql.DB) string {
@@ -111,7 +111,7 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if _, err := gateway.UpTo(ctx, 1); err != nil {
 			t.Fatalf("gateway migration 1: %v", err)
 		}
-		f, err := local.New(ctx, db, local.Options{Dialect: d.dialect})
+		f, err := local.New(ctx, db, local.Options{Dialect: d.dialect, GitDir: d.gitDir})
 		if err != nil {
 			t.Fatalf("local.New beside the gateway's migrations: %v", err)
 		}
@@ -121,8 +121,8 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if v, err := gateway.GetDBVersion(ctx); err != nil || v != 2 {
 			t.Fatalf("gateway version = %d (err %v), want 2", v, err)
 		}
-		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true" {
-			t.Fatalf("forge version table = %q, want only its own migration", got)
+		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true 4:true" {
+			t.Fatalf("forge version table = %q, want only its own migrations", got)
 		}
 		createIssue(t, f, "acme/app", "works")
 	})
@@ -142,7 +142,16 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		{local.Options{DefaultBranch: "a..b"}, `default branch "a..b" is not a valid branch name`},
 		{local.Options{Repos: []local.Repo{{Name: "a b"}}}, `configured repository: repo "a b"`},
 		{local.Options{Repos: []local.Repo{{Name: "acme/app", DefaultBranch: "-x"}}}, `default branch of acme/app "-x"`},
+		{local.Options{GitDir: "-"}, "no git directory: set Options.GitDir"}, // "-" stands for none
+		{local.Options{CI: local.CI{Command: "true", Timeout: -time.Second}}, "CI timeout -1s is negative"},
+		{local.Options{CI: local.CI{Command: "true", Env: []string{"A=B"}}}, `CI environment variable name "A=B" is not a name`},
 	} {
+		switch tc.opts.GitDir {
+		case "":
+			tc.opts.GitDir = t.TempDir()
+		case "-":
+			tc.opts.GitDir = ""
+		}
 		_, err := local.New(context.Background(), db, tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) = %v, want an error containing %q", tc.opts, err, tc.want)
@@ -157,10 +166,11 @@ func TestNewRejectsBadOptions(t *testing.T) {
 // and branch, and the dialect detected from the driver.
 func TestDefaults(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
-		f, err := local.New(context.Background(), d.open(t), local.Options{})
+		f, err := local.New(context.Background(), d.open(t), local.Options{GitDir: d.gitDir})
 		if err != nil {
 			t.Fatal(err)
 		}
+		branch(t, f, "o/r", "h")
 		pr, err := f.CreatePullRequest(context.Background(), alice,
 			&gatewayv1.CreatePullRequestRequest{Repo: "o/r", Title: "t", HeadRef: "h"})
 		if err != nil {

@@ -71,24 +71,32 @@ func annotations(t *runtime.Tool) MCPAnnotations {
 // contract changes: the tool snapshots (tests/toolsnaps) and
 // `forgetools tools --format json` use this shape.
 type Definition struct {
-	Name        string          `json:"name"`
-	Title       string          `json:"title,omitempty"`
-	Description string          `json:"description"`
-	Approval    string          `json:"approval"`
+	Name        string `json:"name"`
+	Title       string `json:"title,omitempty"`
+	Description string `json:"description"`
+	Approval    string `json:"approval"`
+	// Risk and ActionClass are what an Approver sees besides the approval.
+	Risk        string          `json:"risk,omitempty"`
+	ActionClass string          `json:"action_class,omitempty"`
 	Annotations MCPAnnotations  `json:"annotations"`
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
 // Define returns t's Definition.
 func Define(t *runtime.Tool) Definition {
-	return Definition{
+	d := Definition{
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
 		Approval:    t.Approval.String(),
+		ActionClass: t.ActionClass,
 		Annotations: annotations(t),
 		InputSchema: json.RawMessage(t.InputSchema),
 	}
+	if t.Risk != runtime.RiskUnspecified {
+		d.Risk = t.Risk.String()
+	}
+	return d
 }
 
 // Definitions returns the Definition of every tool of ts.

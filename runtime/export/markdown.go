@@ -32,7 +32,7 @@ func Markdown(ts *runtime.Toolset) (string, error) {
 			return "", fmt.Errorf("%s: input schema is not a JSON object: %v", t.Name, err)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", t.Name, t.Description)
-		fmt.Fprintf(&b, "- Approval: %s\n- Hints: %s\n\n", t.Approval, hints(t.Hints))
+		fmt.Fprintf(&b, "- Approval: %s%s\n- Hints: %s\n\n", t.Approval, governance(t), hints(t.Hints))
 		rows := params(schema, "")
 		if len(rows) == 0 {
 			b.WriteString("No parameters.\n")
@@ -44,6 +44,22 @@ func Markdown(ts *runtime.Toolset) (string, error) {
 		}
 	}
 	return b.String(), nil
+}
+
+// governance is the risk and action class an Approver sees, when the table
+// gives them: " (risk high, action class vcs:push)".
+func governance(t *runtime.Tool) string {
+	var parts []string
+	if t.Risk != runtime.RiskUnspecified {
+		parts = append(parts, "risk "+t.Risk.String())
+	}
+	if t.ActionClass != "" {
+		parts = append(parts, "action class "+t.ActionClass)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(parts, ", ") + ")"
 }
 
 func hints(h runtime.Hints) string {

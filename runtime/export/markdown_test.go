@@ -56,3 +56,35 @@ func TestMarkdownRejectsBadSchema(t *testing.T) {
 		t.Errorf("err %v", err)
 	}
 }
+
+// The risk and action class an Approver sees are part of what a reviewer
+// reads: in the Markdown next to the approval, and in the definition the
+// tool snapshots pin; a tool without them shows neither.
+func TestGovernanceIsDocumented(t *testing.T) {
+	push := tool("forge_write_file", runtime.ApprovalPush, runtime.Hints{Destructive: true, OpenWorld: true}, getIssueSchema)
+	push.Risk, push.ActionClass = runtime.RiskHigh, "vcs:push"
+	plain := tool("forge_get_issue", runtime.ApprovalRead, runtime.Hints{ReadOnly: true}, getIssueSchema)
+	ts, err := runtime.NewToolset(&runtime.Table{Name: "forge", Tools: []*runtime.Tool{push, plain}}, runtime.NewBroker(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := export.Markdown(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| [`forge_write_file`](#forge_write_file) | push |",
+		"- Approval: push (risk high, action class vcs:push)\n- Hints: destructive, open-world\n",
+		"- Approval: read\n- Hints: read-only\n",
+	} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("markdown lacks %q\n---\n%s", want, doc)
+		}
+	}
+	if d := export.Define(push); d.Approval != "push" || d.Risk != "high" || d.ActionClass != "vcs:push" {
+		t.Errorf("definition %+v", d)
+	}
+	if m := roundTrip(t, export.Define(plain)); m["risk"] != nil || m["action_class"] != nil {
+		t.Errorf("a tool without risk or action class exports them: %v", m)
+	}
+}

@@ -25,6 +25,8 @@ type field struct {
 	claimKey string // the key in a claim line: the label, else the name's first word
 	maxItems int
 	ackNote  string
+	// maxChars is the fence budget from (render).max_chars; 0 = by depth.
+	maxChars int
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -50,6 +52,7 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 				f.maxItems = int(o.GetMaxItems())
 			}
 			f.ackNote = o.GetAckNote()
+			f.maxChars = int(o.GetMaxChars())
 		}
 		f.claimKey = f.label
 		if f.label == string(fd.Name()) {
@@ -102,12 +105,17 @@ func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
 }
 
 // snake spells a message name the way records are headed: PullRequest ->
-// pull_request.
+// pull_request, and an acronym stays one word: CIRunList -> ci_run_list.
 func snake(name protoreflect.Name) string {
+	rs := []rune(string(name))
 	var b strings.Builder
-	for i, r := range string(name) {
+	for i, r := range rs {
 		if unicode.IsUpper(r) {
-			if i > 0 {
+			// A word starts at an upper-case letter after a lower-case one,
+			// or at the last capital of an acronym followed by lower case.
+			lowerBefore := i > 0 && !unicode.IsUpper(rs[i-1])
+			acronymEnd := i > 0 && i+1 < len(rs) && unicode.IsUpper(rs[i-1]) && unicode.IsLower(rs[i+1])
+			if lowerBefore || acronymEnd {
 				b.WriteByte('_')
 			}
 			r = unicode.ToLower(r)

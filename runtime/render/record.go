@@ -73,35 +73,49 @@ func (r *reader) frame() {
 
 // message writes the fields of m; path addresses m inside the top record
 // ("" at the top, "comments[2]" below it) and depth picks the fence budget.
+// A record's own fields come first and its nested records after them, so
+// a field added after a list (an issue's times after its comments) never
+// reads as a field of the list's last record.
 func (r *reader) message(m protoreflect.Message, path string, depth int) {
-	for _, f := range planOf(m.Descriptor()) {
-		switch {
-		case f.as == optionsv1.Render_RENDER_OMIT:
-		case f.fd.IsList() && f.fd.Message() != nil:
-			r.aggregate(f, m.Get(f.fd).List(), path, depth)
-		case f.fd.IsList():
-			r.scalars(f, m.Get(f.fd).List(), depth)
-		case f.fd.IsMap():
-			// No result type has a map; one would need a layout of its own.
-		case f.fd.Message() != nil:
-			if !m.Has(f.fd) {
-				continue
+	plan := planOf(m.Descriptor())
+	for _, nested := range []bool{false, true} {
+		for _, f := range plan {
+			if isRecord(f) == nested {
+				r.field(m, f, path, depth)
 			}
-			if f.as == optionsv1.Render_RENDER_CLAIM {
-				r.claim(m.Get(f.fd).Message())
-				continue
-			}
-			sub := join(path, f.label)
-			r.header(sub)
-			r.message(m.Get(f.fd).Message(), sub, depth+1)
-		case !m.Has(f.fd):
-			// Empty fields say nothing; skip them.
-		case f.as == optionsv1.Render_RENDER_FENCED:
-			// The open marker names the field; no label line is needed.
-			r.text(f.label, scalar(f.fd, m.Get(f.fd)), budget(depth))
-		default:
-			r.line(f.label, ": ", f.guard(scalar(f.fd, m.Get(f.fd))))
 		}
+	}
+}
+
+// isRecord is a field rendered as records of its own: a message or a list
+// of messages (a claim is a line of its parent's).
+func isRecord(f field) bool {
+	return f.fd.Message() != nil && !f.fd.IsMap() && f.as != optionsv1.Render_RENDER_CLAIM
+}
+
+// field writes one field of m.
+func (r *reader) field(m protoreflect.Message, f field, path string, depth int) {
+	switch {
+	case f.as == optionsv1.Render_RENDER_OMIT:
+	case f.fd.IsList() && f.fd.Message() != nil:
+		r.aggregate(f, m.Get(f.fd).List(), path, depth)
+	case f.fd.IsList():
+		r.scalars(f, m.Get(f.fd).List(), depth)
+	case f.fd.IsMap():
+		// No result type has a map; one would need a layout of its own.
+	case !m.Has(f.fd):
+		// Empty fields say nothing; skip them.
+	case f.as == optionsv1.Render_RENDER_CLAIM:
+		r.claim(m.Get(f.fd).Message())
+	case f.fd.Message() != nil:
+		sub := join(path, f.label)
+		r.header(sub)
+		r.message(m.Get(f.fd).Message(), sub, depth+1)
+	case f.as == optionsv1.Render_RENDER_FENCED:
+		// The open marker names the field; no label line is needed.
+		r.text(f.label, scalar(f.fd, m.Get(f.fd)), f.budget(depth))
+	default:
+		r.line(f.label, ": ", f.guard(scalar(f.fd, m.Get(f.fd))))
 	}
 }
 
@@ -156,7 +170,7 @@ func (r *reader) scalars(f field, items protoreflect.List, depth int) {
 	}
 	r.line(f.label, ": ", strconv.Itoa(n), more)
 	for i := range shown {
-		r.text(f.label, scalar(f.fd, items.Get(i)), budget(depth+1))
+		r.text(f.label, scalar(f.fd, items.Get(i)), f.budget(depth+1))
 	}
 }
 
@@ -184,7 +198,12 @@ func (r *reader) claim(m protoreflect.Message) {
 	}
 }
 
-func budget(depth int) int {
+// budget is how many characters of f's text a fence shows at depth: the
+// field's own max_chars, else the artifact's or the aggregate's default.
+func (f field) budget(depth int) int {
+	if f.maxChars > 0 {
+		return f.maxChars
+	}
 	if depth == 0 {
 		return topBudget
 	}

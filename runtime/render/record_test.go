@@ -182,6 +182,21 @@ func TestReadTruncatesBodies(t *testing.T) {
 	}
 }
 
+// A field with (render).max_chars shows that much, at any depth: a file the
+// model may rewrite whole, a failed job's log tail inside a run.
+func TestReadFieldBudget(t *testing.T) {
+	file := &forgev1.FileContent{Path: "a.go", Content: strings.Repeat("f", 100001)}
+	p := parse(t, render.Read(file))
+	if got := p.fences[1].content; got != strings.Repeat("f", 100000)+"\n…(truncated, 1 chars)" {
+		t.Errorf("file content: %d chars, want 100,000 and a marker", len(got))
+	}
+	run := &forgev1.CIRun{RunId: "1", Jobs: []*forgev1.CIJob{{Name: "test", LogTail: strings.Repeat("l", 8000)}}}
+	p = parse(t, render.Read(run))
+	if got := p.fences[len(p.fences)-1]; got.label != "log_tail" || got.content != strings.Repeat("l", 8000) {
+		t.Errorf("log tail in a job: %s, %d chars; want all 8,000", got.label, len(got.content))
+	}
+}
+
 func TestReadCapsAggregates(t *testing.T) {
 	issue := &forgev1.Issue{Number: 1}
 	for i := range 45 {

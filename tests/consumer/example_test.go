@@ -36,8 +36,17 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// Writes to the forge's conversation run unattended; a push, or any
+	// call that names a force push or history rewrite (risk high), waits
+	// for a person.
+	approver := runtime.ApproverFunc(func(ctx context.Context, r runtime.ApprovalRequest) error {
+		if r.Approval == runtime.ApprovalPush || r.Risk == runtime.RiskHigh {
+			return askHuman(ctx, r)
+		}
+		return nil
+	})
 	tools, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport),
-		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"),
+		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"), runtime.WithApprover(approver),
 		// Only the forges the gateway serves: one, so no selector at all.
 		runtime.WithForges(runtime.Forge{Provider: "github", Host: "github.com"}))
 	if err != nil {
@@ -50,9 +59,7 @@ func Example() {
 	req := export.Anthropic(tools)
 	offered, _ := json.Marshal(req)
 	fmt.Println(strings.SplitN(req.System[0].Text, "\n", 2)[0], strings.Contains(string(offered), "forge_provider"))
-	for _, t := range req.Tools {
-		fmt.Println(t.Name)
-	}
+	fmt.Println(len(req.Tools), "tools, from", req.Tools[0].Name, "to", req.Tools[len(req.Tools)-1].Name)
 
 	// A tool call as the model made it, and the text it reads back.
 	ctx := context.Background()
@@ -71,18 +78,26 @@ func Example() {
 	})
 	fmt.Println(res.IsError, res.Text)
 
+	// A push reaches the approver, which says no here: nothing is sent.
+	res = tools.Execute(ctx, runtime.Call{
+		ID:   "toolu_03",
+		Name: "forge_create_branch",
+		Args: json.RawMessage(`{"repo": "acme/widgets", "branch": "fix-crash"}`),
+	})
+	fmt.Println(res.IsError, res.Text)
+
 	// Output:
 	// # forge tools false
-	// forge_get_issue
-	// forge_get_pull_request
-	// forge_list_issues
-	// forge_comment_on_issue
-	// forge_comment_on_pull_request
-	// forge_submit_review
-	// forge_create_issue
-	// forge_create_pull_request
+	// 20 tools, from forge_get_issue to forge_rerun_ci
 	// false Created issue #1 in acme/widgets: https://forge.example/acme/widgets/issues/1
 	// true forge_get_issue failed: invalid_argument: repo: must not be blank; issue_number: must be between 1 and 2147483647
+	// true forge_create_branch failed: permission_denied: not approved: no one approved this push (vcs:push, risk high)
+}
+
+// askHuman stands in for an agent runtime's approval prompt; in this
+// example no one answers.
+func askHuman(_ context.Context, r runtime.ApprovalRequest) error {
+	return fmt.Errorf("no one approved this %s (%s, risk %s)", r.Approval, r.ActionClass, r.Risk)
 }
 
 // startGateway serves a stand-in AgentGateway on a Unix socket in a fresh

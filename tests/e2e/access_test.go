@@ -114,7 +114,7 @@ func TestInProcessCallsShareTheStore(t *testing.T) {
 		wantText(t, e.call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`, "--store", dsn).record(t), header+
 			"# issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
 			"claim (unverified): agent=demo-agent owner=demo-owner session=demo\n"+
-			"<<<title-NONCE\nWritten by the first process\n>>>NONCE\ncomments: none\n")
+			"<<<title-NONCE\nWritten by the first process\n>>>NONCE\ncreated_at: TIME\nupdated_at: TIME\ncomments: none\n")
 	})
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 )
 
 // readOnlySentence is what every surface says when a write tool is asked of
@@ -61,7 +63,7 @@ func TestOpenAIResponsesExport(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &req); r.code != 0 || err != nil {
 		t.Fatalf("%v; %v", err, r)
 	}
-	if !strings.HasPrefix(req.Instructions, "# forge tools\n\n") || len(req.Tools) != 10 {
+	if !strings.HasPrefix(req.Instructions, "# forge tools\n\n") || len(req.Tools) != len(gatewayv1tools.ForgeTools.Tools) {
 		t.Fatalf("instructions %q, %d tools", req.Instructions, len(req.Tools))
 	}
 	for _, tool := range req.Tools {

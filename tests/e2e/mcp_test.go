@@ -141,7 +141,7 @@ func sameJSON(t *testing.T, v any, doc string) bool {
 	return reflect.DeepEqual(a, b)
 }
 
-// TestMCPInProcess: `forgetools mcp` with no flags serves the ten tools on
+// TestMCPInProcess: `forgetools mcp` with no flags serves the tools on
 // the embedded default, in the same store `forgetools call` uses.
 func TestMCPInProcess(t *testing.T) {
 	t.Parallel()
@@ -155,7 +155,7 @@ func TestMCPInProcess(t *testing.T) {
 	wantText(t, result{stdout: text + "\n"}.record(t), header+
 		"# issue\nrepo: demo/app\nnumber: 1\nstate: open\nurl: http://localhost/forge/demo/app/issues/1\nlabels: bug\nauthor: demo\n"+
 		"claim (unverified): agent=demo-agent owner=demo-owner session=demo\n"+
-		"<<<title-NONCE\nFiled over MCP\n>>>NONCE\ncomments: none\n")
+		"<<<title-NONCE\nFiled over MCP\n>>>NONCE\ncreated_at: TIME\nupdated_at: TIME\ncomments: none\n")
 	if isErr {
 		t.Error("a successful read came back isError")
 	}
@@ -186,6 +186,8 @@ func TestMCPThroughGateway(t *testing.T) {
 
 	wantCall(t, cs, "forge_create_issue", `{"repo":"demo/app","title":"Through the socket"}`, false,
 		`Created issue #1 in demo/app: http://forge\.test/f/demo/app/issues/1`)
+	wantCall(t, cs, "forge_create_branch", `{"repo":"demo/app","branch":"fix"}`, false,
+		`Created branch fix in demo/app at [0-9a-f]{40}`)
 	wantCall(t, cs, "forge_create_pull_request", `{"repo":"demo/app","title":"A fix","head_ref":"fix","base_ref":"main"}`, false,
 		`Opened PR #2 in demo/app: http://forge\.test/f/demo/app/pull/2`)
 	text, _ := callText(t, cs, "forge_get_issue", `{"repo":"demo/app","issue_number":1}`)

@@ -26,7 +26,7 @@ accounts:
 // and parses back on every read.
 const attribution = "claim (unverified): agent=alice-bot owner=alice session=alice-1\n"
 
-// TestTenToolsOverSocket drives every tool through `forgetools call
+// TestTenToolsOverSocket drives issue 2's ten tools through `forgetools call
 // --gateway unix://...` against `forgetools serve`, on each store backend,
 // and checks the text the model sees and the exit codes.
 func TestTenToolsOverSocket(t *testing.T) {
@@ -59,12 +59,16 @@ func TestTenToolsOverSocket(t *testing.T) {
 
 		issueRecord := "repo: demo/app\nnumber: 1\nstate: open\nurl: http://forge.test/f/demo/app/issues/1\nlabels: bug, p1\nauthor: alice\n" +
 			attribution +
-			"<<<title-NONCE\nCrash on start\n<<<body-NONCE\nSteps: run it.\n>>>NONCE\n"
+			"<<<title-NONCE\nCrash on start\n<<<body-NONCE\nSteps: run it.\n>>>NONCE\n" +
+			"created_at: TIME\nupdated_at: TIME\n"
 		wantText(t, call("forge_get_issue", `{"repo":"demo/app","issue_number":1}`).record(t), header+
 			"# issue\n"+issueRecord+
 			"comments: 1\n# comments[0]\nauthor: alice\n"+attribution+
 			"url: http://forge.test/f/demo/app/issues/1#issuecomment-1\n<<<body-NONCE\nReproduced.\n>>>NONCE\n")
 
+		// A pull request's head is a branch of the (git) repository.
+		head := call("forge_create_branch", `{"repo":"demo/app","branch":"fix-crash"}`).
+			want(t, 0, `Created branch fix-crash in demo/app at ([0-9a-f]{40})`)[1]
 		call("forge_create_pull_request", `{"repo":"demo/app","title":"Fix crash","body":"Fixes #1.","head_ref":"fix-crash","base_ref":"main","draft":true}`, "--id", "c2").
 			want(t, 0, `Opened PR #2 in demo/app: http://forge\.test/f/demo/app/pull/2`)
 		call("forge_submit_review", `{"repo":"demo/app","pull_number":2,"verdict":"request_changes","body":"Add a test.","comments":[{"path":"main.go","line":7,"body":"Check the error."}]}`).
@@ -75,6 +79,7 @@ func TestTenToolsOverSocket(t *testing.T) {
 			"# pull_request\nrepo: demo/app\nnumber: 2\nstate: open\nurl: http://forge.test/f/demo/app/pull/2\n"+
 			"<<<head_ref-NONCE\nfix-crash\n<<<base_ref-NONCE\nmain\n>>>NONCE\ndraft: true\nauthor: alice\n"+attribution+
 			"<<<title-NONCE\nFix crash\n<<<body-NONCE\nFixes #1.\n>>>NONCE\n"+
+			"head_sha: "+head+"\nmergeable: true\n"+
 			"reviews: 1\n# reviews[0]\nauthor: alice\nverdict: request_changes\n"+attribution+
 			"url: http://forge.test/f/demo/app/pull/2#pullrequestreview-1\n<<<body-NONCE\nAdd a test.\n>>>NONCE\n"+
 			"comments: 1\n# reviews[0].comments[0]\n<<<path-NONCE\nmain.go\n>>>NONCE\nline: 7\nside: RIGHT\nauthor: alice\n"+
@@ -142,9 +147,10 @@ func wantText(t *testing.T, got, want string) {
 	}
 }
 
-// TestDemo: the README's first command runs the ten tools on a throwaway
-// local forge, with only the two scripted failures, and leaves the data
-// directory alone.
+// TestDemo: the README's first command runs the agent-hands flow on a
+// throwaway local forge (read, branch, fix, pull request, review, CI, merge
+// with the head sha, read back on main), with only the two scripted
+// failures, and leaves the data directory alone.
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -152,9 +158,10 @@ func TestDemo(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("demo: %v", r)
 	}
-	for _, tool := range []string{"forge_create_issue", "forge_comment_on_issue", "forge_get_issue", "forge_list_issues",
-		"forge_create_pull_request", "forge_submit_review", "forge_comment_on_pull_request", "forge_get_pull_request",
-		"forge_subscribe", "forge_unsubscribe"} {
+	for _, tool := range []string{"forge_create_issue", "forge_get_repo", "forge_list_dir", "forge_read_file",
+		"forge_trigger_ci", "forge_list_ci_runs", "forge_get_ci_run", "forge_create_branch", "forge_write_file",
+		"forge_create_pull_request", "forge_submit_review", "forge_get_pull_request", "forge_merge_pull_request",
+		"forge_update_issue", "forge_list_pull_requests"} {
 		if !strings.Contains(r.stdout, "\n> "+tool+" {") {
 			t.Errorf("the demo never calls %s", tool)
 		}
@@ -162,9 +169,16 @@ func TestDemo(t *testing.T) {
 	for _, line := range []string{
 		"  Created issue #1 in demo/app: http://localhost/forge/demo/app/issues/1\n",
 		"  Issue #1 in demo/app already created by an earlier attempt\n",
+		"  config.go: Load does not handle an empty file\n",
+		"  forge_write_file failed: permission_denied: main is the default branch of demo/app",
 		"  Opened PR #2 in demo/app: http://localhost/forge/demo/app/pull/2\n",
-		"  forge_submit_review failed: invalid_argument: body is required unless verdict is approve\n",
-		"  forge_get_issue failed: not_found: issue #99 not found in demo/app\n",
+		"  conclusion: success\n",
+		"  mergeable: true\n",
+		"  forge_write_file failed: failed_precondition: config.go on fix-empty-config is now blob ",
+		"  Merged PR #2 in demo/app (merge): ",
+		"  \tif len(data) == 0 {\n",
+		"  Updated issue #1 in demo/app: http://localhost/forge/demo/app/issues/1\n",
+		"  state: merged\n",
 	} {
 		if !strings.Contains(r.stdout, line) {
 			t.Errorf("the demo output lacks %q", line)
@@ -172,6 +186,9 @@ func TestDemo(t *testing.T) {
 	}
 	if n := strings.Count(r.stdout, " failed: "); n != 2 {
 		t.Errorf("%d failed calls in the demo, want the 2 scripted ones:\n%s", n, r.stdout)
+	}
+	if !strings.Contains(r.stdout, "run with --store to keep it and git clone it") {
+		t.Errorf("the demo does not say how to keep the repository")
 	}
 	if entries, _ := os.ReadDir(e.dataDir()); len(entries) != 0 {
 		t.Errorf("the demo wrote to the data directory: %v", entries)

@@ -93,7 +93,7 @@ func startGateway(t *testing.T, dsn string) *testGateway {
 	}
 	t.Cleanup(func() { st.Close() })
 	newLocal := func(host, base string) *local.Forge {
-		f, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Host: host, BaseURL: base, Logger: log})
+		f, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Host: host, BaseURL: base, Logger: log, GitDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -168,6 +168,17 @@ Reproduced.
 			"forge_submit_review failed: unimplemented: Linear has no pull requests or reviews: only the issue tools work on a Linear forge, so submit_review cannot run on forge linear/linear.app"},
 		{"forge_subscribe", `{` + eng + `,"kind":"issue","number":1}`,
 			"forge_subscribe failed: unimplemented: Linear change notifications are not supported: subscriptions work only on forges that deliver them, so subscribe cannot run on forge linear/linear.app"},
+		// Nor repositories, pushes, merges or CI (issue 9's arms).
+		{"forge_read_file", `{` + eng + `,"path":"README.md"}`,
+			"forge_read_file failed: unimplemented: " + linear.NoRepository + ", so read_file cannot run on forge linear/linear.app"},
+		{"forge_write_file", `{` + eng + `,"branch":"b","path":"a","message":"m"}`,
+			"forge_write_file failed: unimplemented: " + linear.NoRepository + ", so write_file cannot run on forge linear/linear.app"},
+		{"forge_merge_pull_request", `{` + eng + `,"pull_number":1,"expected_head_sha":"abc1234"}`,
+			"forge_merge_pull_request failed: unimplemented: Linear has no pull requests or reviews: only the issue tools work on a Linear forge, so merge_pull_request cannot run on forge linear/linear.app"},
+		{"forge_trigger_ci", `{` + eng + `,"workflow":"ci","ref":"main"}`,
+			"forge_trigger_ci failed: unimplemented: Linear runs no CI: CI runs live on the code forge (GitHub), not in Linear, so trigger_ci cannot run on forge linear/linear.app"},
+		{"forge_update_issue", `{` + eng + `,"issue_number":1,"state":"closed"}`,
+			"forge_update_issue failed: unimplemented: " + linear.NoIssueUpdates + ", so update_issue cannot run on forge linear/linear.app"},
 	} {
 		want(t, c.tool, e.fails(c.tool, c.args), c.want)
 	}

@@ -66,11 +66,8 @@ var allTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
-}
-
-var numberedTools = []string{
-	"forge_get_issue", "forge_get_pull_request", "forge_comment_on_issue",
-	"forge_comment_on_pull_request", "forge_submit_review", "forge_subscribe",
+	"forge_get_repo", "forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
+	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
 }
 
 var disagreements = []disagreement{
@@ -103,9 +100,35 @@ var disagreements = []disagreement{
 			"parameters); the schema keeps the plain type the model should write",
 	},
 	{
-		tools:  []string{"forge_list_issues"},
+		tools:  []string{"forge_list_issues", "forge_list_pull_requests"},
 		name:   "state null",
 		reason: "null as absent, as for forge_provider",
+	},
+	{
+		tools:  []string{"forge_list_ci_runs"},
+		name:   "status null",
+		reason: "null as absent, as for forge_provider",
+	},
+	{
+		tools:  []string{"forge_merge_pull_request"},
+		name:   "method null",
+		reason: "null as absent, as for forge_provider",
+	},
+	{
+		tools: []string{"forge_update_issue"},
+		name:  "nothing to change",
+		reason: "CEL rule update_issue.some_change (give at least one field to change) is not " +
+			"expressible in the generated schema; the description states it",
+	},
+	{
+		tools:  []string{"forge_update_issue"},
+		name:   "only a state reason",
+		reason: "same CEL rule: a reason without a state changes nothing",
+	},
+	{
+		tools:  []string{"forge_update_issue"},
+		name:   "empty lists change nothing",
+		reason: "same CEL rule: empty labels and assignees are no change",
 	},
 	{
 		tools:  []string{"forge_submit_review"},

@@ -89,6 +89,15 @@ func listIssues(b obj) []argCase {
 		{name: "label null", args: b.set("labels", `[null]`).String()},
 		{name: "label number", args: b.set("labels", `[1]`).String()},
 		{name: "labels a string", args: b.set("labels", `"bug"`).String()},
+		{name: "assignee", args: b.set("assignee", `"octocat"`).String(), valid: true},
+		{name: "assignee empty", args: b.set("assignee", `""`).String(), valid: true},
+		{name: "assignee beyond max length", args: b.set("assignee", repeat("a", 101)).String()},
+		{name: "since UTC", args: b.set("since", `"2026-01-02T03:04:05Z"`).String(), valid: true},
+		{name: "since with offset and fraction", args: b.set("since", `"2026-01-02T03:04:05.123+02:00"`).String(), valid: true},
+		{name: "since empty", args: b.set("since", `""`).String()},
+		{name: "since a date", args: b.set("since", `"2026-01-02"`).String()},
+		{name: "since without zone", args: b.set("since", `"2026-01-02T03:04:05"`).String()},
+		{name: "since prose", args: b.set("since", `"yesterday"`).String()},
 	}
 }
 
@@ -184,6 +193,12 @@ func createIssue(b obj) []argCase {
 		{name: "with labels", args: b.set("body", `"Steps."`, "labels", `["bug"]`).String(), valid: true},
 		{name: "label blank", args: b.set("labels", `["\n"]`).String()},
 		{name: "labels 21", args: b.set("labels", "["+strings.TrimSuffix(strings.Repeat(`"l",`, 21), ",")+"]").String()},
+		{name: "with assignees and milestone", args: b.set("assignees", `["octocat","hubot"]`, "milestone", `3`).String(), valid: true},
+		{name: "assignee blank", args: b.set("assignees", `[""]`).String()},
+		{name: "assignees 11", args: b.set("assignees", "["+strings.TrimSuffix(strings.Repeat(`"a",`, 11), ",")+"]").String()},
+		{name: "milestone 0", args: b.set("milestone", `0`).String()},
+		{name: "milestone title", args: b.set("milestone", `"v1.0"`).String()},
+		{name: "milestone above its maximum", args: b.set("milestone", `2147483648`).String()},
 	}...)
 }
 

@@ -1,5 +1,5 @@
 // Package tools_test is the per-tool contract of issue 2 section 4, as one
-// table over all ten generated forge tools run through runtime.Toolset over
+// table over every generated forge tool run through runtime.Toolset over
 // an in-process transport: the wire request each call sends, the text a
 // success renders, the error arm with and without a retry hint, a wrong
 // result arm, and the argument rejections. runtime/execute_test.go covers
@@ -62,7 +62,11 @@ var (
 	prComment = &forgev1.CommentRef{Repo: "acme/widgets", Number: 4, CommentId: "77", Url: "https://github.com/acme/widgets/pull/4#issuecomment-77"}
 )
 
-var contracts = []contract{{
+// contracts is every tool's row in table order: issue 2's ten here, issue
+// 9's in hands_test.go.
+var contracts = append(originalContracts, handsContracts...)
+
+var originalContracts = []contract{{
 	tool:    "forge_get_issue",
 	args:    `{"repo":"acme/widgets","issue_number":12}`,
 	call:    &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_GetIssue{GetIssue: &gatewayv1.GetIssueRequest{Repo: "acme/widgets", IssueNumber: 12}}},
@@ -103,7 +107,7 @@ var contracts = []contract{{
 	rendered: frame + "# issue_list\nissues: 1\n# issues[0]\nrepo: acme/widgets\nnumber: 12\nstate: open\n" +
 		"url: https://github.com/acme/widgets/issues/12\n<<<title-NONCE\nCrash on start\n>>>NONCE", // an empty body is left out
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
-	params: "repo, state, labels, limit, forge_provider, forge_host",
+	params: "repo, state, labels, limit, assignee, since, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"\t"}`, "repo: must not be blank"},
 		{`{"repo":"acme/widgets","limit":0}`, "limit: must be between 1 and 100"},
@@ -173,7 +177,7 @@ var contracts = []contract{{
 	rendered: "Created issue #12 in acme/widgets: https://github.com/acme/widgets/issues/12",
 	replay:   "Issue #12 in acme/widgets already created by an earlier attempt",
 	wrong:    &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_PullRequest{PullRequest: pr4}}, wrongName: "pull_request",
-	params: "repo, title, body, labels, forge_provider, forge_host",
+	params: "repo, title, body, labels, assignees, milestone, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"","title":"t"}`, "repo: must not be blank"},
 		{`{"repo":"acme/widgets","title":"  "}`, "title: must not be blank"},

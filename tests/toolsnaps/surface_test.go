@@ -2,6 +2,7 @@ package toolsnaps_test
 
 import (
 	"encoding/json"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -11,19 +12,59 @@ import (
 	"github.com/forgetools/forgetools/vocab"
 )
 
-// The guards below state issue 2's contract for the generated surface
-// directly, so a snapshot regenerated with a lost bound or a flipped
+// The guards below state issue 2's and issue 9's contracts for the
+// generated surface directly, so a snapshot regenerated with a lost bound or a flipped
 // approval still fails review in a test, not only in a reader's eyes.
 
-// readTools and writeTools are the ten tools in table order, as issue 2
-// names and classifies them.
+// governance is what each tool must declare, in table order: the ten of
+// issue 2, then issue 9's. An approval policy keys on these, so they are
+// written here, not read from the table, and a proto edit that turns a push
+// into a write fails until this list agrees.
+type governance struct {
+	approval    runtime.Approval
+	actionClass string
+	risk        runtime.Risk
+	destructive bool
+}
+
 var (
-	readTools  = []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues"}
-	writeTools = []string{
-		"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
-		"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
-	}
+	read  = governance{runtime.ApprovalRead, "repo:read", runtime.RiskLow, false}
+	comms = governance{runtime.ApprovalWrite, "comms:external", runtime.RiskMedium, false}
+	watch = governance{runtime.ApprovalWrite, "repo:read", runtime.RiskLow, false}
+	ci    = governance{runtime.ApprovalWrite, "ci:trigger", runtime.RiskMedium, false}
+	push  = governance{runtime.ApprovalPush, "vcs:push", runtime.RiskHigh, false}
+	// overwrite is a push that may replace what is there (an update, a
+	// merge): MCP's destructiveHint.
+	overwrite = governance{runtime.ApprovalPush, "vcs:push", runtime.RiskHigh, true}
 )
+
+var tools = []struct {
+	name string
+	gov  governance
+}{
+	{"forge_get_issue", read},
+	{"forge_get_pull_request", read},
+	{"forge_list_issues", read},
+	{"forge_comment_on_issue", comms},
+	{"forge_comment_on_pull_request", comms},
+	{"forge_submit_review", comms},
+	{"forge_create_issue", comms},
+	{"forge_create_pull_request", comms},
+	{"forge_subscribe", watch},
+	{"forge_unsubscribe", governance{runtime.ApprovalWrite, "repo:read", runtime.RiskLow, true}},
+	{"forge_get_repo", read},
+	{"forge_read_file", read},
+	{"forge_list_dir", read},
+	{"forge_list_pull_requests", read},
+	{"forge_list_ci_runs", read},
+	{"forge_get_ci_run", read},
+	{"forge_update_issue", comms},
+	{"forge_create_branch", push},
+	{"forge_write_file", overwrite},
+	{"forge_merge_pull_request", overwrite},
+	{"forge_trigger_ci", ci},
+	{"forge_rerun_ci", ci},
+}
 
 // schema is the part of a generated JSON Schema the guards read.
 type schema struct {
@@ -39,6 +80,7 @@ type schema struct {
 	Minimum              *float64           `json:"minimum"`
 	Maximum              *float64           `json:"maximum"`
 	MaxItems             *int               `json:"maxItems"`
+	Format               string             `json:"format"`
 }
 
 func toolSchema(t *testing.T, tool *runtime.Tool) *schema {
@@ -51,23 +93,28 @@ func toolSchema(t *testing.T, tool *runtime.Tool) *schema {
 }
 
 func TestToolNames(t *testing.T) {
-	var got []string
+	var got, want []string
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		got = append(got, tool.Name)
 	}
-	if want := slices.Concat(readTools, writeTools); !slices.Equal(got, want) {
+	for _, w := range tools {
+		want = append(want, w.name)
+	}
+	if !slices.Equal(got, want) {
 		t.Errorf("tool names:\n got %v\nwant %v", got, want)
 	}
 }
 
-func TestToolApprovalAndHints(t *testing.T) {
-	for _, tool := range gatewayv1tools.ForgeTools.Tools {
-		want := runtime.ApprovalWrite
-		if slices.Contains(readTools, tool.Name) {
-			want = runtime.ApprovalRead
+func TestToolGovernanceAndHints(t *testing.T) {
+	for i, tool := range gatewayv1tools.ForgeTools.Tools {
+		if i >= len(tools) || tools[i].name != tool.Name {
+			t.Fatalf("%s is not in the expected list at %d (TestToolNames says how)", tool.Name, i)
 		}
-		if tool.Approval != want {
-			t.Errorf("%s: approval %s, want %s", tool.Name, tool.Approval, want)
+		want := tools[i].gov
+		got := governance{tool.Approval, tool.ActionClass, tool.Risk, tool.Hints.Destructive}
+		if got != want {
+			t.Errorf("%s: approval %s, action class %q, risk %s, destructive %v; want %s, %q, %s, %v", tool.Name,
+				got.approval, got.actionClass, got.risk, got.destructive, want.approval, want.actionClass, want.risk, want.destructive)
 		}
 		if tool.Hints.ReadOnly != (tool.Approval == runtime.ApprovalRead) {
 			t.Errorf("%s: %s tool with readOnlyHint=%v", tool.Name, tool.Approval, tool.Hints.ReadOnly)
@@ -93,38 +140,65 @@ func TestIdempotencyKeyOnlyOnCreates(t *testing.T) {
 	}
 }
 
-// TestSchemaBounds checks every bound issue 2 lists, per parameter.
+// TestSchemaBounds checks every bound issues 2 and 9 list, per parameter.
 func TestSchemaBounds(t *testing.T) {
 	type check func(t *testing.T, tool string, s *schema)
 	// Checks by parameter name; a parameter present on a tool gets its
 	// check, and expect below says which tools must have which.
 	checks := map[string]check{
-		"repo":            nonBlank,
-		"subscription_id": nonBlank,
-		"title":           nonBlank,
-		"head_ref":        nonBlank,
-		"issue_number":    positive,
-		"pull_number":     positive,
-		"number":          positive,
-		"state":           enum("open", "closed", "all"),
-		"verdict":         enum("approve", "request_changes", "comment"),
-		"kind":            enum("issue", "pull_request"),
-		"forge_provider":  enum("github", "gitlab", "gitea", "forgejo", "linear", "local"),
-		"forge_host":      hostName,
-		"limit":           between(1, 100),
-		"labels":          nonBlankItems,
-		"comments":        reviewComments,
-		"draft":           typed("boolean"),
-		"base_ref":        optionalText,
+		"repo":              repoName,
+		"subscription_id":   nonBlank,
+		"title":             nonBlank,
+		"head_ref":          nonBlank,
+		"branch":            nonBlank,
+		"message":           nonBlank,
+		"workflow":          nonBlank,
+		"issue_number":      positive,
+		"pull_number":       positive,
+		"number":            positive,
+		"milestone":         positive,
+		"state":             enum("open", "closed", "all"),
+		"state_reason":      enum("completed", "not_planned", "reopened"),
+		"status":            enum("queued", "in_progress", "completed", "success", "failure"),
+		"method":            enum("merge", "squash", "rebase"),
+		"verdict":           enum("approve", "request_changes", "comment"),
+		"kind":              enum("issue", "pull_request"),
+		"forge_provider":    enum("github", "gitlab", "gitea", "forgejo", "linear", "local"),
+		"forge_host":        hostName,
+		"limit":             between(1, 100),
+		"labels":            nonBlankItems,
+		"assignees":         nonBlankItems,
+		"comments":          reviewComments,
+		"inputs":            ciInputs,
+		"draft":             typed("boolean"),
+		"failed_only":       typed("boolean"),
+		"base_ref":          optionalText,
+		"from_ref":          optionalText,
+		"base":              optionalText,
+		"head":              optionalText,
+		"assignee":          optionalText,
+		"content":           optionalText,
+		"ref":               optionalText,
+		"path":              nonBlank,
+		"since":             dateTime,
+		"run_id":            token,
+		"expected_sha":      sha(false),
+		"expected_head_sha": sha(true),
 	}
-	// body is non-blank on comments, optional on creates and reviews (the
-	// review's "required unless approve" is CEL, stated in its description).
-	body := map[string]check{
-		"forge_comment_on_issue":        nonBlank,
-		"forge_comment_on_pull_request": nonBlank,
-		"forge_submit_review":           optionalText,
-		"forge_create_issue":            optionalText,
-		"forge_create_pull_request":     optionalText,
+	// Per tool where one name has two shapes: body is non-blank on
+	// comments, optional on creates, reviews (the review's "required unless
+	// approve" is CEL, stated in its description) and updates; a directory
+	// path may be omitted; trigger_ci's ref is required; an update may
+	// leave a state out.
+	overrides := map[string]map[string]check{
+		"forge_comment_on_issue":        {"body": nonBlank},
+		"forge_comment_on_pull_request": {"body": nonBlank},
+		"forge_submit_review":           {"body": optionalText},
+		"forge_create_issue":            {"body": optionalText},
+		"forge_create_pull_request":     {"body": optionalText},
+		"forge_update_issue":            {"body": optionalText, "state": enum("open", "closed")},
+		"forge_list_dir":                {"path": optionalText},
+		"forge_trigger_ci":              {"ref": nonBlank},
 	}
 	// params and required: every tool's exact parameter list and required
 	// set. forge_unsubscribe addresses a subscription, not a repository
@@ -132,14 +206,26 @@ func TestSchemaBounds(t *testing.T) {
 	expect := map[string]struct{ params, required []string }{
 		"forge_get_issue":               {[]string{"repo", "issue_number"}, []string{"repo", "issue_number"}},
 		"forge_get_pull_request":        {[]string{"repo", "pull_number"}, []string{"repo", "pull_number"}},
-		"forge_list_issues":             {[]string{"repo", "state", "labels", "limit"}, []string{"repo"}},
+		"forge_list_issues":             {[]string{"repo", "state", "labels", "limit", "assignee", "since"}, []string{"repo"}},
 		"forge_comment_on_issue":        {[]string{"repo", "issue_number", "body"}, []string{"repo", "issue_number", "body"}},
 		"forge_comment_on_pull_request": {[]string{"repo", "pull_number", "body"}, []string{"repo", "pull_number", "body"}},
 		"forge_submit_review":           {[]string{"repo", "pull_number", "verdict", "body", "comments"}, []string{"repo", "pull_number", "verdict"}},
-		"forge_create_issue":            {[]string{"repo", "title", "body", "labels"}, []string{"repo", "title"}},
+		"forge_create_issue":            {[]string{"repo", "title", "body", "labels", "assignees", "milestone"}, []string{"repo", "title"}},
 		"forge_create_pull_request":     {[]string{"repo", "title", "body", "head_ref", "base_ref", "draft"}, []string{"repo", "title", "head_ref"}},
 		"forge_subscribe":               {[]string{"repo", "kind", "number"}, []string{"repo", "kind", "number"}},
 		"forge_unsubscribe":             {[]string{"subscription_id"}, []string{"subscription_id"}},
+		"forge_get_repo":                {[]string{"repo"}, []string{"repo"}},
+		"forge_read_file":               {[]string{"repo", "path", "ref"}, []string{"repo", "path"}},
+		"forge_list_dir":                {[]string{"repo", "path", "ref"}, []string{"repo"}},
+		"forge_list_pull_requests":      {[]string{"repo", "state", "base", "head", "limit"}, []string{"repo"}},
+		"forge_list_ci_runs":            {[]string{"repo", "ref", "status", "limit"}, []string{"repo"}},
+		"forge_get_ci_run":              {[]string{"repo", "run_id"}, []string{"repo", "run_id"}},
+		"forge_update_issue":            {[]string{"repo", "issue_number", "state", "state_reason", "title", "body", "labels", "assignees"}, []string{"repo", "issue_number"}},
+		"forge_create_branch":           {[]string{"repo", "branch", "from_ref"}, []string{"repo", "branch"}},
+		"forge_write_file":              {[]string{"repo", "branch", "path", "content", "message", "expected_sha"}, []string{"repo", "branch", "path", "message"}},
+		"forge_merge_pull_request":      {[]string{"repo", "pull_number", "method", "expected_head_sha"}, []string{"repo", "pull_number", "expected_head_sha"}},
+		"forge_trigger_ci":              {[]string{"repo", "workflow", "ref", "inputs"}, []string{"repo", "workflow", "ref"}},
+		"forge_rerun_ci":                {[]string{"repo", "run_id", "failed_only"}, []string{"repo", "run_id"}},
 	}
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
@@ -163,8 +249,8 @@ func TestSchemaBounds(t *testing.T) {
 			for _, name := range sortedKeys(s.Properties) {
 				p := s.Properties[name]
 				c := checks[name]
-				if name == "body" {
-					c = body[tool.Name]
+				if o, ok := overrides[tool.Name][name]; ok {
+					c = o
 				}
 				if c == nil {
 					t.Errorf("%s: no bound check for this parameter; add one", name)
@@ -190,6 +276,21 @@ func typed(want string) func(*testing.T, string, *schema) {
 func nonBlank(t *testing.T, _ string, s *schema) {
 	if s.Type != "string" || s.Pattern != vocab.NonBlank || s.MaxLength == nil {
 		t.Errorf("want a non-blank capped string (pattern %s, maxLength), got type %q pattern %q maxLength %v", vocab.NonBlank, s.Type, s.Pattern, s.MaxLength)
+	}
+}
+
+// repoName: a repository or team key, in the characters every forge
+// allows in one (nested groups included), and a length cap.
+func repoName(t *testing.T, _ string, s *schema) {
+	re, err := regexp.Compile(s.Pattern)
+	if s.Type != "string" || err != nil || s.MaxLength == nil {
+		t.Fatalf("want a capped string with a pattern, got type %q pattern %q (%v) maxLength %v", s.Type, s.Pattern, err, s.MaxLength)
+	}
+	for v, ok := range map[string]bool{"acme/widgets": true, "ENG": true, "group/sub.group/my_app-2": true,
+		"": false, " ": false, "acme/my widgets": false, "acme/widgets?tab=1": false, "https://github.com/acme/widgets": false} {
+		if re.MatchString(v) != ok {
+			t.Errorf("pattern %q matches %q: %v, want %v", s.Pattern, v, !ok, ok)
+		}
 	}
 }
 
@@ -259,12 +360,64 @@ func reviewComments(t *testing.T, tool string, s *schema) {
 	nonBlank(t, tool, item.Properties["body"])
 }
 
-// The one rule JSON Schema cannot express (the review's CEL rule) must
-// reach the model through the description instead.
+// dateTime: an RFC 3339 time, as the standard format (a Timestamp field).
+func dateTime(t *testing.T, _ string, s *schema) {
+	if s.Type != "string" || s.Format != "date-time" {
+		t.Errorf("want a date-time string, got type %q format %q", s.Type, s.Format)
+	}
+}
+
+// token: an id such as a CI run id: non-empty, no spaces or slashes.
+func token(t *testing.T, _ string, s *schema) {
+	if s.Type != "string" || s.Pattern != "^[\\w.:-]+$" || s.MaxLength == nil {
+		t.Errorf("want an id token (pattern ^[\\w.:-]+$, maxLength), got type %q pattern %q maxLength %v", s.Type, s.Pattern, s.MaxLength)
+	}
+}
+
+// sha: a hex object id of 7 to 64 digits; optional ones may be empty.
+func sha(required bool) func(*testing.T, string, *schema) {
+	return func(t *testing.T, _ string, s *schema) {
+		re, err := regexp.Compile(s.Pattern)
+		if s.Type != "string" || err != nil || s.MaxLength == nil || *s.MaxLength != 64 {
+			t.Fatalf("want a sha (pattern, maxLength 64), got type %q pattern %q (%v) maxLength %v", s.Type, s.Pattern, err, s.MaxLength)
+		}
+		for v, ok := range map[string]bool{"": !required, "abc1234": true, strings.Repeat("f", 40): true, "abc123": false, "xyz1234": false, "HEAD": false} {
+			if re.MatchString(v) != ok {
+				t.Errorf("pattern %q matches %q: %v, want %v", s.Pattern, v, !ok, ok)
+			}
+		}
+	}
+}
+
+// ciInputs: items {name (a key), value (capped)}, name required, nothing
+// else accepted.
+func ciInputs(t *testing.T, _ string, s *schema) {
+	if s.Type != "array" || s.MaxItems == nil || s.Items == nil {
+		t.Fatalf("want a capped array, got type %q maxItems %v items %v", s.Type, s.MaxItems, s.Items)
+	}
+	item := s.Items
+	if item.Type != "object" || item.AdditionalProperties == nil || *item.AdditionalProperties ||
+		!slices.Equal(item.Required, []string{"name"}) || strings.Join(sortedKeys(item.Properties), ",") != "name,value" {
+		t.Fatalf("items: want a closed object {name, value} requiring name, got %+v", item)
+	}
+	if n := item.Properties["name"]; n.Pattern != "^[\\w-]+$" || n.MaxLength == nil {
+		t.Errorf("items.name: want a key (pattern ^[\\w-]+$, maxLength), got pattern %q maxLength %v", n.Pattern, n.MaxLength)
+	}
+	if v := item.Properties["value"]; v.Type != "string" || v.MaxLength == nil {
+		t.Errorf("items.value: want a capped string, got %+v", v)
+	}
+}
+
+// The rules JSON Schema cannot express (the CEL rules) must reach the model
+// through the description instead.
 func TestCELRuleInDescription(t *testing.T) {
-	const rule = "Body is required unless verdict is approve."
-	if !strings.Contains(gatewayv1tools.ForgeSubmitReviewTool.Description, rule) {
-		t.Errorf("forge_submit_review description lacks %q:\n%s", rule, gatewayv1tools.ForgeSubmitReviewTool.Description)
+	for tool, rule := range map[*runtime.Tool]string{
+		gatewayv1tools.ForgeSubmitReviewTool: "Body is required unless verdict is approve.",
+		gatewayv1tools.ForgeUpdateIssueTool:  "Give at least one field to change.",
+	} {
+		if !strings.Contains(tool.Description, rule) {
+			t.Errorf("%s description lacks %q:\n%s", tool.Name, rule, tool.Description)
+		}
 	}
 }
 

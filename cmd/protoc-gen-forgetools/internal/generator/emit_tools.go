@@ -91,15 +91,14 @@ func stringList(ss []string) *jen.Statement {
 }
 
 func (e *emitter) tool(ts *toolset, t *tool) {
-	read := t.opts.GetApproval() == optionsv1.Approval_APPROVAL_READ
-	approval, hints := "ApprovalWrite", []jen.Code{
+	hints := []jen.Code{
 		field("ReadOnly", jen.False()),
 		field("Destructive", jen.Lit(t.opts.GetDestructive())),
 		field("Idempotent", jen.Lit(t.opts.GetIdempotent())),
 		field("OpenWorld", jen.True()), // forges are outside the agent's world
 	}
-	if read {
-		approval, hints = "ApprovalRead", []jen.Code{
+	if t.opts.GetApproval() == optionsv1.Approval_APPROVAL_READ {
+		hints = []jen.Code{
 			field("ReadOnly", jen.True()),
 			field("Destructive", jen.False()),
 			field("Idempotent", jen.True()),
@@ -124,7 +123,15 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	}
 	items = append(items,
 		field("Description", jen.Lit(t.description)),
-		field("Approval", jen.Qual(runtimePkg, approval)),
+		field("Approval", jen.Qual(runtimePkg, approvalNames[t.opts.GetApproval()])),
+	)
+	if c := t.opts.GetActionClass(); c != "" {
+		items = append(items, field("ActionClass", jen.Lit(c)))
+	}
+	if r := t.opts.GetRisk(); r != optionsv1.Risk_RISK_UNSPECIFIED {
+		items = append(items, field("Risk", jen.Qual(runtimePkg, riskNames[r])))
+	}
+	items = append(items,
 		field("Hints", jen.Qual(runtimePkg, "Hints").Values(hints...)),
 		field("InputSchema", schemaLit),
 		field("ResultArm", jen.Lit(string(t.resultArm.Desc.Name()))),
@@ -156,6 +163,21 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 		e.texts(t, agentTexts)
 	}
 }
+
+// approvalNames and riskNames are the runtime constants of the option
+// values; the reader refuses an unspecified approval before emitting.
+var (
+	approvalNames = map[optionsv1.Approval]string{
+		optionsv1.Approval_APPROVAL_READ:  "ApprovalRead",
+		optionsv1.Approval_APPROVAL_WRITE: "ApprovalWrite",
+		optionsv1.Approval_APPROVAL_PUSH:  "ApprovalPush",
+	}
+	riskNames = map[optionsv1.Risk]string{
+		optionsv1.Risk_RISK_LOW:    "RiskLow",
+		optionsv1.Risk_RISK_MEDIUM: "RiskMedium",
+		optionsv1.Risk_RISK_HIGH:   "RiskHigh",
+	}
+)
 
 // builder emits the function that puts the arm into the envelope; the
 // envelope fields are found by role, not by name.

@@ -125,8 +125,8 @@ func (o *objects) request(m *protogen.Message) *object {
 		if p.agentText && !textKind(p) {
 			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string (or a list, oneof member or StringValue of strings)", f.Desc.FullName())
 		}
-		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList() || f.Desc.HasPresence() || p.wkt != wkNone) {
-			o.problems.add(f.Desc, nil, "attribution is set on %s, which is not a plain agent_text string", f.Desc.FullName())
+		if p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED && (!p.agentText || f.Desc.IsList() || p.wkt != wkNone) {
+			o.problems.add(f.Desc, nil, "attribution is set on %s, which is not a singular agent_text string", f.Desc.FullName())
 		}
 		obj.params = append(obj.params, p)
 	}

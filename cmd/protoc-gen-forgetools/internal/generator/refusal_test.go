@@ -15,7 +15,7 @@ func TestRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const anotherArm = `      capability: "pings"
+	const anotherArm = `      capability: "pings" action_class: "net:ping" risk: RISK_HIGH
     }];
 `
 	for _, tc := range []struct {
@@ -63,8 +63,12 @@ func TestRefusals(t *testing.T) {
 		want:  `minimal.proto:34: arm bare has no (forgetools.options.v1.tool) options`,
 	}, {
 		name:  "missing approval",
-		edits: []string{"      approval: APPROVAL_WRITE\n", ""},
-		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ or APPROVAL_WRITE)`,
+		edits: []string{"      approval: APPROVAL_PUSH\n", ""},
+		want:  `minimal.proto:25: mini_ping: missing approval (APPROVAL_READ, APPROVAL_WRITE or APPROVAL_PUSH)`,
+	}, {
+		name:  "unknown risk",
+		edits: []string{"risk: RISK_HIGH", "risk: 7"},
+		want:  `minimal.proto:32: mini_ping: unknown risk 7 (RISK_LOW, RISK_MEDIUM or RISK_HIGH)`,
 	}, {
 		name:  "unknown snippet",
 		edits: []string{`snippets: ["care"]`, `snippets: ["careful"]`},
@@ -167,7 +171,7 @@ func TestRefusals(t *testing.T) {
 		want:  `minimal.proto:46: agent_text is set on minimal.v1.PingRequest.notes, which is not a string (or a list, oneof member or StringValue of strings)`,
 	}, {
 		name:  "missing capability",
-		edits: []string{`      capability: "pings"` + "\n", ""},
+		edits: []string{`capability: "pings" `, ""},
 		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
 	}, {
 		name:  "capability not in snake case",
@@ -198,7 +202,7 @@ func TestRefusals(t *testing.T) {
 	}, {
 		name:  "attribution on text the agent did not write",
 		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." attribution: ATTRIBUTION_STAMP},`},
-		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a plain agent_text string`,
+		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a singular agent_text string`,
 	}, {
 		name:  "result without an error arm",
 		edits: []string{`    Failure failure = 2 [(forgetools.options.v1.result).error = true];`, `    Failure failure = 2;`},

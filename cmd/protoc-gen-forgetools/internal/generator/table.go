@@ -290,8 +290,11 @@ func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]*opt
 	if strings.TrimSpace(opts.GetDescription()) == "" {
 		r.problems.add(arm.Desc, toolPath("description"), "%s: missing description", t.name)
 	}
-	if opts.GetApproval() == optionsv1.Approval_APPROVAL_UNSPECIFIED {
-		r.problems.add(arm.Desc, toolPath("approval"), "%s: missing approval (APPROVAL_READ or APPROVAL_WRITE)", t.name)
+	if _, ok := approvalNames[opts.GetApproval()]; !ok {
+		r.problems.add(arm.Desc, toolPath("approval"), "%s: missing approval (APPROVAL_READ, APPROVAL_WRITE or APPROVAL_PUSH)", t.name)
+	}
+	if _, ok := riskNames[opts.GetRisk()]; !ok && opts.GetRisk() != optionsv1.Risk_RISK_UNSPECIFIED {
+		r.problems.add(arm.Desc, toolPath("risk"), "%s: unknown risk %d (RISK_LOW, RISK_MEDIUM or RISK_HIGH)", t.name, opts.GetRisk())
 	}
 	t.capability = opts.GetCapability()
 	if !toolsetNameShape.MatchString(t.capability) {

@@ -452,6 +452,16 @@ type Issue struct {
 	Title       string       `protobuf:"bytes,10,opt,name=title,proto3" json:"title,omitempty"`
 	Body        string       `protobuf:"bytes,11,opt,name=body,proto3" json:"body,omitempty"`
 	Comments    []*Comment   `protobuf:"bytes,12,rep,name=comments,proto3" json:"comments,omitempty"`
+	Assignees   []string     `protobuf:"bytes,13,rep,name=assignees,proto3" json:"assignees,omitempty"`
+	// The milestone's title.
+	Milestone string `protobuf:"bytes,14,opt,name=milestone,proto3" json:"milestone,omitempty"`
+	// RFC 3339 times; closed_at is empty while the issue is open.
+	CreatedAt string `protobuf:"bytes,15,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	UpdatedAt string `protobuf:"bytes,16,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	ClosedAt  string `protobuf:"bytes,17,opt,name=closed_at,json=closedAt,proto3" json:"closed_at,omitempty"`
+	// Why a closed issue was closed: completed or not_planned (reopened after
+	// a reopen), where the forge says.
+	StateReason string `protobuf:"bytes,18,opt,name=state_reason,json=stateReason,proto3" json:"state_reason,omitempty"`
 	// Labels a create asked for that the forge did not apply: GitHub drops
 	// them silently when the credential lacks push access. Only a create
 	// result carries it, and its ack names them.
@@ -574,6 +584,48 @@ func (x *Issue) GetComments() []*Comment {
 	return nil
 }
 
+func (x *Issue) GetAssignees() []string {
+	if x != nil {
+		return x.Assignees
+	}
+	return nil
+}
+
+func (x *Issue) GetMilestone() string {
+	if x != nil {
+		return x.Milestone
+	}
+	return ""
+}
+
+func (x *Issue) GetCreatedAt() string {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return ""
+}
+
+func (x *Issue) GetUpdatedAt() string {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return ""
+}
+
+func (x *Issue) GetClosedAt() string {
+	if x != nil {
+		return x.ClosedAt
+	}
+	return ""
+}
+
+func (x *Issue) GetStateReason() string {
+	if x != nil {
+		return x.StateReason
+	}
+	return ""
+}
+
 func (x *Issue) GetLabelsNotApplied() []string {
 	if x != nil {
 		return x.LabelsNotApplied
@@ -636,13 +688,20 @@ type PullRequest struct {
 	BaseRef string                 `protobuf:"bytes,7,opt,name=base_ref,json=baseRef,proto3" json:"base_ref,omitempty"`
 	Draft   bool                   `protobuf:"varint,8,opt,name=draft,proto3" json:"draft,omitempty"`
 	// Roll-up of the head commit's checks: success, failure, pending, or empty.
-	ChecksState   string       `protobuf:"bytes,9,opt,name=checks_state,json=checksState,proto3" json:"checks_state,omitempty"`
-	Author        string       `protobuf:"bytes,10,opt,name=author,proto3" json:"author,omitempty"`
-	Attribution   *Attribution `protobuf:"bytes,11,opt,name=attribution,proto3" json:"attribution,omitempty"`
-	Title         string       `protobuf:"bytes,12,opt,name=title,proto3" json:"title,omitempty"`
-	Body          string       `protobuf:"bytes,13,opt,name=body,proto3" json:"body,omitempty"`
-	Reviews       []*Review    `protobuf:"bytes,14,rep,name=reviews,proto3" json:"reviews,omitempty"`
-	Comments      []*Comment   `protobuf:"bytes,15,rep,name=comments,proto3" json:"comments,omitempty"`
+	ChecksState string       `protobuf:"bytes,9,opt,name=checks_state,json=checksState,proto3" json:"checks_state,omitempty"`
+	Author      string       `protobuf:"bytes,10,opt,name=author,proto3" json:"author,omitempty"`
+	Attribution *Attribution `protobuf:"bytes,11,opt,name=attribution,proto3" json:"attribution,omitempty"`
+	Title       string       `protobuf:"bytes,12,opt,name=title,proto3" json:"title,omitempty"`
+	Body        string       `protobuf:"bytes,13,opt,name=body,proto3" json:"body,omitempty"`
+	Reviews     []*Review    `protobuf:"bytes,14,rep,name=reviews,proto3" json:"reviews,omitempty"`
+	Comments    []*Comment   `protobuf:"bytes,15,rep,name=comments,proto3" json:"comments,omitempty"`
+	// The head commit the agent reviewed; forge_merge_pull_request takes it
+	// back as expected_head_sha.
+	HeadSha string `protobuf:"bytes,16,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	Merged  bool   `protobuf:"varint,17,opt,name=merged,proto3" json:"merged,omitempty"`
+	// Whether the forge says it can merge: true, false, or empty while it is
+	// still computing (or when the forge does not say).
+	Mergeable     string `protobuf:"bytes,18,opt,name=mergeable,proto3" json:"mergeable,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -782,6 +841,71 @@ func (x *PullRequest) GetComments() []*Comment {
 	return nil
 }
 
+func (x *PullRequest) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *PullRequest) GetMerged() bool {
+	if x != nil {
+		return x.Merged
+	}
+	return false
+}
+
+func (x *PullRequest) GetMergeable() string {
+	if x != nil {
+		return x.Mergeable
+	}
+	return ""
+}
+
+type PullRequestList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	PullRequests  []*PullRequest         `protobuf:"bytes,1,rep,name=pull_requests,json=pullRequests,proto3" json:"pull_requests,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PullRequestList) Reset() {
+	*x = PullRequestList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PullRequestList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PullRequestList) ProtoMessage() {}
+
+func (x *PullRequestList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PullRequestList.ProtoReflect.Descriptor instead.
+func (*PullRequestList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *PullRequestList) GetPullRequests() []*PullRequest {
+	if x != nil {
+		return x.PullRequests
+	}
+	return nil
+}
+
 // A write ack for a comment on an issue or pull request.
 type CommentRef struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -796,7 +920,7 @@ type CommentRef struct {
 
 func (x *CommentRef) Reset() {
 	*x = CommentRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -808,7 +932,7 @@ func (x *CommentRef) String() string {
 func (*CommentRef) ProtoMessage() {}
 
 func (x *CommentRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -821,7 +945,7 @@ func (x *CommentRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentRef.ProtoReflect.Descriptor instead.
 func (*CommentRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CommentRef) GetForge() *ForgeRef {
@@ -874,7 +998,7 @@ type ReviewRef struct {
 
 func (x *ReviewRef) Reset() {
 	*x = ReviewRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -886,7 +1010,7 @@ func (x *ReviewRef) String() string {
 func (*ReviewRef) ProtoMessage() {}
 
 func (x *ReviewRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -899,7 +1023,7 @@ func (x *ReviewRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRef.ProtoReflect.Descriptor instead.
 func (*ReviewRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *ReviewRef) GetForge() *ForgeRef {
@@ -958,7 +1082,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -970,7 +1094,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -983,7 +1107,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1030,7 +1154,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1042,7 +1166,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1055,12 +1179,998 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
 	if x != nil {
 		return x.SubscriptionId
+	}
+	return ""
+}
+
+// A repository as forge_get_repo reads it.
+type Repository struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Forge         *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo          string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	DefaultBranch string                 `protobuf:"bytes,3,opt,name=default_branch,json=defaultBranch,proto3" json:"default_branch,omitempty"`
+	Description   string                 `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	// public, private or internal.
+	Visibility string `protobuf:"bytes,5,opt,name=visibility,proto3" json:"visibility,omitempty"`
+	Archived   bool   `protobuf:"varint,6,opt,name=archived,proto3" json:"archived,omitempty"`
+	// What the gateway's credential may do here: admin, maintain, write,
+	// triage or read.
+	Permission    string `protobuf:"bytes,7,opt,name=permission,proto3" json:"permission,omitempty"`
+	OpenIssues    uint64 `protobuf:"varint,8,opt,name=open_issues,json=openIssues,proto3" json:"open_issues,omitempty"`
+	Url           string `protobuf:"bytes,9,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Repository) Reset() {
+	*x = Repository{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Repository) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Repository) ProtoMessage() {}
+
+func (x *Repository) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Repository.ProtoReflect.Descriptor instead.
+func (*Repository) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *Repository) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *Repository) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *Repository) GetDefaultBranch() string {
+	if x != nil {
+		return x.DefaultBranch
+	}
+	return ""
+}
+
+func (x *Repository) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *Repository) GetVisibility() string {
+	if x != nil {
+		return x.Visibility
+	}
+	return ""
+}
+
+func (x *Repository) GetArchived() bool {
+	if x != nil {
+		return x.Archived
+	}
+	return false
+}
+
+func (x *Repository) GetPermission() string {
+	if x != nil {
+		return x.Permission
+	}
+	return ""
+}
+
+func (x *Repository) GetOpenIssues() uint64 {
+	if x != nil {
+		return x.OpenIssues
+	}
+	return 0
+}
+
+func (x *Repository) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// One file at a ref.
+type FileContent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path  string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	// The ref read: the branch, tag or commit asked for, else the default
+	// branch.
+	Ref string `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
+	// The blob sha: forge_write_file takes it back as expected_sha.
+	Sha  string `protobuf:"bytes,5,opt,name=sha,proto3" json:"sha,omitempty"`
+	Size uint64 `protobuf:"varint,6,opt,name=size,proto3" json:"size,omitempty"`
+	// A binary file's content is not returned, only its size.
+	Binary bool `protobuf:"varint,7,opt,name=binary,proto3" json:"binary,omitempty"`
+	// The text, cut at the provider's size cap (then truncated is true). The
+	// model may rewrite the file from it, so it is shown whole up to the cap
+	// providers use (100,000 bytes), not cut at the default fence budget.
+	Content       string `protobuf:"bytes,8,opt,name=content,proto3" json:"content,omitempty"`
+	Truncated     bool   `protobuf:"varint,9,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	Url           string `protobuf:"bytes,10,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FileContent) Reset() {
+	*x = FileContent{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FileContent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FileContent) ProtoMessage() {}
+
+func (x *FileContent) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
+func (*FileContent) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *FileContent) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *FileContent) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *FileContent) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FileContent) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *FileContent) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *FileContent) GetSize() uint64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *FileContent) GetBinary() bool {
+	if x != nil {
+		return x.Binary
+	}
+	return false
+}
+
+func (x *FileContent) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+func (x *FileContent) GetTruncated() bool {
+	if x != nil {
+		return x.Truncated
+	}
+	return false
+}
+
+func (x *FileContent) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+type DirEntry struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// file, dir, symlink or submodule.
+	Type          string `protobuf:"bytes,2,opt,name=type,proto3" json:"type,omitempty"`
+	Size          uint64 `protobuf:"varint,3,opt,name=size,proto3" json:"size,omitempty"`
+	Sha           string `protobuf:"bytes,4,opt,name=sha,proto3" json:"sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DirEntry) Reset() {
+	*x = DirEntry{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DirEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DirEntry) ProtoMessage() {}
+
+func (x *DirEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
+func (*DirEntry) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *DirEntry) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *DirEntry) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *DirEntry) GetSize() uint64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *DirEntry) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+// One directory at a ref.
+type DirListing struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Forge         *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo          string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Ref           string                 `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
+	Entries       []*DirEntry            `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DirListing) Reset() {
+	*x = DirListing{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DirListing) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DirListing) ProtoMessage() {}
+
+func (x *DirListing) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
+func (*DirListing) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *DirListing) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *DirListing) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *DirListing) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *DirListing) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *DirListing) GetEntries() []*DirEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
+// A branch a push created.
+type BranchRef struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Forge  *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo   string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch string                 `protobuf:"bytes,3,opt,name=branch,proto3" json:"branch,omitempty"`
+	// The commit the branch points at.
+	Sha           string `protobuf:"bytes,4,opt,name=sha,proto3" json:"sha,omitempty"`
+	Url           string `protobuf:"bytes,5,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *BranchRef) Reset() {
+	*x = BranchRef{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *BranchRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*BranchRef) ProtoMessage() {}
+
+func (x *BranchRef) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
+func (*BranchRef) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *BranchRef) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *BranchRef) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *BranchRef) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *BranchRef) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *BranchRef) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// A file written as a commit.
+type FileCommit struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Forge     *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo      string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch    string                 `protobuf:"bytes,3,opt,name=branch,proto3" json:"branch,omitempty"`
+	Path      string                 `protobuf:"bytes,4,opt,name=path,proto3" json:"path,omitempty"`
+	CommitSha string                 `protobuf:"bytes,5,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	// The new blob sha: the expected_sha of the next write of this file.
+	BlobSha       string `protobuf:"bytes,6,opt,name=blob_sha,json=blobSha,proto3" json:"blob_sha,omitempty"`
+	Url           string `protobuf:"bytes,7,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FileCommit) Reset() {
+	*x = FileCommit{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FileCommit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FileCommit) ProtoMessage() {}
+
+func (x *FileCommit) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
+func (*FileCommit) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *FileCommit) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *FileCommit) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *FileCommit) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *FileCommit) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FileCommit) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *FileCommit) GetBlobSha() string {
+	if x != nil {
+		return x.BlobSha
+	}
+	return ""
+}
+
+func (x *FileCommit) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// A merged pull request.
+type MergeResult struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Forge  *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo   string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	// merge, squash or rebase.
+	Method string `protobuf:"bytes,4,opt,name=method,proto3" json:"method,omitempty"`
+	// The commit the base branch now points at.
+	Sha           string `protobuf:"bytes,5,opt,name=sha,proto3" json:"sha,omitempty"`
+	Url           string `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *MergeResult) Reset() {
+	*x = MergeResult{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MergeResult) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MergeResult) ProtoMessage() {}
+
+func (x *MergeResult) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
+func (*MergeResult) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *MergeResult) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *MergeResult) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *MergeResult) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *MergeResult) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *MergeResult) GetSha() string {
+	if x != nil {
+		return x.Sha
+	}
+	return ""
+}
+
+func (x *MergeResult) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+type CIJob struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	JobId      string                 `protobuf:"bytes,1,opt,name=job_id,json=jobId,proto3" json:"job_id,omitempty"`
+	Name       string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Status     string                 `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
+	Conclusion string                 `protobuf:"bytes,4,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	Url        string                 `protobuf:"bytes,5,opt,name=url,proto3" json:"url,omitempty"`
+	// For a failed job: the end of its log, cut at the provider's cap
+	// (about 8,000 characters), shown whole up to it.
+	LogTail       string `protobuf:"bytes,6,opt,name=log_tail,json=logTail,proto3" json:"log_tail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CIJob) Reset() {
+	*x = CIJob{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CIJob) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CIJob) ProtoMessage() {}
+
+func (x *CIJob) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
+func (*CIJob) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *CIJob) GetJobId() string {
+	if x != nil {
+		return x.JobId
+	}
+	return ""
+}
+
+func (x *CIJob) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CIJob) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CIJob) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *CIJob) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *CIJob) GetLogTail() string {
+	if x != nil {
+		return x.LogTail
+	}
+	return ""
+}
+
+// A CI run (a GitHub Actions workflow run, a GitLab pipeline, a local run).
+type CIRun struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	RunId string                 `protobuf:"bytes,3,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	// The workflow or pipeline name.
+	Name    string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Ref     string `protobuf:"bytes,5,opt,name=ref,proto3" json:"ref,omitempty"`
+	HeadSha string `protobuf:"bytes,6,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// queued, in_progress or completed.
+	Status string `protobuf:"bytes,7,opt,name=status,proto3" json:"status,omitempty"`
+	// Once completed: success, failure, cancelled, skipped, timed_out...
+	Conclusion string `protobuf:"bytes,8,opt,name=conclusion,proto3" json:"conclusion,omitempty"`
+	Url        string `protobuf:"bytes,9,opt,name=url,proto3" json:"url,omitempty"`
+	CreatedAt  string `protobuf:"bytes,10,opt,name=created_at,json=createdAt,proto3" json:"created_at,omitempty"`
+	// Filled by forge_get_ci_run, not by the list.
+	Jobs          []*CIJob `protobuf:"bytes,11,rep,name=jobs,proto3" json:"jobs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CIRun) Reset() {
+	*x = CIRun{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CIRun) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CIRun) ProtoMessage() {}
+
+func (x *CIRun) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
+func (*CIRun) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *CIRun) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *CIRun) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CIRun) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *CIRun) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *CIRun) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *CIRun) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *CIRun) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CIRun) GetConclusion() string {
+	if x != nil {
+		return x.Conclusion
+	}
+	return ""
+}
+
+func (x *CIRun) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *CIRun) GetCreatedAt() string {
+	if x != nil {
+		return x.CreatedAt
+	}
+	return ""
+}
+
+func (x *CIRun) GetJobs() []*CIJob {
+	if x != nil {
+		return x.Jobs
+	}
+	return nil
+}
+
+type CIRunList struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Runs          []*CIRun               `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CIRunList) Reset() {
+	*x = CIRunList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CIRunList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CIRunList) ProtoMessage() {}
+
+func (x *CIRunList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
+func (*CIRunList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+}
+
+func (x *CIRunList) GetRuns() []*CIRun {
+	if x != nil {
+		return x.Runs
+	}
+	return nil
+}
+
+// A CI run requested by forge_trigger_ci. Forges that start runs
+// asynchronously (GitHub's workflow dispatch) return no run id.
+type CITriggered struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Forge         *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo          string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Workflow      string                 `protobuf:"bytes,3,opt,name=workflow,proto3" json:"workflow,omitempty"`
+	Ref           string                 `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
+	RunId         string                 `protobuf:"bytes,5,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	Url           string                 `protobuf:"bytes,6,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CITriggered) Reset() {
+	*x = CITriggered{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CITriggered) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CITriggered) ProtoMessage() {}
+
+func (x *CITriggered) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
+func (*CITriggered) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *CITriggered) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *CITriggered) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CITriggered) GetWorkflow() string {
+	if x != nil {
+		return x.Workflow
+	}
+	return ""
+}
+
+func (x *CITriggered) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *CITriggered) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *CITriggered) GetUrl() string {
+	if x != nil {
+		return x.Url
 	}
 	return ""
 }
@@ -1095,7 +2205,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\vattribution\x18\x03 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
 	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12F\n" +
-	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\x8b\x05\n" +
+	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xf5\x06\n" +
 	"\x05Issue\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -1114,10 +2224,18 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x05title\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1a\n" +
 	"\x04body\x18\v \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12@\n" +
-	"\bcomments\x18\f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\x12\x8e\x01\n" +
+	"\bcomments\x18\f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\x12$\n" +
+	"\tassignees\x18\r \x03(\tB\x06ڥ\x19\x02\b\bR\tassignees\x12$\n" +
+	"\tmilestone\x18\x0e \x01(\tB\x06ڥ\x19\x02\b\bR\tmilestone\x12%\n" +
+	"\n" +
+	"created_at\x18\x0f \x01(\tB\x06ڥ\x19\x02\b\x04R\tcreatedAt\x12%\n" +
+	"\n" +
+	"updated_at\x18\x10 \x01(\tB\x06ڥ\x19\x02\b\x04R\tupdatedAt\x12#\n" +
+	"\tclosed_at\x18\x11 \x01(\tB\x06ڥ\x19\x02\b\x04R\bclosedAt\x12)\n" +
+	"\fstate_reason\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\vstateReason\x12\x8e\x01\n" +
 	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\"G\n" +
 	"\tIssueList\x12:\n" +
-	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\x86\x05\n" +
+	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xef\x05\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -1137,7 +2255,12 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x05title\x18\f \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1a\n" +
 	"\x04body\x18\r \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12=\n" +
 	"\areviews\x18\x0e \x03(\v2\x1b.forgetools.forge.v1.ReviewB\x06ڥ\x19\x02\x18\x1eR\areviews\x12@\n" +
-	"\bcomments\x18\x0f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\"\xd6\x01\n" +
+	"\bcomments\x18\x0f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\x12!\n" +
+	"\bhead_sha\x18\x10 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12\x1e\n" +
+	"\x06merged\x18\x11 \x01(\bB\x06ڥ\x19\x02\b\x04R\x06merged\x12$\n" +
+	"\tmergeable\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\tmergeable\"`\n" +
+	"\x0fPullRequestList\x12M\n" +
+	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\"\xd6\x01\n" +
 	"\n" +
 	"CommentRef\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -1171,7 +2294,113 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x06number\x18\x05 \x01(\x04B\n" +
 	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\"?\n" +
 	"\fUnsubscribed\x12/\n" +
-	"\x0fsubscription_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId*\xa3\x02\n" +
+	"\x0fsubscription_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\"\xf9\x02\n" +
+	"\n" +
+	"Repository\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12-\n" +
+	"\x0edefault_branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\rdefaultBranch\x12(\n" +
+	"\vdescription\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\vdescription\x12&\n" +
+	"\n" +
+	"visibility\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"visibility\x12\"\n" +
+	"\barchived\x18\x06 \x01(\bB\x06ڥ\x19\x02\b\x04R\barchived\x12&\n" +
+	"\n" +
+	"permission\x18\a \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"permission\x12'\n" +
+	"\vopen_issues\x18\b \x01(\x04B\x06ڥ\x19\x02\b\x04R\n" +
+	"openIssues\x12\x18\n" +
+	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdc\x02\n" +
+	"\vFileContent\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
+	"\x04path\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x18\n" +
+	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12\x18\n" +
+	"\x03sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x1a\n" +
+	"\x04size\x18\x06 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04size\x12\x1e\n" +
+	"\x06binary\x18\a \x01(\bB\x06ڥ\x19\x02\b\x04R\x06binary\x12$\n" +
+	"\acontent\x18\b \x01(\tB\n" +
+	"ڥ\x19\x06\b\x010\xa0\x8d\x06R\acontent\x12$\n" +
+	"\ttruncated\x18\t \x01(\bB\x06ڥ\x19\x02\b\x04R\ttruncated\x12\x18\n" +
+	"\x03url\x18\n" +
+	" \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"x\n" +
+	"\bDirEntry\x12\x1a\n" +
+	"\x04name\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1a\n" +
+	"\x04type\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04type\x12\x1a\n" +
+	"\x04size\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04size\x12\x18\n" +
+	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\"\xe1\x01\n" +
+	"\n" +
+	"DirListing\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
+	"\x04path\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x18\n" +
+	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12@\n" +
+	"\aentries\x18\x05 \x03(\v2\x1d.forgetools.forge.v1.DirEntryB\aڥ\x19\x03\x18\xc8\x01R\aentries\"\xbc\x01\n" +
+	"\tBranchRef\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\x06branch\x12\x18\n" +
+	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x18\n" +
+	"\x03url\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\x89\x02\n" +
+	"\n" +
+	"FileCommit\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\x06branch\x12\x1a\n" +
+	"\x04path\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04path\x12%\n" +
+	"\n" +
+	"commit_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\tcommitSha\x12!\n" +
+	"\bblob_sha\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\ablobSha\x12\x18\n" +
+	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xde\x01\n" +
+	"\vMergeResult\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06number\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12\x1e\n" +
+	"\x06method\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06method\x12\x18\n" +
+	"\x03sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x18\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xca\x01\n" +
+	"\x05CIJob\x12\x1d\n" +
+	"\x06job_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05jobId\x12\x1a\n" +
+	"\x04name\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1e\n" +
+	"\x06status\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12&\n" +
+	"\n" +
+	"conclusion\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"conclusion\x12\x18\n" +
+	"\x03url\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12$\n" +
+	"\blog_tail\x18\x06 \x01(\tB\tڥ\x19\x05\b\x010\xc0>R\alogTail\"\x9d\x03\n" +
+	"\x05CIRun\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1d\n" +
+	"\x06run_id\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05runId\x12\x1a\n" +
+	"\x04name\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x18\n" +
+	"\x03ref\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12!\n" +
+	"\bhead_sha\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12\x1e\n" +
+	"\x06status\x18\a \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12&\n" +
+	"\n" +
+	"conclusion\x18\b \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"conclusion\x12\x18\n" +
+	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12%\n" +
+	"\n" +
+	"created_at\x18\n" +
+	" \x01(\tB\x06ڥ\x19\x02\b\x04R\tcreatedAt\x126\n" +
+	"\x04jobs\x18\v \x03(\v2\x1a.forgetools.forge.v1.CIJobB\x06ڥ\x19\x02\x182R\x04jobs\"C\n" +
+	"\tCIRunList\x126\n" +
+	"\x04runs\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.CIRunB\x06ڥ\x19\x02\x18dR\x04runs\"\xe1\x01\n" +
+	"\vCITriggered\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\"\n" +
+	"\bworkflow\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\bworkflow\x12\x18\n" +
+	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x03ref\x12\x1d\n" +
+	"\x06run_id\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05runId\x12\x18\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url*\xa3\x02\n" +
 	"\rForgeProvider\x12\x1e\n" +
 	"\x1aFORGE_PROVIDER_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x15FORGE_PROVIDER_GITHUB\x10\x01\x1a\f¥\x19\b\n" +
@@ -1200,21 +2429,33 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
-	(ForgeProvider)(0),    // 0: forgetools.forge.v1.ForgeProvider
-	(*ForgeRef)(nil),      // 1: forgetools.forge.v1.ForgeRef
-	(*Attribution)(nil),   // 2: forgetools.forge.v1.Attribution
-	(*Comment)(nil),       // 3: forgetools.forge.v1.Comment
-	(*ReviewComment)(nil), // 4: forgetools.forge.v1.ReviewComment
-	(*Review)(nil),        // 5: forgetools.forge.v1.Review
-	(*Issue)(nil),         // 6: forgetools.forge.v1.Issue
-	(*IssueList)(nil),     // 7: forgetools.forge.v1.IssueList
-	(*PullRequest)(nil),   // 8: forgetools.forge.v1.PullRequest
-	(*CommentRef)(nil),    // 9: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),     // 10: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),  // 11: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),  // 12: forgetools.forge.v1.Unsubscribed
+	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
+	(*ForgeRef)(nil),        // 1: forgetools.forge.v1.ForgeRef
+	(*Attribution)(nil),     // 2: forgetools.forge.v1.Attribution
+	(*Comment)(nil),         // 3: forgetools.forge.v1.Comment
+	(*ReviewComment)(nil),   // 4: forgetools.forge.v1.ReviewComment
+	(*Review)(nil),          // 5: forgetools.forge.v1.Review
+	(*Issue)(nil),           // 6: forgetools.forge.v1.Issue
+	(*IssueList)(nil),       // 7: forgetools.forge.v1.IssueList
+	(*PullRequest)(nil),     // 8: forgetools.forge.v1.PullRequest
+	(*PullRequestList)(nil), // 9: forgetools.forge.v1.PullRequestList
+	(*CommentRef)(nil),      // 10: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),       // 11: forgetools.forge.v1.ReviewRef
+	(*Subscription)(nil),    // 12: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),    // 13: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),      // 14: forgetools.forge.v1.Repository
+	(*FileContent)(nil),     // 15: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),        // 16: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),      // 17: forgetools.forge.v1.DirListing
+	(*BranchRef)(nil),       // 18: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),      // 19: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),     // 20: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 21: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 22: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 23: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 24: forgetools.forge.v1.CITriggered
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -1229,14 +2470,26 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	2,  // 9: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
 	5,  // 10: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
 	3,  // 11: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
-	1,  // 12: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 13: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 14: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	15, // [15:15] is the sub-list for method output_type
-	15, // [15:15] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	8,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
+	1,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	16, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	1,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	21, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	22, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	1,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -1250,7 +2503,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   12,
+			NumMessages:   24,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -36,8 +36,13 @@ const (
 	Approval_APPROVAL_UNSPECIFIED Approval = 0
 	// Reads nothing but forge state; never changes it.
 	Approval_APPROVAL_READ Approval = 1
-	// Changes forge state; goes through the Approver.
+	// Changes the forge's conversation or CI state (comments, issues,
+	// reviews, CI triggers); goes through the Approver.
 	Approval_APPROVAL_WRITE Approval = 2
+	// Changes the repository itself (branches, commits, merges): high risk,
+	// and distinct from WRITE so an approval policy written for comments
+	// never covers it. Goes through the Approver.
+	Approval_APPROVAL_PUSH Approval = 3
 )
 
 // Enum value maps for Approval.
@@ -46,11 +51,13 @@ var (
 		0: "APPROVAL_UNSPECIFIED",
 		1: "APPROVAL_READ",
 		2: "APPROVAL_WRITE",
+		3: "APPROVAL_PUSH",
 	}
 	Approval_value = map[string]int32{
 		"APPROVAL_UNSPECIFIED": 0,
 		"APPROVAL_READ":        1,
 		"APPROVAL_WRITE":       2,
+		"APPROVAL_PUSH":        3,
 	}
 )
 
@@ -79,6 +86,61 @@ func (x Approval) Number() protoreflect.EnumNumber {
 // Deprecated: Use Approval.Descriptor instead.
 func (Approval) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{0}
+}
+
+// How much harm a call can do, as the Approver sees it (the source
+// design's risk tiers). A call's text can raise it (a force-push pattern
+// in a commit message is HIGH).
+type Risk int32
+
+const (
+	Risk_RISK_UNSPECIFIED Risk = 0
+	Risk_RISK_LOW         Risk = 1
+	Risk_RISK_MEDIUM      Risk = 2
+	Risk_RISK_HIGH        Risk = 3
+)
+
+// Enum value maps for Risk.
+var (
+	Risk_name = map[int32]string{
+		0: "RISK_UNSPECIFIED",
+		1: "RISK_LOW",
+		2: "RISK_MEDIUM",
+		3: "RISK_HIGH",
+	}
+	Risk_value = map[string]int32{
+		"RISK_UNSPECIFIED": 0,
+		"RISK_LOW":         1,
+		"RISK_MEDIUM":      2,
+		"RISK_HIGH":        3,
+	}
+)
+
+func (x Risk) Enum() *Risk {
+	p := new(Risk)
+	*p = x
+	return p
+}
+
+func (x Risk) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (Risk) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_options_v1_options_proto_enumTypes[1].Descriptor()
+}
+
+func (Risk) Type() protoreflect.EnumType {
+	return &file_forgetools_options_v1_options_proto_enumTypes[1]
+}
+
+func (x Risk) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use Risk.Descriptor instead.
+func (Risk) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{1}
 }
 
 type EnvelopeRole int32
@@ -120,11 +182,11 @@ func (x EnvelopeRole) String() string {
 }
 
 func (EnvelopeRole) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[1].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[2].Descriptor()
 }
 
 func (EnvelopeRole) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[1]
+	return &file_forgetools_options_v1_options_proto_enumTypes[2]
 }
 
 func (x EnvelopeRole) Number() protoreflect.EnumNumber {
@@ -133,7 +195,7 @@ func (x EnvelopeRole) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use EnvelopeRole.Descriptor instead.
 func (EnvelopeRole) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{1}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
 }
 
 type Scope int32
@@ -173,11 +235,11 @@ func (x Scope) String() string {
 }
 
 func (Scope) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[2].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[3].Descriptor()
 }
 
 func (Scope) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[2]
+	return &file_forgetools_options_v1_options_proto_enumTypes[3]
 }
 
 func (x Scope) Number() protoreflect.EnumNumber {
@@ -186,7 +248,7 @@ func (x Scope) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Scope.Descriptor instead.
 func (Scope) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
 }
 
 type Attribution int32
@@ -227,11 +289,11 @@ func (x Attribution) String() string {
 }
 
 func (Attribution) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[3].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[4].Descriptor()
 }
 
 func (Attribution) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[3]
+	return &file_forgetools_options_v1_options_proto_enumTypes[4]
 }
 
 func (x Attribution) Number() protoreflect.EnumNumber {
@@ -240,7 +302,7 @@ func (x Attribution) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Attribution.Descriptor instead.
 func (Attribution) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
 }
 
 type Render int32
@@ -304,11 +366,11 @@ func (x Render) String() string {
 }
 
 func (Render) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[4].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[5].Descriptor()
 }
 
 func (Render) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[4]
+	return &file_forgetools_options_v1_options_proto_enumTypes[5]
 }
 
 func (x Render) Number() protoreflect.EnumNumber {
@@ -317,7 +379,7 @@ func (x Render) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Render.Descriptor instead.
 func (Render) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
 // Set on fields of result messages: what the field says about the artifact
@@ -367,11 +429,11 @@ func (x ArtifactRole) String() string {
 }
 
 func (ArtifactRole) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[5].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[6].Descriptor()
 }
 
 func (ArtifactRole) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[5]
+	return &file_forgetools_options_v1_options_proto_enumTypes[6]
 }
 
 func (x ArtifactRole) Number() protoreflect.EnumNumber {
@@ -380,7 +442,7 @@ func (x ArtifactRole) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ArtifactRole.Descriptor instead.
 func (ArtifactRole) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
 }
 
 // A piece of model-facing guidance written once and referenced by id. A
@@ -570,6 +632,11 @@ type ToolOptions struct {
 	// records that the calling account owns it: kind = the result arm's name,
 	// repository, number and id from the result fields marked (artifact).
 	OwnsResult bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
+	// The action class an approval policy keys on, e.g. "comms:external" for
+	// the forge conversation, "vcs:push" for branches and commits.
+	ActionClass string `protobuf:"bytes,13,opt,name=action_class,json=actionClass,proto3" json:"action_class,omitempty"`
+	// The risk tier of the call before its text is looked at.
+	Risk Risk `protobuf:"varint,14,opt,name=risk,proto3,enum=forgetools.options.v1.Risk" json:"risk,omitempty"`
 	// Display name for people (MCP annotations.title), e.g. "Create issue".
 	Title         string `protobuf:"bytes,15,opt,name=title,proto3" json:"title,omitempty"`
 	unknownFields protoimpl.UnknownFields
@@ -688,6 +755,20 @@ func (x *ToolOptions) GetOwnsResult() bool {
 		return x.OwnsResult
 	}
 	return false
+}
+
+func (x *ToolOptions) GetActionClass() string {
+	if x != nil {
+		return x.ActionClass
+	}
+	return ""
+}
+
+func (x *ToolOptions) GetRisk() Risk {
+	if x != nil {
+		return x.Risk
+	}
+	return Risk_RISK_UNSPECIFIED
 }
 
 func (x *ToolOptions) GetTitle() string {
@@ -918,7 +999,12 @@ type RenderOptions struct {
 	// through the field's guard. The note is proto text, like the ack
 	// template, so the line stays renderer-authored. It says what the write
 	// did not do (labels the forge dropped).
-	AckNote       string `protobuf:"bytes,5,opt,name=ack_note,json=ackNote,proto3" json:"ack_note,omitempty"`
+	AckNote string `protobuf:"bytes,5,opt,name=ack_note,json=ackNote,proto3" json:"ack_note,omitempty"`
+	// For RENDER_FENCED: how many characters of the text are shown before the
+	// truncation marker. 0 = the runtime default (4,000 for an artifact's own
+	// text, 1,000 inside an aggregate). For text the model acts on whole, such
+	// as a file it may rewrite.
+	MaxChars      uint32 `protobuf:"varint,6,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -986,6 +1072,13 @@ func (x *RenderOptions) GetAckNote() string {
 		return x.AckNote
 	}
 	return ""
+}
+
+func (x *RenderOptions) GetMaxChars() uint32 {
+	if x != nil {
+		return x.MaxChars
+	}
+	return 0
 }
 
 // Set on the arms of the result oneof.
@@ -1143,7 +1236,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xa7\x03\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xfb\x03\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -1163,7 +1256,9 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"capability\x18\v \x01(\tR\n" +
 	"capability\x12\x1f\n" +
 	"\vowns_result\x18\f \x01(\bR\n" +
-	"ownsResult\x12\x14\n" +
+	"ownsResult\x12!\n" +
+	"\faction_class\x18\r \x01(\tR\vactionClass\x12/\n" +
+	"\x04risk\x18\x0e \x01(\x0e2\x1b.forgetools.options.v1.RiskR\x04risk\x12\x14\n" +
 	"\x05title\x18\x0f \x01(\tR\x05title\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
@@ -1184,20 +1279,27 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
 	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xab\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xc8\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
 	"\tmax_items\x18\x03 \x01(\rR\bmaxItems\x12\x1d\n" +
 	"\n" +
 	"claim_from\x18\x04 \x01(\tR\tclaimFrom\x12\x19\n" +
-	"\back_note\x18\x05 \x01(\tR\aackNote\"%\n" +
+	"\back_note\x18\x05 \x01(\tR\aackNote\x12\x1b\n" +
+	"\tmax_chars\x18\x06 \x01(\rR\bmaxChars\"%\n" +
 	"\rResultOptions\x12\x14\n" +
-	"\x05error\x18\x01 \x01(\bR\x05error*K\n" +
+	"\x05error\x18\x01 \x01(\bR\x05error*^\n" +
 	"\bApproval\x12\x18\n" +
 	"\x14APPROVAL_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rAPPROVAL_READ\x10\x01\x12\x12\n" +
-	"\x0eAPPROVAL_WRITE\x10\x02*\x8d\x01\n" +
+	"\x0eAPPROVAL_WRITE\x10\x02\x12\x11\n" +
+	"\rAPPROVAL_PUSH\x10\x03*J\n" +
+	"\x04Risk\x12\x14\n" +
+	"\x10RISK_UNSPECIFIED\x10\x00\x12\f\n" +
+	"\bRISK_LOW\x10\x01\x12\x0f\n" +
+	"\vRISK_MEDIUM\x10\x02\x12\r\n" +
+	"\tRISK_HIGH\x10\x03*\x8d\x01\n" +
 	"\fEnvelopeRole\x12\x1d\n" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
@@ -1249,59 +1351,61 @@ func file_forgetools_options_v1_options_proto_rawDescGZIP() []byte {
 	return file_forgetools_options_v1_options_proto_rawDescData
 }
 
-var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
+var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
 var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
 var file_forgetools_options_v1_options_proto_goTypes = []any{
 	(Approval)(0),                         // 0: forgetools.options.v1.Approval
-	(EnvelopeRole)(0),                     // 1: forgetools.options.v1.EnvelopeRole
-	(Scope)(0),                            // 2: forgetools.options.v1.Scope
-	(Attribution)(0),                      // 3: forgetools.options.v1.Attribution
-	(Render)(0),                           // 4: forgetools.options.v1.Render
-	(ArtifactRole)(0),                     // 5: forgetools.options.v1.ArtifactRole
-	(*Snippet)(nil),                       // 6: forgetools.options.v1.Snippet
-	(*ToolsetOptions)(nil),                // 7: forgetools.options.v1.ToolsetOptions
-	(*ToolOptions)(nil),                   // 8: forgetools.options.v1.ToolOptions
-	(*EnvelopeOptions)(nil),               // 9: forgetools.options.v1.EnvelopeOptions
-	(*ParamOptions)(nil),                  // 10: forgetools.options.v1.ParamOptions
-	(*EnumValueOptions)(nil),              // 11: forgetools.options.v1.EnumValueOptions
-	(*RenderOptions)(nil),                 // 12: forgetools.options.v1.RenderOptions
-	(*ResultOptions)(nil),                 // 13: forgetools.options.v1.ResultOptions
-	nil,                                   // 14: forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	nil,                                   // 15: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	(*descriptorpb.OneofOptions)(nil),     // 16: google.protobuf.OneofOptions
-	(*descriptorpb.FieldOptions)(nil),     // 17: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 18: google.protobuf.EnumValueOptions
+	(Risk)(0),                             // 1: forgetools.options.v1.Risk
+	(EnvelopeRole)(0),                     // 2: forgetools.options.v1.EnvelopeRole
+	(Scope)(0),                            // 3: forgetools.options.v1.Scope
+	(Attribution)(0),                      // 4: forgetools.options.v1.Attribution
+	(Render)(0),                           // 5: forgetools.options.v1.Render
+	(ArtifactRole)(0),                     // 6: forgetools.options.v1.ArtifactRole
+	(*Snippet)(nil),                       // 7: forgetools.options.v1.Snippet
+	(*ToolsetOptions)(nil),                // 8: forgetools.options.v1.ToolsetOptions
+	(*ToolOptions)(nil),                   // 9: forgetools.options.v1.ToolOptions
+	(*EnvelopeOptions)(nil),               // 10: forgetools.options.v1.EnvelopeOptions
+	(*ParamOptions)(nil),                  // 11: forgetools.options.v1.ParamOptions
+	(*EnumValueOptions)(nil),              // 12: forgetools.options.v1.EnumValueOptions
+	(*RenderOptions)(nil),                 // 13: forgetools.options.v1.RenderOptions
+	(*ResultOptions)(nil),                 // 14: forgetools.options.v1.ResultOptions
+	nil,                                   // 15: forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	nil,                                   // 16: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	(*descriptorpb.OneofOptions)(nil),     // 17: google.protobuf.OneofOptions
+	(*descriptorpb.FieldOptions)(nil),     // 18: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 19: google.protobuf.EnumValueOptions
 }
 var file_forgetools_options_v1_options_proto_depIdxs = []int32{
-	6,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
+	7,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
 	0,  // 1: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
-	1,  // 2: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	14, // 3: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	15, // 4: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	2,  // 5: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
-	3,  // 6: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
-	4,  // 7: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	16, // 8: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	17, // 9: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	17, // 10: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	17, // 11: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	17, // 12: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	17, // 13: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	17, // 14: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
-	18, // 15: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	7,  // 16: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	8,  // 17: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	9,  // 18: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	10, // 19: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	12, // 20: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	13, // 21: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	5,  // 22: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
-	11, // 23: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	24, // [24:24] is the sub-list for method output_type
-	24, // [24:24] is the sub-list for method input_type
-	16, // [16:24] is the sub-list for extension type_name
-	8,  // [8:16] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	1,  // 2: forgetools.options.v1.ToolOptions.risk:type_name -> forgetools.options.v1.Risk
+	2,  // 3: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
+	15, // 4: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	16, // 5: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	3,  // 6: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	4,  // 7: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	5,  // 8: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	17, // 9: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	18, // 10: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	18, // 11: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	18, // 12: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	18, // 13: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	18, // 14: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	18, // 15: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	19, // 16: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 17: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	9,  // 18: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	10, // 19: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	11, // 20: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	13, // 21: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	14, // 22: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	6,  // 23: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	12, // 24: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	25, // [25:25] is the sub-list for method output_type
+	25, // [25:25] is the sub-list for method input_type
+	17, // [17:25] is the sub-list for extension type_name
+	9,  // [9:17] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }
@@ -1314,7 +1418,7 @@ func file_forgetools_options_v1_options_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_options_v1_options_proto_rawDesc), len(file_forgetools_options_v1_options_proto_rawDesc)),
-			NumEnums:      6,
+			NumEnums:      7,
 			NumMessages:   10,
 			NumExtensions: 8,
 			NumServices:   0,

@@ -172,6 +172,26 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 			Message:      arm.Error.GetMessage(),
 			RetryAfterMs: arm.Error.GetRetryAfterMs(),
 		}}
+	case *gatewayv1.ForgeCallResult_Repository:
+		return runtime.Outcome{Arm: "repository", Message: arm.Repository}
+	case *gatewayv1.ForgeCallResult_File:
+		return runtime.Outcome{Arm: "file", Message: arm.File}
+	case *gatewayv1.ForgeCallResult_Dir:
+		return runtime.Outcome{Arm: "dir", Message: arm.Dir}
+	case *gatewayv1.ForgeCallResult_PullRequests:
+		return runtime.Outcome{Arm: "pull_requests", Message: arm.PullRequests}
+	case *gatewayv1.ForgeCallResult_CiRuns:
+		return runtime.Outcome{Arm: "ci_runs", Message: arm.CiRuns}
+	case *gatewayv1.ForgeCallResult_CiRun:
+		return runtime.Outcome{Arm: "ci_run", Message: arm.CiRun}
+	case *gatewayv1.ForgeCallResult_Branch:
+		return runtime.Outcome{Arm: "branch", Message: arm.Branch}
+	case *gatewayv1.ForgeCallResult_FileCommit:
+		return runtime.Outcome{Arm: "file_commit", Message: arm.FileCommit}
+	case *gatewayv1.ForgeCallResult_Merge:
+		return runtime.Outcome{Arm: "merge", Message: arm.Merge}
+	case *gatewayv1.ForgeCallResult_CiTriggered:
+		return runtime.Outcome{Arm: "ci_triggered", Message: arm.CiTriggered}
 	}
 	return runtime.Outcome{}
 }

@@ -25,6 +25,9 @@ type ForgeHandler interface {
 	ForgePullRequestsHandler
 	ForgeReviewsHandler
 	ForgeChangeNotificationsHandler
+	ForgeRepositoryHandler
+	ForgeCiHandler
+	ForgePushHandler
 }
 
 // ForgeIssuesHandler is the "issues" capability: a provider implementing all of
@@ -34,14 +37,17 @@ type ForgeIssuesHandler interface {
 	// body and comments.
 	GetIssue(ctx context.Context, c handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error)
 	// ListIssues serves forge_list_issues: List issues (never pull requests),
-	// newest first, filtered by state and labels.
+	// newest first.
 	ListIssues(ctx context.Context, c handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
 	// CommentOnIssue serves forge_comment_on_issue: Post a comment on an issue.
 	CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)
-	// CreateIssue serves forge_create_issue: Open an issue. Never filed twice:
-	// a retry with the same call id, or the same arguments within the dedup
-	// window (10 minutes by default), gets the first issue back.
+	// CreateIssue serves forge_create_issue: Open an issue. A retry with the
+	// same call id, or the same arguments within the dedup window, returns the
+	// first issue.
 	CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error)
+	// UpdateIssue serves forge_update_issue: Close, reopen or edit an issue;
+	// fields left out are unchanged.
+	UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error)
 }
 
 // ForgePullRequestsHandler is the "pull_requests" capability: a provider
@@ -54,10 +60,15 @@ type ForgePullRequestsHandler interface {
 	// conversation comment on a pull request (not a review).
 	CommentOnPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error)
 	// CreatePullRequest serves forge_create_pull_request: Open a pull request
-	// from a branch you have already pushed. Never opened twice: a retry with
-	// the same call id, or the same arguments within the dedup window, gets the
-	// first one back.
+	// from a branch you have already pushed. A retry with the same call id, or
+	// the same arguments within the dedup window, returns the first one.
 	CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
+	// ListPullRequests serves forge_list_pull_requests: List pull requests,
+	// newest first.
+	ListPullRequests(ctx context.Context, c handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error)
+	// MergePullRequest serves forge_merge_pull_request: Merge a pull request if
+	// its head is still expected_head_sha, the head_sha you reviewed.
+	MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error)
 }
 
 // ForgeReviewsHandler is the "reviews" capability: a provider implementing all
@@ -79,6 +90,43 @@ type ForgeChangeNotificationsHandler interface {
 	// Unsubscribe serves forge_unsubscribe: Cancel a subscription made with
 	// forge_subscribe.
 	Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error)
+}
+
+// ForgeRepositoryHandler is the "repository" capability: a provider
+// implementing all of it serves these arms.
+type ForgeRepositoryHandler interface {
+	// GetRepo serves forge_get_repo: Read a repository: default branch,
+	// visibility, your permission.
+	GetRepo(ctx context.Context, c handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
+	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
+	// forge_write_file needs.
+	ReadFile(ctx context.Context, c handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
+	// ListDir serves forge_list_dir: List a directory at a ref.
+	ListDir(ctx context.Context, c handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
+}
+
+// ForgeCiHandler is the "ci" capability: a provider implementing all of it
+// serves these arms.
+type ForgeCiHandler interface {
+	// ListCiRuns serves forge_list_ci_runs: List CI runs, newest first.
+	ListCiRuns(ctx context.Context, c handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error)
+	// GetCiRun serves forge_get_ci_run: Read a CI run: its jobs, and each
+	// failed job's log tail.
+	GetCiRun(ctx context.Context, c handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error)
+	// TriggerCi serves forge_trigger_ci: Start a CI run on a branch or tag.
+	TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error)
+	// RerunCi serves forge_rerun_ci: Re-run a CI run.
+	RerunCi(ctx context.Context, c handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error)
+}
+
+// ForgePushHandler is the "push" capability: a provider implementing all of it
+// serves these arms.
+type ForgePushHandler interface {
+	// CreateBranch serves forge_create_branch: Create a branch at from_ref.
+	CreateBranch(ctx context.Context, c handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error)
+	// WriteFile serves forge_write_file: Commit a file's whole new content to a
+	// branch; an update needs expected_sha from forge_read_file.
+	WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error)
 }
 
 // UnimplementedForgeHandler answers every arm with handler.Unimplemented, which
@@ -129,6 +177,54 @@ func (UnimplementedForgeHandler) Unsubscribe(context.Context, handler.Call, *gat
 	return nil, handler.Unimplemented("change_notifications", "unsubscribe")
 }
 
+func (UnimplementedForgeHandler) GetRepo(context.Context, handler.Call, *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+	return nil, handler.Unimplemented("repository", "get_repo")
+}
+
+func (UnimplementedForgeHandler) ReadFile(context.Context, handler.Call, *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+	return nil, handler.Unimplemented("repository", "read_file")
+}
+
+func (UnimplementedForgeHandler) ListDir(context.Context, handler.Call, *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+	return nil, handler.Unimplemented("repository", "list_dir")
+}
+
+func (UnimplementedForgeHandler) ListPullRequests(context.Context, handler.Call, *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+	return nil, handler.Unimplemented("pull_requests", "list_pull_requests")
+}
+
+func (UnimplementedForgeHandler) ListCiRuns(context.Context, handler.Call, *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+	return nil, handler.Unimplemented("ci", "list_ci_runs")
+}
+
+func (UnimplementedForgeHandler) GetCiRun(context.Context, handler.Call, *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+	return nil, handler.Unimplemented("ci", "get_ci_run")
+}
+
+func (UnimplementedForgeHandler) UpdateIssue(context.Context, handler.Call, *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	return nil, handler.Unimplemented("issues", "update_issue")
+}
+
+func (UnimplementedForgeHandler) CreateBranch(context.Context, handler.Call, *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+	return nil, handler.Unimplemented("push", "create_branch")
+}
+
+func (UnimplementedForgeHandler) WriteFile(context.Context, handler.Call, *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+	return nil, handler.Unimplemented("push", "write_file")
+}
+
+func (UnimplementedForgeHandler) MergePullRequest(context.Context, handler.Call, *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+	return nil, handler.Unimplemented("pull_requests", "merge_pull_request")
+}
+
+func (UnimplementedForgeHandler) TriggerCi(context.Context, handler.Call, *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+	return nil, handler.Unimplemented("ci", "trigger_ci")
+}
+
+func (UnimplementedForgeHandler) RerunCi(context.Context, handler.Call, *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+	return nil, handler.Unimplemented("ci", "rerun_ci")
+}
+
 // ForgeTable is the server side of the "forge" table: the gateway dispatches
 // ForgeCallRequest through it to a provider's ForgeHandler methods.
 var ForgeTable = &handler.Table{
@@ -151,6 +247,18 @@ var ForgeTable = &handler.Table{
 		forgeCreatePullRequestArm,
 		forgeSubscribeArm,
 		forgeUnsubscribeArm,
+		forgeGetRepoArm,
+		forgeReadFileArm,
+		forgeListDirArm,
+		forgeListPullRequestsArm,
+		forgeListCiRunsArm,
+		forgeGetCiRunArm,
+		forgeUpdateIssueArm,
+		forgeCreateBranchArm,
+		forgeWriteFileArm,
+		forgeMergePullRequestArm,
+		forgeTriggerCiArm,
+		forgeRerunCiArm,
 	},
 	Split: splitForgeRequest,
 	Error: forgeError,
@@ -496,6 +604,347 @@ func scopeForgeUnsubscribe(m proto.Message) string {
 	return m.(*gatewayv1.UnsubscribeRequest).GetSubscriptionId()
 }
 
+// forgeGetRepoArm is the get_repo arm (forge_get_repo).
+var forgeGetRepoArm = &handler.Arm{
+	Name:       "get_repo",
+	Tool:       "forge_get_repo",
+	Capability: "repository",
+	Result:     "repository",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeGetRepo,
+	Serve:      serveForgeGetRepo,
+	Wrap:       wrapForgeRepositoryResult,
+}
+
+// serveForgeGetRepo calls GetRepo on a provider serving the "repository"
+// capability.
+func serveForgeGetRepo(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeRepositoryHandler)
+	if !ok {
+		return nil, handler.Unimplemented("repository", "get_repo")
+	}
+	return handler.Result(s.GetRepo(ctx, c, req.(*gatewayv1.GetRepoRequest)))
+}
+
+// scopeForgeGetRepo returns the repo the gateway scopes forge_get_repo by.
+func scopeForgeGetRepo(m proto.Message) string {
+	return m.(*gatewayv1.GetRepoRequest).GetRepo()
+}
+
+// forgeReadFileArm is the read_file arm (forge_read_file).
+var forgeReadFileArm = &handler.Arm{
+	Name:       "read_file",
+	Tool:       "forge_read_file",
+	Capability: "repository",
+	Result:     "file",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeReadFile,
+	Serve:      serveForgeReadFile,
+	Wrap:       wrapForgeFileResult,
+}
+
+// serveForgeReadFile calls ReadFile on a provider serving the "repository"
+// capability.
+func serveForgeReadFile(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeRepositoryHandler)
+	if !ok {
+		return nil, handler.Unimplemented("repository", "read_file")
+	}
+	return handler.Result(s.ReadFile(ctx, c, req.(*gatewayv1.ReadFileRequest)))
+}
+
+// scopeForgeReadFile returns the repo the gateway scopes forge_read_file by.
+func scopeForgeReadFile(m proto.Message) string {
+	return m.(*gatewayv1.ReadFileRequest).GetRepo()
+}
+
+// forgeListDirArm is the list_dir arm (forge_list_dir).
+var forgeListDirArm = &handler.Arm{
+	Name:       "list_dir",
+	Tool:       "forge_list_dir",
+	Capability: "repository",
+	Result:     "dir",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeListDir,
+	Serve:      serveForgeListDir,
+	Wrap:       wrapForgeDirResult,
+}
+
+// serveForgeListDir calls ListDir on a provider serving the "repository"
+// capability.
+func serveForgeListDir(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeRepositoryHandler)
+	if !ok {
+		return nil, handler.Unimplemented("repository", "list_dir")
+	}
+	return handler.Result(s.ListDir(ctx, c, req.(*gatewayv1.ListDirRequest)))
+}
+
+// scopeForgeListDir returns the repo the gateway scopes forge_list_dir by.
+func scopeForgeListDir(m proto.Message) string {
+	return m.(*gatewayv1.ListDirRequest).GetRepo()
+}
+
+// forgeListPullRequestsArm is the list_pull_requests arm
+// (forge_list_pull_requests).
+var forgeListPullRequestsArm = &handler.Arm{
+	Name:       "list_pull_requests",
+	Tool:       "forge_list_pull_requests",
+	Capability: "pull_requests",
+	Result:     "pull_requests",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeListPullRequests,
+	Serve:      serveForgeListPullRequests,
+	Wrap:       wrapForgePullRequestsResult,
+}
+
+// serveForgeListPullRequests calls ListPullRequests on a provider serving the
+// "pull_requests" capability.
+func serveForgeListPullRequests(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePullRequestsHandler)
+	if !ok {
+		return nil, handler.Unimplemented("pull_requests", "list_pull_requests")
+	}
+	return handler.Result(s.ListPullRequests(ctx, c, req.(*gatewayv1.ListPullRequestsRequest)))
+}
+
+// scopeForgeListPullRequests returns the repo the gateway scopes
+// forge_list_pull_requests by.
+func scopeForgeListPullRequests(m proto.Message) string {
+	return m.(*gatewayv1.ListPullRequestsRequest).GetRepo()
+}
+
+// forgeListCiRunsArm is the list_ci_runs arm (forge_list_ci_runs).
+var forgeListCiRunsArm = &handler.Arm{
+	Name:       "list_ci_runs",
+	Tool:       "forge_list_ci_runs",
+	Capability: "ci",
+	Result:     "ci_runs",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeListCiRuns,
+	Serve:      serveForgeListCiRuns,
+	Wrap:       wrapForgeCiRunsResult,
+}
+
+// serveForgeListCiRuns calls ListCiRuns on a provider serving the "ci"
+// capability.
+func serveForgeListCiRuns(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeCiHandler)
+	if !ok {
+		return nil, handler.Unimplemented("ci", "list_ci_runs")
+	}
+	return handler.Result(s.ListCiRuns(ctx, c, req.(*gatewayv1.ListCIRunsRequest)))
+}
+
+// scopeForgeListCiRuns returns the repo the gateway scopes forge_list_ci_runs
+// by.
+func scopeForgeListCiRuns(m proto.Message) string {
+	return m.(*gatewayv1.ListCIRunsRequest).GetRepo()
+}
+
+// forgeGetCiRunArm is the get_ci_run arm (forge_get_ci_run).
+var forgeGetCiRunArm = &handler.Arm{
+	Name:       "get_ci_run",
+	Tool:       "forge_get_ci_run",
+	Capability: "ci",
+	Result:     "ci_run",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeGetCiRun,
+	Serve:      serveForgeGetCiRun,
+	Wrap:       wrapForgeCiRunResult,
+}
+
+// serveForgeGetCiRun calls GetCiRun on a provider serving the "ci" capability.
+func serveForgeGetCiRun(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeCiHandler)
+	if !ok {
+		return nil, handler.Unimplemented("ci", "get_ci_run")
+	}
+	return handler.Result(s.GetCiRun(ctx, c, req.(*gatewayv1.GetCIRunRequest)))
+}
+
+// scopeForgeGetCiRun returns the repo the gateway scopes forge_get_ci_run by.
+func scopeForgeGetCiRun(m proto.Message) string {
+	return m.(*gatewayv1.GetCIRunRequest).GetRepo()
+}
+
+// forgeUpdateIssueArm is the update_issue arm (forge_update_issue).
+var forgeUpdateIssueArm = &handler.Arm{
+	Name:       "update_issue",
+	Tool:       "forge_update_issue",
+	Capability: "issues",
+	Result:     "issue",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeUpdateIssue,
+	Texts:      textsForgeUpdateIssue,
+	Serve:      serveForgeUpdateIssue,
+	Wrap:       wrapForgeIssueResult,
+}
+
+// serveForgeUpdateIssue calls UpdateIssue on a provider serving the "issues"
+// capability.
+func serveForgeUpdateIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeIssuesHandler)
+	if !ok {
+		return nil, handler.Unimplemented("issues", "update_issue")
+	}
+	return handler.Result(s.UpdateIssue(ctx, c, req.(*gatewayv1.UpdateIssueRequest)))
+}
+
+// scopeForgeUpdateIssue returns the repo the gateway scopes forge_update_issue
+// by.
+func scopeForgeUpdateIssue(m proto.Message) string {
+	return m.(*gatewayv1.UpdateIssueRequest).GetRepo()
+}
+
+// textsForgeUpdateIssue returns the text the gateway stamps or strips of a
+// forge_update_issue request.
+func textsForgeUpdateIssue(m proto.Message) []handler.Text {
+	req := m.(*gatewayv1.UpdateIssueRequest)
+	var texts []handler.Text
+	if req.Body != nil {
+		texts = append(texts, handler.Text{Path: "body", Value: req.Body, Attribution: handler.Stamp})
+	}
+	return texts
+}
+
+// forgeCreateBranchArm is the create_branch arm (forge_create_branch).
+var forgeCreateBranchArm = &handler.Arm{
+	Name:       "create_branch",
+	Tool:       "forge_create_branch",
+	Capability: "push",
+	Result:     "branch",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeCreateBranch,
+	Serve:      serveForgeCreateBranch,
+	Wrap:       wrapForgeBranchResult,
+}
+
+// serveForgeCreateBranch calls CreateBranch on a provider serving the "push"
+// capability.
+func serveForgeCreateBranch(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePushHandler)
+	if !ok {
+		return nil, handler.Unimplemented("push", "create_branch")
+	}
+	return handler.Result(s.CreateBranch(ctx, c, req.(*gatewayv1.CreateBranchRequest)))
+}
+
+// scopeForgeCreateBranch returns the repo the gateway scopes
+// forge_create_branch by.
+func scopeForgeCreateBranch(m proto.Message) string {
+	return m.(*gatewayv1.CreateBranchRequest).GetRepo()
+}
+
+// forgeWriteFileArm is the write_file arm (forge_write_file).
+var forgeWriteFileArm = &handler.Arm{
+	Name:       "write_file",
+	Tool:       "forge_write_file",
+	Capability: "push",
+	Result:     "file_commit",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeWriteFile,
+	Serve:      serveForgeWriteFile,
+	Wrap:       wrapForgeFileCommitResult,
+}
+
+// serveForgeWriteFile calls WriteFile on a provider serving the "push"
+// capability.
+func serveForgeWriteFile(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePushHandler)
+	if !ok {
+		return nil, handler.Unimplemented("push", "write_file")
+	}
+	return handler.Result(s.WriteFile(ctx, c, req.(*gatewayv1.WriteFileRequest)))
+}
+
+// scopeForgeWriteFile returns the repo the gateway scopes forge_write_file by.
+func scopeForgeWriteFile(m proto.Message) string {
+	return m.(*gatewayv1.WriteFileRequest).GetRepo()
+}
+
+// forgeMergePullRequestArm is the merge_pull_request arm
+// (forge_merge_pull_request).
+var forgeMergePullRequestArm = &handler.Arm{
+	Name:       "merge_pull_request",
+	Tool:       "forge_merge_pull_request",
+	Capability: "pull_requests",
+	Result:     "merge",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeMergePullRequest,
+	Serve:      serveForgeMergePullRequest,
+	Wrap:       wrapForgeMergeResult,
+}
+
+// serveForgeMergePullRequest calls MergePullRequest on a provider serving the
+// "pull_requests" capability.
+func serveForgeMergePullRequest(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePullRequestsHandler)
+	if !ok {
+		return nil, handler.Unimplemented("pull_requests", "merge_pull_request")
+	}
+	return handler.Result(s.MergePullRequest(ctx, c, req.(*gatewayv1.MergePullRequestRequest)))
+}
+
+// scopeForgeMergePullRequest returns the repo the gateway scopes
+// forge_merge_pull_request by.
+func scopeForgeMergePullRequest(m proto.Message) string {
+	return m.(*gatewayv1.MergePullRequestRequest).GetRepo()
+}
+
+// forgeTriggerCiArm is the trigger_ci arm (forge_trigger_ci).
+var forgeTriggerCiArm = &handler.Arm{
+	Name:       "trigger_ci",
+	Tool:       "forge_trigger_ci",
+	Capability: "ci",
+	Result:     "ci_triggered",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeTriggerCi,
+	Serve:      serveForgeTriggerCi,
+	Wrap:       wrapForgeCiTriggeredResult,
+}
+
+// serveForgeTriggerCi calls TriggerCi on a provider serving the "ci"
+// capability.
+func serveForgeTriggerCi(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeCiHandler)
+	if !ok {
+		return nil, handler.Unimplemented("ci", "trigger_ci")
+	}
+	return handler.Result(s.TriggerCi(ctx, c, req.(*gatewayv1.TriggerCIRequest)))
+}
+
+// scopeForgeTriggerCi returns the repo the gateway scopes forge_trigger_ci by.
+func scopeForgeTriggerCi(m proto.Message) string {
+	return m.(*gatewayv1.TriggerCIRequest).GetRepo()
+}
+
+// forgeRerunCiArm is the rerun_ci arm (forge_rerun_ci).
+var forgeRerunCiArm = &handler.Arm{
+	Name:       "rerun_ci",
+	Tool:       "forge_rerun_ci",
+	Capability: "ci",
+	Result:     "ci_run",
+	Scope:      handler.ScopeRepository,
+	ScopeKey:   scopeForgeRerunCi,
+	Serve:      serveForgeRerunCi,
+	Wrap:       wrapForgeCiRunResult,
+}
+
+// serveForgeRerunCi calls RerunCi on a provider serving the "ci" capability.
+func serveForgeRerunCi(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeCiHandler)
+	if !ok {
+		return nil, handler.Unimplemented("ci", "rerun_ci")
+	}
+	return handler.Result(s.RerunCi(ctx, c, req.(*gatewayv1.RerunCIRequest)))
+}
+
+// scopeForgeRerunCi returns the repo the gateway scopes forge_rerun_ci by.
+func scopeForgeRerunCi(m proto.Message) string {
+	return m.(*gatewayv1.RerunCIRequest).GetRepo()
+}
+
 // wrapForgeIssueResult puts a result into the issue arm of ForgeCallResult.
 func wrapForgeIssueResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -565,6 +1014,90 @@ func wrapForgeUnsubscribedResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeRepositoryResult puts a result into the repository arm of
+// ForgeCallResult.
+func wrapForgeRepositoryResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Repository{Repository: m.(*forgev1.Repository)},
+	}
+}
+
+// wrapForgeFileResult puts a result into the file arm of ForgeCallResult.
+func wrapForgeFileResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_File{File: m.(*forgev1.FileContent)},
+	}
+}
+
+// wrapForgeDirResult puts a result into the dir arm of ForgeCallResult.
+func wrapForgeDirResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Dir{Dir: m.(*forgev1.DirListing)},
+	}
+}
+
+// wrapForgePullRequestsResult puts a result into the pull_requests arm of
+// ForgeCallResult.
+func wrapForgePullRequestsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_PullRequests{PullRequests: m.(*forgev1.PullRequestList)},
+	}
+}
+
+// wrapForgeCiRunsResult puts a result into the ci_runs arm of ForgeCallResult.
+func wrapForgeCiRunsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_CiRuns{CiRuns: m.(*forgev1.CIRunList)},
+	}
+}
+
+// wrapForgeCiRunResult puts a result into the ci_run arm of ForgeCallResult.
+func wrapForgeCiRunResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_CiRun{CiRun: m.(*forgev1.CIRun)},
+	}
+}
+
+// wrapForgeBranchResult puts a result into the branch arm of ForgeCallResult.
+func wrapForgeBranchResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Branch{Branch: m.(*forgev1.BranchRef)},
+	}
+}
+
+// wrapForgeFileCommitResult puts a result into the file_commit arm of
+// ForgeCallResult.
+func wrapForgeFileCommitResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_FileCommit{FileCommit: m.(*forgev1.FileCommit)},
+	}
+}
+
+// wrapForgeMergeResult puts a result into the merge arm of ForgeCallResult.
+func wrapForgeMergeResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Merge{Merge: m.(*forgev1.MergeResult)},
+	}
+}
+
+// wrapForgeCiTriggeredResult puts a result into the ci_triggered arm of
+// ForgeCallResult.
+func wrapForgeCiTriggeredResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_CiTriggered{CiTriggered: m.(*forgev1.CITriggered)},
+	}
+}
+
 // splitForgeRequest finds the arm of a ForgeCallRequest; nil when it names
 // none.
 func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
@@ -595,6 +1128,30 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 		return forgeSubscribeArm, arm.Subscribe, env
 	case *gatewayv1.ForgeCallRequest_Unsubscribe:
 		return forgeUnsubscribeArm, arm.Unsubscribe, env
+	case *gatewayv1.ForgeCallRequest_GetRepo:
+		return forgeGetRepoArm, arm.GetRepo, env
+	case *gatewayv1.ForgeCallRequest_ReadFile:
+		return forgeReadFileArm, arm.ReadFile, env
+	case *gatewayv1.ForgeCallRequest_ListDir:
+		return forgeListDirArm, arm.ListDir, env
+	case *gatewayv1.ForgeCallRequest_ListPullRequests:
+		return forgeListPullRequestsArm, arm.ListPullRequests, env
+	case *gatewayv1.ForgeCallRequest_ListCiRuns:
+		return forgeListCiRunsArm, arm.ListCiRuns, env
+	case *gatewayv1.ForgeCallRequest_GetCiRun:
+		return forgeGetCiRunArm, arm.GetCiRun, env
+	case *gatewayv1.ForgeCallRequest_UpdateIssue:
+		return forgeUpdateIssueArm, arm.UpdateIssue, env
+	case *gatewayv1.ForgeCallRequest_CreateBranch:
+		return forgeCreateBranchArm, arm.CreateBranch, env
+	case *gatewayv1.ForgeCallRequest_WriteFile:
+		return forgeWriteFileArm, arm.WriteFile, env
+	case *gatewayv1.ForgeCallRequest_MergePullRequest:
+		return forgeMergePullRequestArm, arm.MergePullRequest, env
+	case *gatewayv1.ForgeCallRequest_TriggerCi:
+		return forgeTriggerCiArm, arm.TriggerCi, env
+	case *gatewayv1.ForgeCallRequest_RerunCi:
+		return forgeRerunCiArm, arm.RerunCi, env
 	}
 	return nil, nil, env
 }

@@ -1,0 +1,29 @@
+package vocab_test
+
+import (
+	"testing"
+
+	"github.com/forgetools/forgetools/vocab"
+)
+
+func TestPatternWords(t *testing.T) {
+	for pattern, want := range map[string]string{
+		`^[\w./-]+$`:          "must be non-empty and contain only letters, digits, '-', '.', '/' and '_'",
+		`^[A-Za-z0-9.:-]*$`:   "may contain only letters, digits, '-', '.' and ':'",
+		`^[\w-]+$`:            "must be non-empty and contain only letters, digits, '-' and '_'",
+		`^[0-9]+$`:            "must be non-empty and contain only digits",
+		`^[a-z]+$`:            "must match the pattern ^[a-z]+$", // lower case only: not "letters"
+		`^[A-Za-z]*$`:         "may contain only letters",
+		`^[^/]+$`:             "must match the pattern ^[^/]+$", // a negated class is every other character
+		`^[0-9A-Fa-f]{7,64}$`: "must match the pattern ^[0-9A-Fa-f]{7,64}$",
+		`[\w]+`:               "must match the pattern [\\w]+", // unanchored
+		`^[\w ]+$`:            "must match the pattern ^[\\w ]+$", // a space is not said in words
+		`^[é]+$`:              "must match the pattern ^[é]+$",
+		vocab.NonBlank:        "must match the pattern " + vocab.NonBlank,
+		`^(`:                  "must match the pattern ^(",
+	} {
+		if got := vocab.PatternWords(pattern); got != want {
+			t.Errorf("PatternWords(%q) = %q, want %q", pattern, got, want)
+		}
+	}
+}
