@@ -27,6 +27,11 @@ type Call struct {
 	// ClientRequestID is the create's dedup key ("" on other arms). A forge
 	// with native idempotency derives its own key from (Account, this).
 	ClientRequestID string
+	// PushToDefaultBranch is set when the account's configuration lets it
+	// commit straight to a repository's default branch. Providers refuse
+	// such a write otherwise: an agent works on a branch and opens a pull
+	// request, and a merge is how its work reaches the default branch.
+	PushToDefaultBranch bool
 }
 
 // Provider is a configured forge instance. It serves the arms whose
