@@ -3,7 +3,6 @@ package githubtest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -31,25 +30,14 @@ func seeded(t *testing.T, o Options) *Server {
 // headers and decoded JSON body.
 func do(t *testing.T, s *Server, auth, method, path, body string) (int, http.Header, any) {
 	t.Helper()
-	req, err := http.NewRequest(method, s.APIURL()+strings.TrimPrefix(path, "/"), strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+auth)
-	req.Header.Set("X-GitHub-Api-Version", APIVersion)
-	client := s.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	h := bearer(auth)
+	h.Set("X-GitHub-Api-Version", APIVersion)
+	status, header, raw := raw(t, s, method, s.APIURL()+strings.TrimPrefix(path, "/"), "", body, h)
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
 		t.Fatalf("%s %s: answer is not JSON: %s", method, path, raw)
 	}
-	return resp.StatusCode, resp.Header, v
+	return status, header, v
 }
 
 // conforms reports every member of got that GitHub's documented example

@@ -11,14 +11,29 @@ import (
 
 // What the fake holds. Issues and pull requests of a repository share one
 // number sequence, as on GitHub: a pull request is an issue with a pull
-// part, which is why the issues endpoint lists both.
+// part, which is why the issues endpoint lists both. Branches and tags point
+// at commits of a small git model (git.go); Actions workflows and runs are
+// in actions.go.
 
 type repo struct {
 	id            int64
 	owner, name   string
 	defaultBranch string
-	branches      []string
-	items         []*item // items[n-1] is number n
+	description   string
+	visibility    string // public, private or internal
+	archived      bool
+	branches      map[string]string // name -> commit sha
+	tags          map[string]string // name -> commit sha
+	commits       map[string]*commit
+	items         []*item  // items[n-1] is number n
+	milestones    []string // milestones[n-1] is number n's title
+	// permissions is each login's role (admin, maintain, write, triage,
+	// read); a login not listed has write.
+	permissions map[string]string
+	// mergeMethods are the merge methods the repository allows.
+	mergeMethods []string
+	workflows    []*workflow
+	runs         []*run
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -28,22 +43,31 @@ type item struct {
 	number      int
 	title, body string
 	state       string // open or closed
+	stateReason string // completed, not_planned, reopened or ""
 	labels      []string
+	assignees   []string
+	milestone   int // 0 = none
 	author      string
 	created     time.Time
+	updated     time.Time
+	closed      time.Time // zero while open
 	comments    []*comment
 	pull        *pull // nil for an issue
 }
 
 type pull struct {
-	id      int64
-	head    string
-	base    string
-	headSHA string
-	draft   bool
-	merged  bool
-	reviews []*review
-	inline  []*reviewComment
+	id   int64
+	head string
+	base string
+	// headSHA is the head commit once merged, or when the head is not a
+	// branch of the repository; otherwise the head branch says.
+	headSHA     string
+	draft       bool
+	merged      bool
+	mergeSHA    string
+	unmergeable bool // conflicts: GitHub reports mergeable false
+	reviews     []*review
+	inline      []*reviewComment
 }
 
 type comment struct {
@@ -76,8 +100,9 @@ type reviewComment struct {
 type Issue struct {
 	Title, Body string
 	// Author is the login that opened it; "" = octocat.
-	Author string
-	Labels []string
+	Author    string
+	Labels    []string
+	Assignees []string
 	// State is open (the default) or closed.
 	State string
 }
@@ -89,10 +114,25 @@ type Pull struct {
 	Head, Base  string // Base "" = the default branch
 	Draft       bool
 	Merged      bool
+	// Conflicts makes GitHub report it unmergeable (mergeable false) and
+	// refuse to merge it.
+	Conflicts bool
 }
 
-// AddRepo creates owner/name with its default branch and any other
-// branches (heads pull requests can be opened from).
+// Settings are a repository's properties beyond its name.
+type Settings struct {
+	Description string
+	// Visibility is public (the default), private or internal.
+	Visibility string
+	Archived   bool
+	// MergeMethods are the merge methods allowed; nil = merge, squash and
+	// rebase.
+	MergeMethods []string
+}
+
+// AddRepo creates owner/name with an initial commit (a README.md) on its
+// default branch, and other branches at the same commit (heads pull
+// requests can be opened from).
 func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	owner, name, ok := strings.Cut(fullName, "/")
 	if !ok {
@@ -100,18 +140,52 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.repos[strings.ToLower(fullName)] = &repo{
-		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch,
-		branches: append([]string{defaultBranch}, branches...),
+	r := &repo{
+		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
+		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
+		permissions: map[string]string{}, mergeMethods: []string{"merge", "squash", "rebase"},
+	}
+	s.repos[strings.ToLower(fullName)] = r
+	root := s.commit(r, nil, owner, "Initial commit", map[string]file{"README.md": {content: []byte("# " + name + "\n")}})
+	for _, b := range append([]string{defaultBranch}, branches...) {
+		r.branches[b] = root.sha
 	}
 }
 
-// AddBranch pushes a branch to a repository.
+// Configure sets a repository's properties.
+func (s *Server) Configure(fullName string, c Settings) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	r.description, r.visibility, r.archived = c.Description, or(c.Visibility, "public"), c.Archived
+	if c.MergeMethods != nil {
+		r.mergeMethods = slices.Clone(c.MergeMethods)
+	}
+}
+
+// SetPermission gives login a role in a repository: admin, maintain,
+// write, triage or read.
+func (s *Server) SetPermission(fullName, login, role string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustRepo(fullName).permissions[login] = role
+}
+
+// AddMilestone creates a milestone and returns its number.
+func (s *Server) AddMilestone(fullName, title string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	r.milestones = append(r.milestones, title)
+	return len(r.milestones)
+}
+
+// AddBranch pushes a branch to a repository, at the default branch's head.
 func (s *Server) AddBranch(fullName, branch string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	r.branches = append(r.branches, branch)
+	r.branches[branch] = r.branches[r.defaultBranch]
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps
@@ -132,7 +206,9 @@ func (s *Server) AddIssue(fullName string, in Issue) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), in.Labels, or(in.State, "open"), nil).number
+	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), in.Labels, or(in.State, "open"), nil)
+	it.assignees = slices.Clone(in.Assignees)
+	return it.number
 }
 
 // AddPull opens a pull request and returns its number.
@@ -140,12 +216,16 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged}
+	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged, unmergeable: in.Conflicts}
 	state := "open"
 	if in.Merged {
 		state = "closed"
 	}
-	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p).number
+	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p)
+	if sha, ok := r.branches[p.head]; ok && in.Merged {
+		p.headSHA = sha
+	}
+	return it.number
 }
 
 func (s *Server) mustRepo(fullName string) *repo {
@@ -160,6 +240,10 @@ func (s *Server) addItem(r *repo, title, body, author string, labels []string, s
 	it := &item{
 		id: s.newID(), number: len(r.items) + 1, title: title, body: body, state: state,
 		labels: slices.Clone(labels), author: author, created: s.tick(), pull: p,
+	}
+	it.updated = it.created
+	if state == "closed" {
+		it.closed, it.stateReason = it.created, "completed"
 	}
 	s.user(author)
 	if p != nil {
@@ -178,7 +262,21 @@ func (r *repo) item(n int) *item {
 	return r.items[n-1]
 }
 
-func (r *repo) hasBranch(b string) bool { return slices.Contains(r.branches, b) }
+func (r *repo) hasBranch(b string) bool {
+	_, ok := r.branches[b]
+	return ok
+}
+
+// headSHA is a pull request's head commit: its head branch's, while open.
+func (r *repo) headSHA(p *pull) string {
+	if sha, ok := r.branches[p.head]; ok && !p.merged {
+		return sha
+	}
+	return p.headSHA
+}
+
+// role is login's permission in the repository.
+func (r *repo) role(login string) string { return or(r.permissions[login], "write") }
 
 // newID is the next id; one sequence for every kind keeps ids unique.
 func (s *Server) newID() int64 {
