@@ -75,9 +75,13 @@ type Provider struct {
 	host     string
 	author   *gh.Client
 	reviewer *gh.Client
-	timeout  time.Duration
-	secrets  []string
-	log      *slog.Logger
+	// logs downloads Actions job logs from where GitHub redirects to; it
+	// sends no credential (see logs.go).
+	logs      *http.Client
+	userAgent string
+	timeout   time.Duration
+	secrets   []string
+	log       *slog.Logger
 	// now is the clock rate-limit waits are computed against.
 	now func() time.Time
 }
@@ -87,6 +91,9 @@ var (
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
+	_ gatewayv1handler.ForgeRepositoryHandler   = (*Provider)(nil)
+	_ gatewayv1handler.ForgePushHandler         = (*Provider)(nil)
+	_ gatewayv1handler.ForgeCiHandler           = (*Provider)(nil)
 )
 
 // hostPattern is ForgeRef.host's rule, lower case: a DNS name with an
@@ -134,6 +141,8 @@ func New(o Options) (*Provider, error) {
 		rt = http.DefaultTransport.(*http.Transport).Clone()
 	}
 	p.author = newClient(base, o.Token, ua, rt)
+	p.logs = pinnedClient(origin(base)+" and GitHub's log download hosts", logHosts(base), rt)
+	p.userAgent = ua
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
 		p.reviewer = newClient(base, o.ReviewerToken, ua, rt)
@@ -191,16 +200,16 @@ func isLoopback(host string) bool {
 // header is set on a request only on its way into the pin: one bound for
 // another host is refused there, with nothing sent.
 func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper) *gh.Client {
-	hc := &http.Client{
-		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: rt},
-		CheckRedirect: redirectPolicy(base),
-	}
-	c := gh.NewClient(hc).WithAuthToken(token)
+	c := gh.NewClient(pinnedClient(origin(base), sameOrigin(base), rt)).WithAuthToken(token)
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.
 	c.UploadURL = base
 	c.UserAgent = userAgent
+	// Endpoints that answer with a redirect to a download (job logs) go
+	// through go-github's usual request path, so their failures and rate
+	// limits are GitHub error answers like any other.
+	c.RateLimitRedirectionalEndpoints = true
 	return c
 }
 
@@ -252,6 +261,17 @@ func number(n uint64, kind string) (int, error) {
 		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
+}
+
+// parseNumbered is an issue or pull request ("kind") of a repository,
+// both checked.
+func parseNumbered(repoArg string, n uint64, kind string) (repoName, int, error) {
+	repo, err := parseRepo(repoArg)
+	if err != nil {
+		return repoName{}, 0, err
+	}
+	num, err := number(n, kind)
+	return repo, num, err
 }
 
 // pageLimit bounds how many pages one read follows, so a pathological
