@@ -22,14 +22,17 @@ var sha = regexp.MustCompile(`[0-9a-f]{40}`)
 
 // sent is what a GitHub fake received from request from on, one line each:
 // "METHOD path?query signer body", where signer names the credential in
-// the Authorization header. Every request must carry GitHub's API version
-// and forgetools' user agent.
+// the Authorization header ("none" without one), and every sha reads SHA.
+// Every API request must carry GitHub's API version and forgetools' user
+// agent. A download from the fake's log store reads "METHOD logstore path
+// signer": its signed query is the fake's own.
 func sent(t *testing.T, s *githubtest.Server, from int) []string {
 	t.Helper()
-	signers := map[string]string{"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe"}
+	signers := map[string]string{"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe", "": "none"}
 	var out []string
 	for _, r := range s.Requests()[from:] {
-		if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion {
+		logStore := strings.HasPrefix(r.Path, "/actions-results/")
+		if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion && !logStore {
 			t.Errorf("%s %s: X-GitHub-Api-Version %q", r.Method, r.Path, v)
 		}
 		if ua := r.Header.Get("User-Agent"); ua != "forgetools" {
@@ -39,15 +42,18 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 		if !ok {
 			signer = "unknown"
 		}
-		line := r.Method + " " + sha.ReplaceAllString(r.Path, "SHA")
-		if len(r.Query) > 0 {
+		line := r.Method + " " + r.Path
+		switch {
+		case logStore:
+			line = r.Method + " logstore " + r.Path
+		case len(r.Query) > 0:
 			line += "?" + r.Query.Encode()
 		}
 		line += " " + signer
 		if len(r.Body) > 0 {
 			line += " " + strings.TrimSuffix(string(r.Body), "\n") // go-github ends the JSON with a newline
 		}
-		out = append(out, line)
+		out = append(out, sha.ReplaceAllString(line, "SHA"))
 	}
 	return out
 }
@@ -121,7 +127,9 @@ author: forgetools-bot
 `+claim+`url: https://github.com/octocat/Hello-World/issues/3#issuecomment-`+comment+`
 <<<body-NONCE
 Reproduced on main.
->>>body-NONCE`)
+>>>body-NONCE
+created_at: TIME
+updated_at: TIME`)
 	wantSent(t, "get issue", sent(t, gh, 2),
 		"GET /repos/octocat/Hello-World/issues/3 author",
 		"GET /repos/octocat/Hello-World/issues/3/comments?per_page=100 author")
@@ -143,6 +151,8 @@ Crash on start
 <<<body-NONCE
 Steps: open the app.
 >>>body-NONCE
+created_at: TIME
+updated_at: TIME
 record issues[1]
 repo: octocat/Hello-World
 number: 1
@@ -155,7 +165,9 @@ Found a bug
 >>>title-NONCE
 <<<body-NONCE
 It crashes on start.
->>>body-NONCE`)
+>>>body-NONCE
+created_at: TIME
+updated_at: TIME`)
 	wantSent(t, "list issues", sent(t, gh, 4),
 		"GET /repos/octocat/Hello-World/issues?direction=desc&per_page=30&sort=created&state=open author")
 
@@ -245,7 +257,9 @@ author: forgetools-bot
 `+claim+`url: https://github.com/octocat/Hello-World/pull/4#issuecomment-`+prComment+`
 <<<body-NONCE
 Rebased.
->>>body-NONCE`)
+>>>body-NONCE
+head_sha: `+gh.Head("octocat/Hello-World", "fix-crash")+`
+mergeable: true`)
 	wantSent(t, "get pull request", sent(t, gh, 10),
 		"GET /repos/octocat/Hello-World/pulls/4 author",
 		"GET /repos/octocat/Hello-World/pulls/4/reviews?per_page=100 author",

@@ -252,10 +252,14 @@ func (e *env) fails(tool, args string) string {
 	return text
 }
 
-var fenceNonce = regexp.MustCompile(`(<<<|>>>)(\w+)-([0-9a-f]+)`)
+var (
+	fenceNonce = regexp.MustCompile(`(<<<|>>>)(\w+)-([0-9a-f]+)`)
+	// stamp is a time the fakes set from the wall clock.
+	stamp = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b`)
+)
 
 // normalize replaces a read's fence nonce with NONCE, after checking that
-// one render uses one nonce throughout.
+// one render uses one nonce throughout, and every RFC 3339 time with TIME.
 func normalize(t *testing.T, text string) string {
 	t.Helper()
 	nonces := map[string]bool{}
@@ -265,7 +269,7 @@ func normalize(t *testing.T, text string) string {
 	if len(nonces) > 1 {
 		t.Errorf("one render uses several fence nonces %v:\n%s", nonces, text)
 	}
-	return fenceNonce.ReplaceAllString(text, "${1}${2}-NONCE")
+	return stamp.ReplaceAllString(fenceNonce.ReplaceAllString(text, "${1}${2}-NONCE"), "TIME")
 }
 
 // checkNoCredentialLeaked fails the test if a credential appears in a tool
