@@ -25,7 +25,7 @@ func TestGitHubRepositoryReads(t *testing.T) {
 	gh := e.github
 	gh.Commit(helloRepo, "main", "Add the parser", githubtest.File{Path: "src/parse.go", Content: "package parse\n"},
 		githubtest.File{Path: "vendor/lib", Submodule: "https://github.com/octocat/lib.git"})
-	blob, _ := readSHA(t, gh, "main", "README.md")
+	blob := readSHA(t, gh, "main", "README.md")
 
 	// Open pull request #2 is not an open issue, though GitHub counts it.
 	want(t, "get repo", e.ok("forge_get_repo", `{`+hello+`}`), readPreamble+`record repository
@@ -84,13 +84,13 @@ url: https://github.com/octocat/Hello-World/blob/main/README.md`
 }
 
 // readSHA is a file's blob sha at a ref, as forge_read_file shows it.
-func readSHA(t *testing.T, gh *githubtest.Server, ref, path string) (string, string) {
+func readSHA(t *testing.T, gh *githubtest.Server, ref, path string) string {
 	t.Helper()
 	content, ok := gh.FileAt(helloRepo, ref, path)
 	if !ok {
 		t.Fatalf("no %s at %s", path, ref)
 	}
-	return gitBlob(content), content
+	return gitBlob(content)
 }
 
 // entriesOf is a listing's entries as "name type" words.
@@ -111,7 +111,7 @@ func entriesOf(listing string) string {
 func TestGitHubPushAndMerge(t *testing.T) {
 	e := start(t)
 	gh := e.github
-	blob, _ := readSHA(t, gh, "main", "README.md")
+	blob := readSHA(t, gh, "main", "README.md")
 	mainHead := gh.Head(helloRepo, "main")
 
 	want(t, "create branch", e.ok("forge_create_branch", `{`+hello+`,"branch":"fix-typo"}`),
@@ -386,7 +386,7 @@ func TestGitHubEnterpriseTrigger(t *testing.T) {
 // GitHub's failures on the new arms come back in-band like any other.
 func TestGitHubHandsFailuresInBand(t *testing.T) {
 	e := start(t)
-	blob, _ := readSHA(t, e.github, "main", "README.md")
+	blob := readSHA(t, e.github, "main", "README.md")
 	e.github.AddBranch(helloRepo, "fix")
 	for _, tc := range []struct {
 		route  string
@@ -431,7 +431,7 @@ func TestGitHubHandsFailuresInBand(t *testing.T) {
 // GET that writes nothing.
 func TestGitHubWriteAfterRename(t *testing.T) {
 	e := start(t)
-	blob, _ := readSHA(t, e.github, "main", "README.md")
+	blob := readSHA(t, e.github, "main", "README.md")
 	e.github.AddBranch(helloRepo, "fix")
 	e.github.Rename(helloRepo, "octocat/Hello-Universe")
 	want(t, "write after a rename", e.fails("forge_write_file", `{`+hello+`,"branch":"fix","path":"README.md","content":"x","message":"m","expected_sha":"`+blob+`"}`),
