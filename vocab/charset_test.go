@@ -16,7 +16,7 @@ func TestPatternWords(t *testing.T) {
 		`^[A-Za-z]*$`:         "may contain only letters",
 		`^[^/]+$`:             "must match the pattern ^[^/]+$", // a negated class is every other character
 		`^[0-9A-Fa-f]{7,64}$`: "must match the pattern ^[0-9A-Fa-f]{7,64}$",
-		`[\w]+`:               "must match the pattern [\\w]+", // unanchored
+		`[\w]+`:               "must match the pattern [\\w]+",    // unanchored
 		`^[\w ]+$`:            "must match the pattern ^[\\w ]+$", // a space is not said in words
 		`^[é]+$`:              "must match the pattern ^[é]+$",
 		vocab.NonBlank:        "must match the pattern " + vocab.NonBlank,

@@ -3,6 +3,7 @@ package github
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	gh "github.com/google/go-github/v84/github"
 
@@ -15,17 +16,39 @@ import (
 
 func (p *Provider) issue(repo repoName, i *gh.Issue, comments []*gh.IssueComment) *forgev1.Issue {
 	return &forgev1.Issue{
-		Forge:    p.Ref(),
-		Repo:     repo.String(),
-		Number:   uint64(i.GetNumber()),
-		State:    i.GetState(),
-		Url:      i.GetHTMLURL(),
-		Labels:   labelNames(i.Labels),
-		Author:   i.GetUser().GetLogin(),
-		Title:    i.GetTitle(),
-		Body:     unmark(i.GetBody()),
-		Comments: issueComments(comments),
+		Forge:       p.Ref(),
+		Repo:        repo.String(),
+		Number:      uint64(i.GetNumber()),
+		State:       i.GetState(),
+		Url:         i.GetHTMLURL(),
+		Labels:      labelNames(i.Labels),
+		Author:      i.GetUser().GetLogin(),
+		Title:       i.GetTitle(),
+		Body:        unmark(i.GetBody()),
+		Comments:    issueComments(comments),
+		Assignees:   logins(i.Assignees),
+		Milestone:   i.GetMilestone().GetTitle(),
+		CreatedAt:   timestamp(i.CreatedAt),
+		UpdatedAt:   timestamp(i.UpdatedAt),
+		ClosedAt:    timestamp(i.ClosedAt),
+		StateReason: i.GetStateReason(),
 	}
+}
+
+func logins(us []*gh.User) []string {
+	out := make([]string, 0, len(us))
+	for _, u := range us {
+		out = append(out, u.GetLogin())
+	}
+	return out
+}
+
+// timestamp is an RFC 3339 time in UTC, or "" for a time GitHub left null.
+func timestamp(t *gh.Timestamp) string {
+	if t == nil || t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 func labelNames(ls []*gh.Label) []string {
@@ -64,18 +87,30 @@ func (p *Provider) pullRequest(repo repoName, pr *gh.PullRequest) *forgev1.PullR
 		state = "merged"
 	}
 	return &forgev1.PullRequest{
-		Forge:   p.Ref(),
-		Repo:    repo.String(),
-		Number:  uint64(pr.GetNumber()),
-		State:   state,
-		Url:     pr.GetHTMLURL(),
-		HeadRef: pr.GetHead().GetRef(),
-		BaseRef: pr.GetBase().GetRef(),
-		Draft:   pr.GetDraft(),
-		Author:  pr.GetUser().GetLogin(),
-		Title:   pr.GetTitle(),
-		Body:    unmark(pr.GetBody()),
+		Forge:     p.Ref(),
+		Repo:      repo.String(),
+		Number:    uint64(pr.GetNumber()),
+		State:     state,
+		Url:       pr.GetHTMLURL(),
+		HeadRef:   pr.GetHead().GetRef(),
+		BaseRef:   pr.GetBase().GetRef(),
+		Draft:     pr.GetDraft(),
+		Author:    pr.GetUser().GetLogin(),
+		Title:     pr.GetTitle(),
+		Body:      unmark(pr.GetBody()),
+		HeadSha:   pr.GetHead().GetSHA(),
+		Merged:    state == "merged",
+		Mergeable: mergeable(pr.Mergeable),
 	}
+}
+
+// mergeable is GitHub's tri-state: null while it computes the answer (and
+// always in a listing), else true or false.
+func mergeable(m *bool) string {
+	if m == nil {
+		return ""
+	}
+	return strconv.FormatBool(*m)
 }
 
 // verdict is a GitHub review state in the tools' vocabulary (the verdict

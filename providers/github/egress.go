@@ -26,13 +26,14 @@ func (e *egressError) Error() string {
 	return fmt.Sprintf("refused a request to %s: this forge is pinned to %s", e.target, e.pinned)
 }
 
-// pinnedTransport refuses every request whose scheme or host is not the
-// API's. It is the last check before the network: whatever built the URL
-// (go-github, a redirect, a URL taken from a response), nothing and no
-// credential reaches another host.
+// pinnedTransport refuses every request whose origin allows rejects. It is
+// the last check before the network: whatever built the URL (go-github, a
+// redirect, a URL taken from a response), nothing and no credential reaches
+// another host.
 type pinnedTransport struct {
-	scheme, host string
-	next         http.RoundTripper
+	pinned string // what a refusal names as allowed
+	allows func(*url.URL) bool
+	next   http.RoundTripper
 }
 
 func (t *pinnedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
@@ -40,24 +41,27 @@ func (t *pinnedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		if r.Body != nil {
 			r.Body.Close() // RoundTrip owns the body, even when refusing.
 		}
-		return nil, &egressError{target: origin(r.URL), pinned: t.scheme + "://" + t.host}
+		return nil, &egressError{target: origin(r.URL), pinned: t.pinned}
 	}
 	return t.next.RoundTrip(r)
 }
 
-func (t *pinnedTransport) allows(u *url.URL) bool {
-	return u.Scheme == t.scheme && strings.EqualFold(u.Host, t.host)
+// sameOrigin allows base's scheme and host only.
+func sameOrigin(base *url.URL) func(*url.URL) bool {
+	return func(u *url.URL) bool {
+		return u.Scheme == base.Scheme && strings.EqualFold(u.Host, base.Host)
+	}
 }
 
-// redirectPolicy follows same-host redirects on reads only. A redirect on a
-// write is returned as-is (go-github reports it as a RedirectionError): Go
-// would otherwise turn a POST answered with 301 into a GET that succeeds
-// and writes nothing, and the caller would be told the write happened.
-func redirectPolicy(base *url.URL) func(*http.Request, []*http.Request) error {
-	pin := &pinnedTransport{scheme: base.Scheme, host: base.Host}
+// redirectPolicy follows redirects that allows accepts, on reads only. A
+// redirect on a write is returned as-is (go-github reports it as a
+// RedirectionError): Go would otherwise turn a POST answered with 301 into a
+// GET that succeeds and writes nothing, and the caller would be told the
+// write happened.
+func redirectPolicy(pinned string, allows func(*url.URL) bool) func(*http.Request, []*http.Request) error {
 	return func(next *http.Request, via []*http.Request) error {
-		if !pin.allows(next.URL) {
-			return &egressError{target: origin(next.URL), pinned: origin(base), redirect: true}
+		if !allows(next.URL) {
+			return &egressError{target: origin(next.URL), pinned: pinned, redirect: true}
 		}
 		if m := via[0].Method; m != http.MethodGet && m != http.MethodHead {
 			return http.ErrUseLastResponse
@@ -66,6 +70,15 @@ func redirectPolicy(base *url.URL) func(*http.Request, []*http.Request) error {
 			return fmt.Errorf("stopped after %d redirects", maxRedirects)
 		}
 		return nil
+	}
+}
+
+// pinnedClient is an HTTP client whose requests and redirects stay where
+// allows says, over rt.
+func pinnedClient(pinned string, allows func(*url.URL) bool, rt http.RoundTripper) *http.Client {
+	return &http.Client{
+		Transport:     &pinnedTransport{pinned: pinned, allows: allows, next: rt},
+		CheckRedirect: redirectPolicy(pinned, allows),
 	}
 }
 

@@ -43,13 +43,15 @@ const maxMessage = 2000
 
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error. The message names the operation and what GitHub said, and
-// never a credential.
+// never a credential. An operation that words its own failure (a
+// *handler.Error) keeps its words, bounded and redacted the same way.
 func (p *Provider) mapError(what string, err error) *handler.Error {
-	if pe, ok := handler.AsError(err); ok {
-		return pe
+	e, ok := handler.AsError(err)
+	if !ok {
+		e = p.classify(err)
+		e.Message = what + ": " + e.Message
 	}
-	e := p.classify(err)
-	e.Message = p.redactor.Message(what+": "+e.Message, maxMessage)
+	e.Message = p.redactor.Message(e.Message, maxMessage)
 	return e
 }
 
@@ -208,7 +210,9 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 		return handler.Errorf(codeDenied, "%s", msg)
 	case status == http.StatusNotFound:
 		return handler.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
-	case status == http.StatusConflict, status == http.StatusGone:
+	case status == http.StatusConflict, status == http.StatusGone, status == http.StatusMethodNotAllowed:
+		// 405 is how GitHub says an operation cannot be done in the
+		// artifact's present state (a pull request that cannot be merged).
 		return handler.Errorf(codePrecondition, "%s", msg)
 	case status == http.StatusUnavailableForLegalReasons:
 		return handler.Errorf(codeDenied, "%s", msg)
@@ -217,6 +221,17 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 	default:
 		return handler.Errorf(codeInternal, "%s", msg)
 	}
+}
+
+// answered is the HTTP status GitHub answered err with (0 when err is not
+// an error answer) and what it said, flattened as detail does. Operations
+// use it to word the failures an agent acts on.
+func answered(err error) (status int, said string) {
+	var resp *gh.ErrorResponse
+	if !errors.As(err, &resp) || resp.Response == nil {
+		return 0, ""
+	}
+	return resp.Response.StatusCode, detail(resp)
 }
 
 // detail flattens GitHub's error body into one line: the message, then each

@@ -3,6 +3,7 @@ package github
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"reflect"
@@ -45,6 +46,9 @@ type exchange struct {
 	header       http.Header // response headers on top of GitHub's usual ones
 	reply        string      // response body
 	hold         bool        // never answer; wait for the client to give up
+	// download marks a job-log download from the log store: no
+	// credential, no API headers, a suffix Range for the log's tail.
+	download bool
 }
 
 // fakeGitHub is githubtest's fake GitHub answering a script: each
@@ -140,12 +144,17 @@ func (f *fakeGitHub) check(r githubtest.Request, ex exchange) {
 	if agent == "" {
 		agent = testUserAgent
 	}
-	for k, want := range map[string]string{
+	want := map[string]string{
 		"Authorization":        "Bearer " + token,
 		"X-GitHub-Api-Version": githubtest.APIVersion,
 		"Accept":               accept,
 		"User-Agent":           agent,
-	} {
+	}
+	if ex.download {
+		want = map[string]string{"Authorization": "", "X-GitHub-Api-Version": "", "Accept": "", "User-Agent": agent,
+			"Range": fmt.Sprintf("bytes=-%d", logFetchBytes)}
+	}
+	for k, want := range want {
 		if got := r.Header.Get(k); got != want {
 			t.Errorf("%s: header %s = %q, want %q", what, k, got, want)
 		}
@@ -206,6 +215,17 @@ func hdr(kv ...string) http.Header {
 		h.Set(kv[i], kv[i+1])
 	}
 	return h
+}
+
+// logDownload is the exchange that fetches a job's log from the fake's log
+// store, at the URL the logs endpoint redirected to.
+func (f *fakeGitHub) logDownload(t *testing.T, jobID int64, status int, header http.Header, reply string) exchange {
+	t.Helper()
+	u, err := url.Parse(f.srv.LogURL(jobID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exchange{method: "GET", path: u.Path, query: u.Query(), download: true, status: status, header: header, reply: reply}
 }
 
 // linkNext is GitHub's Link header for a page that has a next one.

@@ -82,3 +82,46 @@ func FuzzErrorAnswer(f *testing.F) {
 		}
 	})
 }
+
+// A file path comes from the model and goes into URL paths: whatever
+// parsePath accepts, escaped, must address exactly that file under
+// /contents/ on the API host.
+func FuzzParsePath(f *testing.F) {
+	for _, s := range []string{"README.md", "/docs/a b#c?.md", "a/../b", "a//b", "%2e%2e/x", "é/ü.txt", "a\x00b", "./x", "x/."} {
+		f.Add(s)
+	}
+	base, _ := url.Parse("https://api.github.com/")
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := parsePath(s, false)
+		if err != nil {
+			return
+		}
+		u, err := base.Parse("repos/o/n/contents/" + escapePath(p))
+		if err != nil {
+			t.Fatalf("accepted %q but it does not make a URL: %v", s, err)
+		}
+		if u.Host != base.Host || u.Path != "/repos/o/n/contents/"+p || u.RawQuery != "" || u.Fragment != "" {
+			t.Fatalf("accepted %q, which addresses %s (path %q)", s, u, u.Path)
+		}
+	})
+}
+
+// A job log is untrusted bytes. Whatever it holds, its tail is valid UTF-8
+// within the cap, with no control character but tab and newline.
+func FuzzTailText(f *testing.F) {
+	f.Add([]byte("\ufeff2026-11-29T08:15:10.1234567Z \x1b[31mFAIL\x1b[0m\r\n"), false)
+	f.Add([]byte("partial\nline\n\n"), true)
+	f.Add([]byte("\xff\xfe\x00\x07\u202e"), false)
+	f.Add([]byte(strings.Repeat("é", 2000)), true)
+	f.Fuzz(func(t *testing.T, log []byte, cut bool) {
+		got := tailText(log, cut)
+		if !utf8.ValidString(got) || utf8.RuneCountInString(got) > logTailRunes {
+			t.Fatalf("tail of %d runes, valid %v", utf8.RuneCountInString(got), utf8.ValidString(got))
+		}
+		for _, r := range got {
+			if r != '\n' && r != '\t' && (r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0)) {
+				t.Fatalf("control character %U in %q", r, got)
+			}
+		}
+	})
+}

@@ -76,9 +76,13 @@ type Provider struct {
 	host     string
 	author   *gh.Client
 	reviewer *gh.Client
-	timeout  time.Duration
-	redactor *redact.Redactor // both credentials
-	log      *slog.Logger
+	// logs downloads Actions job logs from where GitHub redirects to; it
+	// sends no credential (see logs.go).
+	logs      *http.Client
+	userAgent string
+	timeout   time.Duration
+	redactor  *redact.Redactor // both credentials
+	log       *slog.Logger
 	// now is the clock rate-limit waits are computed against.
 	now func() time.Time
 }
@@ -88,6 +92,9 @@ var (
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
+	_ gatewayv1handler.ForgeRepositoryHandler   = (*Provider)(nil)
+	_ gatewayv1handler.ForgePushHandler         = (*Provider)(nil)
+	_ gatewayv1handler.ForgeCiHandler           = (*Provider)(nil)
 )
 
 // hostPattern is ForgeRef.host's rule, lower case: a DNS name with an
@@ -136,6 +143,8 @@ func New(o Options) (*Provider, error) {
 	}
 	now := func() time.Time { return p.now() } // tests replace p.now after New
 	p.author = newClient(base, o.Token, ua, rt, now)
+	p.logs = pinnedClient(origin(base)+" and GitHub's log download hosts", logHosts(base), rt)
+	p.userAgent = ua
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
 		p.reviewer = newClient(base, o.ReviewerToken, ua, rt, now)
@@ -195,17 +204,17 @@ func isLoopback(host string) bool {
 // go-github's own rate memory is off.
 func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper, now func() time.Time) *gh.Client {
 	gate := &rateGate{next: rt, now: now}
-	hc := &http.Client{
-		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: gate},
-		CheckRedirect: redirectPolicy(base),
-	}
-	c := gh.NewClient(hc).WithAuthToken(token)
+	c := gh.NewClient(pinnedClient(origin(base), sameOrigin(base), gate)).WithAuthToken(token)
 	c.DisableRateLimitCheck = true
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.
 	c.UploadURL = base
 	c.UserAgent = userAgent
+	// Endpoints that answer with a redirect to a download (job logs) go
+	// through go-github's usual request path, so their failures and rate
+	// limits are GitHub error answers like any other.
+	c.RateLimitRedirectionalEndpoints = true
 	return c
 }
 
@@ -257,6 +266,17 @@ func number(n uint64, kind string) (int, error) {
 		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
+}
+
+// parseNumbered is an issue or pull request ("kind") of a repository,
+// both checked.
+func parseNumbered(repoArg string, n uint64, kind string) (repoName, int, error) {
+	repo, err := parseRepo(repoArg)
+	if err != nil {
+		return repoName{}, 0, err
+	}
+	num, err := number(n, kind)
+	return repo, num, err
 }
 
 // pageLimit bounds how many pages one read follows, so a pathological

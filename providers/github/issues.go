@@ -25,11 +25,7 @@ const (
 // the issues endpoint too; one is refused as not_found, saying what it is,
 // and so is an issue transferred to another repository, saying where.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetIssueNumber(), "issue")
+	repo, n, err := parseNumbered(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
@@ -69,19 +65,21 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
-	}
-	limit = min(limit, maxPerPage)
+	limit := listLimit(req.Limit)
 	opts := &gh.IssueListByRepoOptions{
 		State:     issueState(req.GetState()),
 		Labels:    req.GetLabels(),
+		Assignee:  req.GetAssignee(),
 		Sort:      "created",
 		Direction: "desc",
 		// A page of at least GitHub's default size, so a small limit in a
 		// repository busy with pull requests still fills from one page.
 		ListOptions: gh.ListOptions{PerPage: max(limit, defaultListLimit)},
+	}
+	if req.Since != nil {
+		// GitHub's since is the same "updated at or after" filter, in its
+		// documented form YYYY-MM-DDTHH:MM:SSZ.
+		opts.Since = req.GetSince().AsTime().UTC()
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
 		list := &forgev1.IssueList{}
@@ -108,6 +106,14 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	})
 }
 
+// listLimit is a list's wire limit: omitted = 30, never more than a page.
+func listLimit(limit *uint32) int {
+	if limit == nil || *limit == 0 {
+		return defaultListLimit
+	}
+	return min(int(*limit), maxPerPage)
+}
+
 func issueState(s gatewayv1.IssueStateFilter) string {
 	switch s {
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED:
@@ -119,10 +125,12 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 	}
 }
 
-// CreateIssue opens an issue with the title, body and labels as given, and
-// says which labels GitHub did not apply. A keyed create marks its body,
-// and a resumed one returns the issue an earlier attempt filed, if any
-// (recover.go).
+// CreateIssue opens an issue with the title, body, labels, assignees and
+// milestone as given. GitHub silently drops labels, assignees and the
+// milestone when the credential lacks push access: the issue returned shows
+// what it kept, and says which labels it did not apply. A keyed create
+// marks its body, and a resumed one returns the issue an earlier attempt
+// filed, if any (recover.go).
 func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -134,6 +142,16 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 	}
 	if len(req.GetLabels()) > 0 {
 		in.Labels = gh.Ptr(req.GetLabels())
+	}
+	if len(req.GetAssignees()) > 0 {
+		in.Assignees = gh.Ptr(req.GetAssignees())
+	}
+	if req.Milestone != nil {
+		m, err := number(req.GetMilestone(), "milestone")
+		if err != nil {
+			return nil, err
+		}
+		in.Milestone = gh.Ptr(m)
 	}
 	return call(ctx, p, "create issue in "+repo.String(), func(ctx context.Context) (*forgev1.Issue, error) {
 		i, err := p.earlier(ctx, c, repo)
@@ -172,11 +190,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gate
 // comment posts an issue comment, which is also how GitHub stores a pull
 // request's conversation comments.
 func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64, body string) (*forgev1.CommentRef, error) {
-	repo, err := parseRepo(repoArg)
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(num, kind)
+	repo, n, err := parseNumbered(repoArg, num, kind)
 	if err != nil {
 		return nil, err
 	}
@@ -187,4 +201,59 @@ func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64
 		}
 		return p.commentRef(repo, n, c), nil
 	})
+}
+
+// UpdateIssue closes, reopens or edits an issue: only the fields the call
+// gives are sent, so the rest stay as they are. GitHub edits pull requests
+// through the same endpoint; the issue is read first so that an issue tool
+// never closes or retitles a pull request.
+func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	repo, n, err := parseNumbered(req.GetRepo(), req.GetIssueNumber(), "issue")
+	if err != nil {
+		return nil, err
+	}
+	in := issueEdit(req)
+	return call(ctx, p, fmt.Sprintf("update issue %s#%d", repo, n), func(ctx context.Context) (*forgev1.Issue, error) {
+		cur, _, err := p.author.Issues.Get(ctx, repo.owner, repo.name, n)
+		if err != nil {
+			return nil, err
+		}
+		if cur.IsPullRequest() {
+			return nil, handler.Errorf(codeNotFound,
+				"#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
+		}
+		i, _, err := p.author.Issues.Edit(ctx, repo.owner, repo.name, n, in)
+		if err != nil {
+			return nil, err
+		}
+		return p.issue(repo, i, nil), nil
+	})
+}
+
+var (
+	issueStates  = map[gatewayv1.IssueState]string{gatewayv1.IssueState_ISSUE_STATE_OPEN: "open", gatewayv1.IssueState_ISSUE_STATE_CLOSED: "closed"}
+	stateReasons = map[gatewayv1.StateReason]string{
+		gatewayv1.StateReason_STATE_REASON_COMPLETED:   "completed",
+		gatewayv1.StateReason_STATE_REASON_NOT_PLANNED: "not_planned",
+		gatewayv1.StateReason_STATE_REASON_REOPENED:    "reopened",
+	}
+)
+
+// issueEdit is the PATCH body: the given fields only. An empty labels or
+// assignees list means "unchanged" on the wire, so neither can be cleared.
+func issueEdit(req *gatewayv1.UpdateIssueRequest) *gh.IssueRequest {
+	in := &gh.IssueRequest{Title: req.Title, Body: req.Body}
+	if s, ok := issueStates[req.GetState()]; ok {
+		in.State = gh.Ptr(s)
+	}
+	if r, ok := stateReasons[req.GetStateReason()]; ok {
+		in.StateReason = gh.Ptr(r)
+	}
+	if len(req.GetLabels()) > 0 {
+		in.Labels = gh.Ptr(req.GetLabels())
+	}
+	if len(req.GetAssignees()) > 0 {
+		in.Assignees = gh.Ptr(req.GetAssignees())
+	}
+	return in
 }

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -72,6 +74,8 @@ func TestGetIssue(t *testing.T) {
 			{Author: "hubot", Url: "https://github.com/octocat/Hello-World/issues/1347#issuecomment-1", Body: "Me too"},
 			{Author: "octocat", Url: "https://github.com/octocat/Hello-World/issues/1347#issuecomment-2", Body: "Fixed in #1350."},
 		},
+		CreatedAt: "2026-11-20T09:12:41Z",
+		UpdatedAt: "2026-11-20T09:12:41Z",
 	})
 }
 
@@ -182,6 +186,7 @@ func TestListIssuesDropsPullRequestsAndPagesToFillLimit(t *testing.T) {
 		Forge: githubCo, Repo: "octocat/Hello-World", Number: 60, State: "open",
 		Url: "https://github.com/octocat/Hello-World/issues/60", Labels: []string{"bug", "ui"}, Author: "octocat",
 		Title: "Item 60", Body: "I'm having a problem with this.\n\nSteps:\n1. open the app\n2. it crashes",
+		CreatedAt: "2026-11-20T09:12:41Z", UpdatedAt: "2026-11-20T09:12:41Z",
 	})
 }
 
@@ -267,6 +272,7 @@ func TestCreateIssue(t *testing.T) {
 		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1351, State: "open",
 		Url: "https://github.com/octocat/Hello-World/issues/1351", Labels: []string{"bug"},
 		Author: "forgetools-bot", Title: "Crash on start", Body: body,
+		CreatedAt: "2026-11-30T10:00:00Z", UpdatedAt: "2026-11-30T10:00:00Z",
 	})
 }
 
@@ -308,4 +314,83 @@ func TestMalformedRepoNeverReachesGitHub(t *testing.T) {
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
 	}
+}
+
+func TestCreateIssueWithAssigneesAndMilestone(t *testing.T) {
+	milestone := uint64(1)
+	f := newFake(t, exchange{
+		method: "POST", path: repoPath + "/issues", status: 201,
+		body:  `{"title":"Crash on start","assignees":["octocat","hubot"],"milestone":1}`,
+		reply: fixture(t, "issue_created.json"),
+	})
+	if _, err := f.provider(t).CreateIssue(ctx, noCall, &gatewayv1.CreateIssueRequest{
+		Repo: "octocat/Hello-World", Title: "Crash on start", Assignees: []string{"octocat", "hubot"}, Milestone: &milestone,
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestListIssuesByAssigneeSince(t *testing.T) {
+	f := newFake(t, exchange{
+		method: "GET", path: repoPath + "/issues", accept: acceptReactions,
+		query: q("state", "open", "assignee", "octocat", "since", "2026-11-01T10:00:00Z", "sort", "created", "direction", "desc", "per_page", "30"),
+		reply: "[]",
+	})
+	_, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
+		Repo: "octocat/Hello-World", Assignee: "octocat",
+		Since: timestamppb.New(time.Date(2026, 11, 1, 12, 0, 0, 0, time.FixedZone("", 2*60*60))),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// An update sends only what it changes, after checking the number is an
+// issue; the result carries what a read of the issue does.
+func TestUpdateIssue(t *testing.T) {
+	title := "Found a bug (won't fix)"
+	f := newFake(t,
+		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		exchange{method: "PATCH", path: repoPath + "/issues/1347", reply: fixture(t, "issue_closed.json"),
+			body: `{"title":"Found a bug (won't fix)","state":"closed","state_reason":"not_planned","assignees":["octocat"]}`},
+	)
+	got, err := f.provider(t).UpdateIssue(ctx, noCall, &gatewayv1.UpdateIssueRequest{
+		Repo: "octocat/Hello-World", IssueNumber: 1347, Title: &title, State: gatewayv1.IssueState_ISSUE_STATE_CLOSED,
+		StateReason: gatewayv1.StateReason_STATE_REASON_NOT_PLANNED, Assignees: []string{"octocat"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProto(t, got, &forgev1.Issue{
+		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1347, State: "closed",
+		Url: "https://github.com/octocat/Hello-World/issues/1347", Labels: []string{"bug", "ui"}, Author: "octocat",
+		Title: title, Body: "I'm having a problem with this.\n\nSteps:\n1. open the app\n2. it crashes",
+		Assignees: []string{"octocat"}, Milestone: "v1.0", CreatedAt: "2026-11-20T09:12:41Z", UpdatedAt: "2026-11-30T11:00:00Z",
+		ClosedAt: "2026-11-30T11:00:00Z", StateReason: "not_planned",
+	})
+}
+
+func TestUpdateIssueLabelsOnlyAndReopen(t *testing.T) {
+	body := ""
+	f := newFake(t,
+		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue_closed.json")},
+		exchange{method: "PATCH", path: repoPath + "/issues/1347", reply: fixture(t, "issue.json"),
+			body: `{"body":"","labels":["bug"],"state":"open","state_reason":"reopened"}`},
+	)
+	if _, err := f.provider(t).UpdateIssue(ctx, noCall, &gatewayv1.UpdateIssueRequest{
+		Repo: "octocat/Hello-World", IssueNumber: 1347, Body: &body, Labels: []string{"bug"},
+		State: gatewayv1.IssueState_ISSUE_STATE_OPEN, StateReason: gatewayv1.StateReason_STATE_REASON_REOPENED,
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// GitHub would edit a pull request through the issues endpoint; the issue
+// tool refuses it, having changed nothing.
+func TestUpdateIssueRefusesPullRequest(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/issues/1350", accept: acceptReactions, reply: fixture(t, "issue_is_pull.json")})
+	_, err := f.provider(t).UpdateIssue(ctx, noCall, &gatewayv1.UpdateIssueRequest{
+		Repo: "octocat/Hello-World", IssueNumber: 1350, State: gatewayv1.IssueState_ISSUE_STATE_CLOSED,
+	})
+	wantCode(t, err, codeNotFound, "#1350 in octocat/Hello-World is a pull request, not an issue", "nothing was changed")
 }

@@ -25,7 +25,10 @@ import (
 //	FORGETOOLS_LIVE_GITHUB_HOST            Enterprise host (default github.com)
 //	FORGETOOLS_LIVE_GITHUB_API_URL         API root override
 //
-// It opens one issue and (with HEAD) one pull request, and closes both.
+// It opens one issue (edits and closes it with forge_update_issue) and
+// (with HEAD) one pull request, and closes both. The repository, file, pull
+// request and CI arms are exercised read-only: nothing is pushed, merged or
+// triggered.
 
 func liveEnv(t *testing.T) (Options, string, string) {
 	t.Helper()
@@ -105,6 +108,18 @@ func TestLiveIssues(t *testing.T) {
 		t.Errorf("newest issues %v lack #%d", numbers(list), issue.GetNumber())
 	}
 
+	title := issue.GetTitle() + " (edited)"
+	closed, err := p.UpdateIssue(ctx, noCall, &gatewayv1.UpdateIssueRequest{
+		Repo: repo, IssueNumber: issue.GetNumber(), Title: &title,
+		State: gatewayv1.IssueState_ISSUE_STATE_CLOSED, StateReason: gatewayv1.StateReason_STATE_REASON_NOT_PLANNED,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if closed.GetState() != "closed" || closed.GetStateReason() != "not_planned" || closed.GetTitle() != title || closed.GetClosedAt() == "" {
+		t.Errorf("closed %v", closed)
+	}
+
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: 2147483000})
 	wantCode(t, err, codeNotFound)
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "forgetools-no-such-owner-" + fmt.Sprint(time.Now().Unix()) + "/x", IssueNumber: 1})
@@ -155,4 +170,73 @@ func TestLivePullRequests(t *testing.T) {
 	}
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: pr.GetNumber()})
 	wantCode(t, err, codeNotFound, "is a pull request")
+	if !shaPattern.MatchString(got.GetHeadSha()) {
+		t.Errorf("head sha %q", got.GetHeadSha())
+	}
+	limit := uint32(5)
+	list, err := p.ListPullRequests(ctx, noCall, &gatewayv1.ListPullRequestsRequest{Repo: repo, Head: head, Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.GetPullRequests()) == 0 || list.GetPullRequests()[0].GetNumber() != pr.GetNumber() {
+		t.Errorf("open pull requests from %s: %v", head, list.GetPullRequests())
+	}
+}
+
+// The read-only arms of the repository and CI: whatever the scratch
+// repository holds, what they return agrees with itself.
+func TestLiveRepositoryAndCIReads(t *testing.T) {
+	o, repo, _ := liveEnv(t)
+	p, err := New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.GetRepo(ctx, noCall, &gatewayv1.GetRepoRequest{Repo: repo})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.GetDefaultBranch() == "" || r.GetPermission() == "" || r.GetVisibility() == "" {
+		t.Errorf("repository %v", r)
+	}
+	root, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: repo})
+	if err != nil {
+		t.Fatalf("the scratch repository needs a commit on its default branch: %v", err)
+	}
+	if root.GetRef() != r.GetDefaultBranch() {
+		t.Errorf("root listed at %q, default branch %q", root.GetRef(), r.GetDefaultBranch())
+	}
+	for _, e := range root.GetEntries() {
+		if e.GetType() != "file" {
+			continue
+		}
+		f, err := p.ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: repo, Path: e.GetName(), Ref: root.GetRef()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.GetSha() != e.GetSha() || f.GetSize() != e.GetSize() {
+			t.Errorf("%s read with sha %s size %d, listed with %s %d", e.GetName(), f.GetSha(), f.GetSize(), e.GetSha(), e.GetSize())
+		}
+		break
+	}
+	_, err = p.ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: repo, Path: "forgetools-no-such-file-" + fmt.Sprint(time.Now().Unix())})
+	wantCode(t, err, codeNotFound)
+
+	limit := uint32(3)
+	runs, err := p.ListCiRuns(ctx, noCall, &gatewayv1.ListCIRunsRequest{Repo: repo, Limit: &limit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs.GetRuns()) == 0 {
+		t.Log("no Actions runs in the scratch repository: forge_get_ci_run not exercised")
+		return
+	}
+	run, err := p.GetCiRun(ctx, noCall, &gatewayv1.GetCIRunRequest{Repo: repo, RunId: runs.GetRuns()[0].GetRunId()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range run.GetJobs() {
+		if failed(j.GetConclusion()) && strings.HasPrefix(j.GetLogTail(), "(log not available") {
+			t.Errorf("job %s: %s", j.GetName(), j.GetLogTail())
+		}
+	}
 }

@@ -3,6 +3,7 @@ package github
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	gh "github.com/google/go-github/v84/github"
 
@@ -16,11 +17,7 @@ import (
 // commit's checks. The requests run one after another, as GitHub asks of
 // integrations to stay clear of its secondary rate limits.
 func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetPullNumber(), "pull request")
+	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}
@@ -155,4 +152,55 @@ func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *g
 // issue comments), not a review.
 func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "pull request", req.GetRepo(), req.GetPullNumber(), req.GetBody())
+}
+
+var pullStates = map[gatewayv1.PullRequestStateFilter]string{
+	gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED: "closed",
+	gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:    "all",
+}
+
+// ListPullRequests lists pull requests newest first, one page of at most
+// limit. GitHub's listing carries each head sha and merge time but never
+// mergeability (it computes that per pull request), so mergeable is empty
+// here; forge_get_pull_request has it.
+func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	opts := &gh.PullRequestListOptions{
+		State:       or(pullStates[req.GetState()], "open"),
+		Base:        req.GetBase(),
+		Head:        qualifiedHead(repo, req.GetHead()),
+		Sort:        "created",
+		Direction:   "desc",
+		ListOptions: gh.ListOptions{PerPage: listLimit(req.Limit)},
+	}
+	return call(ctx, p, "list pull requests in "+repo.String(), func(ctx context.Context) (*forgev1.PullRequestList, error) {
+		prs, _, err := p.author.PullRequests.List(ctx, repo.owner, repo.name, opts)
+		if err != nil {
+			return nil, err
+		}
+		list := &forgev1.PullRequestList{}
+		for _, pr := range prs[:min(len(prs), opts.PerPage)] {
+			list.PullRequests = append(list.PullRequests, p.pullRequest(repo, pr))
+		}
+		return list, nil
+	})
+}
+
+// qualifiedHead is GitHub's head filter, "owner:branch": a bare branch is
+// taken to be in the repository itself (GitHub ignores a bare name).
+func qualifiedHead(repo repoName, head string) string {
+	if head == "" || strings.Contains(head, ":") {
+		return head
+	}
+	return repo.owner + ":" + head
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }

@@ -1,6 +1,8 @@
 package github
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -66,6 +68,8 @@ func TestGetPullRequest(t *testing.T) {
 		Comments: []*forgev1.Comment{
 			{Author: "hubot", Url: "https://github.com/octocat/Hello-World/pull/1350#issuecomment-11", Body: "Thanks! CI is running."},
 		},
+		HeadSha:   headSHA,
+		Mergeable: "true",
 	})
 }
 
@@ -79,8 +83,9 @@ func TestGetPullRequestMergedWithFailedChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.GetState() != "merged" || got.GetChecksState() != "failure" || got.GetAuthor() != "hubot" {
-		t.Errorf("state %q checks %q author %q, want merged failure hubot", got.GetState(), got.GetChecksState(), got.GetAuthor())
+	if got.GetState() != "merged" || !got.GetMerged() || got.GetChecksState() != "failure" || got.GetAuthor() != "hubot" || got.GetHeadSha() != sha {
+		t.Errorf("state %q merged %v checks %q author %q head %q, want merged true failure hubot %s",
+			got.GetState(), got.GetMerged(), got.GetChecksState(), got.GetAuthor(), got.GetHeadSha(), sha)
 	}
 	if len(got.GetReviews()) != 0 || len(got.GetComments()) != 0 {
 		t.Errorf("reviews %v comments %v, want none", got.GetReviews(), got.GetComments())
@@ -125,6 +130,7 @@ var createdPull = &forgev1.PullRequest{
 	Forge: githubCo, Repo: "octocat/Hello-World", Number: 1352, State: "open",
 	Url: "https://github.com/octocat/Hello-World/pull/1352", HeadRef: "fix-crash", BaseRef: "main", Draft: true,
 	Author: "forgetools-bot", Title: "Fix the crash", Body: "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nFixes #1351.",
+	HeadSha: "1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f2e", Mergeable: "true",
 }
 
 func TestCreatePullRequestWithBase(t *testing.T) {
@@ -193,4 +199,39 @@ func TestCommentOnPullRequest(t *testing.T) {
 		Forge: githubCo, Repo: "octocat/Hello-World", Number: 1350, CommentId: "2468013580",
 		Url: "https://github.com/octocat/Hello-World/pull/1350#issuecomment-2468013580",
 	})
+}
+
+// A listing has each head sha and whether it merged, never mergeability.
+func TestListPullRequests(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls",
+		query: q("state", "all", "head", "octocat:new-topic", "base", "main", "sort", "created", "direction", "desc", "per_page", "2"),
+		reply: fixture(t, "pulls.json")})
+	limit := uint32(2)
+	got, err := f.provider(t).ListPullRequests(ctx, noCall, &gatewayv1.ListPullRequestsRequest{
+		Repo: "octocat/Hello-World", State: gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL,
+		Base: "main", Head: "new-topic", Limit: &limit,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, pr := range got.GetPullRequests() {
+		rows = append(rows, fmt.Sprint(pr.GetNumber(), " ", pr.GetState(), " ", pr.GetHeadSha(), " merged=", pr.GetMerged(), " mergeable=", pr.GetMergeable()))
+	}
+	want := []string{
+		"1350 open " + headSHA + " merged=false mergeable=",
+		"1349 merged 8a2d4b1c9e0f7a6b5c4d3e2f1a0b9c8d7e6f5a4b merged=true mergeable=",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("listed\n%s\nwant\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestListPullRequestsDefaults(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls",
+		query: q("state", "open", "head", "someone:their-branch", "sort", "created", "direction", "desc", "per_page", "30"), reply: "[]"})
+	got, err := f.provider(t).ListPullRequests(ctx, noCall, &gatewayv1.ListPullRequestsRequest{Repo: "octocat/Hello-World", Head: "someone:their-branch"})
+	if err != nil || len(got.GetPullRequests()) != 0 {
+		t.Errorf("got %v, %v", got, err)
+	}
 }

@@ -19,11 +19,7 @@ import (
 // configured: GitHub refuses approve and request_changes from a pull
 // request's author, and the author credential opens the agents' PRs.
 func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetPullNumber(), "pull request")
+	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ const parsePatch = "@@ -10,3 +10,4 @@ func parse() {\n \tx := read()\n-\treturn 
 func TestReviewCommentOutsideTheDiff(t *testing.T) {
 	srv, p := stateful(t)
 	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Parse", Head: "feature",
-		Files: []githubtest.File{{Path: "src/parse.go", Patch: parsePatch}}})
+		Files: []githubtest.Change{{Path: "src/parse.go", Patch: parsePatch}}})
 	review := func(comments ...*gatewayv1.ReviewCommentInput) error {
 		_, err := p.SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n),
 			Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: "Looks close.", Comments: comments})

@@ -100,8 +100,8 @@ func start(t *testing.T, opts ...setting) *env {
 	// fix-crash changes src/parse.go (new lines 40-44) and deletes
 	// src/old.go's lines 7-8: the lines reviews may comment on.
 	e.github.AddBranch("octocat/Hello-World", "fix-crash",
-		githubtest.File{Path: "src/parse.go", Patch: "@@ -40,3 +40,5 @@ func parse(in []byte) error {\n \tif in == nil {\n+\t\treturn errEmpty\n+\t}\n+\tif len(in) == 0 {\n \t\treturn errEmpty"},
-		githubtest.File{Path: "src/old.go", Patch: "@@ -6,3 +6,1 @@\n package old\n-func legacy() {}\n-// kept for v1"})
+		githubtest.Change{Path: "src/parse.go", Patch: "@@ -40,3 +40,5 @@ func parse(in []byte) error {\n \tif in == nil {\n+\t\treturn errEmpty\n+\t}\n+\tif len(in) == 0 {\n \t\treturn errEmpty"},
+		githubtest.Change{Path: "src/old.go", Patch: "@@ -6,3 +6,1 @@\n package old\n-func legacy() {}\n-// kept for v1"})
 	e.github.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Found a bug", Body: "It crashes on start.", Labels: []string{"bug"}})
 	e.github.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Amazing new feature", Body: "Please pull.", Head: "new-topic"})
 
@@ -262,12 +262,16 @@ func (e *env) fails(tool, args string) string {
 	return text
 }
 
-// fenceNonce matches a fence marker's nonce: <<<label-nonce, >>>nonce, and
-// the framing line's <<<…-nonce.
-var fenceNonce = regexp.MustCompile(`(<<<(?:\w+|…)-|>>>)([0-9a-f]{8})\b`)
+var (
+	// fenceNonce matches a fence marker's nonce: <<<label-nonce, >>>nonce,
+	// and the framing line's <<<…-nonce.
+	fenceNonce = regexp.MustCompile(`(<<<(?:\w+|…)-|>>>)([0-9a-f]{8})\b`)
+	// stamp is a time the fakes set from the wall clock.
+	stamp = regexp.MustCompile(`\b\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\b`)
+)
 
 // normalize replaces a read's fence nonce with NONCE, after checking that
-// one render uses one nonce throughout.
+// one render uses one nonce throughout, and every RFC 3339 time with TIME.
 func normalize(t *testing.T, text string) string {
 	t.Helper()
 	nonces := map[string]bool{}
@@ -277,7 +281,7 @@ func normalize(t *testing.T, text string) string {
 	if len(nonces) > 1 {
 		t.Errorf("one render uses several fence nonces %v:\n%s", nonces, text)
 	}
-	return fenceNonce.ReplaceAllString(text, "${1}NONCE")
+	return stamp.ReplaceAllString(fenceNonce.ReplaceAllString(text, "${1}NONCE"), "TIME")
 }
 
 // checkNoCredentialLeaked fails the test if a credential, or a piece of

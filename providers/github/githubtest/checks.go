@@ -67,7 +67,7 @@ type checkRunsJSON struct {
 func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 	var runs []*checkRun
 	for _, it := range r.items {
-		if it.pull != nil && it.pull.headSHA == sha {
+		if it.pull != nil && r.headSHA(it.pull) == sha {
 			runs = it.pull.checks
 		}
 	}

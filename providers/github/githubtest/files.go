@@ -9,10 +9,10 @@ import (
 	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
 )
 
-// File is one file a pull request changes, with its unified diff patch as
+// Change is one file a pull request changes, with its unified diff patch as
 // GitHub shows it ("@@ -1,3 +1,4 @@\n line\n+added\n ..."). Inline review
 // comments may only name lines the patches show.
-type File struct {
+type Change struct {
 	Path, Patch string
 }
 
@@ -31,16 +31,17 @@ type fileJSON struct {
 
 // files is GET /repos/o/n/pulls/N/files, paged.
 func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
-	return page(s, path, q, it.pull.files, func(f File) any {
+	return page(s, path, q, it.pull.files, func(f Change) any {
+		head := r.headSHA(it.pull)
 		sum := sha1.Sum([]byte(f.Patch))
 		add := strings.Count("\n"+f.Patch, "\n+")
 		del := strings.Count("\n"+f.Patch, "\n-")
 		return fileJSON{
 			SHA: hex.EncodeToString(sum[:]), Filename: f.Path, Status: "modified",
 			Additions: add, Deletions: del, Changes: add + del,
-			BlobURL:     s.web("/%s/blob/%s/%s", r.fullName(), it.pull.headSHA, f.Path),
-			RawURL:      s.web("/%s/raw/%s/%s", r.fullName(), it.pull.headSHA, f.Path),
-			ContentsURL: s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), f.Path, it.pull.headSHA),
+			BlobURL:     s.web("/%s/blob/%s/%s", r.fullName(), head, f.Path),
+			RawURL:      s.web("/%s/raw/%s/%s", r.fullName(), head, f.Path),
+			ContentsURL: s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), f.Path, head),
 			Patch:       f.Patch,
 		}
 	})

@@ -11,7 +11,7 @@ import (
 // JSON shapes the fake serves (see TestShapesMatchFixtures) and the canned
 // answers of the provider's scripted tests.
 //
-//go:embed testdata/*.json testdata/*.html
+//go:embed testdata/*.json testdata/*.html testdata/*.txt
 var fixtures embed.FS
 
 // Fixture is the contents of testdata/name. A missing fixture is a bug in

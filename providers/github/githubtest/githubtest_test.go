@@ -3,7 +3,6 @@ package githubtest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -23,7 +22,7 @@ func seeded(t *testing.T, o Options) *Server {
 	s.AddToken(reviewer, "forgetools-reviewer")
 	s.AddRepo("octocat/Hello-World", "main", "new-topic", "fix-crash")
 	s.AddIssue("octocat/Hello-World", Issue{Title: "Found a bug", Body: "It crashes.", Labels: []string{"bug"}})
-	s.AddPull("octocat/Hello-World", Pull{Title: "Amazing new feature", Head: "new-topic", Files: []File{{Path: "a.go", Patch: aGoPatch}}})
+	s.AddPull("octocat/Hello-World", Pull{Title: "Amazing new feature", Head: "new-topic", Files: []Change{{Path: "a.go", Patch: aGoPatch}}})
 	return s
 }
 
@@ -35,25 +34,14 @@ const aGoPatch = "@@ -1,3 +1,3 @@\n package a\n-var x = 1\n+var x = 2\n func f()
 // headers and decoded JSON body.
 func do(t *testing.T, s *Server, auth, method, path, body string) (int, http.Header, any) {
 	t.Helper()
-	req, err := http.NewRequest(method, s.APIURL()+strings.TrimPrefix(path, "/"), strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+auth)
-	req.Header.Set("X-GitHub-Api-Version", APIVersion)
-	client := s.Client()
-	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
+	h := bearer(auth)
+	h.Set("X-GitHub-Api-Version", APIVersion)
+	status, header, raw := raw(t, s, method, s.APIURL()+strings.TrimPrefix(path, "/"), "", body, h)
 	var v any
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := json.Unmarshal([]byte(raw), &v); err != nil {
 		t.Fatalf("%s %s: answer is not JSON: %s", method, path, raw)
 	}
-	return resp.StatusCode, resp.Header, v
+	return status, header, v
 }
 
 // conforms reports every member of got that GitHub's documented example

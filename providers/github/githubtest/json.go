@@ -53,13 +53,34 @@ type issueJSON struct {
 	Locked            bool           `json:"locked"`
 	Assignee          *userJSON      `json:"assignee"`
 	Assignees         []userJSON     `json:"assignees"`
+	Milestone         *milestoneJSON `json:"milestone"`
 	Comments          int            `json:"comments"`
 	CreatedAt         string         `json:"created_at"`
 	UpdatedAt         string         `json:"updated_at"`
 	ClosedAt          *string        `json:"closed_at"`
 	AuthorAssociation string         `json:"author_association"`
 	Body              *string        `json:"body"`
+	StateReason       *string        `json:"state_reason"`
 	PullRequest       *issuePullJSON `json:"pull_request,omitempty"`
+}
+
+type milestoneJSON struct {
+	URL          string   `json:"url"`
+	HTMLURL      string   `json:"html_url"`
+	LabelsURL    string   `json:"labels_url"`
+	ID           int64    `json:"id"`
+	NodeID       string   `json:"node_id"`
+	Number       int      `json:"number"`
+	State        string   `json:"state"`
+	Title        string   `json:"title"`
+	Description  *string  `json:"description"`
+	Creator      userJSON `json:"creator"`
+	OpenIssues   int      `json:"open_issues"`
+	ClosedIssues int      `json:"closed_issues"`
+	CreatedAt    string   `json:"created_at"`
+	UpdatedAt    string   `json:"updated_at"`
+	ClosedAt     *string  `json:"closed_at"`
+	DueOn        *string  `json:"due_on"`
 }
 
 // issuePullJSON is the member that marks an issues-endpoint item as a pull
@@ -97,6 +118,26 @@ type repoJSON struct {
 	DefaultBranch string   `json:"default_branch,omitempty"` // not in a status's repository
 }
 
+// fullRepoJSON is the repository as GET /repos/o/n answers it, with the
+// calling credential's permissions.
+type fullRepoJSON struct {
+	repoJSON
+	Description     *string         `json:"description"`
+	Visibility      string          `json:"visibility"`
+	Archived        bool            `json:"archived"`
+	OpenIssuesCount int             `json:"open_issues_count"`
+	OpenIssues      int             `json:"open_issues"`
+	Permissions     permissionsJSON `json:"permissions"`
+}
+
+type permissionsJSON struct {
+	Admin    bool `json:"admin"`
+	Maintain bool `json:"maintain"`
+	Push     bool `json:"push"`
+	Triage   bool `json:"triage"`
+	Pull     bool `json:"pull"`
+}
+
 type branchJSON struct {
 	Label string   `json:"label"`
 	Ref   string   `json:"ref"`
@@ -105,7 +146,9 @@ type branchJSON struct {
 	Repo  repoJSON `json:"repo"`
 }
 
-type pullJSON struct {
+// pullListJSON is a pull request as the list endpoint has it; pullJSON
+// adds what only the single read carries (merge state, counts).
+type pullListJSON struct {
 	URL               string      `json:"url"`
 	ID                int64       `json:"id"`
 	NodeID            string      `json:"node_id"`
@@ -124,13 +167,20 @@ type pullJSON struct {
 	UpdatedAt         string      `json:"updated_at"`
 	ClosedAt          *string     `json:"closed_at"`
 	MergedAt          *string     `json:"merged_at"`
+	MergeCommitSHA    *string     `json:"merge_commit_sha"`
 	Head              branchJSON  `json:"head"`
 	Base              branchJSON  `json:"base"`
 	AuthorAssociation string      `json:"author_association"`
 	Draft             bool        `json:"draft"`
-	Merged            bool        `json:"merged"`
-	Comments          int         `json:"comments"`
-	ReviewComments    int         `json:"review_comments"`
+}
+
+type pullJSON struct {
+	pullListJSON
+	Merged         bool   `json:"merged"`
+	Mergeable      *bool  `json:"mergeable"`
+	MergeableState string `json:"mergeable_state"`
+	Comments       int    `json:"comments"`
+	ReviewComments int    `json:"review_comments"`
 }
 
 type reviewJSON struct {
@@ -246,6 +296,23 @@ func (s *Server) repoJSON(r *repo) repoJSON {
 	}
 }
 
+func (s *Server) fullRepoJSON(r *repo, login string) fullRepoJSON {
+	open := 0
+	for _, it := range r.items {
+		if it.state == "open" {
+			open++ // pull requests too, as GitHub counts them
+		}
+	}
+	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
+	out := fullRepoJSON{
+		repoJSON: s.repoJSON(r), Description: nullable(r.description), Visibility: r.visibility, Archived: r.archived,
+		OpenIssuesCount: open, OpenIssues: open,
+		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
+	}
+	out.Private = r.visibility != "public"
+	return out
+}
+
 // minimalRepoJSON is the repository as a commit status embeds it.
 func (s *Server) minimalRepoJSON(r *repo) repoJSON {
 	out := s.repoJSON(r)
@@ -260,9 +327,15 @@ func (s *Server) issueJSON(r *repo, it *item) issueJSON {
 		HTMLURL: s.web("/%s/issues/%d", r.fullName(), it.number),
 		ID:      it.id, NodeID: fmt.Sprintf("I_kwDO%d", it.id), Number: it.number, Title: it.title,
 		User: s.userJSON(it.author), Labels: s.labelsJSON(r, it.labels), State: it.state,
-		Assignees: []userJSON{}, Comments: len(it.comments),
-		CreatedAt: stamp(it.created), UpdatedAt: stamp(it.created), ClosedAt: closedAt(it),
-		AuthorAssociation: "OWNER", Body: nullable(it.body),
+		Assignees: []userJSON{}, Milestone: s.milestoneJSON(r, it.milestone), Comments: len(it.comments),
+		CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated), ClosedAt: closedAt(it),
+		AuthorAssociation: "OWNER", Body: nullable(it.body), StateReason: nullable(it.stateReason),
+	}
+	for _, a := range it.assignees {
+		out.Assignees = append(out.Assignees, s.userJSON(a))
+	}
+	if len(out.Assignees) > 0 {
+		out.Assignee = &out.Assignees[0]
 	}
 	if it.pull != nil {
 		out.HTMLURL = s.web("/%s/pull/%d", r.fullName(), it.number)
@@ -272,6 +345,27 @@ func (s *Server) issueJSON(r *repo, it *item) issueJSON {
 		}
 	}
 	return out
+}
+
+func (s *Server) milestoneJSON(r *repo, n int) *milestoneJSON {
+	if n < 1 || n > len(r.milestones) {
+		return nil
+	}
+	id := int64(1002600 + n)
+	var open, closed int
+	for _, it := range r.items {
+		if it.milestone == n && it.state == "open" {
+			open++
+		} else if it.milestone == n {
+			closed++
+		}
+	}
+	return &milestoneJSON{
+		URL: s.api("/repos/%s/milestones/%d", r.fullName(), n), HTMLURL: s.web("/%s/milestone/%d", r.fullName(), n),
+		LabelsURL: s.api("/repos/%s/milestones/%d/labels", r.fullName(), n), ID: id, NodeID: fmt.Sprintf("MI_kwDO%d", id),
+		Number: n, State: "open", Title: r.milestones[n-1], Creator: s.userJSON(r.owner),
+		OpenIssues: open, ClosedIssues: closed, CreatedAt: stamp(s.clock), UpdatedAt: stamp(s.clock),
+	}
 }
 
 func (s *Server) commentJSON(r *repo, it *item, c *comment) commentJSON {
@@ -288,23 +382,41 @@ func (s *Server) commentJSON(r *repo, it *item, c *comment) commentJSON {
 	}
 }
 
-func (s *Server) pullJSON(r *repo, it *item) pullJSON {
+func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 	p := it.pull
 	html := s.web("/%s/pull/%d", r.fullName(), it.number)
 	branch := func(ref, sha string) branchJSON {
 		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.repoJSON(r)}
 	}
-	return pullJSON{
+	return pullListJSON{
 		URL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), ID: p.id, NodeID: fmt.Sprintf("PR_kwDO%d", p.id),
 		HTMLURL: html, DiffURL: html + ".diff", PatchURL: html + ".patch",
 		IssueURL: s.api("/repos/%s/issues/%d", r.fullName(), it.number),
 		Number:   it.number, State: it.state, Title: it.title, User: s.userJSON(it.author), Body: nullable(it.body),
-		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.created),
-		ClosedAt: closedAt(it), MergedAt: mergedAt(it),
-		Head: branch(p.head, p.headSHA), Base: branch(p.base, strings.Repeat("b", 40)),
-		AuthorAssociation: "OWNER", Draft: p.draft, Merged: p.merged,
+		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
+		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.mergeSHA),
+		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, or(r.branches[p.base], strings.Repeat("b", 40))),
+		AuthorAssociation: "OWNER", Draft: p.draft,
+	}
+}
+
+// pullJSON is the single read: mergeable is null once closed, as GitHub
+// stops computing it.
+func (s *Server) pullJSON(r *repo, it *item) pullJSON {
+	p := it.pull
+	out := pullJSON{
+		pullListJSON: s.pullListJSON(r, it), Merged: p.merged, MergeableState: "clean",
 		Comments: len(it.comments), ReviewComments: len(p.inline),
 	}
+	switch {
+	case it.state != "open":
+		out.MergeableState = "unknown"
+	case p.unmergeable:
+		out.Mergeable, out.MergeableState = new(bool), "dirty"
+	default:
+		out.Mergeable = &[]bool{true}[0]
+	}
+	return out
 }
 
 func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
@@ -312,7 +424,7 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 		ID: v.id, NodeID: fmt.Sprintf("PRR_kwDO%d", v.id), User: s.userJSON(v.author), Body: v.body, State: v.state,
 		HTMLURL:           s.web("/%s/pull/%d#pullrequestreview-%d", r.fullName(), it.number, v.id),
 		PullRequestURL:    s.api("/repos/%s/pulls/%d", r.fullName(), it.number),
-		AuthorAssociation: "COLLABORATOR", CommitID: it.pull.headSHA,
+		AuthorAssociation: "COLLABORATOR", CommitID: r.headSHA(it.pull),
 	}
 	if v.state != "PENDING" {
 		out.SubmittedAt = nullable(stamp(v.created))
@@ -323,7 +435,7 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 func (s *Server) reviewCommentJSON(r *repo, it *item, c *reviewComment) reviewCommentJSON {
 	return reviewCommentJSON{
 		URL: s.api("/repos/%s/pulls/comments/%d", r.fullName(), c.id), PullRequestReviewID: c.reviewID,
-		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, CommitID: it.pull.headSHA,
+		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, CommitID: r.headSHA(it.pull),
 		User: s.userJSON(c.author), Body: c.body, CreatedAt: stamp(c.created), UpdatedAt: stamp(c.created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.fullName(), it.number, c.id),
 		PullRequestURL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), AuthorAssociation: "COLLABORATOR",
@@ -335,14 +447,14 @@ func closedAt(it *item) *string {
 	if it.state != "closed" {
 		return nil
 	}
-	return nullable(stamp(it.created))
+	return nullable(stamp(it.closed))
 }
 
 func mergedAt(it *item) *string {
 	if it.pull == nil || !it.pull.merged {
 		return nil
 	}
-	return nullable(stamp(it.created))
+	return nullable(stamp(it.closed))
 }
 
 // nullable is s, or JSON null for "" (GitHub's empty body).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const (
@@ -47,6 +48,10 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			}
 		}
 	}
+	q := r.URL.Query()
+	if a, ok := s.byPrefix(r, rp, seg, q, login, body); ok {
+		return a
+	}
 	num := func(i int) *item {
 		n, err := strconv.Atoi(seg[i])
 		if err != nil {
@@ -54,10 +59,9 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 		return rp.item(n)
 	}
-	q := r.URL.Query()
 	switch key := r.Method + " " + shape(seg); key {
 	case "GET ":
-		return jsonAnswer(http.StatusOK, s.repoJSON(rp))
+		return jsonAnswer(http.StatusOK, s.fullRepoJSON(rp, login))
 	case "GET issues":
 		return s.listIssues(rp, path, q)
 	case "POST issues":
@@ -70,12 +74,22 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		if it := num(1); it != nil {
 			return page(s, path, q, it.comments, func(c *comment) any { return s.commentJSON(rp, it, c) })
 		}
+	case "PATCH issues/N":
+		if it := num(1); it != nil {
+			return s.editIssue(rp, it, body)
+		}
 	case "POST issues/N/comments":
 		if it := num(1); it != nil {
 			return s.createComment(rp, it, login, body)
 		}
+	case "GET pulls":
+		return s.listPulls(rp, path, q)
 	case "POST pulls":
 		return s.createPull(rp, login, body)
+	case "PUT pulls/N/merge":
+		if it := num(1); it != nil && it.pull != nil {
+			return s.merge(rp, it, login, body)
+		}
 	case "GET pulls/N":
 		if it := num(1); it != nil && it.pull != nil {
 			return jsonAnswer(http.StatusOK, s.pullJSON(rp, it))
@@ -116,6 +130,28 @@ func redirectAnswer(loc string) answer {
 	})
 	a.header = http.Header{"Location": {loc}}
 	return a
+}
+
+// byPrefix answers the endpoints whose paths carry a file path, a ref or
+// an Actions resource: contents/{path}, commits/{ref}, git/..., actions/...
+func (s *Server) byPrefix(r *http.Request, rp *repo, seg []string, q url.Values, login string, body []byte) (answer, bool) {
+	rest := strings.Join(seg[1:], "/")
+	accept := r.Header.Get("Accept")
+	switch key := r.Method + " " + seg[0]; {
+	case key == "GET contents":
+		return s.getContents(rp, strings.Trim(rest, "/"), q, accept), true
+	case key == "PUT contents":
+		return s.putContents(rp, strings.Trim(rest, "/"), login, body), true
+	case key == "GET commits" && len(seg) > 1 && !slices.Contains([]string{"status", "check-runs"}, seg[len(seg)-1]):
+		return s.getCommit(rp, rest, accept), true
+	case key == "POST git" && rest == "refs":
+		return s.createRef(rp, body), true
+	case key == "GET git" && strings.HasPrefix(rest, "ref/"):
+		return s.getRef(rp, strings.TrimPrefix(rest, "ref/")), true
+	case seg[0] == "actions":
+		return s.actions(r.Method, rp, seg[1:], q, body)
+	}
+	return answer{}, false
 }
 
 // shape names a path by its fixed segments: "issues/N/comments".
@@ -172,7 +208,8 @@ func (s *Server) resolve(path string) (r *repo, rest, moved string) {
 }
 
 // listIssues is GET /repos/o/n/issues: issues and pull requests, filtered
-// by state, labels and creator, newest first unless direction=asc, paged.
+// by state, labels, creator, assignee and update time (since), newest
+// first unless direction=asc, paged.
 func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	state := first(q["state"], "open")
 	creator := first(q["creator"], "")
@@ -180,10 +217,12 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	if l := first(q["labels"], ""); l != "" {
 		labels = strings.Split(l, ",")
 	}
+	since, _ := time.Parse(time.RFC3339, first(q["since"], ""))
 	var items []*item
 	for _, it := range r.items {
 		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) &&
-			(creator == "" || strings.EqualFold(it.author, creator)) {
+			(creator == "" || strings.EqualFold(it.author, creator)) &&
+			assigned(it, first(q["assignee"], "")) && !it.updated.Before(since) {
 			items = append(items, it)
 		}
 	}
@@ -227,11 +266,27 @@ func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.H
 	return items[min((n-1)*per, len(items)):min(n*per, len(items))], header
 }
 
+// assigned reports whether it matches GitHub's assignee filter: a login,
+// "*" (anyone) or "none"; "" does not filter.
+func assigned(it *item, who string) bool {
+	switch who {
+	case "":
+		return true
+	case "*":
+		return len(it.assignees) > 0
+	case "none":
+		return len(it.assignees) == 0
+	}
+	return slices.ContainsFunc(it.assignees, func(a string) bool { return strings.EqualFold(a, who) })
+}
+
 func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 	var in struct {
-		Title  *string  `json:"title"`
-		Body   string   `json:"body"`
-		Labels []string `json:"labels"`
+		Title     *string  `json:"title"`
+		Body      string   `json:"body"`
+		Labels    []string `json:"labels"`
+		Assignees []string `json:"assignees"`
+		Milestone int      `json:"milestone"`
 	}
 	if err := json.Unmarshal(body, &in); err != nil {
 		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docIssue+"#create-an-issue", nil)
@@ -240,11 +295,103 @@ func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
 			[]fieldError{{Resource: "Issue", Field: "title", Code: "missing_field"}})
 	}
-	if r.readers[login] {
-		in.Labels = nil // GitHub drops them without a word
+	if in.Milestone < 0 || in.Milestone > len(r.milestones) {
+		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
+			[]fieldError{{Resource: "Issue", Field: "milestone", Code: "invalid"}})
+	}
+	if r.role(login) == "read" {
+		// GitHub drops them without a word: only push access sets labels,
+		// assignees and a milestone on a new issue.
+		in.Labels, in.Assignees, in.Milestone = nil, nil, 0
 	}
 	it := s.addItem(r, *in.Title, in.Body, login, in.Labels, "open", nil)
+	it.assignees, it.milestone = in.Assignees, in.Milestone
 	return jsonAnswer(http.StatusCreated, s.issueJSON(r, it))
+}
+
+// editIssue is PATCH /repos/o/n/issues/N: only the members sent change.
+// Closing records a state reason (completed unless given); reopening makes
+// it "reopened".
+func (s *Server) editIssue(r *repo, it *item, body []byte) answer {
+	var in struct {
+		Title       *string   `json:"title"`
+		Body        *string   `json:"body"`
+		State       *string   `json:"state"`
+		StateReason *string   `json:"state_reason"`
+		Labels      *[]string `json:"labels"`
+		Assignees   *[]string `json:"assignees"`
+		Milestone   *int      `json:"milestone"`
+	}
+	doc := docIssue + "#update-an-issue"
+	if err := json.Unmarshal(body, &in); err != nil {
+		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", doc, nil)
+	}
+	invalid := func(field string) answer {
+		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", doc, []fieldError{{Resource: "Issue", Field: field, Code: "invalid"}})
+	}
+	switch {
+	case in.State != nil && *in.State != "open" && *in.State != "closed":
+		return invalid("state")
+	case in.StateReason != nil && !slices.Contains([]string{"completed", "not_planned", "reopened"}, *in.StateReason):
+		return invalid("state_reason")
+	case in.Milestone != nil && (*in.Milestone < 0 || *in.Milestone > len(r.milestones)):
+		return invalid("milestone")
+	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
+		return invalid("title")
+	}
+	now := s.tick()
+	if in.State != nil && *in.State != it.state {
+		it.state = *in.State
+		if it.state == "closed" {
+			it.closed, it.stateReason = now, "completed"
+		} else {
+			it.closed, it.stateReason = time.Time{}, "reopened"
+		}
+	}
+	if in.StateReason != nil {
+		it.stateReason = *in.StateReason
+	}
+	for _, f := range []struct {
+		to   *string
+		from *string
+	}{{&it.title, in.Title}, {&it.body, in.Body}} {
+		if f.from != nil {
+			*f.to = *f.from
+		}
+	}
+	if in.Labels != nil {
+		it.labels = slices.Clone(*in.Labels)
+	}
+	if in.Assignees != nil {
+		it.assignees = slices.Clone(*in.Assignees)
+	}
+	if in.Milestone != nil {
+		it.milestone = *in.Milestone
+	}
+	it.updated = now
+	return jsonAnswer(http.StatusOK, s.issueJSON(r, it))
+}
+
+// listPulls is GET /repos/o/n/pulls: filtered by state, head (owner:branch)
+// and base, newest first unless direction=asc, paged.
+func (s *Server) listPulls(r *repo, path string, q url.Values) answer {
+	state := first(q["state"], "open")
+	head := first(q["head"], "")
+	var items []*item
+	for _, it := range r.items {
+		p := it.pull
+		if p == nil || (state != "all" && it.state != state) || (q.Get("base") != "" && p.base != q.Get("base")) {
+			continue
+		}
+		if owner, branch, ok := strings.Cut(head, ":"); head != "" && (!ok || !strings.EqualFold(owner, r.owner) || branch != p.head) {
+			continue
+		}
+		items = append(items, it)
+	}
+	if first(q["direction"], "desc") == "desc" {
+		slices.Reverse(items)
+	}
+	return page(s, path, q, items, func(it *item) any { return s.pullListJSON(r, it) })
 }
 
 func (s *Server) createComment(r *repo, it *item, login string, body []byte) answer {

@@ -1,9 +1,12 @@
 // Package githubtest is a fake GitHub REST API for tests: an httptest server
 // that speaks GitHub's wire format (paths, JSON shapes, status codes, the
 // x-ratelimit-* headers) and keeps enough state to serve a whole session:
-// repositories with a default branch and branches, issues and pull requests
-// sharing one number sequence (the issues endpoint lists both, as GitHub's
-// does), comments, reviews with inline comments, renamed repositories.
+// repositories with a default branch, branches and tags over a small git
+// model (files read and written through the contents API, refs, merges),
+// issues and pull requests sharing one number sequence (the issues endpoint
+// lists both, as GitHub's does), comments, reviews with inline comments,
+// milestones, renamed repositories, and Actions workflows, runs, jobs and
+// their logs, served from a second host as GitHub's are.
 //
 // It records every request (method, path, query, headers, body) so a test
 // can assert exactly what was sent, and answers the next request matching a
@@ -48,6 +51,10 @@ type Options struct {
 	// Clock is the fake's "now": timestamps and the x-ratelimit-reset header
 	// count from it. Zero = the current time, in whole seconds.
 	Clock time.Time
+	// LogHost is the host name job-log redirects name for the log store
+	// (see logstore.go); "" = "localhost", or "127.0.0.1" with TLS (the
+	// test certificate's name for the loopback address).
+	LogHost string
 }
 
 // Request is one request as the fake received it.
@@ -71,10 +78,12 @@ type Response = recorder.Response
 // Client and Close.
 type Server struct {
 	*httptest.Server
-	host   string
-	prefix string
-	clock  time.Time
-	rec    *recorder.Recorder[Request]
+	host    string
+	prefix  string
+	clock   time.Time
+	rec     *recorder.Recorder[Request]
+	logs    *httptest.Server // the log store
+	logHost string
 
 	mu      sync.Mutex
 	tokens  map[string]string // token -> login
@@ -104,18 +113,27 @@ func New(o Options) *Server {
 	if s.clock.IsZero() {
 		s.clock = time.Unix(time.Now().Unix(), 0)
 	}
+	s.logHost = o.LogHost
+	if s.logHost == "" {
+		s.logHost = "localhost"
+		if o.TLS {
+			s.logHost = "127.0.0.1"
+		}
+	}
 	if o.TLS {
 		s.Server = httptest.NewTLSServer(s)
 	} else {
 		s.Server = httptest.NewServer(s)
 	}
+	s.startLogStore(o.TLS)
 	return s
 }
 
-// Close releases held requests and stops the server.
+// Close releases held requests and stops the servers.
 func (s *Server) Close() {
 	s.rec.Close()
 	s.Server.Close()
+	s.logs.Close()
 }
 
 // APIURL is the REST API root a client is configured with (api_url).

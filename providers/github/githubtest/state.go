@@ -11,16 +11,32 @@ import (
 
 // What the fake holds. Issues and pull requests of a repository share one
 // number sequence, as on GitHub: a pull request is an issue with a pull
-// part, which is why the issues endpoint lists both.
+// part, which is why the issues endpoint lists both. Branches and tags point
+// at commits of a small git model (git.go); Actions workflows and runs are
+// in actions.go.
 
 type repo struct {
 	id            int64
 	owner, name   string
 	defaultBranch string
-	branches      []string
-	items         []*item           // items[n-1] is number n
-	changes       map[string][]File // branch -> what it changes against the default branch
-	readers       map[string]bool   // logins with read access only (no push)
+	description   string
+	visibility    string // public, private or internal
+	archived      bool
+	branches      map[string]string // name -> commit sha
+	tags          map[string]string // name -> commit sha
+	commits       map[string]*commit
+	items         []*item  // items[n-1] is number n
+	milestones    []string // milestones[n-1] is number n's title
+	// permissions is each login's role (admin, maintain, write, triage,
+	// read); a login not listed has write.
+	permissions map[string]string
+	// mergeMethods are the merge methods the repository allows.
+	mergeMethods []string
+	workflows    []*workflow
+	runs         []*run
+	// changes are what each branch changes against the default branch, as
+	// a pull request from it lists them (pulls/N/files).
+	changes map[string][]Change
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
@@ -30,25 +46,34 @@ type item struct {
 	number      int
 	title, body string
 	state       string // open or closed
+	stateReason string // completed, not_planned, reopened or ""
 	labels      []string
+	assignees   []string
+	milestone   int // 0 = none
 	author      string
 	created     time.Time
+	updated     time.Time
+	closed      time.Time // zero while open
 	comments    []*comment
 	pull        *pull    // nil for an issue
 	moved       *movedTo // set once transferred: the number answers 301
 }
 
 type pull struct {
-	id      int64
-	head    string
-	base    string
-	headSHA string
-	draft   bool
-	merged  bool
-	reviews []*review
-	inline  []*reviewComment
-	checks  []*checkRun
-	files   []File
+	id   int64
+	head string
+	base string
+	// headSHA is the head commit once merged, or when the head is not a
+	// branch of the repository; otherwise the head branch says.
+	headSHA     string
+	draft       bool
+	merged      bool
+	mergeSHA    string
+	unmergeable bool // conflicts: GitHub reports mergeable false
+	reviews     []*review
+	inline      []*reviewComment
+	checks      []*checkRun
+	files       []Change
 }
 
 type comment struct {
@@ -81,8 +106,9 @@ type reviewComment struct {
 type Issue struct {
 	Title, Body string
 	// Author is the login that opened it; "" = octocat.
-	Author string
-	Labels []string
+	Author    string
+	Labels    []string
+	Assignees []string
 	// State is open (the default) or closed.
 	State string
 }
@@ -94,13 +120,28 @@ type Pull struct {
 	Head, Base  string // Base "" = the default branch
 	Draft       bool
 	Merged      bool
+	// Conflicts makes GitHub report it unmergeable (mergeable false) and
+	// refuse to merge it.
+	Conflicts bool
 	// Files are what the pull request changes; inline review comments
 	// must name lines their patches show. nil: what AddBranch gave Head.
-	Files []File
+	Files []Change
 }
 
-// AddRepo creates owner/name with its default branch and any other
-// branches (heads pull requests can be opened from).
+// Settings are a repository's properties beyond its name.
+type Settings struct {
+	Description string
+	// Visibility is public (the default), private or internal.
+	Visibility string
+	Archived   bool
+	// MergeMethods are the merge methods allowed; nil = merge, squash and
+	// rebase.
+	MergeMethods []string
+}
+
+// AddRepo creates owner/name with an initial commit (a README.md) on its
+// default branch, and other branches at the same commit (heads pull
+// requests can be opened from).
 func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	owner, name, ok := strings.Cut(fullName, "/")
 	if !ok {
@@ -108,38 +149,65 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.repos[strings.ToLower(fullName)] = &repo{
-		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch,
-		branches: append([]string{defaultBranch}, branches...),
+	r := &repo{
+		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
+		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
+		permissions: map[string]string{}, mergeMethods: []string{"merge", "squash", "rebase"},
+	}
+	s.repos[strings.ToLower(fullName)] = r
+	root := s.commit(r, nil, owner, "Initial commit", map[string]file{"README.md": {content: []byte("# " + name + "\n")}})
+	for _, b := range append([]string{defaultBranch}, branches...) {
+		r.branches[b] = root.sha
 	}
 }
 
-// AddBranch pushes a branch to a repository, changing files (its diff
-// against the default branch; a pull request from it shows them).
-func (s *Server) AddBranch(fullName, branch string, files ...File) {
+// Configure sets a repository's properties.
+func (s *Server) Configure(fullName string, c Settings) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	r.description, r.visibility, r.archived = c.Description, or(c.Visibility, "public"), c.Archived
+	if c.MergeMethods != nil {
+		r.mergeMethods = slices.Clone(c.MergeMethods)
+	}
+}
+
+// SetPermission gives login a role in a repository: admin, maintain,
+// write, triage or read.
+func (s *Server) SetPermission(fullName, login, role string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.mustRepo(fullName).permissions[login] = role
+}
+
+// AddMilestone creates a milestone and returns its number.
+func (s *Server) AddMilestone(fullName, title string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	r.milestones = append(r.milestones, title)
+	return len(r.milestones)
+}
+
+// ReadOnly gives login read access only to a repository: like GitHub, the
+// fake then files that login's new issues without the labels, assignees
+// and milestone it asked for, silently (only push access sets them).
+func (s *Server) ReadOnly(fullName, login string) { s.SetPermission(fullName, login, "read") }
+
+// AddBranch pushes a branch to a repository at the default branch's head
+// (if it is new), changing files (its diff against the default branch; a
+// pull request from it lists them).
+func (s *Server) AddBranch(fullName, branch string, changes ...Change) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
 	if !r.hasBranch(branch) {
-		r.branches = append(r.branches, branch)
+		r.branches[branch] = r.branches[r.defaultBranch]
 	}
 	if r.changes == nil {
-		r.changes = map[string][]File{}
+		r.changes = map[string][]Change{}
 	}
-	r.changes[branch] = slices.Clone(files)
-}
-
-// ReadOnly gives login read access only to a repository: like GitHub, the
-// fake then files that login's new issues without the labels it asked for,
-// silently (only users with push access may label new issues).
-func (s *Server) ReadOnly(fullName, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	r := s.mustRepo(fullName)
-	if r.readers == nil {
-		r.readers = map[string]bool{}
-	}
-	r.readers[login] = true
+	r.changes[branch] = slices.Clone(changes)
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps
@@ -160,7 +228,9 @@ func (s *Server) AddIssue(fullName string, in Issue) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), in.Labels, or(in.State, "open"), nil).number
+	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), in.Labels, or(in.State, "open"), nil)
+	it.assignees = slices.Clone(in.Assignees)
+	return it.number
 }
 
 // AddPull opens a pull request and returns its number.
@@ -168,7 +238,8 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged, files: slices.Clone(in.Files)}
+	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged,
+		unmergeable: in.Conflicts, files: slices.Clone(in.Files)}
 	if in.Files == nil {
 		p.files = slices.Clone(r.changes[in.Head])
 	}
@@ -176,7 +247,11 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	if in.Merged {
 		state = "closed"
 	}
-	return s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p).number
+	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p)
+	if sha, ok := r.branches[p.head]; ok && in.Merged {
+		p.headSHA = sha
+	}
+	return it.number
 }
 
 // Issues is how many issues and pull requests fullName holds (not
@@ -206,6 +281,10 @@ func (s *Server) addItem(r *repo, title, body, author string, labels []string, s
 		id: s.newID(), number: len(r.items) + 1, title: title, body: body, state: state,
 		labels: slices.Clone(labels), author: author, created: s.tick(), pull: p,
 	}
+	it.updated = it.created
+	if state == "closed" {
+		it.closed, it.stateReason = it.created, "completed"
+	}
 	s.user(author)
 	if p != nil {
 		p.id = s.newID()
@@ -223,7 +302,21 @@ func (r *repo) item(n int) *item {
 	return r.items[n-1]
 }
 
-func (r *repo) hasBranch(b string) bool { return slices.Contains(r.branches, b) }
+func (r *repo) hasBranch(b string) bool {
+	_, ok := r.branches[b]
+	return ok
+}
+
+// headSHA is a pull request's head commit: its head branch's, while open.
+func (r *repo) headSHA(p *pull) string {
+	if sha, ok := r.branches[p.head]; ok && !p.merged {
+		return sha
+	}
+	return p.headSHA
+}
+
+// role is login's permission in the repository.
+func (r *repo) role(login string) string { return or(r.permissions[login], "write") }
 
 // newID is the next id; one sequence for every kind keeps ids unique.
 func (s *Server) newID() int64 {

@@ -1,0 +1,245 @@
+package githubtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+const (
+	docRuns     = "https://docs.github.com/rest/actions/workflow-runs"
+	docJobs     = "https://docs.github.com/rest/actions/workflow-jobs"
+	docDispatch = "https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event"
+)
+
+// actions answers /repos/o/n/actions/...: runs, a run, its jobs, a job's
+// logs (a redirect to the log store), workflow dispatch and re-runs.
+func (s *Server) actions(method string, r *repo, seg []string, q url.Values, body []byte) (answer, bool) {
+	notFound := func(doc string) (answer, bool) {
+		return errorAnswer(http.StatusNotFound, "Not Found", doc, nil), true
+	}
+	key := method + " " + strings.Join(seg, "/")
+	switch {
+	case key == "GET runs":
+		return s.listRuns(r, q), true
+	case len(seg) == 2 && seg[0] == "runs" && method == "GET":
+		if ru := r.run(seg[1]); ru != nil {
+			return jsonAnswer(http.StatusOK, s.runJSON(r, ru)), true
+		}
+		return notFound(docRuns + "#get-a-workflow-run")
+	case len(seg) == 3 && seg[0] == "runs" && seg[2] == "jobs" && method == "GET":
+		ru := r.run(seg[1])
+		if ru == nil {
+			return notFound(docJobs + "#list-jobs-for-a-workflow-run")
+		}
+		jobs := []jobJSON{}
+		for _, j := range ru.jobs {
+			jobs = append(jobs, s.jobJSON(r, ru, j))
+		}
+		return jsonAnswer(http.StatusOK, jobsJSON{TotalCount: len(jobs), Jobs: jobs}), true
+	case len(seg) == 3 && seg[0] == "jobs" && seg[2] == "logs" && method == "GET":
+		if jr, _, j := s.job(seg[1]); jr == r {
+			// GitHub answers with a short-lived signed URL on its log host.
+			return answer{status: http.StatusFound, header: http.Header{"Location": {s.LogURL(j.id)}}}, true
+		}
+		return notFound(docJobs + "#download-job-logs-for-a-workflow-run")
+	case len(seg) == 3 && seg[0] == "workflows" && seg[2] == "dispatches" && method == "POST":
+		return s.dispatch(r, seg[1], body), true
+	case len(seg) == 3 && seg[0] == "runs" && (seg[2] == "rerun" || seg[2] == "rerun-failed-jobs") && method == "POST":
+		ru := r.run(seg[1])
+		if ru == nil {
+			return notFound(docRuns + "#re-run-a-workflow")
+		}
+		if ru.status != "completed" {
+			return errorAnswer(http.StatusForbidden, "This workflow is already running", docRuns+"#re-run-a-workflow", nil), true
+		}
+		s.rerun(ru, seg[2] == "rerun-failed-jobs")
+		return jsonAnswer(http.StatusCreated, struct{}{}), true
+	}
+	return answer{}, false
+}
+
+// listRuns is GET /repos/o/n/actions/runs: newest first, filtered by
+// branch, event, head sha and status (a status or a conclusion), paged.
+func (s *Server) listRuns(r *repo, q url.Values) answer {
+	var runs []*run
+	for _, ru := range slices.Backward(r.runs) {
+		st := q.Get("status")
+		if (q.Get("branch") == "" || ru.branch == q.Get("branch")) && (q.Get("event") == "" || ru.event == q.Get("event")) &&
+			(q.Get("head_sha") == "" || ru.sha == q.Get("head_sha")) && (st == "" || ru.status == st || ru.conclusion == st) {
+			runs = append(runs, ru)
+		}
+	}
+	per, _ := strconv.Atoi(first(q["per_page"], "30"))
+	per = min(max(per, 1), 100)
+	n, _ := strconv.Atoi(first(q["page"], "1"))
+	n = max(n, 1)
+	out := workflowRunsJSON{TotalCount: len(runs), WorkflowRuns: []runJSON{}}
+	for _, ru := range runs[min((n-1)*per, len(runs)):min(n*per, len(runs))] {
+		out.WorkflowRuns = append(out.WorkflowRuns, s.runJSON(r, ru))
+	}
+	return jsonAnswer(http.StatusOK, out)
+}
+
+// dispatch is POST /repos/o/n/actions/workflows/{id|file}/dispatches: an
+// unknown workflow is 404; one without a workflow_dispatch trigger, a ref
+// that is not a branch or tag, or an input the workflow does not declare
+// is 422. The run it starts is queued; its id comes back only when asked
+// for (return_run_details), otherwise 204 with no body.
+func (s *Server) dispatch(r *repo, which string, body []byte) answer {
+	var in struct {
+		Ref              string         `json:"ref"`
+		Inputs           map[string]any `json:"inputs"`
+		ReturnRunDetails bool           `json:"return_run_details"`
+	}
+	if err := json.Unmarshal(body, &in); err != nil {
+		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docDispatch, nil)
+	}
+	wf := r.workflow(which)
+	if wf == nil {
+		return errorAnswer(http.StatusNotFound, "Not Found", docDispatch, nil)
+	}
+	if !wf.dispatch {
+		return errorAnswer(http.StatusUnprocessableEntity, "Workflow does not have 'workflow_dispatch' trigger", docDispatch, nil)
+	}
+	name := strings.TrimPrefix(strings.TrimPrefix(in.Ref, "refs/"), "heads/")
+	sha, ok := r.branches[name]
+	if !ok {
+		sha, ok = r.tags[strings.TrimPrefix(name, "tags/")]
+	}
+	if !ok {
+		return errorAnswer(http.StatusUnprocessableEntity, "No ref found for: "+in.Ref, docDispatch, nil)
+	}
+	var unexpected []string
+	for k := range in.Inputs {
+		if !slices.Contains(wf.inputs, k) {
+			unexpected = append(unexpected, strconv.Quote(k))
+		}
+	}
+	if len(unexpected) > 0 {
+		slices.Sort(unexpected)
+		return errorAnswer(http.StatusUnprocessableEntity, "Unexpected inputs provided: ["+strings.Join(unexpected, ", ")+"]", docDispatch, nil)
+	}
+	ru := s.addRun(r, wf, name, sha, "workflow_dispatch", "queued")
+	if !in.ReturnRunDetails {
+		return answer{status: http.StatusNoContent}
+	}
+	return jsonAnswer(http.StatusOK, dispatchJSON{
+		WorkflowRunID: ru.id, RunURL: s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),
+		HTMLURL: s.web("/%s/actions/runs/%d", r.fullName(), ru.id),
+	})
+}
+
+// The JSON shapes, as in workflow_run.json, workflow_runs.json,
+// workflow_jobs.json and dispatch_details.json.
+
+type runJSON struct {
+	ID                 int64    `json:"id"`
+	Name               string   `json:"name"`
+	NodeID             string   `json:"node_id"`
+	HeadBranch         string   `json:"head_branch"`
+	HeadSHA            string   `json:"head_sha"`
+	Path               string   `json:"path"`
+	RunNumber          int      `json:"run_number"`
+	Event              string   `json:"event"`
+	DisplayTitle       string   `json:"display_title"`
+	Status             string   `json:"status"`
+	Conclusion         *string  `json:"conclusion"`
+	WorkflowID         int64    `json:"workflow_id"`
+	URL                string   `json:"url"`
+	HTMLURL            string   `json:"html_url"`
+	PullRequests       []any    `json:"pull_requests"`
+	CreatedAt          string   `json:"created_at"`
+	UpdatedAt          string   `json:"updated_at"`
+	Actor              userJSON `json:"actor"`
+	RunAttempt         int      `json:"run_attempt"`
+	RunStartedAt       string   `json:"run_started_at"`
+	JobsURL            string   `json:"jobs_url"`
+	LogsURL            string   `json:"logs_url"`
+	RerunURL           string   `json:"rerun_url"`
+	PreviousAttemptURL *string  `json:"previous_attempt_url"`
+	WorkflowURL        string   `json:"workflow_url"`
+	Repository         repoJSON `json:"repository"`
+}
+
+type workflowRunsJSON struct {
+	TotalCount   int       `json:"total_count"`
+	WorkflowRuns []runJSON `json:"workflow_runs"`
+}
+
+type stepJSON struct {
+	Name       string  `json:"name"`
+	Status     string  `json:"status"`
+	Conclusion *string `json:"conclusion"`
+	Number     int     `json:"number"`
+}
+
+type jobJSON struct {
+	ID           int64      `json:"id"`
+	RunID        int64      `json:"run_id"`
+	WorkflowName string     `json:"workflow_name"`
+	HeadBranch   string     `json:"head_branch"`
+	RunURL       string     `json:"run_url"`
+	RunAttempt   int        `json:"run_attempt"`
+	NodeID       string     `json:"node_id"`
+	HeadSHA      string     `json:"head_sha"`
+	URL          string     `json:"url"`
+	HTMLURL      string     `json:"html_url"`
+	Status       string     `json:"status"`
+	Conclusion   *string    `json:"conclusion"`
+	CreatedAt    string     `json:"created_at"`
+	StartedAt    string     `json:"started_at"`
+	CompletedAt  *string    `json:"completed_at"`
+	Name         string     `json:"name"`
+	Steps        []stepJSON `json:"steps"`
+	CheckRunURL  string     `json:"check_run_url"`
+	Labels       []string   `json:"labels"`
+}
+
+type jobsJSON struct {
+	TotalCount int       `json:"total_count"`
+	Jobs       []jobJSON `json:"jobs"`
+}
+
+type dispatchJSON struct {
+	WorkflowRunID int64  `json:"workflow_run_id"`
+	RunURL        string `json:"run_url"`
+	HTMLURL       string `json:"html_url"`
+}
+
+func (s *Server) runJSON(r *repo, ru *run) runJSON {
+	api := s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id)
+	out := runJSON{
+		ID: ru.id, Name: workflowName(ru.wf), NodeID: fmt.Sprintf("WFR_kwLO%d", ru.id), HeadBranch: ru.branch, HeadSHA: ru.sha,
+		Path: ru.wf.path + "@" + ru.branch, RunNumber: ru.number, Event: ru.event, DisplayTitle: workflowName(ru.wf),
+		Status: ru.status, Conclusion: nullable(ru.conclusion), WorkflowID: ru.wf.id, URL: api,
+		HTMLURL: s.web("/%s/actions/runs/%d", r.fullName(), ru.id), PullRequests: []any{},
+		CreatedAt: stamp(ru.created), UpdatedAt: stamp(ru.updated), Actor: s.userJSON(r.owner), RunAttempt: ru.attempt,
+		RunStartedAt: stamp(ru.updated), JobsURL: api + "/jobs", LogsURL: api + "/logs", RerunURL: api + "/rerun",
+		WorkflowURL: s.api("/repos/%s/actions/workflows/%d", r.fullName(), ru.wf.id), Repository: s.minimalRepoJSON(r),
+	}
+	if ru.attempt > 1 {
+		out.PreviousAttemptURL = nullable(fmt.Sprintf("%s/attempts/%d", api, ru.attempt-1))
+	}
+	return out
+}
+
+func (s *Server) jobJSON(r *repo, ru *run, j *job) jobJSON {
+	out := jobJSON{
+		ID: j.id, RunID: ru.id, WorkflowName: workflowName(ru.wf), HeadBranch: ru.branch,
+		RunURL: s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id), RunAttempt: ru.attempt,
+		NodeID: fmt.Sprintf("CR_kwDO%d", j.id), HeadSHA: ru.sha, URL: s.api("/repos/%s/actions/jobs/%d", r.fullName(), j.id),
+		HTMLURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), ru.id, j.id), Status: j.status,
+		Conclusion: nullable(j.conclusion), CreatedAt: stamp(j.started), StartedAt: stamp(j.started), Name: j.name,
+		Steps:       []stepJSON{{Name: "Set up job", Status: j.status, Conclusion: nullable(j.conclusion), Number: 1}},
+		CheckRunURL: s.api("/repos/%s/check-runs/%d", r.fullName(), j.id), Labels: []string{"ubuntu-latest"},
+	}
+	if j.status == "completed" {
+		out.CompletedAt = nullable(stamp(ru.updated))
+	}
+	return out
+}
