@@ -372,6 +372,7 @@ type StringsRequest struct {
 	Title         string                 `protobuf:"bytes,13,opt,name=title,proto3" json:"title,omitempty"`
 	Nick          string                 `protobuf:"bytes,14,opt,name=nick,proto3" json:"nick,omitempty"`
 	Label         string                 `protobuf:"bytes,15,opt,name=label,proto3" json:"label,omitempty"`
+	Memo          string                 `protobuf:"bytes,16,opt,name=memo,proto3" json:"memo,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -507,6 +508,13 @@ func (x *StringsRequest) GetNick() string {
 func (x *StringsRequest) GetLabel() string {
 	if x != nil {
 		return x.Label
+	}
+	return ""
+}
+
+func (x *StringsRequest) GetMemo() string {
+	if x != nil {
+		return x.Memo
 	}
 	return ""
 }
@@ -1198,12 +1206,11 @@ const file_forgetools_probe_v1_probe_proto_rawDesc = "" +
 	"\x05batch\x18\n" +
 	" \x01(\x05B\f\xbaH\t\xd8\x01\x01\x1a\x04\x182(\x05R\x05batch\x126\n" +
 	"\x05ratio\x18\v \x01(\x01B \xbaH\x1d\x12\x1bI\x00\x00\x00\x00\x00\x00\xe0?\x11\x00\x00\x00\x00\x00\x00\xf0?!\x00\x00\x00\x00\x00\x00\x00\x00R\x05ratio\x12'\n" +
-	"\x03ids\x18\f \x03(\x10B\x15\xbaH\x12\x92\x01\x0f\b\x01\"\vb\t9\x00\x00\x00\x00\x00\x00\x00\x00R\x03ids\"\xa9\x04\n" +
+	"\x03ids\x18\f \x03(\x10B\x15\xbaH\x12\x92\x01\x0f\b\x01\"\vb\t9\x00\x00\x00\x00\x00\x00\x00\x00R\x03ids\"\xc7\x04\n" +
 	"\x0eStringsRequest\x12$\n" +
 	"\x04code\x18\x01 \x01(\tB\x10\xbaH\rr\v:\x03PR-B\x01!J\x01+R\x04code\x12\x1f\n" +
-	"\x04note\x18\x02 \x01(\tB\v\xbaH\br\x06(\f\xba\x01\x01$R\x04note\x12\x1e\n" +
-	"\x04wide\x18\x03 \x01(\tB\n" +
-	"\xbaH\ar\x05 \x04\xa0\x01\x06R\x04wide\x12 \n" +
+	"\x04note\x18\x02 \x01(\tB\v\xbaH\br\x06(\f\xba\x01\x01$R\x04note\x12\x1c\n" +
+	"\x04wide\x18\x03 \x01(\tB\b\xbaH\x05r\x03\xa0\x01\x06R\x04wide\x12 \n" +
 	"\x06header\x18\x04 \x01(\tB\b\xbaH\x05r\x03\xc0\x01\x01R\x06header\x12!\n" +
 	"\x05value\x18\x05 \x01(\tB\v\xbaH\br\x06\xc8\x01\x00\xc0\x01\x02R\x05value\x12\x1b\n" +
 	"\x04addr\x18\x06 \x01(\tB\a\xbaH\x04r\x02p\x01R\x04addr\x12\x1a\n" +
@@ -1217,7 +1224,9 @@ const file_forgetools_probe_v1_probe_proto_rawDesc = "" +
 	"\x05title\x18\r \x01(\tB-\xbaH*r(\x10\x01\x18\x142\x11[^\\t-\\r\\x85\\p{Z}]\x92\x02\x0eCrash on startR\x05title\x12\x1e\n" +
 	"\x04nick\x18\x0e \x01(\tB\n" +
 	"\xbaH\a\xd8\x01\x01r\x02\x10\x03R\x04nick\x12\x1c\n" +
-	"\x05label\x18\x0f \x01(\tB\x06\xbaH\x03\xc8\x01\x01R\x05label\"\xbf\x03\n" +
+	"\x05label\x18\x0f \x01(\tB\x06\xbaH\x03\xc8\x01\x01R\x05label\x12\x1e\n" +
+	"\x04memo\x18\x10 \x01(\tB\n" +
+	"\xbaH\a\xd8\x01\x01r\x02 \x04R\x04memo\"\xbf\x03\n" +
 	"\fTimesRequest\x12=\n" +
 	"\x02at\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampB\x11\xbaH\x03\xc8\x01\x01ҥ\x19\a\n" +
 	"\x05When.R\x02at\x12>\n" +

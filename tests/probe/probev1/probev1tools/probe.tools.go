@@ -173,7 +173,7 @@ func buildProbeNumbers(a runtime.Args, e runtime.Envelope) proto.Message {
 // ProbeStringsTool is probe_strings, the strings arm of ProbeCall.
 var ProbeStringsTool = &runtime.Tool{
 	Name:        "probe_strings",
-	Description: "Strings under every rule. note: must be at most 12 bytes in UTF-8. wide: must be exactly 6 bytes in UTF-8. wide: must be at least 4 bytes in UTF-8. hostport: must be a host and port, e.g. example.com:8080 or [::1]:443.",
+	Description: "Strings under every rule. note: must be at most 12 bytes in UTF-8. wide: must be exactly 6 bytes in UTF-8. hostport: must be a host and port, e.g. example.com:8080 or [::1]:443. memo: must be at least 4 bytes in UTF-8.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
 	InputSchema: `{
@@ -265,6 +265,17 @@ var ProbeStringsTool = &runtime.Tool{
     "label": {
       "type": "string",
       "minLength": 1
+    },
+    "memo": {
+      "type": "string",
+      "anyOf": [
+        {
+          "maxLength": 0
+        },
+        {
+          "minLength": 1
+        }
+      ]
     }
   },
   "required": ["code", "wide", "header", "value", "addr", "tid", "uid", "hostport", "greek", "shout", "title", "label"],
@@ -278,7 +289,7 @@ var ProbeStringsTool = &runtime.Tool{
 
 // decodeProbeStrings decodes the arguments of probe_strings.
 func decodeProbeStrings(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "code", "note", "wide", "header", "value", "addr", "ref", "tid", "uid", "hostport", "greek", "shout", "title", "nick", "label")
+	o, err := args.Parse(data, "code", "note", "wide", "header", "value", "addr", "ref", "tid", "uid", "hostport", "greek", "shout", "title", "nick", "label", "memo")
 	if err != nil {
 		return runtime.Args{}, err
 	}
@@ -298,6 +309,7 @@ func decodeProbeStrings(data []byte) (runtime.Args, error) {
 		Title:    args.String(o, "title", args.Required),
 		Nick:     args.String(o, "nick", args.Optional),
 		Label:    args.String(o, "label", args.Required),
+		Memo:     args.String(o, "memo", args.Optional),
 	}
 	if err := o.Err(); err != nil {
 		return runtime.Args{}, err
