@@ -8,15 +8,14 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 const (
@@ -30,18 +29,6 @@ const (
 	codePrecondition = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
 )
 
-// unspecifiedWait is how long to back off from a rate limit that names no
-// time: GitHub's documented "wait at least one minute".
-const unspecifiedWait = time.Minute
-
-// maxWait caps a requested wait: GitHub's quota windows are an hour, so a
-// longer one is a garbled header, not advice.
-const maxWait = time.Hour
-
-// maxMessage bounds an error message built from a response body, which the
-// forge (or whatever answered in its place) controls.
-const maxMessage = 2000
-
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error. The message names the operation and what GitHub said, and
 // never a credential.
@@ -50,24 +37,13 @@ func (p *Provider) mapError(what string, err error) *handler.Error {
 		return pe
 	}
 	e := p.classify(err)
-	msg := what + ": " + e.Message
-	for _, s := range p.secrets {
-		msg = strings.ReplaceAll(msg, s, "[redacted]")
-	}
-	if len(msg) > maxMessage {
-		cut := maxMessage
-		for cut > 0 && !utf8.RuneStart(msg[cut]) {
-			cut-- // never split a character: proto strings must stay UTF-8
-		}
-		msg = msg[:cut] + "…"
-	}
-	e.Message = msg
+	e.Message = rest.Clean(what+": "+e.Message, p.secrets)
 	return e
 }
 
 func (p *Provider) classify(err error) *handler.Error {
 	var (
-		egress    *egressError
+		egress    *rest.EgressError
 		primary   *gh.RateLimitError
 		secondary *gh.AbuseRateLimitError
 		redirect  *gh.RedirectionError
@@ -132,16 +108,8 @@ func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *handler.Error {
 	return limited("GitHub secondary rate limit: "+e.Message, wait)
 }
 
-// limited is resource_exhausted with the wait rounded to whole seconds; a
-// wait GitHub did not name (or one already past) is the guide's minute.
-func limited(msg string, wait time.Duration) *handler.Error {
-	if wait <= 0 {
-		wait = unspecifiedWait
-	}
-	wait = min(max(wait.Round(time.Second), time.Second), maxWait)
-	// The wait travels as RetryAfter; the renderer states it once, in ms.
-	return &handler.Error{Code: codeExhausted, Message: msg, RetryAfter: wait}
-}
+// limited is resource_exhausted with GitHub's wait (see rest.Limited).
+func limited(msg string, wait time.Duration) *handler.Error { return rest.Limited(msg, wait) }
 
 // headerWait reads how long GitHub asked to back off, per its rate-limit
 // guide: retry-after seconds; or until x-ratelimit-reset when
@@ -152,16 +120,10 @@ func (p *Provider) headerWait(r *http.Response) (d time.Duration, ok bool) {
 		return 0, false
 	}
 	h := r.Header
-	if s := strings.TrimSpace(h.Get("Retry-After")); s != "" {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			d, ok = time.Duration(min(n, int64(maxWait/time.Second)))*time.Second, true
-		} else if t, err := http.ParseTime(s); err == nil {
-			d, ok = t.Sub(p.now()), true
-		}
-	}
+	d, ok = rest.RetryAfter(h, p.now())
 	if h.Get(gh.HeaderRateRemaining) == "0" {
-		if n, err := strconv.ParseInt(h.Get(gh.HeaderRateReset), 10, 64); err == nil {
-			d, ok = max(d, time.Unix(n, 0).Sub(p.now())), true
+		if reset, found := rest.ResetWait(h, gh.HeaderRateReset, p.now()); found {
+			d, ok = max(d, reset), true
 		}
 	}
 	return d, ok

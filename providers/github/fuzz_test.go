@@ -1,6 +1,8 @@
 package github
 
 import (
+	"github.com/forgetools/forgetools/providers/internal/rest"
+
 	"bytes"
 	"io"
 	"net/http"
@@ -72,7 +74,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
-		if !utf8.ValidString(e.Message) || len(e.Message) > maxMessage+len("…") || strings.Contains(e.Message, authorToken) {
+		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(e.Message, authorToken) {
 			t.Fatalf("message %q", e.Message)
 		}
 		if (e.Code == codeExhausted) != (e.RetryAfter > 0) || e.RetryAfter < 0 {

@@ -10,11 +10,9 @@ package github
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -27,6 +25,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 const (
@@ -89,18 +88,11 @@ var (
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
 )
 
-// hostPattern is ForgeRef.host's rule, lower case: a DNS name with an
-// optional port and nothing else (no scheme, path or credentials).
-var hostPattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?$`)
-
 // New returns a Provider for o.Host, or an error naming the bad option.
 func New(o Options) (*Provider, error) {
-	host := strings.ToLower(strings.TrimSpace(o.Host))
-	if host == "" {
-		host = DefaultHost
-	}
-	if !hostPattern.MatchString(host) {
-		return nil, fmt.Errorf("github: host %q is not a host name (no scheme or path; use api_url for a full URL)", o.Host)
+	host, err := rest.Host("github", o.Host, DefaultHost)
+	if err != nil {
+		return nil, err
 	}
 	if o.Token == "" {
 		return nil, fmt.Errorf("github: no token for %s (set the environment variable the forge's token_env names)", host)
@@ -154,36 +146,7 @@ func apiBase(host, apiURL string) (*url.URL, error) {
 			apiURL = "https://" + host + "/api/v3/"
 		}
 	}
-	u, err := url.Parse(apiURL)
-	if err != nil {
-		// url.Parse repeats the whole URL, credentials and all; keep its reason only.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("github: api_url is not a URL: %v", err)
-	}
-	shown := u.Redacted()
-	switch {
-	case u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("github: api_url %q must be scheme://host[:port]/path with no credentials, query or fragment", shown)
-	case u.Scheme == "http" && !isLoopback(u.Hostname()):
-		return nil, fmt.Errorf("github: api_url %q uses plain http on a non-loopback host; use https", shown)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("github: api_url %q: scheme must be https", shown)
-	}
-	if !strings.HasSuffix(u.Path, "/") {
-		u.Path += "/"
-	}
-	return u, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return rest.APIURL("github", apiURL)
 }
 
 // newClient is a go-github client pinned to base, authenticating with token.
@@ -191,11 +154,7 @@ func isLoopback(host string) bool {
 // header is set on a request only on its way into the pin: one bound for
 // another host is refused there, with nothing sent.
 func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper) *gh.Client {
-	hc := &http.Client{
-		Transport:     &pinnedTransport{scheme: base.Scheme, host: base.Host, next: rt},
-		CheckRedirect: redirectPolicy(base),
-	}
-	c := gh.NewClient(hc).WithAuthToken(token)
+	c := gh.NewClient(rest.PinnedClient(base, rt)).WithAuthToken(token)
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.
