@@ -1,8 +1,6 @@
 package github
 
 import (
-	"github.com/forgetools/forgetools/providers/internal/rest"
-
 	"net/http"
 	"strconv"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 var getIssue1347 = &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347}

@@ -1,8 +1,6 @@
 package github
 
 import (
-	"github.com/forgetools/forgetools/providers/internal/rest"
-
 	"bytes"
 	"io"
 	"net/http"
@@ -15,6 +13,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // The repo argument comes from the model and goes into URL paths: whatever
