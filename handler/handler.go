@@ -27,6 +27,11 @@ type Call struct {
 	// ClientRequestID is the create's dedup key ("" on other arms). A forge
 	// with native idempotency derives its own key from (Account, this).
 	ClientRequestID string
+	// PushToDefaultBranch is the operator's approval for a push (a file
+	// write) straight to the repository's default branch. Without it a
+	// provider refuses such a write: agents work on a branch and open a
+	// pull request.
+	PushToDefaultBranch bool
 }
 
 // Provider is a configured forge instance. It serves the arms whose
