@@ -121,6 +121,30 @@ func TestScope(t *testing.T) {
 			t.Errorf("allows(%q) = %v, want %v", repo, got, want)
 		}
 	}
+	// GitLab's nested groups: an exact nested path, one level below a
+	// subgroup, every depth below a group.
+	nested, err := parseScope([]string{"platform/infra/deploy", "platform/tools/*", "corp/**"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for repo, want := range map[string]bool{
+		"platform/infra/deploy": true, "Platform/Infra/Deploy": true, "platform/tools/cli": true,
+		"corp/app": true, "corp/a/b/c/d": true, "CORP/X/y": true,
+		"platform/infra/other": false, "platform/infra": false, "platform/tools/cli/sub": false, "platform/tools": false,
+		"platform/app": false, "corp": false, "corpx/app": false, "platform/infra/deploy/x": false,
+	} {
+		if got := nested.allows(repo); got != want {
+			t.Errorf("nested allows(%q) = %v, want %v", repo, got, want)
+		}
+	}
+	for _, bad := range []string{"a/**/b", "**", "a/../b", "a//b", "/*", "a/b c"} {
+		if _, err := parseScope([]string{bad}); err == nil {
+			t.Errorf("parseScope(%q) accepted it", bad)
+		}
+	}
+	if validRepo(strings.Repeat("a/", maxSegments) + "z") {
+		t.Error("validRepo accepts a path deeper than GitLab nests")
+	}
 	empty, _ := parseScope(nil)
 	if empty.allows("acme/web") || empty.allows("ENG") {
 		t.Error("an empty scope allows something")

@@ -13,7 +13,9 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/github"
+	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -99,17 +101,32 @@ func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.
 		})
 		return p, nil, err
 	case "github":
-		token, err := config.Secret(f.TokenEnv)
-		if err != nil {
-			return nil, nil, err
-		}
-		reviewer, err := config.Secret(f.ReviewerTokenEnv)
+		token, reviewer, err := credentials(f)
 		if err != nil {
 			return nil, nil, err
 		}
 		p, err := github.New(github.Options{
 			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
 			Timeout: timeout, Logger: log,
+		})
+		return p, nonEmpty(token, reviewer), err
+	case "gitea", "forgejo":
+		token, reviewer, err := credentials(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := gitea.New(gitea.Options{
+			Flavor: gitea.Flavor(f.Provider), Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
+			Timeout: timeout, Logger: log,
+		})
+		return p, nonEmpty(token, reviewer), err
+	case "gitlab":
+		token, reviewer, err := credentials(f)
+		if err != nil {
+			return nil, nil, err
+		}
+		p, err := gitlab.New(gitlab.Options{
+			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer, Timeout: timeout, Logger: log,
 		})
 		return p, nonEmpty(token, reviewer), err
 	case "linear":
@@ -124,6 +141,17 @@ func buildForge(ctx context.Context, st *store.Store, f config.Forge, log *slog.
 		return p, nonEmpty(key), err
 	}
 	return nil, nil, fmt.Errorf("unknown provider %q", f.Provider)
+}
+
+// credentials reads a forge's author and (optional) reviewer credential.
+func credentials(f config.Forge) (token, reviewer string, err error) {
+	if token, err = config.Secret(f.TokenEnv); err != nil {
+		return "", "", err
+	}
+	if reviewer, err = config.Secret(f.ReviewerTokenEnv); err != nil {
+		return "", "", err
+	}
+	return token, reviewer, nil
 }
 
 func nonEmpty(vs ...string) []string {

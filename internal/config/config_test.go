@@ -13,10 +13,10 @@ func TestExampleConfigParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Forges) != 4 || !cfg.Forges[0].Default || cfg.Forges[0].ReviewerTokenEnv != "GITHUB_REVIEWER_TOKEN" {
+	if len(cfg.Forges) != 9 || !cfg.Forges[0].Default || cfg.Forges[0].ReviewerTokenEnv != "GITHUB_REVIEWER_TOKEN" {
 		t.Fatalf("forges = %+v", cfg.Forges)
 	}
-	if got := cfg.Accounts[0].Scope; len(got) != 3 || got[1] != "acme-docs/*" {
+	if got := cfg.Accounts[0].Scope; len(got) != 5 || got[1] != "acme-docs/*" || got[3] != "platform/tools/**" {
 		t.Fatalf("scope = %v", got)
 	}
 	if time.Duration(cfg.Forges[0].Timeout) != 30*time.Second {
