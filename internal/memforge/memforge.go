@@ -399,3 +399,9 @@ func (i issuesOnly) CreateIssue(ctx context.Context, c handler.Call, r *gatewayv
 func (i issuesOnly) CommentOnIssue(ctx context.Context, c handler.Call, r *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return i.f.CommentOnIssue(ctx, c, r)
 }
+
+// UpdateIssue completes the issues capability, which the agent-hands
+// surface widened; the in-memory forge does not edit issues.
+func (i issuesOnly) UpdateIssue(context.Context, handler.Call, *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	return nil, handler.Unimplemented("issues", "update_issue")
+}
