@@ -89,7 +89,7 @@ func (p *Provider) classify(err error) *handler.Error {
 		return handler.Errorf(codeUnavailable, "%s did not answer within %s", name, p.timeout)
 	case errors.Is(err, context.Canceled):
 		return handler.Errorf(codeUnavailable, "canceled before %s answered", name)
-	case errors.As(err, &api) && api.status != 0:
+	case errors.As(err, &api) && api.status >= 300:
 		return p.byStatus(api)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
 		return handler.Errorf(codeUnavailable, "%s's answer is not the JSON its API documents (%v)", name, err)

@@ -97,7 +97,7 @@ func (p *Provider) classify(err error) *handler.Error {
 		return handler.Errorf(codeUnavailable, "GitLab did not answer within %s", p.timeout)
 	case errors.Is(err, context.Canceled):
 		return handler.Errorf(codeUnavailable, "canceled before GitLab answered")
-	case errors.As(err, &api) && api.status != 0:
+	case errors.As(err, &api) && api.status >= 300:
 		return p.byStatus(api)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
 		return handler.Errorf(codeUnavailable, "GitLab's answer is not the JSON its API documents (%v)", err)
