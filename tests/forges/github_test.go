@@ -340,8 +340,6 @@ func TestForgeSelectors(t *testing.T) {
 		"forge_get_issue failed: not_found: forge github/gh.nowhere.example is not configured")
 	want(t, "host without provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_host":"ghe.example.com"}`),
 		`forge_get_issue failed: invalid_argument: forge_host "ghe.example.com" needs forge_provider: a host alone does not say which forge`)
-	want(t, "unconfigured provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_provider":"gitlab"}`),
-		"forge_get_issue failed: not_found: no gitlab forge is configured")
 	want(t, "out of scope", e.fails("forge_create_issue", `{"repo":"octocat/Spoon-Knife","title":"x"}`),
 		`forge_create_issue failed: permission_denied: repository "octocat/Spoon-Knife" is outside the scope of account "release-bot"`)
 
@@ -356,5 +354,16 @@ func TestForgeSelectors(t *testing.T) {
 		`forge_unsubscribe failed: not_found: subscription "sub-1" not found for this account`)
 	if after := len(e.github.Requests()) + len(e.ghe.Requests()) + len(e.linear.Requests()); after != before {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
+	}
+}
+
+// A provider the schema names but the configuration leaves out is
+// not_found, in so many words, and reaches nothing.
+func TestUnconfiguredProvider(t *testing.T) {
+	e := start(t, without("gitlab"))
+	want(t, "unconfigured provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_provider":"gitlab"}`),
+		"forge_get_issue failed: not_found: no gitlab forge is configured")
+	if n := len(e.github.Requests()) + len(e.gitlab.Requests()); n != 0 {
+		t.Errorf("the refused call reached a forge (%d requests)", n)
 	}
 }

@@ -1,7 +1,7 @@
 // Package forges_test runs the gateway end to end against real-wire fakes
-// of GitHub and Linear, exactly as a model sees it: the forgetools binary
-// serves a configuration whose forges point api_url at githubtest and
-// lineartest servers, and every tool call is a `forgetools call --gateway
+// of GitHub, GitLab, Gitea, Forgejo and Linear, exactly as a model sees
+// it: the forgetools binary serves a configuration whose forges point
+// api_url at githubtest, gitlabtest, giteatest and lineartest servers, and every tool call is a `forgetools call --gateway
 // unix://...` subprocess whose output is the text the model reads. The
 // fakes record every request, so each test also asserts what reached the
 // forge: paths, bodies, and which credential signed them.
@@ -23,7 +23,9 @@ import (
 	"time"
 
 	"github.com/forgetools/forgetools/internal/testkit"
+	"github.com/forgetools/forgetools/providers/gitea/giteatest"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
@@ -34,9 +36,14 @@ const (
 	reviewerToken = "ghp_e2eReviewerToken00000000000000000000"
 	gheToken      = "ghp_e2eEnterpriseToken000000000000000000"
 	linearKey     = "lin_api_e2eKey00000000000000000000000000"
+	giteaToken    = "gitea_e2eAuthorToken000000000000000000000"
+	giteaReviewer = "gitea_e2eReviewerToken0000000000000000000"
+	forgejoToken  = "forgejo_e2eAuthorToken000000000000000000"
+	gitlabToken   = "glpat-e2eAuthorToken00000000000000000000"
+	gitlabReview  = "glpat-e2eReviewerToken000000000000000000"
 )
 
-var secrets = []string{authorToken, reviewerToken, gheToken, linearKey}
+var secrets = []string{authorToken, reviewerToken, gheToken, linearKey, giteaToken, giteaReviewer, forgejoToken, gitlabToken, gitlabReview}
 
 // The account every call acts as, and its one session.
 const (
@@ -54,12 +61,16 @@ var binary string
 func TestMain(m *testing.M) { testkit.Main(m, &binary) }
 
 // env is one running gateway and the fakes behind it: github.com (the
-// default forge), a GitHub Enterprise host, Linear, and the local forge.
+// default forge), a GitHub Enterprise host, GitLab, Gitea, Forgejo,
+// Linear, and the local forge.
 type env struct {
-	t      *testing.T
-	github *githubtest.Server // github.com: octocat/Hello-World
-	ghe    *githubtest.Server // ghe.example.com under /api/v3: acme/widgets
-	linear *lineartest.Server // team ENG
+	t       *testing.T
+	github  *githubtest.Server // github.com: octocat/Hello-World
+	ghe     *githubtest.Server // ghe.example.com under /api/v3: acme/widgets
+	linear  *lineartest.Server // team ENG
+	gitlab  *gitlabtest.Server // gitlab.example.com: platform/infra/deploy (a subgroup's project)
+	gitea   *giteatest.Server  // gitea.example.com: acme/gadgets
+	forgejo *giteatest.Server  // codeberg.example.com below /git: acme/gadgets
 	// Linear ids: team ENG, its label Backend, the workspace label Bug.
 	engTeam, backendLabel, bugLabel string
 	dir                             string
@@ -76,6 +87,11 @@ type setting func(*settings)
 type settings struct {
 	githubTimeout string
 	githubToken   string // the author token the github.com forge sends
+	restTimeout   string // the GitLab, Gitea and Forgejo forges' timeout
+	// without leaves these providers' forges out of the configuration.
+	without []string
+	// down points these providers' forges at a closed port.
+	down []string
 }
 
 // start seeds the fakes, writes a configuration and serves it.
@@ -107,7 +123,9 @@ func start(t *testing.T, opts ...setting) *env {
 		Labels: []string{"Bug"}, Creator: &lineartest.User{Name: "Ada Lovelace", DisplayName: "ada"}})
 	e.linear.AddIssue("ENG", lineartest.Issue{Title: "Slow export", State: "completed", Labels: []string{"Backend"}})
 
-	s := settings{githubTimeout: "10s", githubToken: authorToken}
+	e.seedREST(t)
+
+	s := settings{githubTimeout: "10s", githubToken: authorToken, restTimeout: "10s"}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -137,14 +155,14 @@ forges:
     api_url: %s
     token_env: FT_E2E_LINEAR_KEY
   - provider: local
-accounts:
+%saccounts:
   - name: %s
     agent_handle: release-bot
     owner_handle: alice
-    scope: [octocat/Hello-World, acme/*, ENG, demo/app]
+    scope: [octocat/Hello-World, acme/*, ENG, demo/app, platform/infra/*]
     sessions: [%s]
 `, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
-		e.ghe.APIURL(), e.linear.APIURL(), account, session)
+		e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -164,6 +182,11 @@ func (e *env) run(githubToken string) {
 		"FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
 		"FT_E2E_GHE_TOKEN="+gheToken,
 		"FT_E2E_LINEAR_KEY="+linearKey,
+		"FT_E2E_GITEA_TOKEN="+giteaToken,
+		"FT_E2E_GITEA_REVIEWER_TOKEN="+giteaReviewer,
+		"FT_E2E_FORGEJO_TOKEN="+forgejoToken,
+		"FT_E2E_GITLAB_TOKEN="+gitlabToken,
+		"FT_E2E_GITLAB_REVIEWER_TOKEN="+gitlabReview,
 	)
 	e.serve = testkit.Serve(t, cmd, 1)
 	e.served = append(e.served, e.serve)
