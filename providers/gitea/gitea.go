@@ -205,10 +205,11 @@ func (p *Provider) Ref() *forgev1.ForgeRef {
 	return &forgev1.ForgeRef{Provider: prov, Host: p.host}
 }
 
-// Unsupported words the capabilities the Gitea family lacks.
+// Unsupported words the capabilities the Gitea family lacks; the gateway
+// goes on ", so ARM cannot run on forge F".
 func (p *Provider) Unsupported(capability string) string {
 	if capability == "change_notifications" {
-		return fmt.Sprintf("%s delivers no change notifications to forgetools (it would need a webhook receiver), so there is nothing to subscribe to; read the issue or pull request again instead", p.flavor.Name())
+		return fmt.Sprintf("%s delivers no change notifications to forgetools (read the issue or pull request again to see changes)", p.flavor.Name())
 	}
 	return ""
 }

@@ -174,10 +174,11 @@ func (p *Provider) Ref() *forgev1.ForgeRef {
 	return &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITLAB, Host: p.host}
 }
 
-// Unsupported words the capabilities GitLab lacks through forgetools.
+// Unsupported words the capabilities GitLab lacks through forgetools; the
+// gateway goes on ", so ARM cannot run on forge F".
 func (p *Provider) Unsupported(capability string) string {
 	if capability == "change_notifications" {
-		return "GitLab delivers no change notifications to forgetools (it would need a webhook receiver), so there is nothing to subscribe to; read the issue or merge request again instead"
+		return "GitLab delivers no change notifications to forgetools (read the issue or merge request again to see changes)"
 	}
 	return ""
 }

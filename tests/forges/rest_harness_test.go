@@ -1,6 +1,8 @@
 package forges_test
 
 import (
+	"crypto/sha1"
+	"encoding/hex"
 	"fmt"
 	"net"
 	"slices"
@@ -115,4 +117,10 @@ func without(providers ...string) setting {
 
 func down(providers ...string) setting {
 	return func(s *settings) { s.down = append(s.down, providers...) }
+}
+
+// blobOf is git's blob id of content, as the fakes compute it.
+func blobOf(content string) string {
+	sum := sha1.Sum(fmt.Appendf(nil, "blob %d\x00%s", len(content), content))
+	return hex.EncodeToString(sum[:])
 }
