@@ -74,7 +74,7 @@ whose scope is every repository. No credentials, no network.`,
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newDemo())
+	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newDemo(), newRepos())
 	return root
 }
 

@@ -26,6 +26,9 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
+	if r.Method == http.MethodGet && path == "/user/repos" {
+		return s.userRepos(path, r.URL.Query())
+	}
 	rp, rest, moved := s.resolve(path)
 	switch {
 	case moved != "" && r.URL.RawQuery != "":

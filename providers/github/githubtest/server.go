@@ -81,6 +81,7 @@ type Server struct {
 	users   map[string]int64  // login -> id
 	repos   map[string]*repo  // lower-case full name -> repo
 	renamed map[string]*repo  // old lower-case full name -> repo
+	perms   map[string]string // lower-case full name -> the caller's permission (SetPermission)
 	nextID  int64
 	ticks   int
 }

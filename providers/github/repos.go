@@ -1,0 +1,63 @@
+package github
+
+import (
+	"context"
+
+	gh "github.com/google/go-github/v84/github"
+
+	"github.com/forgetools/forgetools/providers/discovery"
+)
+
+// Repositories lists the repositories the author credential can reach
+// (GET /user/repos: owned, collaborating, and through organization
+// membership), by full name, with its permission on each, following
+// GitHub's Link paging to the end.
+func (p *Provider) Repositories(ctx context.Context, each func(discovery.Repository) error) error {
+	opts := &gh.RepositoryListByAuthenticatedUserOptions{
+		Affiliation: "owner,collaborator,organization_member", Sort: "full_name",
+		ListOptions: gh.ListOptions{PerPage: maxPerPage},
+	}
+	for {
+		type page struct {
+			repos []*gh.Repository
+			next  int
+		}
+		pg, err := call(ctx, p, "list repositories", func(ctx context.Context) (page, error) {
+			rs, resp, err := p.author.Repositories.ListByAuthenticatedUser(ctx, opts)
+			if err != nil {
+				return page{}, err
+			}
+			return page{rs, resp.NextPage}, nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, r := range pg.repos {
+			if err := each(discovery.Repository{Repo: r.GetFullName(), Permission: permission(r.GetPermissions())}); err != nil {
+				return err
+			}
+		}
+		if pg.next == 0 {
+			return nil
+		}
+		opts.Page = pg.next
+	}
+}
+
+// permission is the highest permission GitHub reports.
+func permission(p *gh.RepositoryPermissions) string {
+	switch {
+	case p.GetAdmin():
+		return "admin"
+	case p.GetMaintain():
+		return "maintain"
+	case p.GetPush():
+		return "write"
+	case p.GetTriage():
+		return "triage"
+	case p.GetPull():
+		return "read"
+	default:
+		return ""
+	}
+}
