@@ -55,15 +55,15 @@ func TestGiteaFailuresInBand(t *testing.T) {
 	call := `{` + onGitea + `,"issue_number":1}`
 	prefix := "forge_get_issue failed: "
 	for _, f := range []failure{
-		{"401", 401, nil, `{"message":"invalid username, password or token","url":"https://gitea.example.com/api/swagger"}`,
+		{"401", 401, nil, giteatest.Fixture("error_401.json"),
 			"unauthenticated: get issue acme/gadgets#1: Gitea answered 401 Unauthorized: invalid username, password or token (the configured token is missing, expired or revoked)"},
-		{"403", 403, nil, `{"message":"token does not have at least one of required scope(s): [read:issue]","url":"https://gitea.example.com/api/swagger"}`,
+		{"403", 403, nil, giteatest.Fixture("error_403_scope.json"),
 			"permission_denied: get issue acme/gadgets#1: Gitea answered 403 Forbidden: token does not have at least one of required scope(s): [read:issue]"},
 		{"403 with a wait", 403, http.Header{"Retry-After": {"12"}}, `{"message":"Forbidden"}`,
 			"resource_exhausted: get issue acme/gadgets#1: Gitea rate limit: Gitea answered 403 Forbidden; retry after 12000ms"},
 		{"429", 429, http.Header{"Retry-After": {"7"}}, `{"message":"rate limit exceeded"}`,
 			"resource_exhausted: get issue acme/gadgets#1: Gitea rate limit: Gitea answered 429 Too Many Requests: rate limit exceeded; retry after 7000ms"},
-		{"404", 404, nil, `{"errors":[],"message":"The target couldn't be found.","url":"https://gitea.example.com/api/swagger"}`,
+		{"404", 404, nil, giteatest.Fixture("error_404.json"),
 			"not_found: get issue acme/gadgets#1: Gitea answered 404 Not Found: The target couldn't be found. (it does not exist, or the credential cannot see it)"},
 		{"502", 502, http.Header{"Content-Type": {"text/html"}}, "<html>bad gateway</html>",
 			"unavailable: get issue acme/gadgets#1: Gitea answered 502 Bad Gateway"},
