@@ -26,11 +26,11 @@ func TestGitLabFailuresInBand(t *testing.T) {
 	call := `{` + onGitLab + `,"issue_number":1}`
 	prefix := "forge_get_issue failed: "
 	for _, f := range []failure{
-		{"401", 401, nil, `{"message":"401 Unauthorized"}`,
+		{"401", 401, nil, gitlabtest.Fixture("error_401.json"),
 			"unauthenticated: get issue platform/infra/deploy#1: GitLab answered 401 Unauthorized (the configured token is missing, expired or revoked)"},
 		{"403", 403, nil, `{"message":"403 Forbidden"}`,
 			"permission_denied: get issue platform/infra/deploy#1: GitLab answered 403 Forbidden"},
-		{"404", 404, nil, `{"message":"404 Issue Not Found"}`,
+		{"404", 404, nil, gitlabtest.Fixture("error_404.json"),
 			"not_found: get issue platform/infra/deploy#1: GitLab answered 404 Not Found (it does not exist, or the credential cannot see it)"},
 		{"429", 429, http.Header{"Retry-After": {"30"}, "RateLimit-Name": {"throttle_authenticated_api"}, "Content-Type": {"text/plain"}}, "Retry later\n",
 			"resource_exhausted: get issue platform/infra/deploy#1: GitLab rate limit throttle_authenticated_api: GitLab answered 429 Too Many Requests; retry after 30000ms"},

@@ -77,12 +77,17 @@ func (s *Server) noteJSON(p *project, kind string, iid int64, n *note) map[strin
 	if n.position != nil {
 		typ, resolvable = "DiffNote", true
 	}
-	return map[string]any{
+	out := map[string]any{
 		"id": n.id, "type": typ, "body": n.body, "attachment": nil, "author": s.userJSON(n.author),
 		"created_at": stamp(n.created), "updated_at": stamp(n.created), "system": false,
 		"noteable_id": iid, "noteable_type": kind, "project_id": p.id, "noteable_iid": iid,
-		"resolvable": resolvable, "confidential": false, "internal": false, "position": n.position,
+		"resolvable": resolvable, "confidential": false, "internal": false,
 	}
+	if n.position != nil {
+		// GitLab exposes a position on diff notes only.
+		out["position"], out["resolved"] = n.position, false
+	}
+	return out
 }
 
 func (s *Server) mrJSON(p *project, m *mr, detailed bool) map[string]any {
