@@ -54,6 +54,7 @@ func FuzzErrorAnswer(f *testing.F) {
 	f.Add(502, "unknown API error: 502\nRequest: '/api/v1/repos/o/n' with 'GET' method and '<html>\xff</html>' body", "", "")
 	f.Add(409, "head out of date", "Wed, 21 Oct 2026 07:28:00 GMT", "")
 	p := &Provider{flavor: Forgejo, timeout: time.Second, secrets: []string{fuzzToken}, now: func() time.Time { return time.Unix(1767225000, 0) }}
+	p.errs = p.errorWords()
 	f.Fuzz(func(t *testing.T, status int, message, retryAfter, reset string) {
 		if status < 300 || status > 999 {
 			return
@@ -65,7 +66,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if reset != "" {
 			h.Set("X-RateLimit-Reset", reset)
 		}
-		e := p.mapError("create issue in o/n", &apiError{status: status, header: h, method: "POST", err: errors.New(message)})
+		e := p.mapError("create issue in o/n", &rest.StatusError{Status: status, Header: h, Method: "POST", Err: errors.New(message)})
 		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}

@@ -120,6 +120,7 @@ type Provider struct {
 	secrets  []string
 	log      *slog.Logger
 	now      func() time.Time
+	errs     *rest.Forge // how failures are worded
 }
 
 var (
@@ -193,6 +194,7 @@ func New(o Options) (*Provider, error) {
 	if p.log == nil {
 		p.log = slog.Default()
 	}
+	p.errs = p.errorWords()
 	return p, nil
 }
 
@@ -264,6 +266,16 @@ func (p *Provider) parseRepo(repo string) (repoName, error) {
 func validPart(s string) bool { return repoPart.MatchString(s) && strings.Trim(s, ".") != "" }
 
 func (r repoName) String() string { return r.owner + "/" + r.name }
+
+// target is a call's repository and issue or pull request number, checked.
+func (p *Provider) target(repoArg string, n uint64, kind string) (repoName, int64, error) {
+	repo, err := p.parseRepo(repoArg)
+	if err != nil {
+		return repoName{}, 0, err
+	}
+	num, err := number(n, kind)
+	return repo, num, err
+}
 
 // number converts a validated wire number to the SDK's int64.
 func number(n uint64, kind string) (int64, error) {

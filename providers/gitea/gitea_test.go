@@ -12,6 +12,7 @@ import (
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/gitea/giteatest"
+	"github.com/forgetools/forgetools/providers/internal/providertest"
 )
 
 const (
@@ -53,21 +54,7 @@ func provider(t *testing.T, s *giteatest.Server, forgejo bool, timeout time.Dura
 	return p
 }
 
-func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, parts ...string) {
-	t.Helper()
-	e, ok := handler.AsError(err)
-	if !ok {
-		t.Fatalf("err = %v, want a handler error with %s", err, code)
-	}
-	if e.Code != code {
-		t.Fatalf("code = %s (%s), want %s", e.Code, e.Message, code)
-	}
-	for _, p := range parts {
-		if !strings.Contains(e.Message, p) {
-			t.Errorf("message %q does not say %q", e.Message, p)
-		}
-	}
-}
+var wantCode = providertest.WantCode
 
 func TestNewRefusesBadOptions(t *testing.T) {
 	for _, o := range []gitea.Options{

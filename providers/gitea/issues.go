@@ -16,11 +16,7 @@ import (
 // GetIssue reads an issue and its comments. Gitea serves pull requests on
 // the issues endpoint too; one is refused as not_found, saying what it is.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
-	repo, err := p.parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetIssueNumber(), "issue")
+	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
@@ -172,11 +168,7 @@ func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int
 // PATCH, labels (by id) replaced with one PUT. Gitea records no reason for
 // closing, so a state_reason is refused rather than dropped.
 func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
-	repo, err := p.parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetIssueNumber(), "issue")
+	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
@@ -229,11 +221,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gate
 // comment posts an issue comment, which is also how Gitea stores a pull
 // request's conversation comments.
 func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64, body string) (*forgev1.CommentRef, error) {
-	repo, err := p.parseRepo(repoArg)
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(num, kind)
+	repo, n, err := p.target(repoArg, num, kind)
 	if err != nil {
 		return nil, err
 	}

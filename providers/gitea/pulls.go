@@ -19,11 +19,7 @@ import (
 // inline comments), its conversation comments and its head commit's
 // combined status.
 func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo, err := p.parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetPullNumber(), "pull request")
+	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}
@@ -188,11 +184,7 @@ var mergeStyles = map[gatewayv1.MergeMethod]sdk.MergeStyle{
 // after the review is never merged unread. The merge commit is read back
 // from the merged pull request.
 func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
-	repo, err := p.parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetPullNumber(), "pull request")
+	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}
@@ -283,11 +275,7 @@ var reviewEvents = map[gatewayv1.Verdict]sdk.ReviewStateType{
 // submitted at once, never left pending. It uses the reviewer credential
 // when one is configured: Gitea refuses a verdict on your own pull request.
 func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
-	repo, err := p.parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := number(req.GetPullNumber(), "pull request")
+	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}

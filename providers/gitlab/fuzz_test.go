@@ -65,6 +65,7 @@ func FuzzErrorAnswer(f *testing.F) {
 	f.Add(403, []byte(`{"error":"insufficient_scope","error_description":"\xff"}`), "Wed, 21 Oct 2026 07:28:00 GMT", "")
 	f.Add(409, []byte(`{"message":["Another open merge request already exists for this source branch: !1"]}`), "", "")
 	p := &Provider{timeout: time.Second, secrets: []string{fuzzToken}, now: func() time.Time { return time.Unix(1767225000, 0) }}
+	p.errs = p.errorWords()
 	f.Fuzz(func(t *testing.T, status int, body []byte, retryAfter, reset string) {
 		if status < 100 || status > 999 {
 			return

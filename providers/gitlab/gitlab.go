@@ -86,6 +86,7 @@ type Provider struct {
 	secrets  []string
 	log      *slog.Logger
 	now      func() time.Time
+	errs     *rest.Forge // how failures are worded
 }
 
 var (
@@ -150,6 +151,7 @@ func New(o Options) (*Provider, error) {
 		}
 		p.secrets = append(p.secrets, o.ReviewerToken)
 	}
+	p.errs = p.errorWords()
 	return p, nil
 }
 
@@ -224,6 +226,16 @@ func parseRepo(repo string) (project, error) {
 }
 
 func (r project) String() string { return string(r) }
+
+// target is a call's project and issue or merge request iid, checked.
+func target(repoArg string, n uint64, kind string) (project, int64, error) {
+	repo, err := parseRepo(repoArg)
+	if err != nil {
+		return "", 0, err
+	}
+	num, err := iid(n, kind)
+	return repo, num, err
+}
 
 // iid converts a validated wire number to a per-project iid.
 func iid(n uint64, kind string) (int64, error) {

@@ -17,11 +17,7 @@ import (
 // GetIssue reads an issue (by iid) and its comments: the user notes, not
 // GitLab's system notes ("changed the description").
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetIssueNumber(), "issue")
+	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
@@ -173,11 +169,7 @@ func (p *Provider) milestoneID(repo project, n int64, ro gl.RequestOptionFunc) (
 // title, description, labels (replaced) and assignees. GitLab records no
 // reason for closing, so a state_reason is refused rather than dropped.
 func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetIssueNumber(), "issue")
+	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
@@ -212,11 +204,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 
 // CommentOnIssue posts a note on an issue.
 func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetIssueNumber(), "issue")
+	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}

@@ -11,17 +11,14 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // GetPullRequest reads a merge request (by iid) with its approvals, its
 // notes (diff notes as review comments, the rest as the conversation) and
 // its head pipeline's state.
 func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetPullNumber(), "merge request")
+	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
 	}
@@ -145,11 +142,7 @@ func (p *Provider) defaultBranch(repo project, ro gl.RequestOptionFunc) (string,
 // CommentOnPullRequest posts a note on a merge request's overview (not a
 // diff discussion).
 func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetPullNumber(), "merge request")
+	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
 	}
@@ -172,11 +165,7 @@ func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req
 // semi-linear or fast-forward); squash is a per-merge choice, rebase is
 // not, so a rebase is refused rather than done some other way.
 func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetPullNumber(), "merge request")
+	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
 	}
@@ -204,7 +193,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 		}
 		mr, resp, err := p.author.MergeRequests.AcceptMergeRequest(repo.String(), n, in, ro)
 		if err != nil {
-			if s := status(fail(resp, err)); s == http.StatusConflict {
+			if rest.Status(fail(resp, err)) == http.StatusConflict {
 				return nil, moved(repo, n, "", req.GetExpectedHeadSha())
 			}
 			return nil, fail(resp, err)

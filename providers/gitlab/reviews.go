@@ -31,11 +31,7 @@ const NoRequestChanges = "GitLab records no request_changes verdict: the summary
 // never claims a verdict GitLab did not record. When a step fails after an
 // earlier one was recorded, the error says what was.
 func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
-	repo, err := parseRepo(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	n, err := iid(req.GetPullNumber(), "merge request")
+	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
 	}

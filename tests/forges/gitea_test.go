@@ -10,33 +10,15 @@ import (
 // onGitea addresses acme/gadgets on the Gitea instance.
 const onGitea = `"repo":"acme/gadgets","forge_provider":"gitea"`
 
-// giteaSent is what a Gitea fake received from request from on, one line
-// each: "METHOD path?query signer body". Every request must carry a
-// token and forgetools' user agent.
+// giteaSent is what a Gitea or Forgejo fake received from request from
+// on, one line each (see lines).
 func giteaSent(t *testing.T, s *giteatest.Server, from int) []string {
 	t.Helper()
-	signers := map[string]string{"token " + giteaToken: "author", "token " + giteaReviewer: "reviewer", "token " + forgejoToken: "author"}
-	var out []string
+	var ws []wire
 	for _, r := range s.Requests()[from:] {
-		if ua := r.Header.Get("User-Agent"); ua != "forgetools" {
-			t.Errorf("%s %s: User-Agent %q", r.Method, r.Path, ua)
-		}
-		signer, ok := signers[r.Header.Get("Authorization")]
-		if !ok {
-			signer = "unknown"
-		}
-		line := r.Method + " " + sha.ReplaceAllString(r.Path, "SHA")
-		if len(r.Query) > 0 {
-			line += "?" + r.Query.Encode()
-		}
-		line += " " + signer
-		if len(r.Body) > 0 {
-			// The SDK's encoding/json escapes '>' as \u003e: the same JSON string.
-			line += " " + strings.ReplaceAll(strings.TrimSuffix(string(r.Body), "\n"), `\u003e`, ">")
-		}
-		out = append(out, line)
+		ws = append(ws, wire{r.Method, r.Path, r.Query, r.Header, r.Body})
 	}
-	return out
+	return lines(t, ws, "Authorization", map[string]string{"token " + giteaToken: "author", "token " + giteaReviewer: "reviewer", "token " + forgejoToken: "author"})
 }
 
 // Every arm on Gitea, as the model sees it, and what reached Gitea.

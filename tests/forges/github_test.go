@@ -2,6 +2,8 @@ package forges_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,32 +22,54 @@ const claim = "claimed attribution (parsed from body, unverified): agent=release
 
 var sha = regexp.MustCompile(`[0-9a-f]{40}`)
 
-// sent is what a GitHub fake received from request from on, one line each:
-// "METHOD path?query signer body", where signer names the credential in
-// the Authorization header. Every request must carry GitHub's API version
-// and forgetools' user agent.
+// sent is what a GitHub fake received from request from on, one line
+// each: "METHOD path?query signer body", where signer names the credential
+// in the Authorization header. Every request must carry GitHub's API
+// version and forgetools' user agent.
 func sent(t *testing.T, s *githubtest.Server, from int) []string {
 	t.Helper()
-	signers := map[string]string{"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe"}
-	var out []string
+	var ws []wire
 	for _, r := range s.Requests()[from:] {
 		if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion {
 			t.Errorf("%s %s: X-GitHub-Api-Version %q", r.Method, r.Path, v)
 		}
-		if ua := r.Header.Get("User-Agent"); ua != "forgetools" {
-			t.Errorf("%s %s: User-Agent %q", r.Method, r.Path, ua)
+		ws = append(ws, wire{r.Method, r.Path, r.Query, r.Header, r.Body})
+	}
+	return lines(t, ws, "Authorization", map[string]string{"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe"})
+}
+
+// wire is one request as a fake recorded it.
+type wire struct {
+	method, path string
+	query        url.Values
+	header       http.Header
+	body         []byte
+}
+
+// lines renders requests one a line: "METHOD path?query signer body",
+// where signer names the credential the auth header carried (by signers)
+// and any sha in the path or body reads SHA. Every request must carry
+// forgetools' user agent. Client libraries escape '>' in JSON as \u003e,
+// which is the same string; it reads as '>'.
+func lines(t *testing.T, ws []wire, auth string, signers map[string]string) []string {
+	t.Helper()
+	var out []string
+	for _, r := range ws {
+		if ua := r.header.Get("User-Agent"); ua != "forgetools" {
+			t.Errorf("%s %s: User-Agent %q", r.method, r.path, ua)
 		}
-		signer, ok := signers[r.Header.Get("Authorization")]
+		signer, ok := signers[r.header.Get(auth)]
 		if !ok {
 			signer = "unknown"
 		}
-		line := r.Method + " " + sha.ReplaceAllString(r.Path, "SHA")
-		if len(r.Query) > 0 {
-			line += "?" + r.Query.Encode()
+		line := r.method + " " + sha.ReplaceAllString(r.path, "SHA")
+		if len(r.query) > 0 {
+			line += "?" + r.query.Encode()
 		}
 		line += " " + signer
-		if len(r.Body) > 0 {
-			line += " " + strings.TrimSuffix(string(r.Body), "\n") // go-github ends the JSON with a newline
+		if len(r.body) > 0 {
+			body := strings.TrimSuffix(string(r.body), "\n") // encoders end JSON with a newline
+			line += " " + strings.ReplaceAll(sha.ReplaceAllString(body, "SHA"), `\u003e`, ">")
 		}
 		out = append(out, line)
 	}
@@ -55,7 +79,7 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 func wantSent(t *testing.T, what string, got []string, want ...string) {
 	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("%s: GitHub received\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		t.Errorf("%s: the forge received\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
 

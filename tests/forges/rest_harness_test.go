@@ -75,38 +75,20 @@ func closedPort(t *testing.T) string {
 // restForges is the configuration of the GitLab, Gitea and Forgejo forges.
 func (e *env) restForges(s settings) string {
 	var b strings.Builder
-	apiURL := func(name, url, path string) string {
-		if slices.Contains(s.down, name) {
-			return "http://" + closedPort(e.t) + path
+	for _, f := range []struct{ provider, host, apiURL, apiPath, tokenEnv, reviewerEnv string }{
+		{"gitlab", "gitlab.example.com", e.gitlab.APIURL(), "/api/v4/", "FT_E2E_GITLAB_TOKEN", "FT_E2E_GITLAB_REVIEWER_TOKEN"},
+		{"gitea", "gitea.example.com", e.gitea.APIURL(), "/api/v1/", "FT_E2E_GITEA_TOKEN", "FT_E2E_GITEA_REVIEWER_TOKEN"},
+		{"forgejo", "codeberg.example.com", e.forgejo.APIURL(), "/git/api/v1/", "FT_E2E_FORGEJO_TOKEN", "FT_E2E_GITEA_REVIEWER_TOKEN"},
+	} {
+		if slices.Contains(s.without, f.provider) {
+			continue
 		}
-		return url
-	}
-	if !slices.Contains(s.without, "gitlab") {
-		fmt.Fprintf(&b, `  - provider: gitlab
-    host: gitlab.example.com
-    api_url: %s
-    token_env: FT_E2E_GITLAB_TOKEN
-    reviewer_token_env: FT_E2E_GITLAB_REVIEWER_TOKEN
-    timeout: %s
-`, apiURL("gitlab", e.gitlab.APIURL(), "/api/v4/"), s.restTimeout)
-	}
-	if !slices.Contains(s.without, "gitea") {
-		fmt.Fprintf(&b, `  - provider: gitea
-    host: gitea.example.com
-    api_url: %s
-    token_env: FT_E2E_GITEA_TOKEN
-    reviewer_token_env: FT_E2E_GITEA_REVIEWER_TOKEN
-    timeout: %s
-`, apiURL("gitea", e.gitea.APIURL(), "/api/v1/"), s.restTimeout)
-	}
-	if !slices.Contains(s.without, "forgejo") {
-		fmt.Fprintf(&b, `  - provider: forgejo
-    host: codeberg.example.com
-    api_url: %s
-    token_env: FT_E2E_FORGEJO_TOKEN
-    reviewer_token_env: FT_E2E_GITEA_REVIEWER_TOKEN
-    timeout: %s
-`, apiURL("forgejo", e.forgejo.APIURL(), "/git/api/v1/"), s.restTimeout)
+		apiURL := f.apiURL
+		if slices.Contains(s.down, f.provider) {
+			apiURL = "http://" + closedPort(e.t) + f.apiPath
+		}
+		fmt.Fprintf(&b, "  - provider: %s\n    host: %s\n    api_url: %s\n    token_env: %s\n    reviewer_token_env: %s\n    timeout: %s\n",
+			f.provider, f.host, apiURL, f.tokenEnv, f.reviewerEnv, s.restTimeout)
 	}
 	return b.String()
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 )
 
 // The JSON the fake answers with, member names as in Gitea's swagger (and
@@ -22,8 +24,8 @@ func (s *Server) api(format string, args ...any) string {
 
 func (s *Server) userJSON(login string) map[string]any {
 	return map[string]any{
-		"id": s.user(login), "login": login, "login_name": "", "full_name": "", "email": login + "@noreply." + s.host,
-		"avatar_url": s.web("/avatars/%d", s.user(login)), "html_url": s.web("/%s", login),
+		"id": s.n.User(login), "login": login, "login_name": "", "full_name": "", "email": login + "@noreply." + s.host,
+		"avatar_url": s.web("/avatars/%d", s.n.User(login)), "html_url": s.web("/%s", login),
 		"language": "", "is_admin": false, "active": true, "restricted": false, "visibility": "public",
 	}
 }
@@ -43,7 +45,7 @@ func (s *Server) repoJSON(r *repo) map[string]any {
 		"url": s.api("/repos/%s", r.fullName()), "clone_url": s.web("/%s.git", r.fullName()),
 		"default_branch": r.defaultBranch, "open_issues_count": open, "permissions": perm,
 		"has_issues": true, "has_pull_requests": true, "has_actions": true,
-		"created_at": stamp(s.clock), "updated_at": stamp(s.clock),
+		"created_at": stamp(s.n.Now()), "updated_at": stamp(s.n.Now()),
 	}
 }
 
@@ -153,7 +155,7 @@ func (s *Server) reviewCommentJSON(r *repo, it *item, v *review, c *reviewCommen
 }
 
 func (s *Server) contentJSON(r *repo, ref, path, content string, withContent bool) map[string]any {
-	sha := blobSHA(content)
+	sha := fakewire.BlobSHA(content)
 	out := map[string]any{
 		"name": path[lastSlash(path)+1:], "path": path, "sha": sha, "last_commit_sha": r.branches[ref], "type": "file",
 		"size": len(content), "encoding": nil, "content": nil, "target": nil,

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 )
 
 // handle answers a request from the state; s.mu is held.
@@ -83,10 +85,10 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	case "POST issues/N/comments":
 		if it := num(1); it != nil {
 			var in struct{ Body string }
-			if !decode(body, &in) || strings.TrimSpace(in.Body) == "" {
+			if !fakewire.Decode(body, &in) || strings.TrimSpace(in.Body) == "" {
 				return s.apiError(http.StatusUnprocessableEntity, "[Body]: Required")
 			}
-			c := &comment{id: s.newID(), author: login, body: in.Body, created: s.tick()}
+			c := &comment{id: s.n.ID(), author: login, body: in.Body, created: s.n.Tick()}
 			it.comments = append(it.comments, c)
 			return created(s.commentJSON(rp, it, c))
 		}
@@ -151,7 +153,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		for _, ru := range rp.runs {
 			for _, j := range ru.jobs {
 				if j.id == id {
-					return answer{status: http.StatusOK, raw: []byte(j.log)}
+					return answer{Status: http.StatusOK, Raw: []byte(j.log)}
 				}
 			}
 		}
@@ -159,7 +161,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		if ru := s.runOf(rp, rest, 2); ru != nil {
 			ru.status, ru.conclusion, ru.attempt = "queued", "", ru.attempt+1
 			if rest[3] == "rerun-failed-jobs" {
-				return answer{status: http.StatusCreated}
+				return answer{Status: http.StatusCreated}
 			}
 			return created(s.runJSON(rp, ru))
 		}
@@ -171,8 +173,8 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	}
 	if len(rest) >= 1 && rest[0] == "raw" && r.Method == http.MethodGet {
 		ref, p := q.Get("ref"), strings.Join(rest[1:], "/")
-		if c, found := rp.files[or(ref, rp.defaultBranch)][p]; found {
-			return answer{status: http.StatusOK, raw: []byte(c)}
+		if c, found := rp.files[fakewire.Or(ref, rp.defaultBranch)][p]; found {
+			return answer{Status: http.StatusOK, Raw: []byte(c)}
 		}
 	}
 	return s.notFound()
@@ -215,7 +217,7 @@ func (s *Server) runOf(rp *repo, rest []string, _ int) *run {
 // listIssues is GET .../issues: state, type, labels (names, all of them),
 // since, assigned_by; newest first; paged.
 func (s *Server) listIssues(rp *repo, path string, q url.Values) answer {
-	state := or(q.Get("state"), "open")
+	state := fakewire.Or(q.Get("state"), "open")
 	var labels []string
 	if l := q.Get("labels"); l != "" {
 		labels = strings.Split(l, ",")
@@ -270,7 +272,7 @@ func (s *Server) createIssue(rp *repo, login string, body []byte) answer {
 		Milestone int64    `json:"milestone"`
 		Labels    []int64  `json:"labels"`
 	}
-	if !decode(body, &in) || strings.TrimSpace(in.Title) == "" {
+	if !fakewire.Decode(body, &in) || strings.TrimSpace(in.Title) == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[Title]: Required")
 	}
 	ls, found := s.labelsByID(rp, in.Labels)
@@ -289,7 +291,7 @@ func (s *Server) editIssue(rp *repo, it *item, body []byte) answer {
 		Assignees []string `json:"assignees"`
 		State     *string  `json:"state"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.apiError(http.StatusUnprocessableEntity, "invalid JSON")
 	}
 	if in.Title != "" {
@@ -301,7 +303,7 @@ func (s *Server) editIssue(rp *repo, it *item, body []byte) answer {
 	if in.Assignees != nil {
 		it.assignees = in.Assignees
 	}
-	it.updated = s.tick()
+	it.updated = s.n.Tick()
 	if in.State != nil && *in.State != it.state {
 		it.state = *in.State
 		if it.state == "closed" {
@@ -317,7 +319,7 @@ func (s *Server) replaceLabels(rp *repo, it *item, body []byte) answer {
 	var in struct {
 		Labels []int64 `json:"labels"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.apiError(http.StatusUnprocessableEntity, "invalid JSON")
 	}
 	ls, found := s.labelsByID(rp, in.Labels)
@@ -329,7 +331,7 @@ func (s *Server) replaceLabels(rp *repo, it *item, body []byte) answer {
 }
 
 func (s *Server) listPulls(rp *repo, path string, q url.Values) answer {
-	state := or(q.Get("state"), "open")
+	state := fakewire.Or(q.Get("state"), "open")
 	var items []*item
 	for i := len(rp.items) - 1; i >= 0; i-- {
 		if it := rp.items[i]; it.pull != nil && (state == "all" || it.state == state) {
@@ -343,7 +345,7 @@ func (s *Server) createPull(rp *repo, login string, body []byte) answer {
 	var in struct {
 		Head, Base, Title, Body string
 	}
-	if !decode(body, &in) || strings.TrimSpace(in.Title) == "" {
+	if !fakewire.Decode(body, &in) || strings.TrimSpace(in.Title) == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[Title]: Required")
 	}
 	if _, found := rp.branches[in.Head]; !found {
@@ -368,7 +370,7 @@ func (s *Server) merge(rp *repo, it *item, body []byte) answer {
 		Do           string `json:"Do"`
 		HeadCommitID string `json:"head_commit_id"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.apiError(http.StatusUnprocessableEntity, "invalid JSON")
 	}
 	p := it.pull
@@ -386,9 +388,9 @@ func (s *Server) merge(rp *repo, it *item, body []byte) answer {
 		rp.files[p.base][k] = v
 	}
 	p.merged, p.mergeSHA = true, rp.commit(p.base)
-	it.state, it.updated = "closed", s.tick()
+	it.state, it.updated = "closed", s.n.Tick()
 	it.closed = &it.updated
-	return answer{status: http.StatusOK}
+	return answer{Status: http.StatusOK}
 }
 
 // createReview posts a review: APPROVED, REQUEST_CHANGES or COMMENT (an
@@ -406,7 +408,7 @@ func (s *Server) createReview(rp *repo, it *item, login string, body []byte) ans
 			New  int64  `json:"new_position"`
 		} `json:"comments"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.apiError(http.StatusUnprocessableEntity, "invalid JSON")
 	}
 	state := map[string]string{"": "PENDING", "APPROVED": "APPROVED", "REQUEST_CHANGES": "REQUEST_CHANGES", "COMMENT": "COMMENT"}[in.Event]
@@ -418,14 +420,14 @@ func (s *Server) createReview(rp *repo, it *item, login string, body []byte) ans
 	case state != "APPROVED" && state != "PENDING" && strings.TrimSpace(in.Body) == "" && len(in.Comments) == 0:
 		return s.apiError(http.StatusUnprocessableEntity, "review event COMMENT requires a body or comment")
 	}
-	v := &review{id: s.newID(), author: login, state: state, body: in.Body, commit: it.pull.headSHA, created: s.tick()}
+	v := &review{id: s.n.ID(), author: login, state: state, body: in.Body, commit: it.pull.headSHA, created: s.n.Tick()}
 	for _, c := range in.Comments {
 		if c.Path == "" || (c.New == 0) == (c.Old == 0) {
 			return s.apiError(http.StatusUnprocessableEntity, "comment needs a path and exactly one of old_position and new_position")
 		}
-		v.comments = append(v.comments, &reviewComment{id: s.newID(), path: c.Path, newLine: c.New, oldLine: c.Old, body: c.Body})
+		v.comments = append(v.comments, &reviewComment{id: s.n.ID(), path: c.Path, newLine: c.New, oldLine: c.Old, body: c.Body})
 	}
-	s.user(login)
+	s.n.User(login)
 	it.pull.reviews = append(it.pull.reviews, v)
 	return ok(s.reviewJSON(rp, it, v))
 }
@@ -452,10 +454,10 @@ func (s *Server) createBranch(rp *repo, body []byte) answer {
 		New string `json:"new_branch_name"`
 		Old string `json:"old_branch_name"`
 	}
-	if !decode(body, &in) || in.New == "" {
+	if !fakewire.Decode(body, &in) || in.New == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[NewBranchName]: Required")
 	}
-	old := or(in.Old, rp.defaultBranch)
+	old := fakewire.Or(in.Old, rp.defaultBranch)
 	if _, found := rp.branches[old]; !found {
 		return s.apiError(http.StatusNotFound, "The old branch does not exist")
 	}
@@ -471,7 +473,7 @@ func (s *Server) createBranch(rp *repo, body []byte) answer {
 		"name": in.New, "protected": false, "user_can_push": true, "user_can_merge": true,
 		"commit": map[string]any{
 			"id": rp.branches[in.New], "message": "Initial commit\n", "url": s.web("/%s/commit/%s", rp.fullName(), rp.branches[in.New]),
-			"timestamp": stamp(s.clock),
+			"timestamp": stamp(s.n.Now()),
 		},
 	})
 }
@@ -481,7 +483,7 @@ func (s *Server) createBranch(rp *repo, body []byte) answer {
 func (s *Server) contents(r *http.Request, rp *repo, login, path string, q url.Values, body []byte) answer {
 	switch r.Method {
 	case http.MethodGet:
-		ref := or(q.Get("ref"), rp.defaultBranch)
+		ref := fakewire.Or(q.Get("ref"), rp.defaultBranch)
 		files, found := rp.files[ref]
 		if !found {
 			return s.notFound()
@@ -520,14 +522,14 @@ func (s *Server) contents(r *http.Request, rp *repo, login, path string, q url.V
 			Branch  string `json:"branch"`
 			SHA     string `json:"sha"`
 		}
-		if !decode(body, &in) {
+		if !fakewire.Decode(body, &in) {
 			return s.apiError(http.StatusUnprocessableEntity, "invalid JSON")
 		}
 		raw, err := base64.StdEncoding.DecodeString(in.Content)
 		if err != nil {
 			return s.apiError(http.StatusUnprocessableEntity, "invalid base64 content")
 		}
-		branch := or(in.Branch, rp.defaultBranch)
+		branch := fakewire.Or(in.Branch, rp.defaultBranch)
 		files, found := rp.files[branch]
 		if !found {
 			return s.apiError(http.StatusNotFound, "branch does not exist [name: "+branch+"]")
@@ -538,15 +540,15 @@ func (s *Server) contents(r *http.Request, rp *repo, login, path string, q url.V
 			return s.apiError(http.StatusUnprocessableEntity, "repository file already exists [path: "+path+"]")
 		case r.Method == http.MethodPut && !exists:
 			return s.apiError(http.StatusNotFound, "repository file does not exist [path: "+path+"]")
-		case r.Method == http.MethodPut && in.SHA != blobSHA(cur):
-			return s.apiError(http.StatusUnprocessableEntity, "sha does not match [given: "+in.SHA+", expected: "+blobSHA(cur)+"]")
+		case r.Method == http.MethodPut && in.SHA != fakewire.BlobSHA(cur):
+			return s.apiError(http.StatusUnprocessableEntity, "sha does not match [given: "+in.SHA+", expected: "+fakewire.BlobSHA(cur)+"]")
 		}
 		files[path] = string(raw)
 		sha := rp.commit(branch)
 		out := map[string]any{
 			"content": s.contentJSON(rp, branch, path, string(raw), false),
 			"commit": map[string]any{
-				"url": s.api("/repos/%s/git/commits/%s", rp.fullName(), sha), "sha": sha, "created": stamp(s.tick()),
+				"url": s.api("/repos/%s/git/commits/%s", rp.fullName(), sha), "sha": sha, "created": stamp(s.n.Tick()),
 				"html_url": s.web("/%s/commit/%s", rp.fullName(), sha), "message": in.Message + "\n",
 				"author": map[string]any{"name": login, "email": login + "@noreply." + s.host},
 			},
@@ -589,7 +591,7 @@ func (s *Server) dispatch(rp *repo, workflow string, body []byte) answer {
 		Ref    string            `json:"ref"`
 		Inputs map[string]string `json:"inputs"`
 	}
-	if !decode(body, &in) || in.Ref == "" {
+	if !fakewire.Decode(body, &in) || in.Ref == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[Ref]: Required")
 	}
 	if _, found := rp.branches[in.Ref]; !found {
@@ -601,8 +603,8 @@ func (s *Server) dispatch(rp *repo, workflow string, body []byte) answer {
 		}
 	}
 	rp.runs = append(rp.runs, &run{
-		id: s.newID(), number: int64(len(rp.runs) + 1), workflow: workflow, branch: in.Ref, sha: rp.branches[in.Ref],
-		status: "queued", event: "workflow_dispatch", attempt: 1, started: s.tick(),
+		id: s.n.ID(), number: int64(len(rp.runs) + 1), workflow: workflow, branch: in.Ref, sha: rp.branches[in.Ref],
+		status: "queued", event: "workflow_dispatch", attempt: 1, started: s.n.Tick(),
 	})
-	return answer{status: http.StatusNoContent}
+	return answer{Status: http.StatusNoContent}
 }

@@ -19,8 +19,6 @@
 package giteatest
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -31,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -69,32 +68,26 @@ type Server struct {
 	forgejo bool
 	host    string
 	prefix  string
-	clock   time.Time
 	rec     *recorder.Recorder[Request]
 
 	mu     sync.Mutex
+	n      fakewire.Counters
 	tokens map[string]string // token -> login
-	users  map[string]int64
-	repos  map[string]*repo // lower-case full name
-	nextID int64
-	ticks  int
+	repos  map[string]*repo  // lower-case full name
 }
 
 // New starts a fake; Close stops it.
 func New(o Options) *Server {
 	s := &Server{
-		forgejo: o.Forgejo, host: o.Host, prefix: strings.TrimSuffix(o.PathPrefix, "/"), clock: o.Clock,
-		rec: recorder.New[Request](), tokens: map[string]string{}, users: map[string]int64{},
-		repos: map[string]*repo{}, nextID: 100,
+		forgejo: o.Forgejo, host: o.Host, prefix: strings.TrimSuffix(o.PathPrefix, "/"),
+		rec: recorder.New[Request](), tokens: map[string]string{}, repos: map[string]*repo{},
 	}
+	s.n.Clock = o.Clock
 	if s.host == "" {
 		s.host = "gitea.example.com"
 		if s.forgejo {
 			s.host = "codeberg.example.com"
 		}
-	}
-	if s.clock.IsZero() {
-		s.clock = time.Unix(time.Now().Unix(), 0)
 	}
 	s.Server = httptest.NewServer(s)
 	return s
@@ -126,7 +119,7 @@ func (s *Server) AddToken(token, login string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens[token] = login
-	s.user(login)
+	s.n.User(login)
 }
 
 // Inject answers the next request matching route with r. A route is
@@ -158,53 +151,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !ok {
-		s.write(w, s.notFound())
+		s.notFound().Write(w, r)
 		return
 	}
 	s.mu.Lock()
 	a := s.handle(r, path, body)
 	s.mu.Unlock()
-	s.write(w, a)
+	a.Write(w, r)
 }
 
-func (s *Server) write(w http.ResponseWriter, a answer) {
-	for k, vs := range a.header {
-		w.Header()[k] = vs
-	}
-	if a.raw != nil {
-		w.Header().Set("Content-Type", "text/plain;charset=utf-8")
-		w.WriteHeader(a.status)
-		w.Write(a.raw)
-		return
-	}
-	if a.status == http.StatusNoContent || a.body == nil {
-		w.WriteHeader(a.status)
-		return
-	}
-	w.WriteHeader(a.status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(a.body)
-}
+// answer is one response from the state.
+type answer = fakewire.Answer
 
-// answer is a status and a JSON body (or raw text).
-type answer struct {
-	status int
-	header http.Header
-	body   any
-	raw    []byte
-}
-
-func ok(v any) answer      { return answer{status: http.StatusOK, body: v} }
-func created(v any) answer { return answer{status: http.StatusCreated, body: v} }
+var (
+	ok      = fakewire.OK
+	created = fakewire.Created
+)
 
 // apiError is Gitea's error body.
 func (s *Server) apiError(status int, message string) answer {
-	return answer{status: status, body: map[string]any{"message": message, "url": "https://" + s.host + "/api/swagger"}}
+	return answer{Status: status, Body: map[string]any{"message": message, "url": "https://" + s.host + "/api/swagger"}}
 }
 
 func (s *Server) notFound() answer {
-	return answer{status: http.StatusNotFound, body: map[string]any{
+	return answer{Status: http.StatusNotFound, Body: map[string]any{
 		"errors": []string{}, "message": "The target couldn't be found.", "url": "https://" + s.host + "/api/swagger",
 	}}
 }
@@ -224,18 +194,14 @@ func paged[T any](s *Server, path string, q url.Values, items []T, render func(T
 		out = append(out, render(it))
 	}
 	a := ok(out)
-	a.header = http.Header{"X-Total-Count": {strconv.Itoa(len(items))}}
+	a.Header = http.Header{"X-Total-Count": {strconv.Itoa(len(items))}}
 	if hi < len(items) {
 		v := url.Values{}
 		for k, vs := range q {
 			v[k] = vs
 		}
 		v.Set("page", strconv.Itoa(page+1))
-		a.header.Set("Link", fmt.Sprintf(`<%s%s/api/v1%s?%s>; rel="next"`, s.URL, s.prefix, path, v.Encode()))
+		a.Header.Set("Link", fmt.Sprintf(`<%s%s/api/v1%s?%s>; rel="next"`, s.URL, s.prefix, path, v.Encode()))
 	}
 	return a
-}
-
-func decode(body []byte, v any) bool {
-	return json.NewDecoder(bytes.NewReader(body)).Decode(v) == nil
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 )
 
 // What the fake holds. Issues and pull requests of a repository share one
@@ -151,7 +153,7 @@ func (s *Server) AddRepo(fullName, defaultBranch string, files map[string]string
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &repo{
-		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch, perm: "admin",
+		id: s.n.ID(), owner: owner, name: name, defaultBranch: defaultBranch, perm: "admin",
 		branches: map[string]string{}, files: map[string]map[string]string{},
 	}
 	s.repos[strings.ToLower(fullName)] = r
@@ -177,7 +179,7 @@ func (s *Server) AddLabel(fullName, name string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	l := &label{id: s.newID(), name: name}
+	l := &label{id: s.n.ID(), name: name}
 	r.labels = append(r.labels, l)
 	return l.id
 }
@@ -187,7 +189,7 @@ func (s *Server) AddIssue(fullName string, in Issue) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	it := s.addItem(r, in.Title, in.Body, or(in.Author, "gitea-admin"), nil)
+	it := s.addItem(r, in.Title, in.Body, fakewire.Or(in.Author, "gitea-admin"), nil)
 	for _, n := range in.Labels {
 		it.labels = append(it.labels, r.label(n))
 	}
@@ -202,7 +204,7 @@ func (s *Server) AddPull(fullName string, in Pull) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	return s.addPull(r, in.Title, in.Body, or(in.Author, "gitea-admin"), in.Head, or(in.Base, r.defaultBranch), in.Status, !in.Unmergeable).number
+	return s.addPull(r, in.Title, in.Body, fakewire.Or(in.Author, "gitea-admin"), in.Head, fakewire.Or(in.Base, r.defaultBranch), in.Status, !in.Unmergeable).number
 }
 
 // AddRun records an Actions run on a branch and returns its id.
@@ -211,11 +213,11 @@ func (s *Server) AddRun(fullName string, in Run) int64 {
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
 	ru := &run{
-		id: s.newID(), number: int64(len(r.runs) + 1), workflow: in.Workflow, branch: in.Branch,
-		sha: r.branches[in.Branch], status: in.Status, conclusion: in.Conclusion, event: "push", attempt: 1, started: s.tick(),
+		id: s.n.ID(), number: int64(len(r.runs) + 1), workflow: in.Workflow, branch: in.Branch,
+		sha: r.branches[in.Branch], status: in.Status, conclusion: in.Conclusion, event: "push", attempt: 1, started: s.n.Tick(),
 	}
 	for _, j := range in.Jobs {
-		ru.jobs = append(ru.jobs, &job{id: s.newID(), name: j.Name, status: "completed", conclusion: j.Conclusion, log: j.Log})
+		ru.jobs = append(ru.jobs, &job{id: s.n.ID(), name: j.Name, status: "completed", conclusion: j.Conclusion, log: j.Log})
 	}
 	r.runs = append(r.runs, ru)
 	return ru.id
@@ -245,12 +247,12 @@ func (s *Server) mustRepo(fullName string) *repo {
 }
 
 func (s *Server) addItem(r *repo, title, body, author string, p *pull) *item {
-	t := s.tick()
+	t := s.n.Tick()
 	it := &item{
-		id: s.newID(), number: int64(len(r.items) + 1), title: title, body: body, state: "open",
+		id: s.n.ID(), number: int64(len(r.items) + 1), title: title, body: body, state: "open",
 		author: author, created: t, updated: t, pull: p,
 	}
-	s.user(author)
+	s.n.User(author)
 	r.items = append(r.items, it)
 	return it
 }
@@ -302,36 +304,4 @@ func commitSHA(r *repo, branch string, n int) string {
 	}
 	sum := sha1.Sum([]byte(b.String()))
 	return hex.EncodeToString(sum[:])
-}
-
-// blobSHA is git's blob id of content.
-func blobSHA(content string) string {
-	sum := sha1.Sum(fmt.Appendf(nil, "blob %d\x00%s", len(content), content))
-	return hex.EncodeToString(sum[:])
-}
-
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
-}
-
-func (s *Server) tick() time.Time {
-	s.ticks++
-	return s.clock.Add(time.Duration(s.ticks) * time.Second)
-}
-
-func (s *Server) user(login string) int64 {
-	id, ok := s.users[login]
-	if !ok {
-		id = int64(1 + len(s.users))
-		s.users[login] = id
-	}
-	return id
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

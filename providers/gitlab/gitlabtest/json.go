@@ -19,8 +19,8 @@ func (s *Server) web(format string, args ...any) string {
 
 func (s *Server) userJSON(name string) map[string]any {
 	return map[string]any{
-		"id": s.user(name), "username": name, "name": name, "state": "active", "locked": false,
-		"avatar_url": s.web("/uploads/-/system/user/avatar/%d/avatar.png", s.user(name)), "web_url": s.web("/%s", name),
+		"id": s.n.User(name), "username": name, "name": name, "state": "active", "locked": false,
+		"avatar_url": s.web("/uploads/-/system/user/avatar/%d/avatar.png", s.n.User(name)), "web_url": s.web("/%s", name),
 	}
 }
 
@@ -34,7 +34,7 @@ func (s *Server) projectJSON(p *project) map[string]any {
 	ns, name := p.path[:strings.LastIndexByte(p.path, '/')], p.path[strings.LastIndexByte(p.path, '/')+1:]
 	return map[string]any{
 		"id": p.id, "description": "", "name": name, "name_with_namespace": strings.ReplaceAll(p.path, "/", " / "),
-		"path": name, "path_with_namespace": p.path, "created_at": stamp(s.clock), "default_branch": p.defaultBranch,
+		"path": name, "path_with_namespace": p.path, "created_at": stamp(s.n.Now()), "default_branch": p.defaultBranch,
 		"visibility": "private", "web_url": s.web("/%s", p.path), "http_url_to_repo": s.web("/%s.git", p.path),
 		"ssh_url_to_repo": "git@" + s.host + ":" + p.path + ".git", "empty_repo": len(p.branches) == 0,
 		"archived": false, "open_issues_count": open, "merge_method": "merge",

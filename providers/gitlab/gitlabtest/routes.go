@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 )
 
 // handle answers a request from the state; s.mu is held.
@@ -35,7 +37,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		return paged(q, ps, func(p *project) any { return s.projectJSON(p) })
 	case r.Method == http.MethodGet && path == "/users":
 		out := []any{}
-		if _, found := s.users[q.Get("username")]; found {
+		if s.n.KnownUser(q.Get("username")) {
 			out = append(out, s.userJSON(q.Get("username")))
 		}
 		return ok(out)
@@ -161,7 +163,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		for _, pl := range p.pipelines {
 			for _, j := range pl.jobs {
 				if j.id == n(1) {
-					return answer{status: http.StatusOK, raw: []byte(j.trace)}
+					return answer{Status: http.StatusOK, Raw: []byte(j.trace)}
 				}
 			}
 		}
@@ -206,7 +208,7 @@ func keys[V any](m map[string]V) func(func(string) bool) {
 }
 
 func (s *Server) listIssues(p *project, q url.Values) answer {
-	state := or(q.Get("state"), "all")
+	state := fakewire.Or(q.Get("state"), "all")
 	var labels []string
 	if l := q.Get("labels"); l != "" {
 		labels = strings.Split(l, ",")
@@ -262,26 +264,22 @@ func labelsOf(v *string) []string {
 func (s *Server) usernames(ids []int64) ([]string, bool) {
 	var out []string
 	for _, id := range ids {
-		found := false
-		for name, uid := range s.users {
-			if uid == id {
-				out, found = append(out, name), true
-			}
-		}
+		name, found := s.n.UserName(id)
 		if !found {
 			return nil, false
 		}
+		out = append(out, name)
 	}
 	return out, true
 }
 
 func (s *Server) createIssue(p *project, user string, body []byte) answer {
 	var in issueInput
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
 	}
 	if in.Title == nil || strings.TrimSpace(*in.Title) == "" {
-		return answer{status: http.StatusBadRequest, body: map[string]any{"error": "title is missing"}}
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "title is missing"}}
 	}
 	i := s.addIssue(p, *in.Title, deref(in.Description), user, labelsOf(in.Labels))
 	return s.applyIssue(p, i, in, created)
@@ -289,7 +287,7 @@ func (s *Server) createIssue(p *project, user string, body []byte) answer {
 
 func (s *Server) updateIssue(p *project, i *issue, body []byte) answer {
 	var in issueInput
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
 	}
 	if in.Title != nil {
@@ -301,7 +299,7 @@ func (s *Server) updateIssue(p *project, i *issue, body []byte) answer {
 	if in.Labels != nil {
 		i.labels = labelsOf(in.Labels)
 	}
-	i.updated = s.tick()
+	i.updated = s.n.Tick()
 	switch deref(in.StateEvent) {
 	case "close":
 		i.state, i.closed = "closed", &i.updated
@@ -335,17 +333,17 @@ func (s *Server) addNote(p *project, kind string, iid int64, notes *[]*note, use
 	var in struct {
 		Body string `json:"body"`
 	}
-	if !decode(body, &in) || strings.TrimSpace(in.Body) == "" {
+	if !fakewire.Decode(body, &in) || strings.TrimSpace(in.Body) == "" {
 		return s.message(http.StatusBadRequest, map[string]any{"note": []string{"can't be blank"}})
 	}
-	x := &note{id: s.newID(), author: user, body: in.Body, created: s.tick(), position: pos}
-	s.user(user)
+	x := &note{id: s.n.ID(), author: user, body: in.Body, created: s.n.Tick(), position: pos}
+	s.n.User(user)
 	*notes = append(*notes, x)
 	return created(s.noteJSON(p, kind, iid, x))
 }
 
 func (s *Server) listMRs(p *project, q url.Values) answer {
-	state := or(q.Get("state"), "all")
+	state := fakewire.Or(q.Get("state"), "all")
 	var out []*mr
 	for _, m := range p.mrs {
 		switch {
@@ -369,8 +367,8 @@ func (s *Server) createMR(p *project, user string, body []byte) answer {
 		SourceBranch string `json:"source_branch"`
 		TargetBranch string `json:"target_branch"`
 	}
-	if !decode(body, &in) || in.Title == "" || in.SourceBranch == "" || in.TargetBranch == "" {
-		return answer{status: http.StatusBadRequest, body: map[string]any{"error": "title, source_branch, target_branch are missing"}}
+	if !fakewire.Decode(body, &in) || in.Title == "" || in.SourceBranch == "" || in.TargetBranch == "" {
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "title, source_branch, target_branch are missing"}}
 	}
 	for _, b := range []string{in.SourceBranch, in.TargetBranch} {
 		if _, found := p.branches[b]; !found {
@@ -404,7 +402,7 @@ func (s *Server) approve(p *project, m *mr, user string, body []byte) answer {
 	var in struct {
 		SHA string `json:"sha"`
 	}
-	decode(body, &in)
+	fakewire.Decode(body, &in)
 	switch {
 	case user == m.author || slices.Contains(m.approvedBy, user):
 		return s.message(http.StatusUnauthorized, "401 Unauthorized")
@@ -412,7 +410,7 @@ func (s *Server) approve(p *project, m *mr, user string, body []byte) answer {
 		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+p.branches[m.source])
 	}
 	m.approvedBy = append(m.approvedBy, user)
-	s.user(user)
+	s.n.User(user)
 	return created(s.approvalsJSON(p, m, user))
 }
 
@@ -424,7 +422,7 @@ func (s *Server) discussion(p *project, m *mr, user string, body []byte) answer 
 		Body     string         `json:"body"`
 		Position map[string]any `json:"position"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
 	}
 	pos := in.Position
@@ -437,10 +435,10 @@ func (s *Server) discussion(p *project, m *mr, user string, body []byte) answer 
 		}
 	}
 	a := s.addNote(p, "MergeRequest", m.iid, &m.notes, user, body, pos)
-	if a.status != http.StatusCreated {
+	if a.Status != http.StatusCreated {
 		return a
 	}
-	return created(map[string]any{"id": strconv.FormatInt(s.newID(), 16), "individual_note": pos == nil, "notes": []any{a.body}})
+	return created(map[string]any{"id": strconv.FormatInt(s.n.ID(), 16), "individual_note": pos == nil, "notes": []any{a.Body}})
 }
 
 // merge is PUT .../merge: 405 when it cannot be merged, 409 when sha is
@@ -450,7 +448,7 @@ func (s *Server) merge(p *project, m *mr, body []byte) answer {
 		SHA    string `json:"sha"`
 		Squash bool   `json:"squash"`
 	}
-	decode(body, &in)
+	fakewire.Decode(body, &in)
 	switch {
 	case m.state != "opened" || m.blocked:
 		return s.message(http.StatusMethodNotAllowed, "405 Method Not Allowed")
@@ -470,12 +468,12 @@ func (s *Server) merge(p *project, m *mr, body []byte) answer {
 	} else {
 		m.mergeSHA = p.commit(m.target, changed...)
 	}
-	m.state, m.updated = "merged", s.tick()
+	m.state, m.updated = "merged", s.n.Tick()
 	return ok(s.mrJSON(p, m, true))
 }
 
 func (s *Server) tree(p *project, q url.Values) answer {
-	ref := or(q.Get("ref"), p.defaultBranch)
+	ref := fakewire.Or(q.Get("ref"), p.defaultBranch)
 	files, found := p.files[ref]
 	if !found {
 		return s.message(http.StatusNotFound, "404 Tree Not Found")
@@ -494,11 +492,11 @@ func (s *Server) tree(p *project, q url.Values) answer {
 		if dir, _, nested := strings.Cut(rest, "/"); nested {
 			if !seen[dir] {
 				seen[dir] = true
-				nodes = append(nodes, map[string]any{"id": blobID("tree:" + prefix + dir), "name": dir, "type": "tree", "path": prefix + dir, "mode": "040000"})
+				nodes = append(nodes, map[string]any{"id": fakewire.BlobSHA("tree:" + prefix + dir), "name": dir, "type": "tree", "path": prefix + dir, "mode": "040000"})
 			}
 			continue
 		}
-		nodes = append(nodes, map[string]any{"id": blobID(files[k]), "name": rest, "type": "blob", "path": k, "mode": "100644"})
+		nodes = append(nodes, map[string]any{"id": fakewire.BlobSHA(files[k]), "name": rest, "type": "blob", "path": k, "mode": "100644"})
 	}
 	return paged(q, nodes, func(n map[string]any) any { return n })
 }
@@ -508,11 +506,11 @@ func (s *Server) createBranch(p *project, body []byte, q url.Values) answer {
 		Branch string `json:"branch"`
 		Ref    string `json:"ref"`
 	}
-	if !decode(body, &in) {
+	if !fakewire.Decode(body, &in) {
 		in.Branch, in.Ref = q.Get("branch"), q.Get("ref")
 	}
 	if in.Branch == "" || in.Ref == "" {
-		return answer{status: http.StatusBadRequest, body: map[string]any{"error": "branch is missing, ref is missing"}}
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "branch is missing, ref is missing"}}
 	}
 	if _, found := p.branches[in.Branch]; found {
 		return s.message(http.StatusBadRequest, "Branch already exists")
@@ -542,7 +540,7 @@ func (s *Server) file(method string, p *project, name string, q url.Values, body
 	if method == http.MethodGet || method == http.MethodHead {
 		ref := q.Get("ref")
 		if ref == "" {
-			return answer{status: http.StatusBadRequest, body: map[string]any{"error": "ref is missing"}}
+			return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "ref is missing"}}
 		}
 		content, found := p.files[ref][name]
 		if !found {
@@ -550,7 +548,7 @@ func (s *Server) file(method string, p *project, name string, q url.Values, body
 		}
 		meta := map[string]any{
 			"file_name": name[strings.LastIndexByte(name, '/')+1:], "file_path": name, "size": len(content),
-			"encoding": "base64", "content_sha256": "", "ref": ref, "blob_id": blobID(content),
+			"encoding": "base64", "content_sha256": "", "ref": ref, "blob_id": fakewire.BlobSHA(content),
 			"commit_id": p.branches[ref], "last_commit_id": p.lastCommit[ref][name], "execute_filemode": false,
 		}
 		if method == http.MethodHead {
@@ -560,7 +558,7 @@ func (s *Server) file(method string, p *project, name string, q url.Values, body
 				h.Set(hk, meta[k].(string))
 			}
 			h.Set("X-Gitlab-Size", strconv.Itoa(len(content)))
-			return answer{status: http.StatusOK, header: h}
+			return answer{Status: http.StatusOK, Header: h}
 		}
 		meta["content"] = base64.StdEncoding.EncodeToString([]byte(content))
 		return ok(meta)
@@ -572,8 +570,8 @@ func (s *Server) file(method string, p *project, name string, q url.Values, body
 		LastCommitID  string `json:"last_commit_id"`
 		Encoding      string `json:"encoding"`
 	}
-	if !decode(body, &in) || in.Branch == "" || in.CommitMessage == "" {
-		return answer{status: http.StatusBadRequest, body: map[string]any{"error": "branch is missing, commit_message is missing"}}
+	if !fakewire.Decode(body, &in) || in.Branch == "" || in.CommitMessage == "" {
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "branch is missing, commit_message is missing"}}
 	}
 	files, found := p.files[in.Branch]
 	if !found {
@@ -602,7 +600,7 @@ func (s *Server) file(method string, p *project, name string, q url.Values, body
 	if method == http.MethodPut {
 		status = http.StatusOK
 	}
-	return answer{status: status, body: map[string]any{"file_path": name, "branch": in.Branch}}
+	return answer{Status: status, Body: map[string]any{"file_path": name, "branch": in.Branch}}
 }
 
 func (s *Server) listPipelines(p *project, q url.Values) answer {
@@ -627,8 +625,8 @@ func (s *Server) createPipeline(p *project, body []byte) answer {
 			Value string `json:"value"`
 		} `json:"variables"`
 	}
-	if !decode(body, &in) || in.Ref == "" {
-		return answer{status: http.StatusBadRequest, body: map[string]any{"error": "ref is missing"}}
+	if !fakewire.Decode(body, &in) || in.Ref == "" {
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "ref is missing"}}
 	}
 	if _, found := p.branches[in.Ref]; !found {
 		return s.message(http.StatusBadRequest, map[string]any{"base": []string{"Reference not found"}})

@@ -17,8 +17,6 @@
 package gitlabtest
 
 import (
-	"bytes"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -28,6 +26,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -57,29 +56,23 @@ type Response = recorder.Response
 // and Close.
 type Server struct {
 	*httptest.Server
-	host  string
-	clock time.Time
-	rec   *recorder.Recorder[Request]
+	host string
+	rec  *recorder.Recorder[Request]
 
 	mu       sync.Mutex
-	tokens   map[string]string // token -> username
-	users    map[string]int64
+	n        fakewire.Counters
+	tokens   map[string]string   // token -> username
 	projects map[string]*project // lower-case full path
-	nextID   int64
-	ticks    int
 }
 
 // New starts a fake; Close stops it.
 func New(o Options) *Server {
 	s := &Server{
-		host: o.Host, clock: o.Clock, rec: recorder.New[Request](),
-		tokens: map[string]string{}, users: map[string]int64{}, projects: map[string]*project{}, nextID: 500,
+		host: o.Host, rec: recorder.New[Request](), tokens: map[string]string{}, projects: map[string]*project{},
 	}
+	s.n.Clock = o.Clock
 	if s.host == "" {
 		s.host = "gitlab.example.com"
-	}
-	if s.clock.IsZero() {
-		s.clock = time.Unix(time.Now().Unix(), 0)
 	}
 	s.Server = httptest.NewServer(s)
 	return s
@@ -102,7 +95,7 @@ func (s *Server) AddToken(token, username string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens[token] = username
-	s.user(username)
+	s.n.User(username)
 }
 
 // Inject answers the next request matching route with r. A route is
@@ -130,7 +123,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("RateLimit-Limit", "2000")
 	h.Set("RateLimit-Observed", "3")
 	h.Set("RateLimit-Remaining", "1997")
-	h.Set("RateLimit-Reset", strconv.FormatInt(s.clock.Add(time.Minute).Unix(), 10))
+	h.Set("RateLimit-Reset", strconv.FormatInt(s.n.Now().Add(time.Minute).Unix(), 10))
 	if injected {
 		s.rec.Answer(w, r, resp)
 		return
@@ -143,37 +136,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a = s.handle(r, path, body)
 		s.mu.Unlock()
 	}
-	for k, vs := range a.header {
-		h[k] = vs
-	}
-	if a.raw != nil {
-		h.Set("Content-Type", "text/plain")
-		w.WriteHeader(a.status)
-		w.Write(a.raw)
-		return
-	}
-	w.WriteHeader(a.status)
-	if a.body != nil && r.Method != http.MethodHead {
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.Encode(a.body)
-	}
+	a.Write(w, r)
 }
 
-// answer is a status and a JSON body (or raw text).
-type answer struct {
-	status int
-	header http.Header
-	body   any
-	raw    []byte
-}
+// answer is one response from the state.
+type answer = fakewire.Answer
 
-func ok(v any) answer      { return answer{status: http.StatusOK, body: v} }
-func created(v any) answer { return answer{status: http.StatusCreated, body: v} }
+var (
+	ok      = fakewire.OK
+	created = fakewire.Created
+)
 
 // message is GitLab's error body: {"message": m}, m a string, list or map.
 func (s *Server) message(status int, m any) answer {
-	return answer{status: status, body: map[string]any{"message": m}}
+	return answer{Status: status, Body: map[string]any{"message": m}}
 }
 
 // paged serves one page (page, per_page; default 20, at most 100) with
@@ -197,13 +173,9 @@ func paged[T any](q url.Values, items []T, render func(T) any) answer {
 	if page < pages {
 		next = strconv.Itoa(page + 1)
 	}
-	a.header = http.Header{
+	a.Header = http.Header{
 		"X-Page": {strconv.Itoa(page)}, "X-Per-Page": {strconv.Itoa(per)}, "X-Next-Page": {next},
 		"X-Total": {strconv.Itoa(len(items))}, "X-Total-Pages": {strconv.Itoa(pages)},
 	}
 	return a
-}
-
-func decode(body []byte, v any) bool {
-	return json.NewDecoder(bytes.NewReader(body)).Decode(v) == nil
 }

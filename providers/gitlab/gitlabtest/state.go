@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/fakewire"
 )
 
 // What the fake holds. Issues and merge requests have separate iid
@@ -136,7 +138,7 @@ func (s *Server) AddProject(path, defaultBranch string, files map[string]string,
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := &project{
-		id: s.newID(), path: path, defaultBranch: defaultBranch, access: 50,
+		id: s.n.ID(), path: path, defaultBranch: defaultBranch, access: 50,
 		branches: map[string]string{}, files: map[string]map[string]string{}, lastCommit: map[string]map[string]string{},
 	}
 	s.projects[strings.ToLower(path)] = p
@@ -162,7 +164,7 @@ func (s *Server) SetAccess(path string, level int) {
 func (s *Server) AddUser(username string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.user(username)
+	s.n.User(username)
 }
 
 // AddMilestone creates a project milestone and returns its iid.
@@ -170,7 +172,7 @@ func (s *Server) AddMilestone(path, title string) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.mustProject(path)
-	m := &milestone{id: s.newID(), iid: int64(len(p.milestones) + 1), title: title}
+	m := &milestone{id: s.n.ID(), iid: int64(len(p.milestones) + 1), title: title}
 	p.milestones = append(p.milestones, m)
 	return m.iid
 }
@@ -180,7 +182,7 @@ func (s *Server) AddIssue(path string, in Issue) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.mustProject(path)
-	i := s.addIssue(p, in.Title, in.Description, or(in.Author, "root"), in.Labels)
+	i := s.addIssue(p, in.Title, in.Description, fakewire.Or(in.Author, "root"), in.Labels)
 	if in.State == "closed" {
 		i.state, i.closed = "closed", &i.created
 	}
@@ -192,7 +194,7 @@ func (s *Server) AddMergeRequest(path string, in MergeRequest) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	p := s.mustProject(path)
-	m := s.addMR(p, in.Title, in.Description, or(in.Author, "root"), in.Source, or(in.Target, p.defaultBranch))
+	m := s.addMR(p, in.Title, in.Description, fakewire.Or(in.Author, "root"), in.Source, fakewire.Or(in.Target, p.defaultBranch))
 	m.pipeline, m.blocked = in.Pipeline, in.Blocked
 	return m.iid
 }
@@ -204,7 +206,7 @@ func (s *Server) AddPipeline(path string, in Pipeline) int64 {
 	p := s.mustProject(path)
 	pl := s.addPipeline(p, in.Ref, in.Status, "push", nil)
 	for _, j := range in.Jobs {
-		pl.jobs = append(pl.jobs, &job{id: s.newID(), name: j.Name, stage: "test", status: j.Status, trace: j.Trace})
+		pl.jobs = append(pl.jobs, &job{id: s.n.ID(), name: j.Name, stage: "test", status: j.Status, trace: j.Trace})
 	}
 	return pl.id
 }
@@ -240,26 +242,26 @@ func (s *Server) mustProject(path string) *project {
 }
 
 func (s *Server) addIssue(p *project, title, desc, author string, labels []string) *issue {
-	t := s.tick()
-	i := &issue{id: s.newID(), iid: int64(len(p.issues) + 1), title: title, desc: desc, state: "opened",
+	t := s.n.Tick()
+	i := &issue{id: s.n.ID(), iid: int64(len(p.issues) + 1), title: title, desc: desc, state: "opened",
 		labels: slices.Clone(labels), author: author, created: t, updated: t}
-	s.user(author)
+	s.n.User(author)
 	p.issues = append(p.issues, i)
 	return i
 }
 
 func (s *Server) addMR(p *project, title, desc, author, source, target string) *mr {
-	t := s.tick()
-	m := &mr{id: s.newID(), iid: int64(len(p.mrs) + 1), title: title, desc: desc, state: "opened",
+	t := s.n.Tick()
+	m := &mr{id: s.n.ID(), iid: int64(len(p.mrs) + 1), title: title, desc: desc, state: "opened",
 		source: source, target: target, author: author, created: t, updated: t}
-	s.user(author)
+	s.n.User(author)
 	p.mrs = append(p.mrs, m)
 	return m
 }
 
 func (s *Server) addPipeline(p *project, ref, status, source string, vars map[string]string) *pipeline {
-	pl := &pipeline{id: s.newID(), iid: int64(len(p.pipelines) + 1), ref: ref, sha: p.branches[ref],
-		status: status, source: source, vars: vars, created: s.tick()}
+	pl := &pipeline{id: s.n.ID(), iid: int64(len(p.pipelines) + 1), ref: ref, sha: p.branches[ref],
+		status: status, source: source, vars: vars, created: s.n.Tick()}
 	p.pipelines = append(p.pipelines, pl)
 	return pl
 }
@@ -306,36 +308,4 @@ func (p *project) commitID(branch string, n int) string {
 	}
 	sum := sha1.Sum([]byte(b.String()))
 	return hex.EncodeToString(sum[:])
-}
-
-// blobID is git's blob id of content.
-func blobID(content string) string {
-	sum := sha1.Sum(fmt.Appendf(nil, "blob %d\x00%s", len(content), content))
-	return hex.EncodeToString(sum[:])
-}
-
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
-}
-
-func (s *Server) tick() time.Time {
-	s.ticks++
-	return s.clock.Add(time.Duration(s.ticks) * time.Second)
-}
-
-func (s *Server) user(name string) int64 {
-	id, found := s.users[name]
-	if !found {
-		id = int64(1 + len(s.users))
-		s.users[name] = id
-	}
-	return id
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
