@@ -49,6 +49,9 @@ func TestParseRejects(t *testing.T) {
 		{"unreachable account", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n", "nothing can connect"},
 		{"bad duration", "forges:\n  - {provider: local, timeout: soon}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not a duration"},
 		{"empty", "", "empty configuration"},
+		{"reviewer on linear", "forges:\n  - {provider: linear, token_env: K, reviewer_token_env: R}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only github, gitlab, gitea and forgejo forges take a reviewer credential"},
+		{"base_url off the local forge", "forges:\n  - {provider: gitlab, token_env: T, base_url: https://x}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only the local forge takes base_url"},
+		{"gitea without a credential", "forges:\n  - {provider: gitea, host: git.example.com}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "gitea needs a credential"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,5 +72,26 @@ func TestSecretNamesVariableNeverValue(t *testing.T) {
 	_, err := Secret("FORGETOOLS_TEST_MISSING")
 	if err == nil || !strings.Contains(err.Error(), "FORGETOOLS_TEST_MISSING is not set") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// Every forge the gateway implements is a provider the file accepts, each
+// with its host, API URL, credentials and timeout.
+func TestParseAcceptsEveryForge(t *testing.T) {
+	cfg, err := Parse([]byte(`forges:
+  - {provider: github, default: true, token_env: GH}
+  - {provider: gitlab, host: gitlab.example.com, token_env: GL, reviewer_token_env: GLR, timeout: 5s}
+  - {provider: gitea, host: git.example.com, api_url: "https://git.example.com/sub/api/v1/", token_env: GT}
+  - {provider: forgejo, token_env: FJ}
+  - {provider: linear, token_env: LN}
+  - {provider: local}
+accounts:
+  - {name: a, agent_handle: h, owner_handle: o, sessions: [s], scope: [platform/infra/deploy, platform/tools/**, acme/*]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Forges) != 6 || cfg.Forges[1].ReviewerTokenEnv != "GLR" || time.Duration(cfg.Forges[1].Timeout) != 5*time.Second {
+		t.Fatalf("forges = %+v", cfg.Forges)
 	}
 }
