@@ -3,9 +3,13 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -93,5 +97,29 @@ accounts:
 	}
 	if len(cfg.Forges) != 6 || cfg.Forges[1].ReviewerTokenEnv != "GLR" || time.Duration(cfg.Forges[1].Timeout) != 5*time.Second {
 		t.Fatalf("forges = %+v", cfg.Forges)
+	}
+}
+
+// forge_provider in the tool schemas is the ForgeProvider enum: every
+// value must be a provider this configuration accepts (and the CLI
+// builds), so the schema never offers a forge the gateway cannot serve.
+func TestEveryForgeProviderIsServed(t *testing.T) {
+	values := forgev1.ForgeProvider(0).Descriptor().Values()
+	var names []string
+	for i := range values.Len() {
+		p := forgev1.ForgeProvider(values.Get(i).Number())
+		if p == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED {
+			continue
+		}
+		names = append(names, vocab.Name(p))
+	}
+	slices.Sort(names)
+	var served []string
+	for p := range providers {
+		served = append(served, p)
+	}
+	slices.Sort(served)
+	if !slices.Equal(names, served) {
+		t.Errorf("forge_provider offers %v; the configuration serves %v", names, served)
 	}
 }
