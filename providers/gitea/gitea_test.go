@@ -25,7 +25,7 @@ var noCall = handler.Call{Account: "a", Session: "s"}
 
 // fake is a seeded instance: acme/widgets with main and feature, labels
 // bug and docs, issue #1, pull request #2 from feature, a failed run.
-func fake(t *testing.T, forgejo bool) *giteatest.Server {
+func fake(t testing.TB, forgejo bool) *giteatest.Server {
 	t.Helper()
 	s := giteatest.New(giteatest.Options{Forgejo: forgejo})
 	t.Cleanup(s.Close)
@@ -39,6 +39,11 @@ func fake(t *testing.T, forgejo bool) *giteatest.Server {
 	s.AddRun(repo, giteatest.Run{Workflow: "ci.yml", Branch: "main", Status: "completed", Conclusion: "failure",
 		Jobs: []giteatest.Job{{Name: "build", Conclusion: "success"}, {Name: "test", Conclusion: "failure", Log: "ok 1\nFAIL: TestJam\n"}}})
 	return s
+}
+
+// newProvider is a Gitea provider on s with the test credentials.
+func newProvider(s *giteatest.Server) (*gitea.Provider, error) {
+	return gitea.New(gitea.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer})
 }
 
 func provider(t *testing.T, s *giteatest.Server, forgejo bool, timeout time.Duration) *gitea.Provider {

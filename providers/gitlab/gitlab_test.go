@@ -27,7 +27,7 @@ var noCall = handler.Call{Account: "a", Session: "s"}
 // fake is a seeded instance: platform/infra/deploy (a project in a
 // subgroup) with main and feature, issue #1, merge request !1 from
 // feature, a failed pipeline, milestone 1 and the user ada.
-func fake(t *testing.T) *gitlabtest.Server {
+func fake(t testing.TB) *gitlabtest.Server {
 	t.Helper()
 	s := gitlabtest.New(gitlabtest.Options{})
 	t.Cleanup(s.Close)
