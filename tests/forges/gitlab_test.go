@@ -145,7 +145,7 @@ func TestGitLabNestedScope(t *testing.T) {
 			`forge_get_issue failed: permission_denied: repository "`+repo+`" is outside the scope of account "release-bot"`)
 	}
 	want(t, "too deep", e.fails("forge_get_repo", `{"repo":"`+strings.Repeat("g/", 22)+`p","forge_provider":"gitlab"}`),
-		`forge_get_repo failed: invalid_argument: repo "`+strings.Repeat("g/", 22)+`p" is not "owner/name", a GitLab "group/sub/name" or a team key (letters, digits, '.', '_' and '-' between slashes)`)
+		`forge_get_repo failed: invalid_argument: repo "`+strings.Repeat("g/", 22)+`p" is not "owner/name", a nested "group/sub/name" (at most 22 segments) or a team key (letters, digits, '.', '_' and '-' between slashes)`)
 	if n := len(e.gitlab.Requests()); n != 0 {
 		t.Errorf("refused calls reached GitLab: %d requests", n)
 	}
