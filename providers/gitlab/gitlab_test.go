@@ -176,6 +176,10 @@ func TestReviewsAndMerge(t *testing.T) {
 	if b := string(last(s).Body); !strings.Contains(b, `"squash":true`) || !strings.Contains(b, `"sha":"`+pr.GetHeadSha()+`"`) {
 		t.Errorf("merge sent %s", b)
 	}
+	closed, err := p.ListPullRequests(ctx, noCall, &gatewayv1.ListPullRequestsRequest{Repo: proj, State: gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED})
+	if err != nil || len(closed.GetPullRequests()) != 1 || closed.GetPullRequests()[0].GetState() != "merged" {
+		t.Fatalf("closed lists the merged one: %v, %v", closed, err)
+	}
 	mr, err := p.CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{Repo: proj, Title: "Again", HeadRef: "feature", Draft: true})
 	if err != nil || !mr.GetDraft() || mr.GetTitle() != "Draft: Again" || mr.GetBaseRef() != "main" {
 		t.Fatalf("create = %v, %v", mr, err)

@@ -51,26 +51,31 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 }
 
 // ListPullRequests lists merge requests newest first, filtered by state,
-// target (base) and source (head) branch on GitLab's side.
+// target (base) and source (head) branch on GitLab's side. GitLab's
+// "closed" leaves merged ones out, where the tools' closed (as GitHub's)
+// takes them in: closed lists every state and drops the open ones.
 func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
-	limit := int64(req.GetLimit())
+	limit := int(req.GetLimit())
 	if limit == 0 {
 		limit = defaultListLimit
 	}
-	st := "opened"
+	st, closed := "opened", false
 	switch req.GetState() {
 	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED:
-		st = "closed"
+		st, closed = "all", true
 	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
 		st = "all"
 	}
 	opt := &gl.ListProjectMergeRequestsOptions{
-		ListOptions: gl.ListOptions{PerPage: limit, Page: 1},
+		ListOptions: gl.ListOptions{PerPage: int64(limit), Page: 1},
 		State:       ptr(st), OrderBy: ptr("created_at"), Sort: ptr("desc"),
+	}
+	if closed {
+		opt.PerPage = perPage
 	}
 	if b := req.GetBase(); b != "" {
 		opt.TargetBranch = ptr(b)
@@ -79,13 +84,25 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 		opt.SourceBranch = ptr(h)
 	}
 	return call(ctx, p, "list merge requests in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.PullRequestList, error) {
-		mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
-		if err != nil {
-			return nil, fail(resp, err)
-		}
 		list := &forgev1.PullRequestList{}
-		for _, mr := range mrs {
-			list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))
+		for range pageLimit {
+			mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
+			if err != nil {
+				return nil, fail(resp, err)
+			}
+			for _, mr := range mrs {
+				if closed && (mr.State == "opened" || mr.State == "locked") {
+					continue
+				}
+				list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))
+				if len(list.PullRequests) == limit {
+					return list, nil
+				}
+			}
+			if !closed || resp.NextPage == 0 {
+				break
+			}
+			opt.Page = resp.NextPage
 		}
 		return list, nil
 	})
