@@ -51,7 +51,7 @@ func TestConfigErrors(t *testing.T) {
 		{"duplicate account", func(c *Config) { c.Accounts = append(c.Accounts, c.Accounts[0]) }, "configured twice"},
 		{"bad agent handle", func(c *Config) { c.Accounts[0].AgentHandle = "@claude" }, "agent handle"},
 		{"empty owner handle", func(c *Config) { c.Accounts[0].OwnerHandle = "" }, "owner handle"},
-		{"bad scope", func(c *Config) { c.Accounts[0].Scope = []string{"acme/web/*x"} }, `scope entry "acme/web/*x"`},
+		{"bad scope", func(c *Config) { c.Accounts[0].Scope = []string{"acme/*/web"} }, `scope entry "acme/*/web"`},
 		{"wildcard owner", func(c *Config) { c.Accounts[0].Scope = []string{"*/web"} }, "scope entry"},
 		{"bad session", func(c *Config) { c.Accounts[0].Sessions = []string{"../s"} }, `session "../s"`},
 		{"session twice", func(c *Config) { c.Accounts[0].Sessions = []string{"s1", "s1"} }, "twice"},
@@ -120,6 +120,31 @@ func TestScope(t *testing.T) {
 		if got := s.allows(repo); got != want {
 			t.Errorf("allows(%q) = %v, want %v", repo, got, want)
 		}
+	}
+	// GitLab's nested groups: an exact nested path, one level below a
+	// subgroup, every depth below a group.
+	nested, err := parseScope([]string{"platform/infra/deploy", "platform/tools/*", "corp/**", "platform/web/app-?"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for repo, want := range map[string]bool{
+		"platform/infra/deploy": true, "Platform/Infra/Deploy": true, "platform/tools/cli": true,
+		"corp/app": true, "corp/a/b/c/d": true, "CORP/X/y": true,
+		"platform/infra/other": false, "platform/infra": false, "platform/tools/cli/sub": false, "platform/tools": false,
+		"platform/app": false, "corp": false, "corpx/app": false, "platform/infra/deploy/x": false,
+		"platform/web/app-1": true, "platform/web/app-12": false, "platform/web/app-1/x": false,
+	} {
+		if got := nested.allows(repo); got != want {
+			t.Errorf("nested allows(%q) = %v, want %v", repo, got, want)
+		}
+	}
+	for _, bad := range []string{"a/**/b", "**", "a/../b", "a//b", "/*", "a/b c", "a/*/b", "*/b", "a/b**", "a/[b"} {
+		if _, err := parseScope([]string{bad}); err == nil {
+			t.Errorf("parseScope(%q) accepted it", bad)
+		}
+	}
+	if validRepo(strings.Repeat("a/", maxSegments) + "z") {
+		t.Error("validRepo accepts a path deeper than GitLab nests")
 	}
 	empty, _ := parseScope(nil)
 	if empty.allows("acme/web") || empty.allows("ENG") {

@@ -60,7 +60,7 @@ func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
 	o.repo = o.arm.ScopeKey(o.req)
 	if !validRepo(o.repo) {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"repo %q is not \"owner/name\" or a team key (letters, digits, '.', '_' and '-' between slashes)", o.repo)
+			"repo %q is not \"owner/name\", a nested \"group/sub/name\" (at most 22 segments) or a team key (letters, digits, '.', '_' and '-' between slashes)", o.repo)
 	}
 	p, fe := s.cfg.registry.resolve(o.env.Forge)
 	if fe != nil {

@@ -15,11 +15,17 @@ import (
 // "?") could change the URL a provider builds, so it never gets that far.
 var segmentRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 
-// validRepo reports whether repo is "owner/name" (GitLab: "group/sub/name")
-// or a bare key, with no empty, "." or ".." segment.
+// maxSegments bounds a repository path: GitLab nests up to 20 subgroups
+// below a top-level group, then the project.
+const maxSegments = 22
+
+// validRepo reports whether repo is "owner/name", a nested path such as
+// GitLab's "group/sub/name", or a bare key, with no empty, "." or ".."
+// segment. Whether a forge takes a nested path is its provider's call.
 func validRepo(repo string) bool {
+	n := 0
 	for seg := range strings.SplitSeq(repo, "/") {
-		if seg == "." || seg == ".." || !segmentRE.MatchString(seg) {
+		if n++; n > maxSegments || seg == "." || seg == ".." || !segmentRE.MatchString(seg) {
 			return false
 		}
 	}
@@ -46,50 +52,57 @@ func repoShape(p forgev1.ForgeProvider, repo string) *gatewayv1.ForgeCallError {
 // scope is an account's repository allow-list, lower-cased (forges treat
 // owner and name case-insensitively).
 type scope struct {
-	all   bool            // "*"
-	exact map[string]bool // "owner/name" and team keys
-	globs []string        // "owner/*", "acme/web-*": path.Match patterns
+	all     bool            // "*"
+	exact   map[string]bool // "owner/name", "group/sub/name" and team keys
+	globs   []string        // "owner/*", "acme/web-*", "group/sub/*": path.Match patterns
+	subtree map[string]bool // "prefix" of "prefix/**": any depth below it
 }
 
 // globChars are the pattern characters path.Match knows.
 const globChars = "*?["
 
 func parseScope(entries []string) (scope, error) {
-	s := scope{exact: map[string]bool{}}
+	s := scope{exact: map[string]bool{}, subtree: map[string]bool{}}
 	for _, e := range entries {
+		deep, isDeep := strings.CutSuffix(e, "/**")
 		switch {
 		case e == "*":
 			s.all = true
+		case isDeep && validRepo(deep):
+			s.subtree[strings.ToLower(deep)] = true
 		case strings.ContainsAny(e, globChars) && validGlob(e):
 			s.globs = append(s.globs, strings.ToLower(e))
 		case !strings.ContainsAny(e, globChars) && validRepo(e):
 			s.exact[strings.ToLower(e)] = true
 		default:
-			return scope{}, fmt.Errorf(`scope entry %q is not "owner/name", an owner's glob such as "owner/*" or "owner/web-*", a team key or "*"`, e)
+			return scope{}, fmt.Errorf(`scope entry %q is not "owner/name", "group/sub/name", a glob on the last segment such as "owner/*" or "owner/web-*", "prefix/**", a team key or "*"`, e)
 		}
 	}
 	return s, nil
 }
 
-// validGlob accepts an "owner/name" pattern: a literal owner (a pattern
-// there would reach every account's repositories of that name), no "**"
-// (a '*' never crosses a '/', so it could only mislead), a name
-// that is a valid segment once its pattern characters are read as
-// letters, and a pattern path.Match can use.
+// validGlob accepts a pattern on a repository's last segment below a
+// literal prefix ("owner/*", "acme/web-*", "group/sub/*"): a pattern in
+// the prefix would reach every account's repositories of that name; "**"
+// is only a whole suffix ("prefix/**", parsed before this); the last
+// segment must be a valid one once its pattern characters are read as
+// letters, and path.Match must be able to use the pattern.
 func validGlob(e string) bool {
-	owner, name, ok := strings.Cut(e, "/")
-	if !ok || strings.Contains(name, "/") || strings.ContainsAny(owner, globChars) || strings.Contains(name, "**") {
+	i := strings.LastIndexByte(e, '/')
+	if i < 0 {
 		return false
 	}
-	literal := func(seg string) string {
-		return strings.Map(func(r rune) rune {
-			if strings.ContainsRune(globChars+"]^", r) {
-				return 'x'
-			}
-			return r
-		}, seg)
+	prefix, name := e[:i], e[i+1:]
+	if strings.ContainsAny(prefix, globChars) || strings.Contains(name, "**") || !validRepo(prefix) {
+		return false
 	}
-	if !validRepo(literal(owner)) || !validRepo(literal(name)) {
+	literal := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(globChars+"]^", r) {
+			return 'x'
+		}
+		return r
+	}, name)
+	if !validRepo(literal) {
 		return false
 	}
 	_, err := path.Match(e, "")
@@ -97,8 +110,9 @@ func validGlob(e string) bool {
 }
 
 // allows reports whether repo (already validRepo) is in scope. A glob's
-// '*' never crosses a '/': "owner/*" covers exactly one level below owner,
-// never a GitLab subgroup's projects.
+// '*' never crosses a '/': "owner/*" covers exactly one level below owner
+// (a GitHub owner's repositories, or the projects directly in a GitLab
+// group, never its subgroups'); "prefix/**" covers every depth below it.
 func (s scope) allows(repo string) bool {
 	repo = strings.ToLower(repo)
 	if s.all || s.exact[repo] {
@@ -109,5 +123,19 @@ func (s scope) allows(repo string) bool {
 			return true
 		}
 	}
+	for parent, _, ok := cutLast(repo); ok; parent, _, ok = cutLast(parent) {
+		if s.subtree[parent] {
+			return true
+		}
+	}
 	return false
+}
+
+// cutLast splits a path at its last slash.
+func cutLast(p string) (parent, last string, ok bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", p, false
+	}
+	return p[:i], p[i+1:], true
 }

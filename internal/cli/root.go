@@ -58,11 +58,11 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forgetools",
 		Short: "Agent tools for code forges, generated from protobuf",
-		Long: `forgetools gives AI agents the tools to work on code forges (GitHub, Linear
-and a local sandbox forge): read and write issues and pull requests, read a
-repository, push a branch and a file, merge, drive CI. A gateway holds the
-credentials and enforces identity, repository scope and idempotency; pushes
-need their own approval.
+		Long: `forgetools gives AI agents the tools to work on code forges (GitHub,
+GitLab, Gitea, Forgejo, Linear and a local sandbox forge): read and write
+issues and pull requests, read a repository, push a branch and a file,
+merge, drive CI. A gateway holds the credentials and enforces identity,
+repository scope and idempotency; pushes need their own approval.
 
 With no configuration everything runs on the embedded local forge: a SQLite
 file in the data directory ($FORGETOOLS_DATA_DIR, else
@@ -86,7 +86,7 @@ command line wins.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) }
-	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newAudit(), newDemo())
+	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newAudit(), newDemo(), newRepos())
 	documentEnv(root)
 	return root
 }

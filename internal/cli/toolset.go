@@ -12,7 +12,9 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/github"
+	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
@@ -132,7 +134,10 @@ func filterOptions(readOnly bool, allow, deny []string) []runtime.Option {
 // spells them: the hosts are the ones the providers report, so a host the
 // model copies from the schema resolves.
 func servedOf(cfg *config.Config) []runtime.Forge {
-	defaults := map[string]string{"github": github.DefaultHost, "linear": linear.DefaultHost, "local": local.DefaultHost}
+	defaults := map[string]string{
+		"github": github.DefaultHost, "gitlab": gitlab.DefaultHost, "gitea": gitea.Gitea.DefaultHost(),
+		"forgejo": gitea.Forgejo.DefaultHost(), "linear": linear.DefaultHost, "local": local.DefaultHost,
+	}
 	var out []runtime.Forge
 	for _, f := range cfg.Forges {
 		host := strings.ToLower(f.Host)

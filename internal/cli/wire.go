@@ -12,7 +12,9 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/github"
+	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -99,15 +101,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	gcfg.Store = st
 	for i, f := range cfg.Forges {
 		if f.Provider == "local" {
-			dir, err := gitDir(f, cfg.Store)
-			if err != nil {
-				st.Close()
-				return nil, fmt.Errorf("forges[%d] (local): %w", i, err)
-			}
-			p, err := local.New(ctx, st.DB(), local.Options{
-				Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir,
-				CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
-			})
+			p, err := buildLocal(ctx, st, f, cfg.Store, log)
 			if err != nil {
 				st.Close()
 				return nil, fmt.Errorf("forges[%d] (local): %w", i, err)
@@ -122,6 +116,18 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		return nil, err
 	}
 	return &system{svc: svc, store: st, log: log}, nil
+}
+
+// buildLocal constructs the local forge on the gateway's store.
+func buildLocal(ctx context.Context, st *store.Store, f config.Forge, dsn string, log *slog.Logger) (*local.Forge, error) {
+	dir, err := gitDir(f, dsn)
+	if err != nil {
+		return nil, err
+	}
+	return local.New(ctx, st.DB(), local.Options{
+		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir,
+		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
+	})
 }
 
 func isPostgres(dsn string) bool {
@@ -139,6 +145,17 @@ func buildRemote(f config.Forge, creds config.Credentials, log *slog.Logger) (su
 		p, err := github.New(github.Options{
 			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
 			Timeout: timeout, Logger: log,
+		})
+		return p, nonEmpty(token, reviewer), err
+	case "gitea", "forgejo":
+		p, err := gitea.New(gitea.Options{
+			Flavor: gitea.Flavor(f.Provider), Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
+			Timeout: timeout, Logger: log,
+		})
+		return p, nonEmpty(token, reviewer), err
+	case "gitlab":
+		p, err := gitlab.New(gitlab.Options{
+			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer, Timeout: timeout, Logger: log,
 		})
 		return p, nonEmpty(token, reviewer), err
 	case "linear":

@@ -9,7 +9,10 @@ import (
 )
 
 // Providers the gateway can build.
-var providers = map[string]bool{"github": true, "linear": true, "local": true}
+var providers = map[string]bool{"github": true, "gitlab": true, "gitea": true, "forgejo": true, "linear": true, "local": true}
+
+// providerList names them for messages.
+const providerList = "github, gitlab, gitea, forgejo, linear, local"
 
 var (
 	sessionName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$`)
@@ -32,7 +35,7 @@ func (c *Config) Check() error {
 	for i, f := range c.Forges {
 		where := fmt.Sprintf("forges[%d]", i)
 		if !providers[f.Provider] {
-			bad("%s.provider: %q is not one of github, linear, local", where, f.Provider)
+			bad("%s.provider: %q is not one of %s", where, f.Provider, providerList)
 		}
 		key := f.Provider + "@" + strings.ToLower(f.Host)
 		if coords[key] {
@@ -60,6 +63,12 @@ func (c *Config) Check() error {
 			if !envName.MatchString(env) {
 				bad("%s.ci_env: %q is not an environment variable name", where, env)
 			}
+		}
+		if f.ReviewerTokenEnv != "" && (f.Provider == "linear" || f.Provider == "local") {
+			bad("%s.reviewer_token_env: %s has no reviews; only github, gitlab, gitea and forgejo forges take a reviewer credential", where, f.Provider)
+		}
+		if f.BaseURL != "" && f.Provider != "local" {
+			bad("%s.base_url: only the local forge takes base_url (the others' URLs come from the forge; api_url points at an API)", where)
 		}
 		if f.Provider != "local" && f.TokenEnv == "" {
 			bad("%s.token_env: %s needs a credential: name the environment variable that holds it", where, f.Provider)

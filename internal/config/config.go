@@ -43,20 +43,24 @@ type Config struct {
 
 // Forge is one forge instance the gateway can act on.
 type Forge struct {
-	// Provider is github, linear or local.
+	// Provider is github, gitlab, gitea, forgejo, linear or local.
 	Provider string `yaml:"provider"`
 	// Host distinguishes instances of one provider (a GitHub Enterprise
-	// host); empty = the provider's default host.
+	// host, a self-managed GitLab, a Gitea or Forgejo instance); empty =
+	// the provider's default host (github.com, gitlab.com, gitea.com,
+	// codeberg.org, linear.app).
 	Host string `yaml:"host"`
 	// Default marks the forge used when a call names none.
 	Default bool `yaml:"default"`
-	// APIURL overrides the API endpoint derived from the host.
+	// APIURL overrides the API endpoint derived from the host
+	// (https://HOST/api/v3/ on GitHub Enterprise, /api/v4/ on GitLab,
+	// /api/v1/ on Gitea and Forgejo).
 	APIURL string `yaml:"api_url"`
 	// TokenEnv names the environment variable holding the API credential.
 	TokenEnv string `yaml:"token_env"`
 	// ReviewerTokenEnv names the variable holding a second credential used
-	// for reviews (GitHub), so PRs the author credential opened can be
-	// approved.
+	// for reviews (GitHub, GitLab, Gitea, Forgejo), so pull requests the
+	// author credential opened can be approved.
 	ReviewerTokenEnv string `yaml:"reviewer_token_env"`
 	// Auth is how the Linear credential is sent: api_key (default) or
 	// oauth (a Bearer access token).
@@ -86,9 +90,12 @@ type Account struct {
 	Name        string `yaml:"name"`
 	AgentHandle string `yaml:"agent_handle"`
 	OwnerHandle string `yaml:"owner_handle"`
-	// Scope lists the repositories the account may touch: "owner/name",
-	// "owner/*", a Linear team key, or "*" for every repository. Empty
-	// denies everything.
+	// Scope lists the repositories the account may touch: "owner/name"
+	// (GitLab: "group/sub/project"), "owner/*" (one level below),
+	// "group/**" (every depth below, for GitLab's nested groups), a Linear
+	// team key, or "*" for every repository. Empty denies everything.
+	// `forgetools repos --scope-yaml` prints one from what the credential
+	// reaches.
 	Scope []string `yaml:"scope"`
 	// Sessions each get a Unix socket <socket_dir>/<session>.sock bound to
 	// this account.

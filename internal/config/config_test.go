@@ -3,9 +3,13 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/vocab"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -13,10 +17,10 @@ func TestExampleConfigParses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(cfg.Forges) != 4 || !cfg.Forges[0].Default || cfg.Forges[0].ReviewerTokenEnv != "GITHUB_REVIEWER_TOKEN" {
+	if len(cfg.Forges) != 9 || !cfg.Forges[0].Default || cfg.Forges[0].ReviewerTokenEnv != "GITHUB_REVIEWER_TOKEN" {
 		t.Fatalf("forges = %+v", cfg.Forges)
 	}
-	if got := cfg.Accounts[0].Scope; len(got) != 3 || got[1] != "acme-docs/*" {
+	if got := cfg.Accounts[0].Scope; len(got) != 5 || got[1] != "acme-docs/*" || got[3] != "platform/tools/**" {
 		t.Fatalf("scope = %v", got)
 	}
 	if s := cfg.Accounts[0].Sessions; len(s) != 2 || s[0].UID != nil || s[1].Name != "release-bot-2" || *s[1].UID != 1001 || *s[1].GID != 1001 {
@@ -25,7 +29,11 @@ func TestExampleConfigParses(t *testing.T) {
 	if time.Duration(cfg.Forges[0].Timeout) != 30*time.Second {
 		t.Fatalf("timeout = %v", cfg.Forges[0].Timeout)
 	}
-	if l := cfg.Forges[3]; l.GitDir == "" || l.CICommand != "make test" || time.Duration(l.CITimeout) != 10*time.Minute || len(l.CIEnv) != 1 {
+	i := slices.IndexFunc(cfg.Forges, func(f Forge) bool { return f.Provider == "local" })
+	if i < 0 {
+		t.Fatal("the example configures no local forge")
+	}
+	if l := cfg.Forges[i]; l.GitDir == "" || l.CICommand != "make test" || time.Duration(l.CITimeout) != 10*time.Minute || len(l.CIEnv) != 1 {
 		t.Fatalf("local forge = %+v", l)
 	}
 }
@@ -59,6 +67,9 @@ func TestParseRejects(t *testing.T) {
 		{"negative ci_timeout", "forges:\n  - {provider: local, ci_timeout: -1s}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "ci_timeout: -1s is negative"},
 		{"bad ci_env", "forges:\n  - {provider: local, ci_env: [\"A=B\"]}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", `"A=B" is not an environment variable name`},
 		{"empty", "", "empty configuration"},
+		{"reviewer on linear", "forges:\n  - {provider: linear, token_env: K, reviewer_token_env: R}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only github, gitlab, gitea and forgejo forges take a reviewer credential"},
+		{"base_url off the local forge", "forges:\n  - {provider: gitlab, token_env: T, base_url: https://x}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only the local forge takes base_url"},
+		{"gitea without a credential", "forges:\n  - {provider: gitea, host: git.example.com}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "gitea needs a credential"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -141,6 +152,7 @@ func TestResolveReportsEveryVariable(t *testing.T) {
 	cfg, err := Parse([]byte(`forges:
   - {provider: github, token_env: FT_TEST_GH, reviewer_token_env: FT_TEST_MISSING_A, default: true}
   - {provider: linear, token_env: FT_TEST_MISSING_B}
+  - {provider: gitea, host: a.example.com, token_env: FT_TEST_MISSING_A, reviewer_token_env: FT_TEST_MISSING_A}
 accounts:
   - {name: a, agent_handle: h, owner_handle: o, token_envs: [FT_TEST_SHORT, FT_TEST_LONG]}
 `))
@@ -160,6 +172,9 @@ accounts:
 		if !strings.Contains(msg, want) {
 			t.Errorf("Resolve error lacks %q:\n%s", want, msg)
 		}
+	}
+	if n := strings.Count(msg, "FT_TEST_MISSING_A"); n != 1 {
+		t.Errorf("a variable three settings share is reported %d times:\n%s", n, msg)
 	}
 	for _, secret := range []string{"gh-secret-value", "short-secret", "a-long-enough-token"} {
 		if strings.Contains(msg, secret) {
@@ -236,5 +251,50 @@ func TestPushToDefaultBranchIsPerAccount(t *testing.T) {
 	if !cfg.Accounts[0].PushToDefaultBranch || cfg.Accounts[1].PushToDefaultBranch {
 		t.Fatalf("push_to_default_branch: a %v, b %v; want true, false (off unless given)",
 			cfg.Accounts[0].PushToDefaultBranch, cfg.Accounts[1].PushToDefaultBranch)
+	}
+}
+
+// Every forge the gateway implements is a provider the file accepts, each
+// with its host, API URL, credentials and timeout.
+func TestParseAcceptsEveryForge(t *testing.T) {
+	cfg, err := Parse([]byte(`forges:
+  - {provider: github, default: true, token_env: GH}
+  - {provider: gitlab, host: gitlab.example.com, token_env: GL, reviewer_token_env: GLR, timeout: 5s}
+  - {provider: gitea, host: git.example.com, api_url: "https://git.example.com/sub/api/v1/", token_env: GT}
+  - {provider: forgejo, token_env: FJ}
+  - {provider: linear, token_env: LN}
+  - {provider: local}
+accounts:
+  - {name: a, agent_handle: h, owner_handle: o, sessions: [s], scope: [platform/infra/deploy, platform/tools/**, acme/*]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Forges) != 6 || cfg.Forges[1].ReviewerTokenEnv != "GLR" || time.Duration(cfg.Forges[1].Timeout) != 5*time.Second {
+		t.Fatalf("forges = %+v", cfg.Forges)
+	}
+}
+
+// forge_provider in the tool schemas is the ForgeProvider enum: every
+// value must be a provider this configuration accepts (and the CLI
+// builds), so the schema never offers a forge the gateway cannot serve.
+func TestEveryForgeProviderIsServed(t *testing.T) {
+	values := forgev1.ForgeProvider(0).Descriptor().Values()
+	var names []string
+	for i := range values.Len() {
+		p := forgev1.ForgeProvider(values.Get(i).Number())
+		if p == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED {
+			continue
+		}
+		names = append(names, vocab.Name(p))
+	}
+	slices.Sort(names)
+	var served []string
+	for p := range providers {
+		served = append(served, p)
+	}
+	slices.Sort(served)
+	if !slices.Equal(names, served) {
+		t.Errorf("forge_provider offers %v; the configuration serves %v", names, served)
 	}
 }

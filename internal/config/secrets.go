@@ -33,13 +33,12 @@ func (c Credentials) Values() []string {
 func (c *Config) Resolve() (Credentials, error) {
 	creds := Credentials{}
 	var errs []error
+	seen := map[string]bool{} // a variable several forges share is read, and reported, once
 	read := func(env string, minLen int) {
-		if env == "" {
+		if env == "" || seen[env] {
 			return
 		}
-		if _, done := creds[env]; done {
-			return
-		}
+		seen[env] = true
 		v, err := Secret(env)
 		switch {
 		case err != nil:

@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 const (
@@ -29,36 +29,19 @@ const (
 	codePrecondition = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
 )
 
-// unspecifiedWait is how long to back off from a rate limit that names no
-// time: GitHub's documented "wait at least one minute".
-const unspecifiedWait = time.Minute
-
-// maxWait caps a requested wait: GitHub's quota windows are an hour, so a
-// longer one is a garbled header, not advice.
-const maxWait = time.Hour
-
-// maxMessage bounds an error message built from a response body, which the
-// forge (or whatever answered in its place) controls.
-const maxMessage = 2000
-
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error. The message names the operation and what GitHub said, and
 // never a credential. An operation that words its own failure (a
-// *handler.Error) keeps its words, bounded and redacted the same way.
+// *handler.Error) keeps its words, bounded and redacted the same way (see
+// rest.Map).
 func (p *Provider) mapError(what string, err error) *handler.Error {
-	e, ok := handler.AsError(err)
-	if !ok {
-		e = p.classify(err)
-		e.Message = what + ": " + e.Message
-	}
-	e.Message = p.redactor.Message(e.Message, maxMessage)
-	return e
+	return rest.Map(what, err, p.redactor, p.classify)
 }
 
 func (p *Provider) classify(err error) *handler.Error {
 	var (
 		gate      *gateClosed
-		egress    *egressError
+		egress    *rest.EgressError
 		primary   *gh.RateLimitError
 		secondary *gh.AbuseRateLimitError
 		redirect  *gh.RedirectionError
@@ -125,16 +108,10 @@ func (p *Provider) gateLimit(e *gateClosed) *handler.Error {
 	return limited(e.Error(), e.until.Sub(p.now()))
 }
 
-// limited is resource_exhausted with the wait rounded to whole seconds; a
-// wait GitHub did not name (or one already past) is the guide's minute.
-func limited(msg string, wait time.Duration) *handler.Error {
-	if wait <= 0 {
-		wait = unspecifiedWait
-	}
-	wait = min(max(wait.Round(time.Second), time.Second), maxWait)
-	// The wait travels as RetryAfter; the renderer states it once, in ms.
-	return &handler.Error{Code: codeExhausted, Message: msg, RetryAfter: wait}
-}
+// limited is resource_exhausted with GitHub's wait, rounded to whole
+// seconds; a wait GitHub did not name (or one already past) is the
+// guide's minute (see rest.Limited).
+func limited(msg string, wait time.Duration) *handler.Error { return rest.Limited(msg, wait) }
 
 // headerWait reads how long GitHub asked to back off, per its rate-limit
 // guide: retry-after seconds; or until x-ratelimit-reset when
@@ -145,17 +122,12 @@ func headerWait(r *http.Response, now time.Time) (d time.Duration, ok bool) {
 		return 0, false
 	}
 	h := r.Header
-	if s := strings.TrimSpace(h.Get("Retry-After")); s != "" {
-		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
-			d, ok = time.Duration(min(n, int64(maxWait/time.Second)))*time.Second, true
-		} else if t, err := http.ParseTime(s); err == nil {
-			d, ok = t.Sub(now), true
-		}
-	}
+	d, ok = rest.RetryAfter(h, now)
 	if h.Get(gh.HeaderRateRemaining) == "0" {
-		if n, err := strconv.ParseInt(h.Get(gh.HeaderRateReset), 10, 64); err == nil {
-			reset := time.Unix(min(n, now.Add(maxWait).Unix()), 0) // no overflow on a garbled header
-			d, ok = max(d, reset.Sub(now)), true
+		// Both waits are clamped at rest.MaxWait: a garbled header can
+		// neither overflow nor silence GitHub for longer than an hour.
+		if reset, found := rest.ResetWait(h, gh.HeaderRateReset, now); found {
+			d, ok = max(d, reset), true
 		}
 	}
 	return d, ok

@@ -9,6 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 var getIssue1347 = &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347}
@@ -179,11 +180,11 @@ func TestUndecodableSuccessIsUnavailable(t *testing.T) {
 }
 
 func TestLongMessagesAreCutOnACharacterBoundary(t *testing.T) {
-	long := strings.Repeat("é", maxMessage)
+	long := strings.Repeat("é", rest.MaxMessage)
 	f := newFake(t, failingGet(404, nil, `{"message":"`+long+`"}`))
 	_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
 	e := wantCode(t, err, codeNotFound)
-	if len(e.Message) > maxMessage+len("…") || !strings.HasSuffix(e.Message, "é…") {
+	if len(e.Message) > rest.MaxMessage+len("…") || !strings.HasSuffix(e.Message, "é…") {
 		t.Errorf("message of %d bytes ends %q", len(e.Message), e.Message[len(e.Message)-8:])
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // The repo argument comes from the model and goes into URL paths: whatever
@@ -74,7 +75,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
-		if !utf8.ValidString(e.Message) || len(e.Message) > maxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
+		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
 		if (e.Code == codeExhausted) != (e.RetryAfter > 0) || e.RetryAfter < 0 {

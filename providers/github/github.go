@@ -2,19 +2,18 @@
 // Server hosts, through go-github.
 //
 // One Provider serves one host. Its HTTP client only ever talks to that
-// host's API (see egress.go), every operation runs under a timeout, and
-// GitHub's failures become *handler.Error values with the gateway's codes
-// (see errors.go). Bodies are sent and returned verbatim: the gateway stamps
-// attribution before a write and parses it after a read.
+// host's API (see rest.PinnedClient), every operation runs under a
+// timeout, and GitHub's failures become *handler.Error values with the
+// gateway's codes (see errors.go). Bodies are sent and returned verbatim:
+// the gateway stamps attribution before a write and parses it after a
+// read.
 package github
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"math"
-	"net"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -28,6 +27,7 @@ import (
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 const (
@@ -77,12 +77,15 @@ type Provider struct {
 	author   *gh.Client
 	reviewer *gh.Client
 	// logs downloads Actions job logs from where GitHub redirects to; it
-	// sends no credential (see logs.go).
-	logs      *http.Client
-	userAgent string
-	timeout   time.Duration
-	redactor  *redact.Redactor // both credentials
-	log       *slog.Logger
+	// sends no credential, and goes only where logsAllow says (see
+	// logs.go), which a refusal names as logsPinned.
+	logs       *http.Client
+	logsAllow  func(*url.URL) bool
+	logsPinned string
+	userAgent  string
+	timeout    time.Duration
+	redactor   *redact.Redactor // both credentials
+	log        *slog.Logger
 	// now is the clock rate-limit waits are computed against.
 	now func() time.Time
 }
@@ -97,18 +100,11 @@ var (
 	_ gatewayv1handler.ForgeCiHandler           = (*Provider)(nil)
 )
 
-// hostPattern is ForgeRef.host's rule, lower case: a DNS name with an
-// optional port and nothing else (no scheme, path or credentials).
-var hostPattern = regexp.MustCompile(`^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?$`)
-
 // New returns a Provider for o.Host, or an error naming the bad option.
 func New(o Options) (*Provider, error) {
-	host := strings.ToLower(strings.TrimSpace(o.Host))
-	if host == "" {
-		host = DefaultHost
-	}
-	if !hostPattern.MatchString(host) {
-		return nil, fmt.Errorf("host %q is not a host name (no scheme or path; use api_url for a full URL)", o.Host)
+	host, err := rest.Host(o.Host, DefaultHost)
+	if err != nil {
+		return nil, err
 	}
 	if o.Token == "" {
 		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
@@ -143,7 +139,8 @@ func New(o Options) (*Provider, error) {
 	}
 	now := func() time.Time { return p.now() } // tests replace p.now after New
 	p.author = newClient(base, o.Token, ua, rt, now)
-	p.logs = pinnedClient(origin(base)+" and GitHub's log download hosts", logHosts(base), rt)
+	p.logsPinned, p.logsAllow = rest.Origin(base)+" and GitHub's log download hosts", logHosts(base)
+	p.logs = rest.PinnedClientFor(p.logsPinned, p.logsAllow, rt)
 	p.userAgent = ua
 	p.reviewer = p.author
 	if o.ReviewerToken != "" {
@@ -164,47 +161,19 @@ func apiBase(host, apiURL string) (*url.URL, error) {
 			apiURL = "https://" + host + "/api/v3/"
 		}
 	}
-	u, err := url.Parse(apiURL)
-	if err != nil {
-		// url.Parse repeats the whole URL, credentials and all; keep its reason only.
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err
-		}
-		return nil, fmt.Errorf("api_url is not a URL: %v", err)
-	}
-	shown := u.Redacted()
-	switch {
-	case u.Host == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("api_url %q must be scheme://host[:port]/path with no credentials, query or fragment", shown)
-	case u.Scheme == "http" && !isLoopback(u.Hostname()):
-		return nil, fmt.Errorf("api_url %q uses plain http on a non-loopback host; use https", shown)
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("api_url %q: scheme must be https", shown)
-	}
-	if !strings.HasSuffix(u.Path, "/") {
-		u.Path += "/"
-	}
-	return u, nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	return rest.APIURL(apiURL)
 }
 
 // newClient is a go-github client pinned to base, authenticating with token.
 // go-github's token layer wraps the pinned transport, so the Authorization
 // header is set on a request only on its way into the pin: one bound for
 // another host is refused there, with nothing sent. Each credential has its
-// own rate gate (ratelimit.go), as GitHub keeps a quota per credential;
+// own rate gate (ratelimit.go), as GitHub keeps a quota per credential,
+// inside the pin: a refused request never reaches the gate.
 // go-github's own rate memory is off.
 func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper, now func() time.Time) *gh.Client {
 	gate := &rateGate{next: rt, now: now}
-	c := gh.NewClient(pinnedClient(origin(base), sameOrigin(base), gate)).WithAuthToken(token)
+	c := gh.NewClient(rest.PinnedClient(base, gate)).WithAuthToken(token)
 	c.DisableRateLimitCheck = true
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL

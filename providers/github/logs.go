@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // A failed Actions job's log is read in two steps, as GitHub serves it: the
@@ -53,13 +55,13 @@ var logHostSuffixes = []string{".actions.githubusercontent.com", ".blob.core.win
 // proxy: the one case plain http is accepted), loopback hosts, since those
 // never leave the machine.
 func logHosts(base *url.URL) func(*url.URL) bool {
-	same := sameOrigin(base)
-	loopbackAPI := isLoopback(base.Hostname())
+	same := rest.SameOrigin(base)
+	loopbackAPI := rest.IsLoopback(base.Hostname())
 	return func(u *url.URL) bool {
 		switch {
 		case same(u):
 			return true
-		case loopbackAPI && (u.Scheme == "http" || u.Scheme == "https") && isLoopback(u.Hostname()):
+		case loopbackAPI && (u.Scheme == "http" || u.Scheme == "https") && rest.IsLoopback(u.Hostname()):
 			return true
 		case u.Scheme != "https":
 			return false
@@ -77,12 +79,13 @@ func logHosts(base *url.URL) func(*url.URL) bool {
 // jobLogTail is the end of a job's log, cleaned for reading (see
 // tailText). The caller decides what a failure means.
 func (p *Provider) jobLogTail(ctx context.Context, repo repoName, jobID int64) (string, error) {
-	where, _, err := p.author.Actions.GetWorkflowJobLogs(ctx, repo.owner, repo.name, jobID, maxRedirects)
+	where, _, err := p.author.Actions.GetWorkflowJobLogs(ctx, repo.owner, repo.name, jobID, rest.MaxRedirects)
 	if err != nil {
 		return "", err
 	}
-	if t := p.logs.Transport.(*pinnedTransport); !t.allows(where) {
-		return "", &egressError{target: origin(where), pinned: t.pinned, redirect: true}
+	// Checked before anything is sent: the URL came in GitHub's answer.
+	if err := rest.RefuseRedirect(p.logsPinned, p.logsAllow, where); err != nil {
+		return "", err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, where.String(), nil)
 	if err != nil {
@@ -100,7 +103,7 @@ func (p *Provider) jobLogTail(ctx context.Context, repo repoName, jobID int64) (
 	case http.StatusRequestedRangeNotSatisfiable:
 		return "", nil // an empty log
 	default:
-		return "", fmt.Errorf("the log download from %s answered %s", origin(where), resp.Status)
+		return "", fmt.Errorf("the log download from %s answered %s", rest.Origin(where), resp.Status)
 	}
 	tail, cut, err := readTail(resp.Body, logFetchBytes, maxLogBytes)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	gh "github.com/google/go-github/v84/github"
+
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // rateGate is what the provider believes about one credential's rate
@@ -18,7 +20,7 @@ import (
 //
 // The gate sits in the HTTP transport, so it sees every answer, reads and
 // writes alike. A rate-limited answer closes it until the wait the answer
-// names, clamped at maxWait (GitHub's quota windows are an hour, so a
+// names, clamped at rest.MaxWait (GitHub's quota windows are an hour, so a
 // longer wait is a garbled header, not advice); while closed, a request
 // fails at once with a *gateClosed and never leaves. Any other answer GitHub
 // gives (a success, a 404, a 422: anything but a limit or a 5xx) opens it
@@ -73,7 +75,7 @@ func (g *rateGate) observe(resp *http.Response) {
 		g.until, g.reason = time.Time{}, ""
 		return
 	}
-	if until := g.now().Add(min(wait, maxWait)); until.After(g.until) {
+	if until := g.now().Add(min(wait, rest.MaxWait)); until.After(g.until) {
 		g.until, g.reason = until, reason
 	}
 }
@@ -92,7 +94,7 @@ func (g *rateGate) limit(resp *http.Response) (wait time.Duration, reason string
 		return max(wait, time.Second), "GitHub rate limit exhausted", true
 	case named || resp.StatusCode == http.StatusTooManyRequests:
 		if !named {
-			wait = unspecifiedWait
+			wait = rest.UnspecifiedWait
 		}
 		return max(wait, time.Second), "GitHub secondary rate limit", true
 	}

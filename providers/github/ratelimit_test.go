@@ -9,6 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // okIssue1347 are the two requests of a successful read of issue #1347.
@@ -27,7 +28,7 @@ func TestBogusRateLimitResetIsClamped(t *testing.T) {
 	f.expect(failingGet(403, rateHeaders(f, 10*365*24*time.Hour), fixture(t, "rate_limit_primary.json")))
 	p := f.provider(t)
 	_, err := p.GetIssue(ctx, noCall, getIssue1347)
-	wantWait(t, wantCode(t, err, codeExhausted, "rate limit"), maxWait)
+	wantWait(t, wantCode(t, err, codeExhausted, "rate limit"), rest.MaxWait)
 
 	// Within the hour the provider answers for GitHub, never with more
 	// than what is left of the hour.

@@ -14,6 +14,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // outsideDiff explains GitHub's refusal of a review whose inline comment
@@ -73,7 +74,7 @@ func (p *Provider) outsideDiff(ctx context.Context, c *gh.Client, repo repoName,
 		first += fmt.Sprintf(" (%s are outside it too)", strings.Join(blamed[1:], ", "))
 	}
 	e := p.mapError(what, err)
-	e.Message = p.redactor.Message(e.Message+": "+first+"; nothing was posted", maxMessage)
+	e.Message = rest.Clean(e.Message+": "+first+"; nothing was posted", p.redactor)
 	return e
 }
 

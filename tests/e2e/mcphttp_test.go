@@ -24,6 +24,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/internal/testkit"
 )
 
@@ -275,13 +276,16 @@ func inspectorTools(t *testing.T, e *env, bin string, target ...string) []string
 	return names
 }
 
-// TestMCPInspector: the MCP Inspector lists the ten tools of `mcp --http`
+// TestMCPInspector: the MCP Inspector lists every tool of `mcp --http`
 // (with a bearer token) and of `mcp --github` over stdio with a dummy token.
 func TestMCPInspector(t *testing.T) {
 	t.Parallel()
 	bin := inspector(t)
-	want := "forge_get_issue,forge_get_pull_request,forge_list_issues,forge_comment_on_issue,forge_comment_on_pull_request," +
-		"forge_submit_review,forge_create_issue,forge_create_pull_request,forge_subscribe,forge_unsubscribe"
+	var names []string
+	for _, tool := range gatewayv1tools.ForgeTools.Tools {
+		names = append(names, tool.Name)
+	}
+	want := strings.Join(names, ",")
 
 	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
 	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t))

@@ -58,13 +58,15 @@ func TestToolsNarrowedToServedForges(t *testing.T) {
 		}
 	}
 
-	// The example: github.com (default), a GitHub Enterprise host, Linear
-	// and the local forge.
+	// The example: github.com (default) and a GitHub Enterprise host,
+	// gitlab.com and a self-managed GitLab, a Gitea, Codeberg and another
+	// Forgejo, Linear and the local forge. Hosts are offered for the
+	// providers with several instances, each default one by its name.
 	out := exportFor(t, e, "--config", filepath.Join("..", "..", "examples", "forgetools.yaml"))
 	for _, tool := range out.Tools {
 		p, h := tool.InputSchema.Properties["forge_provider"], tool.InputSchema.Properties["forge_host"]
-		if !slices.Equal(p.Enum, []string{"github", "linear", "local"}) || p.Default != "github" ||
-			!slices.Equal(h.Enum, []string{"github.com", "github.example.com"}) {
+		if !slices.Equal(p.Enum, []string{"github", "gitlab", "gitea", "forgejo", "linear", "local"}) || p.Default != "github" ||
+			!slices.Equal(h.Enum, []string{"github.com", "github.example.com", "gitlab.com", "gitlab.example.com", "codeberg.org", "forge.example.org"}) {
 			t.Errorf("%s: forge_provider %+v, forge_host %+v", tool.Name, p, h)
 		}
 	}

@@ -32,8 +32,8 @@ accounts:
 forges:
   - provider: local
 accounts:
-  - {name: bot, agent_handle: bot, owner_handle: alice, scope: ["a/b/c/*"], sessions: [bot-1]}
-`, nil, []string{`scope entry "a/b/c/*" is not`}},
+  - {name: bot, agent_handle: bot, owner_handle: alice, scope: ["a/*/c"], sessions: [bot-1]}
+`, nil, []string{`scope entry "a/*/c" is not`}},
 		{"bad github host", `
 forges:
   - {provider: github, host: "https://github.example.com", token_env: E2E_GH}

@@ -2,6 +2,8 @@ package forges_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
@@ -20,39 +22,58 @@ const claim = "claim (unverified): agent=release-bot owner=alice session=bot-1\n
 
 var sha = regexp.MustCompile(`[0-9a-f]{40}`)
 
-// sent is what a GitHub fake received from request from on, one line each:
-// "METHOD path?query signer body", where signer names the credential in
-// the Authorization header ("none" without one), and every sha reads SHA.
-// Every API request must carry GitHub's API version and forgetools' user
-// agent. A download from the fake's log store reads "METHOD logstore path
-// signer": its signed query is the fake's own.
+// sent is what a GitHub fake received from request from on, one line each
+// (see lines), and every request to the API must carry GitHub's API
+// version. A download from the fake's log store reads "METHOD logstore
+// path signer": its signed query is the fake's own.
 func sent(t *testing.T, s *githubtest.Server, from int) []string {
 	t.Helper()
-	signers := map[string]string{"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe", "": "none"}
-	var out []string
+	var ws []wire
 	for _, r := range s.Requests()[from:] {
-		logStore := strings.HasPrefix(r.Path, "/actions-results/")
-		if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion && !logStore {
+		w := wire{r.Method, r.Path, r.Query, r.Header, r.Body}
+		if strings.HasPrefix(r.Path, "/actions-results/") {
+			w.path, w.query = "logstore "+r.Path, nil
+		} else if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion {
 			t.Errorf("%s %s: X-GitHub-Api-Version %q", r.Method, r.Path, v)
 		}
-		if ua := r.Header.Get("User-Agent"); ua != "forgetools" {
-			t.Errorf("%s %s: User-Agent %q", r.Method, r.Path, ua)
+		ws = append(ws, w)
+	}
+	return lines(t, ws, "Authorization", map[string]string{
+		"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe", "": "none"})
+}
+
+// wire is one request as a fake recorded it.
+type wire struct {
+	method, path string
+	query        url.Values
+	header       http.Header
+	body         []byte
+}
+
+// lines renders requests one a line: "METHOD path?query signer body",
+// where signer names the credential the auth header carried (by signers),
+// any sha reads SHA and a keyed create's body mark reads MARK. Every
+// request must carry forgetools' user agent. Client libraries escape '>'
+// in JSON as \u003e, which is the same string; it reads as '>'.
+func lines(t *testing.T, ws []wire, auth string, signers map[string]string) []string {
+	t.Helper()
+	var out []string
+	for _, r := range ws {
+		if ua := r.header.Get("User-Agent"); ua != "forgetools" {
+			t.Errorf("%s %s: User-Agent %q", r.method, r.path, ua)
 		}
-		signer, ok := signers[r.Header.Get("Authorization")]
+		signer, ok := signers[r.header.Get(auth)]
 		if !ok {
 			signer = "unknown"
 		}
-		line := r.Method + " " + r.Path
-		switch {
-		case logStore:
-			line = r.Method + " logstore " + r.Path
-		case len(r.Query) > 0:
-			line += "?" + r.Query.Encode()
+		line := r.method + " " + r.path
+		if len(r.query) > 0 {
+			line += "?" + r.query.Encode()
 		}
 		line += " " + signer
-		if len(r.Body) > 0 {
-			body := strings.TrimSuffix(string(r.Body), "\n") // go-github ends the JSON with a newline
-			line += " " + createMarker.ReplaceAllString(body, mark)
+		if len(r.body) > 0 {
+			body := strings.TrimSuffix(string(r.body), "\n") // encoders end JSON with a newline
+			line += " " + strings.ReplaceAll(createMarker.ReplaceAllString(body, mark), `\u003e`, ">")
 		}
 		out = append(out, sha.ReplaceAllString(line, "SHA"))
 	}
@@ -62,7 +83,7 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 func wantSent(t *testing.T, what string, got []string, want ...string) {
 	t.Helper()
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
-		t.Errorf("%s: GitHub received\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+		t.Errorf("%s: the forge received\n  %s\nwant\n  %s", what, strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 	}
 }
 
@@ -357,8 +378,6 @@ func TestForgeSelectors(t *testing.T) {
 		"forge_get_issue failed: not_found: forge github/gh.nowhere.example is not configured")
 	want(t, "host without provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_host":"ghe.example.com"}`),
 		`forge_get_issue failed: invalid_argument: forge_host "ghe.example.com" needs forge_provider: a host alone does not say which forge`)
-	want(t, "unconfigured provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_provider":"gitlab"}`),
-		"forge_get_issue failed: not_found: no gitlab forge is configured")
 	want(t, "out of scope", e.fails("forge_create_issue", `{"repo":"octocat/Spoon-Knife","title":"x"}`),
 		`forge_create_issue failed: permission_denied: repository "octocat/Spoon-Knife" is outside the scope of account "release-bot"`)
 
@@ -384,4 +403,15 @@ func TestGitHubLabelsDroppedInTheAck(t *testing.T) {
 	got := e.ok("forge_create_issue", `{`+hello+`,"title":"Crash","labels":["bug","needs triage"]}`)
 	want(t, "create without push access", got, "Created issue #3 in octocat/Hello-World: https://github.com/octocat/Hello-World/issues/3; "+
 		"labels not applied (the forge dropped them: the credential may lack permission to label): bug, needs triage")
+}
+
+// A provider the schema names but the configuration leaves out is
+// not_found, in so many words, and reaches nothing.
+func TestUnconfiguredProvider(t *testing.T) {
+	e := start(t, without("gitlab"))
+	want(t, "unconfigured provider", e.fails("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_provider":"gitlab"}`),
+		"forge_get_issue failed: not_found: no gitlab forge is configured")
+	if n := len(e.github.Requests()) + len(e.gitlab.Requests()); n != 0 {
+		t.Errorf("the refused call reached a forge (%d requests)", n)
+	}
 }

@@ -1,7 +1,7 @@
 // Package forges_test runs the gateway end to end against real-wire fakes
-// of GitHub and Linear, exactly as a model sees it: the forgetools binary
-// serves a configuration whose forges point api_url at githubtest and
-// lineartest servers, and every tool call is a `forgetools call --gateway
+// of GitHub, GitLab, Gitea, Forgejo and Linear, exactly as a model sees
+// it: the forgetools binary serves a configuration whose forges point
+// api_url at githubtest, gitlabtest, giteatest and lineartest servers, and every tool call is a `forgetools call --gateway
 // unix://...` subprocess whose output is the text the model reads. The
 // fakes record every request, so each test also asserts what reached the
 // forge: paths, bodies, and which credential signed them.
@@ -24,7 +24,9 @@ import (
 	"time"
 
 	"github.com/forgetools/forgetools/internal/testkit"
+	"github.com/forgetools/forgetools/providers/gitea/giteatest"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
@@ -38,9 +40,14 @@ const (
 	reviewerToken = "ghp_W3kP8xN1qV6zT4bM9rL2yC7hG5fD0sJ3aE8o"
 	gheToken      = "ghp_H5tR1wQ8zK3mV6pX9nB2cL7yF4dJ0gS5aE1i"
 	linearKey     = "lin_api_P9xZ4qT1wK7mR3vB8nL6cY2hF5dJ0gS4aE9u"
+	giteaToken    = "gitea_u8jzPde0IgxLd6GncfBAepfJBd0Kh8oOOL"
+	giteaReviewer = "gitea_8dKLzdocJ2isAjIhKtJ0RlgLKOmxgJTeKd"
+	forgejoToken  = "forgejo_NnFRIBXuDL7DxtpYlSXpfKtHF4vUCsMe"
+	gitlabToken   = "glpat-hGAkWvj7FAc9QeWJKY40uvSwMFLZDe1f8r"
+	gitlabReview  = "glpat-ESQedUStPKR0CsTy4Qwb8DwkNhFdnXsiVp"
 )
 
-var secrets = []string{authorToken, reviewerToken, gheToken, linearKey}
+var secrets = []string{authorToken, reviewerToken, gheToken, linearKey, giteaToken, giteaReviewer, forgejoToken, gitlabToken, gitlabReview}
 
 // The account every call acts as, and its one session.
 const (
@@ -58,12 +65,16 @@ var binary string
 func TestMain(m *testing.M) { testkit.Main(m, &binary) }
 
 // env is one running gateway and the fakes behind it: github.com (the
-// default forge), a GitHub Enterprise host, Linear, and the local forge.
+// default forge), a GitHub Enterprise host, GitLab, Gitea, Forgejo,
+// Linear, and the local forge.
 type env struct {
-	t      *testing.T
-	github *githubtest.Server // github.com: octocat/Hello-World
-	ghe    *githubtest.Server // ghe.example.com under /api/v3: acme/widgets
-	linear *lineartest.Server // team ENG
+	t       *testing.T
+	github  *githubtest.Server // github.com: octocat/Hello-World
+	ghe     *githubtest.Server // ghe.example.com under /api/v3: acme/widgets
+	linear  *lineartest.Server // team ENG
+	gitlab  *gitlabtest.Server // gitlab.example.com: platform/infra/deploy (a subgroup's project)
+	gitea   *giteatest.Server  // gitea.example.com: acme/gadgets
+	forgejo *giteatest.Server  // codeberg.example.com below /git: acme/gadgets
 	// Linear ids: team ENG, its label Backend, the workspace label Bug.
 	engTeam, backendLabel, bugLabel string
 	dir                             string
@@ -81,6 +92,11 @@ type settings struct {
 	store         string // the store's DSN; "" = a SQLite file beside the config
 	githubTimeout string
 	githubToken   string // the author token the github.com forge sends
+	restTimeout   string // the GitLab, Gitea and Forgejo forges' timeout
+	// without leaves these providers' forges out of the configuration.
+	without []string
+	// down points these providers' forges at a closed port.
+	down []string
 }
 
 // start seeds the fakes, writes a configuration and serves it.
@@ -117,7 +133,9 @@ func start(t *testing.T, opts ...setting) *env {
 		Labels: []string{"Bug"}, Creator: &lineartest.User{Name: "Ada Lovelace", DisplayName: "ada"}})
 	e.linear.AddIssue("ENG", lineartest.Issue{Title: "Slow export", State: "completed", Labels: []string{"Backend"}})
 
-	s := settings{githubTimeout: "10s", githubToken: authorToken}
+	e.seedREST(t)
+
+	s := settings{githubTimeout: "10s", githubToken: authorToken, restTimeout: "10s"}
 	for _, o := range opts {
 		o(&s)
 	}
@@ -147,14 +165,14 @@ forges:
     api_url: %s
     token_env: FT_E2E_LINEAR_KEY
   - provider: local
-accounts:
+%saccounts:
   - name: %s
     agent_handle: release-bot
     owner_handle: alice
-    scope: [octocat/Hello-World, acme/*, ENG, demo/app]
+    scope: [octocat/Hello-World, acme/*, ENG, demo/app, platform/infra/*]
     sessions: [%s]
 `, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
-		e.ghe.APIURL(), e.linear.APIURL(), account, session)
+		e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -169,18 +187,29 @@ func (e *env) run(githubToken string) {
 	t := e.t
 	t.Helper()
 	cmd := exec.Command(binary, "serve", "--config", e.config, "--log-level", "info")
-	cmd.Env = append(os.Environ(),
-		"FT_E2E_GITHUB_TOKEN="+githubToken,
-		"FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
-		"FT_E2E_GHE_TOKEN="+gheToken,
-		"FT_E2E_LINEAR_KEY="+linearKey,
-	)
+	cmd.Env = credentialEnv(githubToken)
 	e.serve = testkit.Serve(t, cmd, 1)
 	e.served = append(e.served, e.serve)
 	t.Cleanup(e.stop)
 	if want := "unix://" + e.socket; !slices.Equal(e.serve.Sockets, []string{want}) {
 		t.Fatalf("forgetools serve listens on %q, want %s; its log:\n%s", e.serve.Sockets, want, e.logs())
 	}
+}
+
+// credentialEnv is the environment a gateway of the harness runs in: the
+// variables its configuration names, githubToken for github.com's author.
+func credentialEnv(githubToken string) []string {
+	return append(os.Environ(),
+		"FT_E2E_GITHUB_TOKEN="+githubToken,
+		"FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
+		"FT_E2E_GHE_TOKEN="+gheToken,
+		"FT_E2E_LINEAR_KEY="+linearKey,
+		"FT_E2E_GITEA_TOKEN="+giteaToken,
+		"FT_E2E_GITEA_REVIEWER_TOKEN="+giteaReviewer,
+		"FT_E2E_FORGEJO_TOKEN="+forgejoToken,
+		"FT_E2E_GITLAB_TOKEN="+gitlabToken,
+		"FT_E2E_GITLAB_REVIEWER_TOKEN="+gitlabReview,
+	)
 }
 
 // stop interrupts the gateway, as Ctrl-C would, and expects a clean exit.

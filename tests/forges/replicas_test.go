@@ -31,8 +31,7 @@ func (e *env) replica() (*testkit.Server, string) {
 		e.t.Fatal(err)
 	}
 	cmd := exec.Command(binary, "serve", "--config", path, "--log-level", "info")
-	cmd.Env = append(os.Environ(), "FT_E2E_GITHUB_TOKEN="+authorToken, "FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
-		"FT_E2E_GHE_TOKEN="+gheToken, "FT_E2E_LINEAR_KEY="+linearKey)
+	cmd.Env = credentialEnv(authorToken)
 	srv := testkit.Serve(e.t, cmd, 1)
 	e.served = append(e.served, srv)
 	return srv, filepath.Join(dir, session+".sock")

@@ -30,6 +30,9 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if r.Method == http.MethodGet && path == "/user" {
 		return jsonAnswer(http.StatusOK, s.userJSON(login))
 	}
+	if r.Method == http.MethodGet && path == "/user/repos" {
+		return s.userRepos(path, r.URL.Query(), login)
+	}
 	rp, rest, moved := s.resolve(path)
 	switch {
 	case moved != "" && r.URL.RawQuery != "":

@@ -173,7 +173,8 @@ func (s *Server) Configure(fullName string, c Settings) {
 }
 
 // SetPermission gives login a role in a repository: admin, maintain,
-// write, triage or read.
+// write, triage or read; or none, which hides the repository from the
+// login's /user/repos.
 func (s *Server) SetPermission(fullName, login, role string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -44,17 +44,34 @@ func list(typename string, objs []object, args map[string]any) (any, *gqlError) 
 	if f, ok := args["first"].(float64); ok {
 		n = int(f)
 	}
-	nodes := []object{}
+	// after is the cursor of the last node of the previous page: its id.
+	after, _ := args["after"].(string)
+	nodes, more := []object{}, false
 	for _, o := range objs {
+		if after != "" {
+			if o["id"] == after {
+				after = ""
+			}
+			continue
+		}
 		ok, err := matches(o, filter)
 		if err != nil {
 			return nil, &gqlError{Message: err.Error(), Extensions: ext("graphql error", "GRAPHQL_VALIDATION_FAILED", 400, false, "")}
 		}
-		if ok && len(nodes) < n {
+		switch {
+		case ok && len(nodes) < n:
 			nodes = append(nodes, o)
+		case ok:
+			more = true
 		}
 	}
-	return connection(typename, nodes), nil
+	c := connection(typename, nodes)
+	var end any
+	if len(nodes) > 0 {
+		end = nodes[len(nodes)-1]["id"]
+	}
+	c["pageInfo"] = object{"__typename": "PageInfo", "hasNextPage": more, "endCursor": end}
+	return c, nil
 }
 
 // resolve runs one root field for viewer.

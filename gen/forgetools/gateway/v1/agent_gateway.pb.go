@@ -3013,7 +3013,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc4;\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xae=\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xbf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestBx¥\x19t\n" +
@@ -3081,10 +3081,11 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04host\x12\n" +
 	"forge_host\x12\x1a\n" +
 	"\bprovider\x12\x0eforge_providerR\x05forge\x12:\n" +
-	"\x11client_request_id\x18\r \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x04ʥ\x19\x02\b\x03R\x0fclientRequestIdB\xaa\v\n" +
-	"\x04call\x12\xa1\v\xbaH\x02\b\x01¥\x19\x97\v\n" +
-	"\x05forge\x122Code forge tools; a gateway holds the credentials.\x1aD\n" +
-	"\x04repo\x12\x15repo is \"owner/name\".\x1a\x06github\x1a\x06gitlab\x1a\x05gitea\x1a\aforgejo\x1a\x05local\x1a\x84\x01\n" +
+	"\x11client_request_id\x18\r \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x04ʥ\x19\x02\b\x03R\x0fclientRequestIdB\x94\r\n" +
+	"\x04call\x12\x8b\r\xbaH\x02\b\x01¥\x19\x81\r\n" +
+	"\x05forge\x122Code forge tools; a gateway holds the credentials.\x1a<\n" +
+	"\x04repo\x12\x15repo is \"owner/name\".\x1a\x06github\x1a\x05gitea\x1a\aforgejo\x1a\x05local\x1a\xe7\x01\n" +
+	"\x06gitlab\x12\xd4\x01On GitLab, repo is the project path, nested groups too (\"group/sub/project\"); a pull request is a merge request, numbered by its iid; request_changes only posts the review's comments (GitLab has no such verdict).\x1a\x06gitlab\x1a\x84\x01\n" +
 	"\x06linear\x12rOn Linear, repo is the team key (e.g. \"ENG\") and only the issue tools work: the others return unimplemented there.\x1a\x06linear\x1a\xaa\x01\n" +
 	"\x05scope\x12\xa0\x01Operate only on the repositories your task names: a wrong repo writes a real artifact wherever the credential reaches, and calls outside your scope are refused.\x1aF\n" +
 	"\bselector\x12*Omit forge_provider for the default forge.\"\x0eforge_provider\x1au\n" +
@@ -3094,7 +3095,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\vattribution\x12:Never write an attribution header; the gateway stamps one.\x1av\n" +
 	"\x04tree\x12npath is from the repository root; ref and from_ref take a branch, tag or commit, omitted = the default branch.\x1a\xa0\x01\n" +
 	"\x04push\x12\x97\x01Pushes (branches, commits, merges) need approval; commits to the default branch are refused unless allowed: work on a branch, then open a pull request.\x1a\x9d\x01\n" +
-	"\x03sha\x12\x95\x01expected_sha and expected_head_sha are shas you read: if the forge moved since, the call fails with failed_precondition, writing nothing; read again.\"\x04repo\"\x06linear\"\x05scope\"\bselector\"\x04host\"\bexternal\"\x04tree\"\x04push\"\x03sha\"u\n" +
+	"\x03sha\x12\x95\x01expected_sha and expected_head_sha are shas you read: if the forge moved since, the call fails with failed_precondition, writing nothing; read again.\"\x04repo\"\x06gitlab\"\x06linear\"\x05scope\"\bselector\"\x04host\"\bexternal\"\x04tree\"\x04push\"\x03sha\"u\n" +
 	"\x0fGetIssueRequest\x120\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1c\xbaH\x13r\x11\x10\x01\x18\xc8\x012\n" +
 	"^[\\w./-]+$ҥ\x19\x02 \x01R\x04repo\x120\n" +

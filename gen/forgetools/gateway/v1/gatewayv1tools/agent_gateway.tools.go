@@ -23,7 +23,8 @@ var ForgeTools = &runtime.Table{
 	Name: "forge",
 	Instructions: []runtime.Guidance{
 		{Text: "Code forge tools; a gateway holds the credentials."},
-		{Text: "repo is \"owner/name\".", Providers: []string{"github", "gitlab", "gitea", "forgejo", "local"}},
+		{Text: "repo is \"owner/name\".", Providers: []string{"github", "gitea", "forgejo", "local"}},
+		{Text: "On GitLab, repo is the project path, nested groups too (\"group/sub/project\"); a pull request is a merge request, numbered by its iid; request_changes only posts the review's comments (GitLab has no such verdict).", Providers: []string{"gitlab"}},
 		{Text: "On Linear, repo is the team key (e.g. \"ENG\") and only the issue tools work: the others return unimplemented there.", Providers: []string{"linear"}},
 		{Text: "Operate only on the repositories your task names: a wrong repo writes a real artifact wherever the credential reaches, and calls outside your scope are refused."},
 		{Text: "Omit forge_provider for the default forge.", Params: []string{"forge_provider"}},

@@ -1,0 +1,216 @@
+package gitea
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	sdk "code.gitea.io/sdk/gitea"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
+)
+
+// noRunAPI is the Forgejo answer for the arms that need Gitea's Actions
+// run API.
+func (p *Provider) noRunAPI(arm string) error {
+	if p.flavor != Forgejo {
+		return nil
+	}
+	return handler.Errorf(codeUnimplemented,
+		"%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
+}
+
+// actionsMissing turns a 404 from an Actions endpoint into unimplemented
+// when the repository itself exists: the instance serves no Actions run
+// API (a Gitea before 1.26, or Actions disabled for the repository).
+func (p *Provider) actionsMissing(c *sdk.Client, repo repoName, resp *sdk.Response, err error) error {
+	if resp == nil || resp.StatusCode != http.StatusNotFound {
+		return fail(resp, err)
+	}
+	if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
+		return fail(r, gerr) // the repository is what is missing
+	}
+	return handler.Errorf(codeUnimplemented,
+		"%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26) or Actions is disabled for the repository", p.flavor.Name(), repo)
+}
+
+var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
+	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_QUEUED:      "queued",
+	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_IN_PROGRESS: "in_progress",
+	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_SUCCESS:     "success",
+	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:     "failure",
+}
+
+// ListCiRuns lists Actions workflow runs, newest first. Gitea filters by
+// every status but "completed", which is filtered here.
+func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+	if err := p.noRunAPI("forge_list_ci_runs"); err != nil {
+		return nil, err
+	}
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	limit := int(req.GetLimit())
+	if limit == 0 {
+		limit = defaultListLimit
+	}
+	completed := req.GetStatus() == gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED
+	opt := sdk.ListRepoActionRunsOptions{
+		ListOptions: sdk.ListOptions{Page: 1, PageSize: min(limit, pageSize)},
+		Branch:      req.GetRef(), Status: runStatusFilters[req.GetStatus()],
+	}
+	if completed {
+		opt.PageSize = pageSize
+	}
+	return call(ctx, p, "list CI runs in "+repo.String(), func(c *sdk.Client) (*forgev1.CIRunList, error) {
+		list := &forgev1.CIRunList{}
+		for range pageLimit {
+			page, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
+			if err != nil {
+				return nil, p.actionsMissing(c, repo, resp, err)
+			}
+			for _, r := range page.WorkflowRuns {
+				if completed && r.Status != "completed" {
+					continue
+				}
+				list.Runs = append(list.Runs, p.ciRun(repo, r))
+				if len(list.Runs) == limit {
+					return list, nil
+				}
+			}
+			if len(page.WorkflowRuns) < opt.PageSize {
+				break
+			}
+			opt.Page++
+		}
+		return list, nil
+	})
+}
+
+func (p *Provider) ciRun(repo repoName, r *sdk.ActionWorkflowRun) *forgev1.CIRun {
+	name := r.DisplayTitle
+	if r.Path != "" {
+		// The workflow file, without Gitea's "@ref" suffix.
+		name, _, _ = strings.Cut(r.Path, "@")
+	}
+	return &forgev1.CIRun{
+		Forge: p.Ref(), Repo: repo.String(), RunId: strconv.FormatInt(r.ID, 10), Name: name,
+		Ref: r.HeadBranch, HeadSha: r.HeadSha, Status: r.Status, Conclusion: r.Conclusion,
+		Url: r.HTMLURL, CreatedAt: stamp(r.StartedAt),
+	}
+}
+
+func runID(s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, handler.Errorf(codeInvalid, "run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
+	}
+	return n, nil
+}
+
+// GetCiRun reads a run, its jobs, and the end of each failed job's log.
+func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+	if err := p.noRunAPI("forge_get_ci_run"); err != nil {
+		return nil, err
+	}
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	id, err := runID(req.GetRunId())
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("get CI run %d in %s", id, repo), func(c *sdk.Client) (*forgev1.CIRun, error) {
+		return p.runWithJobs(c, repo, id)
+	})
+}
+
+func (p *Provider) runWithJobs(c *sdk.Client, repo repoName, id int64) (*forgev1.CIRun, error) {
+	r, resp, err := c.GetRepoActionRun(repo.owner, repo.name, id)
+	if err != nil {
+		return nil, p.actionsMissing(c, repo, resp, err)
+	}
+	out := p.ciRun(repo, r)
+	jobs, resp, err := c.ListRepoActionRunJobs(repo.owner, repo.name, id, sdk.ListRepoActionJobsOptions{ListOptions: sdk.ListOptions{PageSize: pageSize}})
+	if err != nil {
+		return nil, fail(resp, err)
+	}
+	for _, j := range jobs.Jobs {
+		job := &forgev1.CIJob{
+			JobId: strconv.FormatInt(j.ID, 10), Name: j.Name, Status: j.Status, Conclusion: j.Conclusion, Url: j.HTMLURL,
+		}
+		if j.Conclusion == "failure" {
+			log, resp, err := c.GetRepoActionJobLogs(repo.owner, repo.name, j.ID)
+			if err != nil {
+				return nil, fail(resp, err)
+			}
+			job.LogTail = rest.LogTail(log)
+		}
+		out.Jobs = append(out.Jobs, job)
+	}
+	return out, nil
+}
+
+// TriggerCi dispatches a workflow (POST .../actions/workflows/{file}/
+// dispatches, on Gitea and Forgejo alike). The run starts asynchronously,
+// so the answer carries no run id.
+func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	in := sdk.CreateActionWorkflowDispatchOption{Ref: req.GetRef()}
+	if len(req.GetInputs()) > 0 {
+		in.Inputs = map[string]string{}
+		for _, i := range req.GetInputs() {
+			in.Inputs[i.GetName()] = i.GetValue()
+		}
+	}
+	return call(ctx, p, fmt.Sprintf("trigger %s on %s in %s", req.GetWorkflow(), req.GetRef(), repo), func(c *sdk.Client) (*forgev1.CITriggered, error) {
+		if _, resp, err := c.DispatchRepoActionWorkflow(repo.owner, repo.name, req.GetWorkflow(), in, false); err != nil {
+			return nil, fail(resp, err)
+		}
+		return &forgev1.CITriggered{Forge: p.Ref(), Repo: repo.String(), Workflow: req.GetWorkflow(), Ref: req.GetRef()}, nil
+	})
+}
+
+// RerunCi re-runs a run, or only its failed jobs, and reads it back.
+func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+	if err := p.noRunAPI("forge_rerun_ci"); err != nil {
+		return nil, err
+	}
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	id, err := runID(req.GetRunId())
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("re-run CI run %d in %s", id, repo), func(c *sdk.Client) (*forgev1.CIRun, error) {
+		var (
+			resp *sdk.Response
+			err  error
+		)
+		if req.GetFailedOnly() {
+			resp, err = c.RerunRepoActionRunFailedJobs(repo.owner, repo.name, id)
+		} else {
+			_, resp, err = c.RerunRepoActionRun(repo.owner, repo.name, id)
+		}
+		if err != nil {
+			return nil, p.actionsMissing(c, repo, resp, err)
+		}
+		r, resp, err := c.GetRepoActionRun(repo.owner, repo.name, id)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		return p.ciRun(repo, r), nil
+	})
+}

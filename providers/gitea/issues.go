@@ -1,0 +1,233 @@
+package gitea
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "code.gitea.io/sdk/gitea"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+)
+
+// GetIssue reads an issue and its comments. Gitea serves pull requests on
+// the issues endpoint too; one is refused as not_found, saying what it is.
+func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("get issue %s#%d", repo, n), func(c *sdk.Client) (*forgev1.Issue, error) {
+		i, resp, err := c.GetIssue(repo.owner, repo.name, n)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		if i.PullRequest != nil {
+			return nil, handler.Errorf(codeNotFound,
+				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+		}
+		comments, err := collect(func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
+			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
+		})
+		if err != nil {
+			return nil, err
+		}
+		return p.issue(repo, i, comments), nil
+	})
+}
+
+// ListIssues lists issues (type=issues: Gitea leaves the pull requests
+// out itself), newest first.
+func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	for _, l := range req.GetLabels() {
+		if strings.Contains(l, ",") {
+			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which %s's label filter cannot express", l, p.flavor.Name())
+		}
+	}
+	var since time.Time
+	if s := req.GetSince(); s != nil {
+		since = s.AsTime()
+	}
+	limit := int(req.GetLimit())
+	if limit == 0 {
+		limit = defaultListLimit
+	}
+	opt := sdk.ListIssueOption{
+		ListOptions: sdk.ListOptions{Page: 1, PageSize: min(limit, pageSize)},
+		State:       issueState(req.GetState()),
+		Type:        sdk.IssueTypeIssue,
+		Labels:      req.GetLabels(),
+		Since:       since,
+		AssignedBy:  req.GetAssignee(),
+	}
+	return call(ctx, p, "list issues in "+repo.String(), func(c *sdk.Client) (*forgev1.IssueList, error) {
+		list := &forgev1.IssueList{}
+		for range pageLimit {
+			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
+			if err != nil {
+				return nil, fail(resp, err)
+			}
+			for _, i := range page {
+				list.Issues = append(list.Issues, p.issue(repo, i, nil))
+				if len(list.Issues) == limit {
+					return list, nil
+				}
+			}
+			if len(page) < opt.PageSize {
+				break
+			}
+			opt.Page++
+		}
+		return list, nil
+	})
+}
+
+func issueState(s gatewayv1.IssueStateFilter) sdk.StateType {
+	switch s {
+	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED:
+		return sdk.StateClosed
+	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
+		return sdk.StateAll
+	default:
+		return sdk.StateOpen
+	}
+}
+
+// CreateIssue opens an issue. Gitea takes labels by id: the names are
+// resolved against the repository's labels first, and a name that is not
+// there is refused, never dropped.
+func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+	repo, err := p.parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	in := sdk.CreateIssueOption{Title: req.GetTitle(), Body: req.GetBody(), Assignees: req.GetAssignees()}
+	if req.Milestone != nil {
+		// Gitea addresses a milestone by its id, which is the number its
+		// web pages show (/milestone/ID).
+		if in.Milestone, err = number(req.GetMilestone(), "milestone"); err != nil {
+			return nil, err
+		}
+	}
+	return call(ctx, p, "create issue in "+repo.String(), func(c *sdk.Client) (*forgev1.Issue, error) {
+		if in.Labels, err = p.labelIDs(c, repo, req.GetLabels()); err != nil {
+			return nil, err
+		}
+		i, resp, err := c.CreateIssue(repo.owner, repo.name, in)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		return p.issue(repo, i, nil), nil
+	})
+}
+
+// labelIDs resolves label names (case-insensitively, as Gitea's filter
+// matches them) to the repository's label ids.
+func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int64, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	labels, err := collect(func(o sdk.ListOptions) ([]*sdk.Label, *sdk.Response, error) {
+		return c.ListRepoLabels(repo.owner, repo.name, sdk.ListLabelsOptions{ListOptions: o})
+	})
+	if err != nil {
+		return nil, err
+	}
+	byName := map[string]int64{}
+	for _, l := range labels {
+		byName[strings.ToLower(l.Name)] = l.ID
+	}
+	ids := make([]int64, 0, len(names))
+	var missing []string
+	for _, n := range names {
+		id, ok := byName[strings.ToLower(n)]
+		if !ok {
+			missing = append(missing, fmt.Sprintf("%q", n))
+			continue
+		}
+		ids = append(ids, id)
+	}
+	if len(missing) > 0 {
+		return nil, handler.Errorf(codeInvalid,
+			"%s takes labels by id, and %s has no label %s; nothing was written: use existing labels (or leave them out)",
+			p.flavor.Name(), repo, strings.Join(missing, ", "))
+	}
+	return ids, nil
+}
+
+// UpdateIssue edits an issue: state, title, body and assignees in one
+// PATCH, labels (by id) replaced with one PUT. Gitea records no reason for
+// closing, so a state_reason is refused rather than dropped.
+func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
+	if err != nil {
+		return nil, err
+	}
+	if req.GetStateReason() != gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
+		return nil, handler.Errorf(codeInvalid, "%s records no reason for closing or reopening an issue; leave state_reason out", p.flavor.Name())
+	}
+	in := sdk.EditIssueOption{Title: req.GetTitle(), Body: req.Body, Assignees: req.GetAssignees()}
+	switch req.GetState() {
+	case gatewayv1.IssueState_ISSUE_STATE_OPEN:
+		in.State = ptr(sdk.StateOpen)
+	case gatewayv1.IssueState_ISSUE_STATE_CLOSED:
+		in.State = ptr(sdk.StateClosed)
+	}
+	return call(ctx, p, fmt.Sprintf("update issue %s#%d", repo, n), func(c *sdk.Client) (*forgev1.Issue, error) {
+		// Gitea edits a pull request through the issues endpoint too:
+		// look before writing.
+		cur, resp, err := c.GetIssue(repo.owner, repo.name, n)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		if cur.PullRequest != nil {
+			return nil, handler.Errorf(codeNotFound, "#%d in %s is a pull request, not an issue; nothing was written", n, repo)
+		}
+		ids, err := p.labelIDs(c, repo, req.GetLabels())
+		if err != nil {
+			return nil, err
+		}
+		i, resp, err := c.EditIssue(repo.owner, repo.name, n, in)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		if len(ids) > 0 {
+			labels, resp, err := c.ReplaceIssueLabels(repo.owner, repo.name, n, sdk.IssueLabelsOption{Labels: ids})
+			if err != nil {
+				return nil, fail(resp, err)
+			}
+			i.Labels = labels
+		}
+		return p.issue(repo, i, nil), nil
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// CommentOnIssue posts a comment on an issue.
+func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
+}
+
+// comment posts an issue comment, which is also how Gitea stores a pull
+// request's conversation comments.
+func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64, body string) (*forgev1.CommentRef, error) {
+	repo, n, err := p.target(repoArg, num, kind)
+	if err != nil {
+		return nil, err
+	}
+	return call(ctx, p, fmt.Sprintf("comment on %s %s#%d", kind, repo, n), func(c *sdk.Client) (*forgev1.CommentRef, error) {
+		cm, resp, err := c.CreateIssueComment(repo.owner, repo.name, n, sdk.CreateIssueCommentOption{Body: body})
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		return p.commentRef(repo, n, cm), nil
+	})
+}

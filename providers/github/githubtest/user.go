@@ -1,0 +1,41 @@
+package githubtest
+
+import (
+	"net/url"
+	"slices"
+)
+
+// The authenticated user's view: GET /user/repos.
+
+// repoWithPermissions is a repository as /user/repos lists it: with the
+// caller's permissions.
+type repoWithPermissions struct {
+	repoJSON
+	Permissions map[string]bool `json:"permissions"`
+}
+
+// userRepos lists every repository the caller can reach, sorted by full
+// name, paged with GitHub's Link header, each with the caller's
+// permissions as GitHub spells them (pull, triage, push, maintain, admin:
+// a role grants its own and every lower one). A repository where the
+// caller's role is "none" (SetPermission) is not listed.
+func (s *Server) userRepos(path string, q url.Values, login string) answer {
+	levels := []string{"pull", "triage", "push", "maintain", "admin"}
+	roles := []string{"read", "triage", "write", "maintain", "admin"}
+	var names []string
+	for k, r := range s.repos {
+		if r.role(login) != "none" {
+			names = append(names, k)
+		}
+	}
+	slices.Sort(names)
+	return page(s, path, q, names, func(k string) any {
+		r := s.repos[k]
+		out := repoWithPermissions{repoJSON: s.repoJSON(r), Permissions: map[string]bool{}}
+		at := slices.Index(roles, r.role(login))
+		for i, l := range levels {
+			out.Permissions[l] = i <= at
+		}
+		return out
+	})
+}

@@ -1,0 +1,276 @@
+// Package gitlab is the GitLab provider (gitlab.com and self-managed
+// instances), through GitLab's maintained Go client.
+//
+// GitLab's shapes differ from the GitHub-style tools in ways the provider
+// bridges in one place each:
+//
+//   - a repository is a project addressed by its URL-encoded full path,
+//     nested groups included ("group/sub/project" is a valid repo here);
+//   - issues and merge requests are keyed by their per-project iid, which
+//     is the number the tools take and show;
+//   - a review is an approval plus diff-anchored discussions (reviews.go);
+//   - CI is pipelines (ci.go);
+//   - the files API answers a write with no commit sha, so the branch head
+//     is read after a write (repo.go).
+//
+// One Provider serves one instance. Its HTTP client only ever talks to the
+// instance's host (providers/internal/rest), the client library's own
+// retries and rate limiter are off (the gateway reports a rate limit
+// in-band with GitLab's wait instead of sleeping through it), every
+// operation runs under a timeout, and failures become *handler.Error
+// values with the gateway's codes (errors.go).
+package gitlab
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"math"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	gl "gitlab.com/gitlab-org/api/client-go"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/providers/internal/rest"
+)
+
+const (
+	// DefaultHost is the forge host when Options.Host is empty.
+	DefaultHost = "gitlab.com"
+	// DefaultTimeout bounds each provider operation when Options.Timeout is zero.
+	DefaultTimeout = 30 * time.Second
+	// DefaultUserAgent is sent when Options.UserAgent is empty.
+	DefaultUserAgent = "forgetools"
+)
+
+// Options configures a Provider.
+type Options struct {
+	// Host is the instance host the provider serves and reports in Ref:
+	// gitlab.com (the default) or a self-managed host, whose API is
+	// https://HOST/api/v4/.
+	Host string
+	// APIURL overrides the API URL derived from Host (tests point it at a
+	// local server). Plain http is accepted only for loopback addresses.
+	APIURL string
+	// Token is the author credential (a personal, project or group access
+	// token), used for every call except reviews.
+	Token string
+	// ReviewerToken, when set, is used only for reviews, so a merge
+	// request opened with Token can be approved (GitLab's default rules
+	// do not let an author approve their own merge request).
+	ReviewerToken string
+	// Timeout bounds each operation, paging included; zero = DefaultTimeout.
+	Timeout time.Duration
+	// UserAgent is sent on every request; empty = DefaultUserAgent.
+	UserAgent string
+	// Transport is the base HTTP transport; nil = a clone of
+	// http.DefaultTransport.
+	Transport http.RoundTripper
+	// Logger receives debug lines about degraded reads; nil = slog.Default().
+	Logger *slog.Logger
+}
+
+// Provider is one configured GitLab instance.
+type Provider struct {
+	gatewayv1handler.UnimplementedForgeHandler
+
+	host     string
+	author   *gl.Client
+	reviewer *gl.Client
+	timeout  time.Duration
+	redactor *redact.Redactor // both credentials
+	log      *slog.Logger
+	now      func() time.Time
+	errs     *rest.Forge // how failures are worded
+}
+
+var (
+	_ handler.Provider                          = (*Provider)(nil)
+	_ handler.Explainer                         = (*Provider)(nil)
+	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
+	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
+	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
+	_ gatewayv1handler.ForgeRepositoryHandler   = (*Provider)(nil)
+	_ gatewayv1handler.ForgePushHandler         = (*Provider)(nil)
+	_ gatewayv1handler.ForgeCiHandler           = (*Provider)(nil)
+)
+
+// New returns a Provider, or an error naming the bad option. It sends
+// nothing: an instance that is down answers its calls unavailable, and the
+// gateway serving it starts regardless.
+func New(o Options) (*Provider, error) {
+	host, err := rest.Host(o.Host, DefaultHost)
+	if err != nil {
+		return nil, err
+	}
+	if o.Token == "" {
+		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
+	}
+	if o.Timeout < 0 {
+		return nil, fmt.Errorf("timeout %s is negative", o.Timeout)
+	}
+	apiURL := o.APIURL
+	if apiURL == "" {
+		apiURL = "https://" + host + "/api/v4/"
+	}
+	base, err := rest.APIURL(apiURL)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.HasSuffix(base.Path, "/api/v4/") {
+		return nil, fmt.Errorf("api_url %q must end in /api/v4", base.Redacted())
+	}
+	rt := o.Transport
+	if rt == nil {
+		rt = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	ua := o.UserAgent
+	if ua == "" {
+		ua = DefaultUserAgent
+	}
+	hc := rest.PinnedClient(base, rt)
+	p := &Provider{host: host, timeout: o.Timeout, log: o.Logger, now: time.Now, redactor: redact.New(o.Token, o.ReviewerToken)}
+	if p.timeout == 0 {
+		p.timeout = DefaultTimeout
+	}
+	if p.log == nil {
+		p.log = slog.Default()
+	}
+	if p.author, err = newClient(base.String(), o.Token, ua, hc); err != nil {
+		return nil, err
+	}
+	p.reviewer = p.author
+	if o.ReviewerToken != "" {
+		if p.reviewer, err = newClient(base.String(), o.ReviewerToken, ua, hc); err != nil {
+			return nil, err
+		}
+	}
+	p.errs = p.errorWords()
+	return p, nil
+}
+
+// noLimit is a rate limiter that never waits: the library's own would
+// sleep through GitLab's limits inside a call the gateway times.
+type noLimit struct{}
+
+func (noLimit) Wait(context.Context) error { return nil }
+
+func newClient(base, token, ua string, hc *http.Client) (*gl.Client, error) {
+	c, err := gl.NewClient(token,
+		gl.WithBaseURL(base), gl.WithHTTPClient(hc), gl.WithoutRetries(),
+		gl.WithCustomLimiter(noLimit{}), gl.WithUserAgent(ua))
+	if err != nil {
+		return nil, fmt.Errorf("GitLab client: %w", err)
+	}
+	return c, nil
+}
+
+// Ref is the coordinate this provider serves.
+func (p *Provider) Ref() *forgev1.ForgeRef {
+	return &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITLAB, Host: p.host}
+}
+
+// Unsupported words the capabilities GitLab lacks through forgetools; the
+// gateway goes on ", so ARM cannot run on forge F".
+func (p *Provider) Unsupported(capability string) string {
+	if capability == "change_notifications" {
+		return "GitLab delivers no change notifications to forgetools (read the issue or merge request again to see changes)"
+	}
+	return ""
+}
+
+// call runs op under the provider's timeout, with the request option that
+// carries its context, and maps its failure.
+func call[T any](ctx context.Context, p *Provider, what string, op func(ctx gl.RequestOptionFunc) (T, error)) (T, error) {
+	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	defer cancel()
+	v, err := op(gl.WithContext(ctx))
+	if err != nil {
+		var zero T
+		e := p.mapError(what, err)
+		p.log.DebugContext(ctx, "gitlab call failed", "host", p.host, "op", what, "code", e.Code.String())
+		return zero, e
+	}
+	return v, nil
+}
+
+// maxDepth is GitLab's nesting limit: 20 levels of subgroups.
+const maxDepth = 21
+
+// segment is one path segment of a GitLab namespace or project path.
+var segment = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}$`)
+
+// project is a "namespace/project" path, nested groups included, checked
+// segment by segment. The client URL-encodes it whole ("a%2Fb%2Fc").
+type project string
+
+func parseRepo(repo string) (project, error) {
+	segs := strings.Split(repo, "/")
+	ok := len(segs) >= 2 && len(segs) <= maxDepth
+	for _, s := range segs {
+		if !segment.MatchString(s) || strings.HasSuffix(s, ".") || strings.HasSuffix(s, ".git") || strings.HasSuffix(s, ".atom") {
+			ok = false
+		}
+	}
+	if !ok {
+		return "", handler.Errorf(codeInvalid,
+			"repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
+	}
+	return project(repo), nil
+}
+
+func (r project) String() string { return string(r) }
+
+// target is a call's project and issue or merge request iid, checked.
+func target(repoArg string, n uint64, kind string) (project, int64, error) {
+	repo, err := parseRepo(repoArg)
+	if err != nil {
+		return "", 0, err
+	}
+	num, err := iid(n, kind)
+	return repo, num, err
+}
+
+// iid converts a validated wire number to a per-project iid.
+func iid(n uint64, kind string) (int64, error) {
+	if n == 0 || n > math.MaxInt32 {
+		return 0, handler.Errorf(codeInvalid, "%s number %d is out of range", kind, n)
+	}
+	return int64(n), nil
+}
+
+const (
+	// perPage is GitLab's largest page.
+	perPage = 100
+	// pageLimit bounds how many pages one read follows.
+	pageLimit = 10
+	// defaultListLimit is the wire's "omitted = 30".
+	defaultListLimit = 30
+)
+
+// collect reads pages of perPage, following X-Next-Page, for at most
+// pageLimit pages.
+func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T, error) {
+	var all []T
+	opt := gl.ListOptions{PerPage: perPage, Page: 1}
+	for range pageLimit {
+		items, resp, err := fetch(opt)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		all = append(all, items...)
+		if resp == nil || resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	return all, nil
+}
+
+func ptr[T any](v T) *T { return &v }

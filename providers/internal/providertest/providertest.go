@@ -1,0 +1,30 @@
+// Package providertest is what the REST providers' tests share: checking
+// an in-band error's code and wording. Only tests import it.
+package providertest
+
+import (
+	"strings"
+	"testing"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+)
+
+// WantCode fails t unless err is a *handler.Error with code whose message
+// says every one of parts, and returns it.
+func WantCode(t testing.TB, err error, code gatewayv1.ErrorCode, parts ...string) *handler.Error {
+	t.Helper()
+	e, ok := handler.AsError(err)
+	if !ok {
+		t.Fatalf("err = %v, want a handler error with %s", err, code)
+	}
+	if e.Code != code {
+		t.Fatalf("code = %s (%s), want %s", e.Code, e.Message, code)
+	}
+	for _, p := range parts {
+		if !strings.Contains(e.Message, p) {
+			t.Errorf("message %q does not say %q", e.Message, p)
+		}
+	}
+	return e
+}

@@ -1,0 +1,203 @@
+package rest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/redact"
+)
+
+const (
+	codeInvalid     = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
+	codeNotFound    = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
+	codeDenied      = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
+	codeUnauth      = gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED
+	codeUnavailable = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
+	codeInternal    = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
+	codeCondition   = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
+)
+
+// StatusError is a client library call's failure together with the
+// response it came with: libraries reduce a forge's error body to a
+// message (or, for a 404, to a bare sentinel), and the status and headers
+// say the rest.
+type StatusError struct {
+	Status int
+	Header http.Header
+	Method string
+	Err    error
+}
+
+func (e *StatusError) Error() string { return e.Err.Error() }
+func (e *StatusError) Unwrap() error { return e.Err }
+
+// WithResponse keeps a call's response (nil when there was none) with its
+// error; an error that is already a *handler.Error passes through.
+func WithResponse(resp *http.Response, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := handler.AsError(err); ok {
+		return err
+	}
+	e := &StatusError{Err: err}
+	if resp != nil {
+		e.Status, e.Header = resp.StatusCode, resp.Header
+		if resp.Request != nil {
+			e.Method = resp.Request.Method
+		}
+	}
+	return e
+}
+
+// Status is the HTTP status a failure came with, 0 for none.
+func Status(err error) int {
+	var s *StatusError
+	if errors.As(err, &s) {
+		return s.Status
+	}
+	return 0
+}
+
+// Forge is how one forge's failures are worded and its rate limits read.
+type Forge struct {
+	// Name is the forge as its users write it: "GitLab", "Gitea".
+	Name string
+	// Timeout is the per-call timeout, for the "did not answer" message.
+	Timeout time.Duration
+	// Redactor knows the credentials no message may show, in any form.
+	Redactor *redact.Redactor
+	// ResetHeader holds a Unix time to wait until, when Retry-After is
+	// absent ("RateLimit-Reset" on GitLab).
+	ResetHeader string
+	// LimitNameHeader names the limit that was hit ("RateLimit-Name").
+	LimitNameHeader string
+	// Moved says what a redirect on a write may mean for this forge.
+	Moved string
+	// Detail is the forge's error message from the library's error, as
+	// one line; "" when there is none worth showing.
+	Detail func(error) string
+	// Now is the clock waits are computed against.
+	Now func() time.Time
+}
+
+// Map turns a failure of the operation `what` into the gateway's in-band
+// error: the operation, what the forge said, never a credential, bounded.
+func (f *Forge) Map(what string, err error) *handler.Error {
+	return Map(what, err, f.Redactor, f.classify)
+}
+
+// Map is how every REST provider words a failure of the operation `what`:
+// classify says what the forge's failure means, prefixed with `what`. An
+// operation that words its own failure (a *handler.Error) keeps its
+// words. Either way the message is cleaned (see Clean): an operation's
+// words can quote the forge too.
+func Map(what string, err error, r *redact.Redactor, classify func(error) *handler.Error) *handler.Error {
+	e, ok := handler.AsError(err)
+	if !ok {
+		e = classify(err)
+		e.Message = what + ": " + e.Message
+	}
+	e.Message = Clean(e.Message, r)
+	return e
+}
+
+func (f *Forge) classify(err error) *handler.Error {
+	var (
+		status  *StatusError
+		egress  *EgressError
+		netErr  net.Error
+		urlErr  *url.Error
+		syntax  *json.SyntaxError
+		typeErr *json.UnmarshalTypeError
+	)
+	switch {
+	case errors.As(err, &egress):
+		return handler.Errorf(codeCondition, "%v", egress)
+	case errors.Is(err, context.DeadlineExceeded):
+		return handler.Errorf(codeUnavailable, "%s did not answer within %s", f.Name, f.Timeout)
+	case errors.Is(err, context.Canceled):
+		return handler.Errorf(codeUnavailable, "canceled before %s answered", f.Name)
+	case errors.As(err, &status) && status.Status >= 300:
+		return f.byStatus(status)
+	case errors.As(err, &syntax), errors.As(err, &typeErr):
+		return handler.Errorf(codeUnavailable, "%s's answer is not the JSON its API documents (%v)", f.Name, err)
+	case errors.As(err, &netErr), errors.As(err, &urlErr):
+		return handler.Errorf(codeUnavailable, "%s unreachable: %v", f.Name, err)
+	default:
+		return handler.Errorf(codeInternal, "%v", err)
+	}
+}
+
+// byStatus maps an error the forge answered with a status.
+func (f *Forge) byStatus(e *StatusError) *handler.Error {
+	text := http.StatusText(e.Status)
+	msg := fmt.Sprintf("%s answered %d %s", f.Name, e.Status, text)
+	if d := f.detail(e.Err); d != "" && !strings.EqualFold(d, text) && !strings.EqualFold(d, fmt.Sprintf("%d %s", e.Status, text)) {
+		msg += ": " + d
+	}
+	method := e.Method
+	if method == "" {
+		method = "a write"
+	}
+	switch s := e.Status; {
+	case s >= 300 && s < 400:
+		return handler.Errorf(codeCondition, "%s answered %s with a %d redirect, which is not followed on writes; nothing was written (%s)", f.Name, method, s, f.Moved)
+	case s == http.StatusBadRequest, s == http.StatusUnprocessableEntity, s == http.StatusRequestEntityTooLarge:
+		return handler.Errorf(codeInvalid, "%s", msg)
+	case s == http.StatusUnauthorized:
+		return handler.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
+	case s == http.StatusTooManyRequests, s == http.StatusForbidden && e.Header.Get("Retry-After") != "":
+		// A 429, or a 403 that names a wait (a proxy's or an instance's
+		// limit), is a rate limit.
+		return f.limited(msg, e.Header)
+	case s == http.StatusForbidden:
+		return handler.Errorf(codeDenied, "%s", msg)
+	case s == http.StatusNotFound:
+		return handler.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
+	case s == http.StatusConflict, s == http.StatusMethodNotAllowed, s == http.StatusNotAcceptable:
+		// Refusals of a write the state forbids: a merge that cannot
+		// happen, a head that moved.
+		return handler.Errorf(codeCondition, "%s", msg)
+	case s >= 500:
+		return handler.Errorf(codeUnavailable, "%s", msg)
+	default:
+		return handler.Errorf(codeInternal, "%s", msg)
+	}
+}
+
+// limited reads the forge's wait: Retry-After (seconds or a date), else
+// the reset header.
+func (f *Forge) limited(msg string, h http.Header) *handler.Error {
+	now := time.Now
+	if f.Now != nil {
+		now = f.Now
+	}
+	wait, ok := RetryAfter(h, now())
+	if !ok && f.ResetHeader != "" {
+		wait, _ = ResetWait(h, f.ResetHeader, now())
+	}
+	name := f.Name + " rate limit"
+	if f.LimitNameHeader != "" {
+		if l := h.Get(f.LimitNameHeader); l != "" {
+			name += " " + l
+		}
+	}
+	return Limited(name+": "+msg, wait)
+}
+
+func (f *Forge) detail(err error) string {
+	if f.Detail == nil {
+		return ""
+	}
+	return f.Detail(err)
+}
