@@ -24,6 +24,11 @@ type Config struct {
 	Forges []Forge
 	// Store keeps the dedup memo, ownership records and subscriptions.
 	Store *store.Store
+	// State serves the arms scoped by the caller's own state (their
+	// (tool).scope is SCOPE_OWN_STATE), such as reading the events of every
+	// subscription; nil answers them unimplemented. It is a provider that
+	// reaches no forge: its Ref is not a configured forge.
+	State handler.Provider
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
 	// Tables are the tables the gateway serves, each on its own Connect
@@ -101,6 +106,7 @@ type checked struct {
 	tokens   []tokenEntry
 	secrets  []string
 	registry *registry
+	state    handler.Provider
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -111,7 +117,7 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg, secrets: append([]string(nil), cfg.Redact...)}
+	c := &checked{accounts: map[string]*account{}, registry: reg, state: cfg.State, secrets: append([]string(nil), cfg.Redact...)}
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
 		if !nameRE.MatchString(session) {

@@ -46,6 +46,9 @@ func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, r
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
+	if o.scope == handler.ScopeOwnState {
+		c.InScope = o.acct.scope.allowsRepo
+	}
 	out, err := o.arm.Serve(ctx, p, c, req)
 	if err != nil {
 		return nil, explain(o, p, err)

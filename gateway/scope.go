@@ -47,6 +47,10 @@ func parseScope(entries []string) (scope, error) {
 	return s, nil
 }
 
+// allowsRepo is allows for a repository read from stored state, which
+// is checked for shape first.
+func (s scope) allowsRepo(repo string) bool { return validRepo(repo) && s.allows(repo) }
+
 // allows reports whether repo (already validRepo) is in scope. "owner/*"
 // covers exactly one level below owner, never a GitLab subgroup's projects.
 func (s scope) allows(repo string) bool {

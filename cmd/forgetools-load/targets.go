@@ -144,6 +144,7 @@ func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error
 // with results the real gateway gave, so both targets send the agents the
 // same bytes to decode and render.
 type canned struct {
+	gatewayv1connect.UnimplementedAgentGatewayHandler // WaitEvents: not measured
 	get, create *gatewayv1.ForgeCallResult
 }
 

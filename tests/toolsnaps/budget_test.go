@@ -10,9 +10,11 @@ import (
 
 // surfaceBudget is issue 2 section 6: what the model reads on every turn
 // (each tool's name, description and minified input schema, plus the
-// toolset instructions every export carries once) stays within 9,000 bytes.
-// github-mcp-server's equivalent tools measure about 15,000.
-const surfaceBudget = 9000
+// toolset instructions every export carries once) stays within 9,000 bytes
+// for the ten original tools; github-mcp-server's equivalent tools measure
+// about 15,000. Issue 15 adds forge_get_events (about 800 bytes, half of it
+// the selector and bounds every tool carries) and 500 bytes with it.
+const surfaceBudget = 9500
 
 // TestToolSurfaceBudget prints the figure per tool and in total (go test -v)
 // and fails above the budget.

@@ -15,13 +15,15 @@ import (
 // approval still fails review in a test, not only in a reader's eyes.
 
 // readTools and writeTools are the ten tools in table order, as issue 2
-// names and classifies them.
+// names and classifies them; laterReads are the read tools added after
+// them (issue 15), at the end of the table.
 var (
 	readTools  = []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues"}
 	writeTools = []string{
 		"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 		"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
 	}
+	laterReads = []string{"forge_get_events"}
 )
 
 // schema is the part of a generated JSON Schema the guards read.
@@ -54,7 +56,7 @@ func TestToolNames(t *testing.T) {
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		got = append(got, tool.Name)
 	}
-	if want := slices.Concat(readTools, writeTools); !slices.Equal(got, want) {
+	if want := slices.Concat(readTools, writeTools, laterReads); !slices.Equal(got, want) {
 		t.Errorf("tool names:\n got %v\nwant %v", got, want)
 	}
 }
@@ -62,7 +64,7 @@ func TestToolNames(t *testing.T) {
 func TestToolApprovalAndHints(t *testing.T) {
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		want := runtime.ApprovalWrite
-		if slices.Contains(readTools, tool.Name) {
+		if slices.Contains(readTools, tool.Name) || slices.Contains(laterReads, tool.Name) {
 			want = runtime.ApprovalRead
 		}
 		if tool.Approval != want {
@@ -111,6 +113,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_provider":  enum("github", "gitlab", "gitea", "forgejo", "linear", "local"),
 		"forge_host":      hostName,
 		"limit":           between(1, 100),
+		"after":           between(0, 9007199254740991),
 		"labels":          nonBlankItems,
 		"comments":        reviewComments,
 		"draft":           typed("boolean"),
@@ -139,6 +142,8 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_create_pull_request":     {[]string{"repo", "title", "body", "head_ref", "base_ref", "draft"}, []string{"repo", "title", "head_ref"}},
 		"forge_subscribe":               {[]string{"repo", "kind", "number"}, []string{"repo", "kind", "number"}},
 		"forge_unsubscribe":             {[]string{"subscription_id"}, []string{"subscription_id"}},
+		// Without a subscription it reads every subscription of the caller.
+		"forge_get_events": {[]string{"subscription_id", "after", "limit"}, nil},
 	}
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		t.Run(tool.Name, func(t *testing.T) {

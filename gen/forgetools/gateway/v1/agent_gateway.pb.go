@@ -324,6 +324,7 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_CreatePullRequest
 	//	*ForgeCallRequest_Subscribe
 	//	*ForgeCallRequest_Unsubscribe
+	//	*ForgeCallRequest_GetEvents
 	Call isForgeCallRequest_Call `protobuf_oneof:"call"`
 	// The forge to act on; unset = the configured default forge.
 	Forge *v1.ForgeRef `protobuf:"bytes,12,opt,name=forge,proto3" json:"forge,omitempty"`
@@ -468,6 +469,15 @@ func (x *ForgeCallRequest) GetUnsubscribe() *UnsubscribeRequest {
 	return nil
 }
 
+func (x *ForgeCallRequest) GetGetEvents() *GetEventsRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_GetEvents); ok {
+			return x.GetEvents
+		}
+	}
+	return nil
+}
+
 func (x *ForgeCallRequest) GetForge() *v1.ForgeRef {
 	if x != nil {
 		return x.Forge
@@ -526,6 +536,11 @@ type ForgeCallRequest_Unsubscribe struct {
 	Unsubscribe *UnsubscribeRequest `protobuf:"bytes,11,opt,name=unsubscribe,proto3,oneof"`
 }
 
+type ForgeCallRequest_GetEvents struct {
+	// Arms added after the first ten start at 40, leaving room below.
+	GetEvents *GetEventsRequest `protobuf:"bytes,40,opt,name=get_events,json=getEvents,proto3,oneof"`
+}
+
 func (*ForgeCallRequest_GetIssue) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_GetPullRequest) isForgeCallRequest_Call() {}
@@ -545,6 +560,8 @@ func (*ForgeCallRequest_CreatePullRequest) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_Subscribe) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_Unsubscribe) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_GetEvents) isForgeCallRequest_Call() {}
 
 type GetIssueRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1239,6 +1256,187 @@ func (x *UnsubscribeRequest) GetSubscriptionId() string {
 	return ""
 }
 
+type GetEventsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Empty = every subscription of the account: the call is then scoped by
+	// the caller's own state (the arm's (tool).scope).
+	SubscriptionId string  `protobuf:"bytes,1,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
+	After          *uint64 `protobuf:"varint,2,opt,name=after,proto3,oneof" json:"after,omitempty"`
+	Limit          *uint32 `protobuf:"varint,3,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *GetEventsRequest) Reset() {
+	*x = GetEventsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetEventsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetEventsRequest) ProtoMessage() {}
+
+func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
+func (*GetEventsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *GetEventsRequest) GetSubscriptionId() string {
+	if x != nil {
+		return x.SubscriptionId
+	}
+	return ""
+}
+
+func (x *GetEventsRequest) GetAfter() uint64 {
+	if x != nil && x.After != nil {
+		return *x.After
+	}
+	return 0
+}
+
+func (x *GetEventsRequest) GetLimit() uint32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
+type WaitEventsRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Empty = every subscription of the caller's account.
+	SubscriptionId string `protobuf:"bytes,1,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
+	// Return once there is an event after this cursor; omitted = after the
+	// session's acknowledged cursor (what forge_get_events would show).
+	After *uint64 `protobuf:"varint,2,opt,name=after,proto3,oneof" json:"after,omitempty"`
+	// The longest wait; 0 = 60 seconds. The answer may come earlier.
+	TimeoutMs     uint32 `protobuf:"varint,3,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WaitEventsRequest) Reset() {
+	*x = WaitEventsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WaitEventsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WaitEventsRequest) ProtoMessage() {}
+
+func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
+func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *WaitEventsRequest) GetSubscriptionId() string {
+	if x != nil {
+		return x.SubscriptionId
+	}
+	return ""
+}
+
+func (x *WaitEventsRequest) GetAfter() uint64 {
+	if x != nil && x.After != nil {
+		return *x.After
+	}
+	return 0
+}
+
+func (x *WaitEventsRequest) GetTimeoutMs() uint32 {
+	if x != nil {
+		return x.TimeoutMs
+	}
+	return 0
+}
+
+type WaitEventsResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The newest cursor among the events the request covers; 0 when none.
+	Cursor uint64 `protobuf:"varint,1,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	// The subscriptions with events after the request's cursor; empty when
+	// the wait ended with none.
+	SubscriptionIds []string `protobuf:"bytes,2,rep,name=subscription_ids,json=subscriptionIds,proto3" json:"subscription_ids,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *WaitEventsResponse) Reset() {
+	*x = WaitEventsResponse{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WaitEventsResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WaitEventsResponse) ProtoMessage() {}
+
+func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
+func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *WaitEventsResponse) GetCursor() uint64 {
+	if x != nil {
+		return x.Cursor
+	}
+	return 0
+}
+
+func (x *WaitEventsResponse) GetSubscriptionIds() []string {
+	if x != nil {
+		return x.SubscriptionIds
+	}
+	return nil
+}
+
 type ForgeCallResult struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The request's call_id.
@@ -1254,6 +1452,7 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_Subscribed
 	//	*ForgeCallResult_Unsubscribed
 	//	*ForgeCallResult_Error
+	//	*ForgeCallResult_Events
 	Result        isForgeCallResult_Result `protobuf_oneof:"result"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1261,7 +1460,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1273,7 +1472,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1286,7 +1485,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -1384,6 +1583,15 @@ func (x *ForgeCallResult) GetError() *ForgeCallError {
 	return nil
 }
 
+func (x *ForgeCallResult) GetEvents() *v1.EventList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_Events); ok {
+			return x.Events
+		}
+	}
+	return nil
+}
+
 type isForgeCallResult_Result interface {
 	isForgeCallResult_Result()
 }
@@ -1424,6 +1632,10 @@ type ForgeCallResult_Error struct {
 	Error *ForgeCallError `protobuf:"bytes,10,opt,name=error,proto3,oneof"`
 }
 
+type ForgeCallResult_Events struct {
+	Events *v1.EventList `protobuf:"bytes,40,opt,name=events,proto3,oneof"`
+}
+
 func (*ForgeCallResult_Issue) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_PullRequest) isForgeCallResult_Result() {}
@@ -1442,6 +1654,8 @@ func (*ForgeCallResult_Unsubscribed) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Error) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_Events) isForgeCallResult_Result() {}
+
 // A domain failure, returned in-band.
 type ForgeCallError struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
@@ -1455,7 +1669,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1467,7 +1681,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1480,7 +1694,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -1508,7 +1722,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\"\xcf\x1f\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\"\x82\"\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xa7\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB`¥\x19\\\n" +
@@ -1534,7 +1748,10 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0fforge_subscribe\x10\x02\x1a}Subscribe to change notifications on an issue or pull request. Forges that cannot deliver notifications return unimplemented.*\n" +
 	"subscribed:HSubscribed to {kind} #{number} in {repo}: subscription {subscription_id}Z\x14change_notificationsH\x00R\tsubscribe\x12\xe4\x01\n" +
 	"\vunsubscribe\x18\v \x01(\v2).forgetools.gateway.v1.UnsubscribeRequestB\x94\x01¥\x19\x8f\x01\n" +
-	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsH\x00R\vunsubscribe\x12k\n" +
+	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsH\x00R\vunsubscribe\x12\xb0\x02\n" +
+	"\n" +
+	"get_events\x18( \x01(\v2'.forgetools.gateway.v1.GetEventsRequestB\xe5\x01¥\x19\xe0\x01\n" +
+	"\x10forge_get_events\x10\x01\x1a\xa9\x01Read changes on your subscriptions, oldest first; own: true marks your own writes. Pass next_cursor as after to acknowledge a page and read on; until then it comes back.*\x06eventsZ\x14change_notificationsh\x03H\x00R\tgetEvents\x12k\n" +
 	"\x05forge\x18\f \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB6ʥ\x192\b\x02\x12\x12\n" +
 	"\x04host\x12\n" +
 	"forge_host\x12\x1a\n" +
@@ -1648,7 +1865,25 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x1dIssue or pull request number.R\x06number\"u\n" +
 	"\x12UnsubscribeRequest\x12_\n" +
 	"\x0fsubscription_id\x18\x01 \x01(\tB6\xbaH\vr\t\x10\x01\x18\xc8\x012\x02\\Sҥ\x19$\n" +
-	" The id forge_subscribe returned. \x02R\x0esubscriptionId\"\x8a\x05\n" +
+	" The id forge_subscribe returned. \x02R\x0esubscriptionId\"\xd8\x02\n" +
+	"\x10GetEventsRequest\x12o\n" +
+	"\x0fsubscription_id\x18\x01 \x01(\tBF\xbaH\f\xd8\x01\x01r\a\x18\xc8\x012\x02\\Sҥ\x193\n" +
+	"/Only this subscription; omitted = all of yours. \x02R\x0esubscriptionId\x12v\n" +
+	"\x05after\x18\x02 \x01(\x04B[\xbaH\v2\t\x18\xff\xff\xff\xff\xff\xff\xff\x0fҥ\x19I\n" +
+	"Gnext_cursor of the page you read; omitted = your last acknowledged one.H\x00R\x05after\x88\x01\x01\x12G\n" +
+	"\x05limit\x18\x03 \x01(\rB,\xbaH\x06*\x04\x18d(\x01ҥ\x19\x1f\n" +
+	"\x1dMaximum events; omitted = 20.H\x01R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_afterB\b\n" +
+	"\x06_limit\"\x9c\x01\n" +
+	"\x11WaitEventsRequest\x128\n" +
+	"\x0fsubscription_id\x18\x01 \x01(\tB\x0f\xbaH\f\xd8\x01\x01r\a\x18\xc8\x012\x02\\SR\x0esubscriptionId\x12\x19\n" +
+	"\x05after\x18\x02 \x01(\x04H\x00R\x05after\x88\x01\x01\x12(\n" +
+	"\n" +
+	"timeout_ms\x18\x03 \x01(\rB\t\xbaH\x06*\x04\x18\xc0\xcf$R\ttimeoutMsB\b\n" +
+	"\x06_after\"W\n" +
+	"\x12WaitEventsResponse\x12\x16\n" +
+	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xc4\x05\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -1663,7 +1898,8 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"subscribed\x12G\n" +
 	"\funsubscribed\x18\t \x01(\v2!.forgetools.forge.v1.UnsubscribedH\x00R\funsubscribed\x12E\n" +
 	"\x05error\x18\n" +
-	" \x01(\v2%.forgetools.gateway.v1.ForgeCallErrorB\x06\xe2\xa5\x19\x02\b\x01H\x00R\x05errorB\b\n" +
+	" \x01(\v2%.forgetools.gateway.v1.ForgeCallErrorB\x06\xe2\xa5\x19\x02\b\x01H\x00R\x05error\x128\n" +
+	"\x06events\x18( \x01(\v2\x1e.forgetools.forge.v1.EventListH\x00R\x06eventsB\b\n" +
 	"\x06result\"\x86\x01\n" +
 	"\x0eForgeCallError\x124\n" +
 	"\x04code\x18\x01 \x01(\x0e2 .forgetools.gateway.v1.ErrorCodeR\x04code\x12\x18\n" +
@@ -1724,9 +1960,11 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0ealready_exists\x12=\n" +
 	"\x1eERROR_CODE_FAILED_PRECONDITION\x10\n" +
 	"\x1a\x19¥\x19\x15\n" +
-	"\x13failed_precondition2h\n" +
+	"\x13failed_precondition2\xcb\x01\n" +
 	"\fAgentGateway\x12X\n" +
-	"\x05Forge\x12'.forgetools.gateway.v1.ForgeCallRequest\x1a&.forgetools.gateway.v1.ForgeCallResultBFZDgithub.com/forgetools/forgetools/gen/forgetools/gateway/v1;gatewayv1b\x06proto3"
+	"\x05Forge\x12'.forgetools.gateway.v1.ForgeCallRequest\x1a&.forgetools.gateway.v1.ForgeCallResult\x12a\n" +
+	"\n" +
+	"WaitEvents\x12(.forgetools.gateway.v1.WaitEventsRequest\x1a).forgetools.gateway.v1.WaitEventsResponseBFZDgithub.com/forgetools/forgetools/gen/forgetools/gateway/v1;gatewayv1b\x06proto3"
 
 var (
 	file_forgetools_gateway_v1_agent_gateway_proto_rawDescOnce sync.Once
@@ -1741,7 +1979,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(Verdict)(0),                        // 1: forgetools.gateway.v1.Verdict
@@ -1760,16 +1998,20 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*CreatePullRequestRequest)(nil),    // 14: forgetools.gateway.v1.CreatePullRequestRequest
 	(*SubscribeRequest)(nil),            // 15: forgetools.gateway.v1.SubscribeRequest
 	(*UnsubscribeRequest)(nil),          // 16: forgetools.gateway.v1.UnsubscribeRequest
-	(*ForgeCallResult)(nil),             // 17: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 18: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 19: forgetools.forge.v1.ForgeRef
-	(*v1.Issue)(nil),                    // 20: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 21: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 22: forgetools.forge.v1.IssueList
-	(*v1.CommentRef)(nil),               // 23: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 24: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 25: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 26: forgetools.forge.v1.Unsubscribed
+	(*GetEventsRequest)(nil),            // 17: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 18: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 19: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 20: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 21: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 22: forgetools.forge.v1.ForgeRef
+	(*v1.Issue)(nil),                    // 23: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 24: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 25: forgetools.forge.v1.IssueList
+	(*v1.CommentRef)(nil),               // 26: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 27: forgetools.forge.v1.ReviewRef
+	(*v1.Subscription)(nil),             // 28: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 29: forgetools.forge.v1.Unsubscribed
+	(*v1.EventList)(nil),                // 30: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	6,  // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
@@ -1782,29 +2024,33 @@ var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	14, // 7: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
 	15, // 8: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
 	16, // 9: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	19, // 10: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 11: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	2,  // 12: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	1,  // 13: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	11, // 14: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	3,  // 15: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	20, // 16: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	21, // 17: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	22, // 18: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	23, // 19: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	23, // 20: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	24, // 21: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	25, // 22: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	26, // 23: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	18, // 24: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	4,  // 25: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	5,  // 26: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	17, // 27: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	27, // [27:28] is the sub-list for method output_type
-	26, // [26:27] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	17, // 10: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	22, // 11: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 12: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	2,  // 13: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	1,  // 14: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	11, // 15: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	3,  // 16: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	23, // 17: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	24, // 18: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	25, // 19: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	26, // 20: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	26, // 21: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	27, // 22: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	28, // 23: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	29, // 24: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	21, // 25: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	30, // 26: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	4,  // 27: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	5,  // 28: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	18, // 29: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	20, // 30: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	19, // 31: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	30, // [30:32] is the sub-list for method output_type
+	28, // [28:30] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -1823,9 +2069,12 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_CreatePullRequest)(nil),
 		(*ForgeCallRequest_Subscribe)(nil),
 		(*ForgeCallRequest_Unsubscribe)(nil),
+		(*ForgeCallRequest_GetEvents)(nil),
 	}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
@@ -1835,6 +2084,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallResult_Subscribed)(nil),
 		(*ForgeCallResult_Unsubscribed)(nil),
 		(*ForgeCallResult_Error)(nil),
+		(*ForgeCallResult_Events)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -1842,7 +2092,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      5,
-			NumMessages:   14,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

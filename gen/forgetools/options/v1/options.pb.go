@@ -146,6 +146,11 @@ const (
 	// The id of a subscription the account made. The call is scoped by, and
 	// sent to the forge of, the stored subscription.
 	Scope_SCOPE_SUBSCRIPTION Scope = 2
+	// The caller's own gateway state (its subscriptions and their events),
+	// not a repository: set as (tool).scope. The call reaches no forge; the
+	// gateway sends it to the state provider it is configured with, and what
+	// it reads is limited to repositories the account's scope still covers.
+	Scope_SCOPE_OWN_STATE Scope = 3
 )
 
 // Enum value maps for Scope.
@@ -154,11 +159,13 @@ var (
 		0: "SCOPE_UNSPECIFIED",
 		1: "SCOPE_REPOSITORY",
 		2: "SCOPE_SUBSCRIPTION",
+		3: "SCOPE_OWN_STATE",
 	}
 	Scope_value = map[string]int32{
 		"SCOPE_UNSPECIFIED":  0,
 		"SCOPE_REPOSITORY":   1,
 		"SCOPE_SUBSCRIPTION": 2,
+		"SCOPE_OWN_STATE":    3,
 	}
 )
 
@@ -544,7 +551,11 @@ type ToolOptions struct {
 	// The call creates the artifact its result arm describes. The gateway
 	// records that the calling account owns it: kind = the result arm's name,
 	// repository, number and id from the result fields marked (artifact).
-	OwnsResult    bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
+	OwnsResult bool `protobuf:"varint,12,opt,name=owns_result,json=ownsResult,proto3" json:"owns_result,omitempty"`
+	// What scopes a call whose request names no scope value: its scope field
+	// is left empty, or it has none. Only SCOPE_OWN_STATE belongs here (a
+	// repository or a subscription is always named by a field).
+	Scope         Scope `protobuf:"varint,13,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -661,6 +672,13 @@ func (x *ToolOptions) GetOwnsResult() bool {
 		return x.OwnsResult
 	}
 	return false
+}
+
+func (x *ToolOptions) GetScope() Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return Scope_SCOPE_UNSPECIFIED
 }
 
 // Set on the non-oneof fields of the dispatch message.
@@ -1083,7 +1101,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\x91\x03\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xc5\x03\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -1103,7 +1121,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"capability\x18\v \x01(\tR\n" +
 	"capability\x12\x1f\n" +
 	"\vowns_result\x18\f \x01(\bR\n" +
-	"ownsResult\"\xf0\x02\n" +
+	"ownsResult\x122\n" +
+	"\x05scope\x18\r \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +
@@ -1139,11 +1158,12 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
 	"\x1cENVELOPE_ROLE_FORGE_SELECTOR\x10\x02\x12!\n" +
-	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*L\n" +
+	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*a\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SCOPE_REPOSITORY\x10\x01\x12\x16\n" +
-	"\x12SCOPE_SUBSCRIPTION\x10\x02*X\n" +
+	"\x12SCOPE_SUBSCRIPTION\x10\x02\x12\x13\n" +
+	"\x0fSCOPE_OWN_STATE\x10\x03*X\n" +
 	"\vAttribution\x12\x1b\n" +
 	"\x17ATTRIBUTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11ATTRIBUTION_STAMP\x10\x01\x12\x15\n" +
@@ -1212,33 +1232,34 @@ var file_forgetools_options_v1_options_proto_goTypes = []any{
 var file_forgetools_options_v1_options_proto_depIdxs = []int32{
 	6,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
 	0,  // 1: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
-	1,  // 2: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	14, // 3: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	15, // 4: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	2,  // 5: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
-	3,  // 6: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
-	4,  // 7: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	16, // 8: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	17, // 9: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	17, // 10: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	17, // 11: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	17, // 12: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	17, // 13: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	17, // 14: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
-	18, // 15: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	7,  // 16: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	8,  // 17: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	9,  // 18: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	10, // 19: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	12, // 20: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	13, // 21: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	5,  // 22: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
-	11, // 23: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	24, // [24:24] is the sub-list for method output_type
-	24, // [24:24] is the sub-list for method input_type
-	16, // [16:24] is the sub-list for extension type_name
-	8,  // [8:16] is the sub-list for extension extendee
-	0,  // [0:8] is the sub-list for field type_name
+	2,  // 2: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
+	1,  // 3: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
+	14, // 4: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	15, // 5: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	2,  // 6: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	3,  // 7: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	4,  // 8: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	16, // 9: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	17, // 10: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	17, // 11: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	17, // 12: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	17, // 13: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	17, // 14: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	17, // 15: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	18, // 16: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	7,  // 17: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	8,  // 18: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	9,  // 19: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	10, // 20: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	12, // 21: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	13, // 22: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	5,  // 23: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	11, // 24: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	25, // [25:25] is the sub-list for method output_type
+	25, // [25:25] is the sub-list for method input_type
+	17, // [17:25] is the sub-list for extension type_name
+	9,  // [9:17] is the sub-list for extension extendee
+	0,  // [0:9] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }

@@ -170,6 +170,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 			Message:      arm.Error.GetMessage(),
 			RetryAfterMs: arm.Error.GetRetryAfterMs(),
 		}}
+	case *gatewayv1.ForgeCallResult_Events:
+		return runtime.Outcome{Arm: "events", Message: arm.Events}
 	}
 	return runtime.Outcome{}
 }

@@ -76,6 +76,10 @@ type ForgeChangeNotificationsHandler interface {
 	// Unsubscribe serves forge_unsubscribe: Cancel a subscription made with
 	// forge_subscribe.
 	Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error)
+	// GetEvents serves forge_get_events: Read changes on your subscriptions,
+	// oldest first; own: true marks your own writes. Pass next_cursor as after
+	// to acknowledge a page and read on; until then it comes back.
+	GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error)
 }
 
 // UnimplementedForgeHandler answers every arm with handler.Unimplemented, which
@@ -126,6 +130,10 @@ func (UnimplementedForgeHandler) Unsubscribe(context.Context, handler.Call, *gat
 	return nil, handler.Unimplemented("change_notifications", "unsubscribe")
 }
 
+func (UnimplementedForgeHandler) GetEvents(context.Context, handler.Call, *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+	return nil, handler.Unimplemented("change_notifications", "get_events")
+}
+
 // ForgeTable is the server side of the "forge" table: the gateway dispatches
 // ForgeCallRequest through it to a provider's ForgeHandler methods.
 var ForgeTable = &handler.Table{
@@ -148,6 +156,7 @@ var ForgeTable = &handler.Table{
 		forgeCreatePullRequestArm,
 		forgeSubscribeArm,
 		forgeUnsubscribeArm,
+		forgeGetEventsArm,
 	},
 	Split: splitForgeRequest,
 	Error: forgeError,
@@ -493,6 +502,35 @@ func scopeForgeUnsubscribe(m proto.Message) string {
 	return m.(*gatewayv1.UnsubscribeRequest).GetSubscriptionId()
 }
 
+// forgeGetEventsArm is the get_events arm (forge_get_events).
+var forgeGetEventsArm = &handler.Arm{
+	Name:           "get_events",
+	Tool:           "forge_get_events",
+	Capability:     "change_notifications",
+	Result:         "events",
+	Scope:          handler.ScopeSubscription,
+	ScopeKey:       scopeForgeGetEvents,
+	ScopeWhenEmpty: handler.ScopeOwnState,
+	Serve:          serveForgeGetEvents,
+	Wrap:           wrapForgeEventsResult,
+}
+
+// serveForgeGetEvents calls GetEvents on a provider serving the
+// "change_notifications" capability.
+func serveForgeGetEvents(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeChangeNotificationsHandler)
+	if !ok {
+		return nil, handler.Unimplemented("change_notifications", "get_events")
+	}
+	return handler.Result(s.GetEvents(ctx, c, req.(*gatewayv1.GetEventsRequest)))
+}
+
+// scopeForgeGetEvents returns the subscription_id the gateway scopes
+// forge_get_events by.
+func scopeForgeGetEvents(m proto.Message) string {
+	return m.(*gatewayv1.GetEventsRequest).GetSubscriptionId()
+}
+
 // wrapForgeIssueResult puts a result into the issue arm of ForgeCallResult.
 func wrapForgeIssueResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -562,6 +600,14 @@ func wrapForgeUnsubscribedResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeEventsResult puts a result into the events arm of ForgeCallResult.
+func wrapForgeEventsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Events{Events: m.(*forgev1.EventList)},
+	}
+}
+
 // splitForgeRequest finds the arm of a ForgeCallRequest; nil when it names
 // none.
 func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
@@ -592,6 +638,8 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 		return forgeSubscribeArm, arm.Subscribe, env
 	case *gatewayv1.ForgeCallRequest_Unsubscribe:
 		return forgeUnsubscribeArm, arm.Unsubscribe, env
+	case *gatewayv1.ForgeCallRequest_GetEvents:
+		return forgeGetEventsArm, arm.GetEvents, env
 	}
 	return nil, nil, env
 }

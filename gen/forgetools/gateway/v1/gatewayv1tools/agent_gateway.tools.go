@@ -33,6 +33,7 @@ var ForgeTools = &runtime.Table{
 		ForgeCreatePullRequestTool,
 		ForgeSubscribeTool,
 		ForgeUnsubscribeTool,
+		ForgeGetEventsTool,
 	},
 	Procedure: "/forgetools.gateway.v1.AgentGateway/Forge",
 	NewResult: func() proto.Message {
@@ -907,6 +908,80 @@ func buildForgeUnsubscribe(a runtime.Args, e runtime.Envelope) proto.Message {
 	}
 }
 
+// ForgeGetEventsTool is forge_get_events, the get_events arm of
+// ForgeCallRequest.
+var ForgeGetEventsTool = &runtime.Tool{
+	Name:        "forge_get_events",
+	Description: "Read changes on your subscriptions, oldest first; own: true marks your own writes. Pass next_cursor as after to acknowledge a page and read on; until then it comes back.",
+	Approval:    runtime.ApprovalRead,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: `{
+  "type": "object",
+  "properties": {
+    "subscription_id": {
+      "type": "string",
+      "description": "Only this subscription; omitted = all of yours.",
+      "maxLength": 200,
+      "pattern": "\\S"
+    },
+    "after": {
+      "type": "integer",
+      "description": "next_cursor of the page you read; omitted = your last acknowledged one.",
+      "minimum": 0,
+      "maximum": 9007199254740991
+    },
+    "limit": {
+      "type": "integer",
+      "description": "Maximum events; omitted = 20.",
+      "minimum": 1,
+      "maximum": 100
+    },
+    "forge_provider": {
+      "type": "string",
+      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
+    },
+    "forge_host": {
+      "type": "string",
+      "maxLength": 253,
+      "pattern": "^[A-Za-z0-9.:-]*$"
+    }
+  },
+  "additionalProperties": false
+}`,
+	ResultArm: "events",
+	Decode:    decodeForgeGetEvents,
+	Build:     buildForgeGetEvents,
+	Texts:     forgeNoTexts,
+}
+
+// decodeForgeGetEvents decodes the arguments of forge_get_events.
+func decodeForgeGetEvents(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "subscription_id", "after", "limit", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.GetEventsRequest{
+		SubscriptionId: args.String(o, "subscription_id", args.Optional),
+		After:          args.Ptr(o, "after", args.Uint64),
+		Limit:          args.Ptr(o, "limit", args.Uint32),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeGetEvents puts a forge_get_events request into the ForgeCallRequest
+// envelope.
+func buildForgeGetEvents(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_GetEvents{GetEvents: a.Request.(*gatewayv1.GetEventsRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
 // decodeForgeSelector builds the forge selector from its flat parameters; nil
 // when the call gives none of them, so the envelope carries no selector.
 func decodeForgeSelector(o *args.Object) proto.Message {
@@ -951,6 +1026,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 			Message:      arm.Error.GetMessage(),
 			RetryAfterMs: arm.Error.GetRetryAfterMs(),
 		}}
+	case *gatewayv1.ForgeCallResult_Events:
+		return runtime.Outcome{Arm: "events", Message: arm.Events}
 	}
 	return runtime.Outcome{}
 }
