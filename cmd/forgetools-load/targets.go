@@ -145,7 +145,7 @@ func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error
 // same bytes to decode and render.
 type canned struct {
 	gatewayv1connect.UnimplementedAgentGatewayHandler // WaitEvents: not measured
-	get, create *gatewayv1.ForgeCallResult
+	get, create                                       *gatewayv1.ForgeCallResult
 }
 
 func (c *canned) Forge(_ context.Context, req *connect.Request[gatewayv1.ForgeCallRequest]) (*connect.Response[gatewayv1.ForgeCallResult], error) {
