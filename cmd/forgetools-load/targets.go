@@ -144,8 +144,9 @@ func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error
 // with results the real gateway gave, so both targets send the agents the
 // same bytes to decode and render.
 type canned struct {
-	gatewayv1connect.UnimplementedAgentGatewayHandler // WaitEvents: not measured
-	get, create                                       *gatewayv1.ForgeCallResult
+	// WaitEvents is not measured.
+	gatewayv1connect.UnimplementedAgentGatewayHandler
+	get, create *gatewayv1.ForgeCallResult
 }
 
 func (c *canned) Forge(_ context.Context, req *connect.Request[gatewayv1.ForgeCallRequest]) (*connect.Response[gatewayv1.ForgeCallResult], error) {
