@@ -254,3 +254,105 @@ func TestInjectAndRecord(t *testing.T) {
 		t.Errorf("requests = %+v", reqs)
 	}
 }
+
+// get sends a GET with optional If-None-Match and returns the status, the
+// headers and the raw body.
+func get(t *testing.T, s *Server, path, ifNoneMatch string) (int, http.Header, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, s.APIURL()+strings.TrimPrefix(path, "/"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	if ifNoneMatch != "" {
+		req.Header.Set("If-None-Match", ifNoneMatch)
+	}
+	resp, err := s.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, raw
+}
+
+// A conditional GET of an unchanged resource is 304 with no body and costs
+// no quota; a change moves the ETag; a used-up quota is GitHub's 403.
+func TestConditionalRequestsAndQuota(t *testing.T) {
+	s := seeded(t, Options{})
+	const issue = "/repos/octocat/Hello-World/issues/1"
+	status, h, _ := get(t, s, issue, "")
+	tag := h.Get("ETag")
+	if status != 200 || !strings.HasPrefix(tag, `W/"`) || h.Get("X-RateLimit-Remaining") != "4999" || s.Quota("forgetools-bot") != 4999 {
+		t.Fatalf("first GET: %d ETag %q remaining %q", status, tag, h.Get("X-RateLimit-Remaining"))
+	}
+	for _, inm := range []string{tag, strings.TrimPrefix(tag, "W/"), `"other", ` + tag, "*"} {
+		status, h, body := get(t, s, issue, inm)
+		if status != 304 || len(body) != 0 || h.Get("ETag") != tag || h.Get("X-RateLimit-Remaining") != "4999" {
+			t.Fatalf("If-None-Match %s: %d body %q ETag %q remaining %q", inm, status, body, h.Get("ETag"), h.Get("X-RateLimit-Remaining"))
+		}
+	}
+	if s.Quota("forgetools-bot") != 4999 {
+		t.Fatalf("304s were counted: %d left", s.Quota("forgetools-bot"))
+	}
+	s.Comment("octocat/Hello-World", 1, "hubot", "Me too.")
+	status, h, body := get(t, s, issue, tag)
+	if status != 200 || h.Get("ETag") == tag || !strings.Contains(string(body), `"comments":1`) {
+		t.Fatalf("after a comment: %d ETag %q (was %q) body %s", status, h.Get("ETag"), tag, body)
+	}
+
+	s.SetQuota("forgetools-bot", 0)
+	status, h, body = get(t, s, issue, "")
+	if status != 403 || h.Get("X-RateLimit-Remaining") != "0" || !strings.Contains(string(body), "API rate limit exceeded") {
+		t.Fatalf("quota used up: %d remaining %q %s", status, h.Get("X-RateLimit-Remaining"), body)
+	}
+}
+
+// What happens to a pull request while nobody looks moves its updated_at,
+// except check runs, which belong to the commit.
+func TestChangesMoveUpdatedAt(t *testing.T) {
+	s := seeded(t, Options{})
+	const pull = "/repos/octocat/Hello-World/pulls/2"
+	_, h, _ := get(t, s, pull, "")
+	tag := h.Get("ETag")
+	s.SetCheckRun("octocat/Hello-World", 2, "build", "in_progress", "")
+	if status, _, _ := get(t, s, pull, tag); status != 304 {
+		t.Fatalf("a check run changed the pull request's ETag: %d", status)
+	}
+	_, _, body := get(t, s, "/repos/octocat/Hello-World/commits/"+s.headOf(t, 2)+"/check-runs", "")
+	if !strings.Contains(string(body), `"status":"in_progress"`) || !strings.Contains(string(body), `"total_count":1`) {
+		t.Fatalf("check runs: %s", body)
+	}
+	for name, change := range map[string]func(){
+		"review": func() { s.Review("octocat/Hello-World", 2, "hubot", "APPROVED", "", Inline{Path: "a.go", Line: 1, Body: "nit"}) },
+		"labels": func() { s.SetLabels("octocat/Hello-World", 2, "ready") },
+		"push":   func() { s.Push("octocat/Hello-World", 2) },
+		"merge":  func() { s.Merge("octocat/Hello-World", 2) },
+	} {
+		change()
+		status, h, _ := get(t, s, pull, tag)
+		if status != 200 {
+			t.Fatalf("%s: the ETag did not move (%d)", name, status)
+		}
+		tag = h.Get("ETag")
+	}
+	_, _, body = get(t, s, pull, "")
+	for _, want := range []string{`"merged":true`, `"state":"closed"`, `"name":"ready"`, `"review_comments":1`} {
+		if !strings.Contains(string(body), want) {
+			t.Fatalf("pull request lacks %s: %s", want, body)
+		}
+	}
+	// since keeps what was updated at or after it.
+	_, _, body = get(t, s, "/repos/octocat/Hello-World/pulls/2/comments?since=2099-01-01T00:00:00Z", "")
+	if strings.TrimSpace(string(body)) != "[]" {
+		t.Fatalf("since in the future: %s", body)
+	}
+}
+
+// headOf is a pull request's head sha as the fake serves it.
+func (s *Server) headOf(t *testing.T, n int) string {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mustItem("octocat/Hello-World", n).pull.headSHA
+}

@@ -181,6 +181,22 @@ type checkRunsJSON struct {
 	CheckRuns  []any `json:"check_runs"`
 }
 
+type checkRunJSON struct {
+	ID           int64   `json:"id"`
+	HeadSHA      string  `json:"head_sha"`
+	NodeID       string  `json:"node_id"`
+	ExternalID   string  `json:"external_id"`
+	URL          string  `json:"url"`
+	HTMLURL      string  `json:"html_url"`
+	DetailsURL   string  `json:"details_url"`
+	Status       string  `json:"status"`
+	Conclusion   *string `json:"conclusion"`
+	StartedAt    string  `json:"started_at"`
+	CompletedAt  *string `json:"completed_at"`
+	Name         string  `json:"name"`
+	PullRequests []any   `json:"pull_requests"`
+}
+
 // errorJSON is GitHub's error body.
 type errorJSON struct {
 	Message          string `json:"message"`
@@ -266,7 +282,7 @@ func (s *Server) issueJSON(r *repo, it *item) issueJSON {
 		ID:      it.id, NodeID: fmt.Sprintf("I_kwDO%d", it.id), Number: it.number, Title: it.title,
 		User: s.userJSON(it.author), Labels: s.labelsJSON(r, it.labels), State: it.state,
 		Assignees: []userJSON{}, Comments: len(it.comments),
-		CreatedAt: stamp(it.created), UpdatedAt: stamp(it.created), ClosedAt: closedAt(it),
+		CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated), ClosedAt: closedAt(it),
 		AuthorAssociation: "OWNER", Body: nullable(it.body),
 	}
 	if it.pull != nil {
@@ -304,7 +320,7 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 		HTMLURL: html, DiffURL: html + ".diff", PatchURL: html + ".patch",
 		IssueURL: s.api("/repos/%s/issues/%d", r.fullName(), it.number),
 		Number:   it.number, State: it.state, Title: it.title, User: s.userJSON(it.author), Body: nullable(it.body),
-		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.created),
+		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
 		ClosedAt: closedAt(it), MergedAt: mergedAt(it),
 		Head: branch(p.head, p.headSHA), Base: branch(p.base, strings.Repeat("b", 40)),
 		AuthorAssociation: "OWNER", Draft: p.draft, Merged: p.merged,
@@ -336,18 +352,31 @@ func (s *Server) reviewCommentJSON(r *repo, it *item, c *reviewComment) reviewCo
 	}
 }
 
+func (s *Server) checkRunJSON(r *repo, sha string, c *checkRun) checkRunJSON {
+	out := checkRunJSON{
+		ID: c.id, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.id),
+		URL:     s.api("/repos/%s/check-runs/%d", r.fullName(), c.id),
+		HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id), DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
+		Status: c.status, StartedAt: stamp(c.started), Name: c.name, PullRequests: []any{},
+	}
+	if c.status == "completed" {
+		out.Conclusion, out.CompletedAt = nullable(c.conclusion), nullable(stamp(c.started))
+	}
+	return out
+}
+
 func closedAt(it *item) *string {
 	if it.state != "closed" {
 		return nil
 	}
-	return nullable(stamp(it.created))
+	return nullable(stamp(it.closed))
 }
 
 func mergedAt(it *item) *string {
 	if it.pull == nil || !it.pull.merged {
 		return nil
 	}
-	return nullable(stamp(it.created))
+	return nullable(stamp(it.closed))
 }
 
 // nullable is s, or JSON null for "" (GitHub's empty body).

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 )
 
 const (
@@ -62,7 +63,8 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "GET issues/N/comments":
 		if it := num(1); it != nil {
-			return page(s, path, q, it.comments, func(c *comment) any { return s.commentJSON(rp, it, c) })
+			cs := since(q, it.comments, func(c *comment) time.Time { return c.created })
+			return page(s, path, q, cs, func(c *comment) any { return s.commentJSON(rp, it, c) })
 		}
 	case "POST issues/N/comments":
 		if it := num(1); it != nil {
@@ -84,7 +86,8 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "GET pulls/N/comments":
 		if it := num(1); it != nil && it.pull != nil {
-			return page(s, path, q, it.pull.inline, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
+			cs := since(q, it.pull.inline, func(c *reviewComment) time.Time { return c.created })
+			return page(s, path, q, cs, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
 		}
 	case "GET commits/S/status":
 		// No commit statuses: GitHub then reports "pending" with none.
@@ -94,7 +97,15 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), seg[1]),
 		})
 	case "GET commits/S/check-runs":
-		return jsonAnswer(http.StatusOK, checkRunsJSON{CheckRuns: []any{}})
+		runs := []any{}
+		for _, it := range rp.items {
+			if it.pull != nil && it.pull.headSHA == seg[1] {
+				for _, c := range it.pull.checks {
+					runs = append(runs, s.checkRunJSON(rp, seg[1], c))
+				}
+			}
+		}
+		return jsonAnswer(http.StatusOK, checkRunsJSON{TotalCount: len(runs), CheckRuns: runs})
 	}
 	return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
 }
@@ -223,8 +234,7 @@ func (s *Server) createComment(r *repo, it *item, login string, body []byte) ans
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docComments,
 			[]fieldError{{Resource: "IssueComment", Field: "body", Code: "missing_field"}})
 	}
-	c := &comment{id: s.newID(), author: login, body: in.Body, created: s.tick()}
-	it.comments = append(it.comments, c)
+	c := s.addComment(it, login, in.Body)
 	return jsonAnswer(http.StatusCreated, s.commentJSON(r, it, c))
 }
 
@@ -301,14 +311,33 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
 		}
 	}
-	v := &review{id: s.newID(), author: login, body: in.Body, state: state, created: s.tick()}
-	for _, c := range in.Comments {
-		it.pull.inline = append(it.pull.inline, &reviewComment{
-			id: s.newID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: or(c.Side, "RIGHT"), body: c.Body, created: v.created,
-		})
+	inline := make([]Inline, len(in.Comments))
+	for i, c := range in.Comments {
+		inline[i] = Inline{Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body}
 	}
-	it.pull.reviews = append(it.pull.reviews, v)
+	v := s.addReview(it, login, state, in.Body, inline)
 	return jsonAnswer(http.StatusOK, s.reviewJSON(r, it, v))
+}
+
+// since keeps the items updated at or after the since parameter (an ISO
+// 8601 time), as GitHub's comment listings do; the fake never edits, so an
+// item's update time is its creation.
+func since[T any](q url.Values, items []T, updated func(T) time.Time) []T {
+	v := first(q["since"], "")
+	if v == "" {
+		return items
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return items // GitHub ignores a since it cannot parse
+	}
+	var out []T
+	for _, it := range items {
+		if !updated(it).Before(t) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func first(vs []string, def string) string {

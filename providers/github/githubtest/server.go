@@ -5,6 +5,9 @@
 // sharing one number sequence (the issues endpoint lists both, as GitHub's
 // does), comments, reviews with inline comments, renamed repositories.
 //
+// It answers conditional requests as GitHub does (ETag, If-None-Match, 304
+// Not Modified outside the quota) and counts each login's hourly quota.
+//
 // It records every request (method, path, query, headers, body) so a test
 // can assert exactly what was sent, and answers the next request matching a
 // route with an injected response instead of its state when told to: how
@@ -81,6 +84,7 @@ type Server struct {
 	users   map[string]int64  // login -> id
 	repos   map[string]*repo  // lower-case full name -> repo
 	renamed map[string]*repo  // old lower-case full name -> repo
+	quotas  map[string]*quota // login -> hourly quota
 	nextID  int64
 	ticks   int
 }
@@ -96,6 +100,7 @@ func New(o Options) *Server {
 		users:   map[string]int64{},
 		repos:   map[string]*repo{},
 		renamed: map[string]*repo{},
+		quotas:  map[string]*quota{},
 		nextID:  1000,
 	}
 	if s.host == "" {
@@ -170,7 +175,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	a := s.handle(r, path, body)
+	a := s.answer(r, path, body)
 	s.mu.Unlock()
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
@@ -178,8 +183,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // usualHeaders are what every GitHub answer carries: the media type, the
-// API version, a request id, and the caller's hourly quota (reset 40
-// minutes after the clock).
+// API version, a request id, and an hourly quota (reset 40 minutes after
+// the clock); an answer from the state replaces it with the caller's own
+// (see answer).
 func (s *Server) usualHeaders(h http.Header, n int) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")

@@ -31,8 +31,12 @@ type item struct {
 	labels      []string
 	author      string
 	created     time.Time
-	comments    []*comment
-	pull        *pull // nil for an issue
+	// updated moves with every change (a comment, a review, a label, a
+	// push, a state), as GitHub's updated_at does, and with it the ETag.
+	updated  time.Time
+	closed   time.Time // when it was last closed; zero while open
+	comments []*comment
+	pull     *pull // nil for an issue
 }
 
 type pull struct {
@@ -44,6 +48,15 @@ type pull struct {
 	merged  bool
 	reviews []*review
 	inline  []*reviewComment
+	pushes  int         // how many times the head moved (SetHead)
+	checks  []*checkRun // check runs on the current head
+}
+
+type checkRun struct {
+	id                 int64
+	name               string
+	status, conclusion string // queued/in_progress/completed; success, failure, ... or ""
+	started            time.Time
 }
 
 type comment struct {
@@ -161,14 +174,27 @@ func (s *Server) addItem(r *repo, title, body, author string, labels []string, s
 		id: s.newID(), number: len(r.items) + 1, title: title, body: body, state: state,
 		labels: slices.Clone(labels), author: author, created: s.tick(), pull: p,
 	}
+	it.updated = it.created
+	if state == "closed" {
+		it.closed = it.created
+	}
 	s.user(author)
 	if p != nil {
 		p.id = s.newID()
-		sum := sha1.Sum(fmt.Appendf(nil, "%s#%d", r.fullName(), it.number))
-		p.headSHA = hex.EncodeToString(sum[:])
+		p.headSHA = headSHA(r, it.number, 0)
 	}
 	r.items = append(r.items, it)
 	return it
+}
+
+// headSHA is the head commit of pull request n after its push-th push.
+func headSHA(r *repo, n, push int) string {
+	key := fmt.Sprintf("%s#%d", r.fullName(), n)
+	if push > 0 {
+		key += fmt.Sprintf("@%d", push)
+	}
+	sum := sha1.Sum([]byte(key))
+	return hex.EncodeToString(sum[:])
 }
 
 func (r *repo) item(n int) *item {
