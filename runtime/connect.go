@@ -34,7 +34,7 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 	if table == nil || table.Procedure == "" || table.NewResult == nil {
 		return nil, errors.New("runtime: DialGateway: table has no procedure or result type")
 	}
-	hc, base, err := httpClientFor(target)
+	hc, base, err := Endpoint(target)
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +50,10 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 	return &connectTransport{client: connect.NewClient[wire, wire](hc, base+table.Procedure, opts...)}, nil
 }
 
-// httpClientFor maps a gateway target to an HTTP client and the base URL the
-// procedure path is appended to.
-func httpClientFor(target string) (*http.Client, string, error) {
+// Endpoint maps a gateway target (unix:///path/to/socket, http://host:port
+// or https://host:port) to an HTTP client and the base URL a procedure path
+// is appended to, for Connect clients of the gateway's other procedures.
+func Endpoint(target string) (*http.Client, string, error) {
 	if path, ok := strings.CutPrefix(target, "unix://"); ok {
 		if !strings.HasPrefix(path, "/") {
 			return nil, "", fmt.Errorf("runtime: gateway target %q: a unix target needs an absolute socket path (unix:///path)", target)

@@ -23,7 +23,16 @@ func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 	if s.opts.TLS != nil {
 		l = tls.NewListener(l, s.opts.TLS)
 	}
-	srv := s.newHTTPServer(s.bearer(s.handler), nil)
+	h := s.bearer(s.handler)
+	if len(s.opts.Public) > 0 {
+		mux := http.NewServeMux()
+		mux.Handle("/", h)
+		for path, p := range s.opts.Public {
+			mux.Handle(path, p)
+		}
+		h = mux
+	}
+	srv := s.newHTTPServer(h, nil)
 	s.log.Info("gateway listening", "tcp", l.Addr().String(), "tls", s.opts.TLS != nil)
 	s.serve(srv, l)
 	return l.Addr(), nil

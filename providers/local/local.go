@@ -34,6 +34,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -68,8 +69,12 @@ type Options struct {
 	Repos []Repo
 	// Now stamps created and updated times. Nil: time.Now.
 	Now func() time.Time
-	// Logger receives migration progress. Nil: slog.Default().
+	// Logger receives migration progress and failures to record changes.
+	// Nil: slog.Default().
 	Logger *slog.Logger
+	// Recorder hears of every change the forge's writes make (comments,
+	// reviews, state and checks), for change notifications; nil: nobody.
+	Recorder subscriptions.Recorder
 }
 
 // Repo is a repository configured up front.
@@ -92,6 +97,8 @@ type Forge struct {
 	host          string
 	defaultBranch string
 	now           func() time.Time
+	log           *slog.Logger
+	recorder      subscriptions.Recorder
 
 	// writeMu serialises this process's SQLite writers, so they queue here
 	// instead of spinning in SQLite's busy handler. Other processes on the
@@ -123,6 +130,7 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 		host:          opts.Host,
 		defaultBranch: opts.DefaultBranch,
 		now:           opts.Now,
+		recorder:      opts.Recorder,
 	}
 	if f.dialect == "" {
 		f.dialect = detectDialect(db)
@@ -153,11 +161,11 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 	if f.now == nil {
 		f.now = time.Now
 	}
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.Default()
+	f.log = opts.Logger
+	if f.log == nil {
+		f.log = slog.Default()
 	}
-	if err := migrate(ctx, db, f.dialect, logger); err != nil {
+	if err := migrate(ctx, db, f.dialect, f.log); err != nil {
 		return nil, err
 	}
 	if err := f.seed(ctx, opts.Repos); err != nil {

@@ -12,8 +12,8 @@ import (
 	"github.com/forgetools/forgetools/handler"
 )
 
-// GetPullRequest reads a pull request with its conversation and reviews. The
-// local forge runs no checks, so checks_state is always empty.
+// GetPullRequest reads a pull request with its conversation, reviews and
+// the checks roll-up SetChecks recorded (empty when none was).
 func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
@@ -29,7 +29,10 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 		if out.Comments, err = f.comments(ctx, tx, repo, it); err != nil {
 			return err
 		}
-		out.Reviews, err = f.reviews(ctx, tx, repo, it)
+		if out.Reviews, err = f.reviews(ctx, tx, repo, it); err != nil {
+			return err
+		}
+		out.ChecksState, err = checksOf(ctx, tx, it)
 		return err
 	})
 	return out, err

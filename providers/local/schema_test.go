@@ -17,6 +17,9 @@ import (
 	"github.com/forgetools/forgetools/providers/local"
 )
 
+// migrationCount is how many migrations the forge has (per dialect).
+const migrationCount = 2
+
 // TestReopenKeepsData reopens the same database, as a restarted gateway does:
 // the data is all there, numbering carries on, and the migrations, already
 // applied, are not applied again.
@@ -26,8 +29,8 @@ func TestReopenKeepsData(t *testing.T) {
 		var logs bytes.Buffer
 		logger := slog.New(slog.NewTextHandler(&logs, nil))
 		f, db := newForge(t, d, local.Options{Logger: logger})
-		if got := strings.Count(logs.String(), "local forge migration applied"); got != 1 {
-			t.Fatalf("first New logged %d applied migrations, want 1:\n%s", got, logs.String())
+		if got := strings.Count(logs.String(), "local forge migration applied"); got != migrationCount {
+			t.Fatalf("first New logged %d applied migrations, want %d:\n%s", got, migrationCount, logs.String())
 		}
 		createIssue(t, f, "acme/app", "kept", "bug")
 		pr := createPull(t, f, "acme/app", "feat")
@@ -118,8 +121,8 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if v, err := gateway.GetDBVersion(ctx); err != nil || v != 2 {
 			t.Fatalf("gateway version = %d (err %v), want 2", v, err)
 		}
-		if got := appliedVersions(t, db); got != "0:true 1:true" {
-			t.Fatalf("forge version table = %q, want only its own migration", got)
+		if got := appliedVersions(t, db); got != "0:true 1:true 2:true" {
+			t.Fatalf("forge version table = %q, want only its own migrations", got)
 		}
 		createIssue(t, f, "acme/app", "works")
 	})

@@ -4,9 +4,17 @@ import (
 	"context"
 	"database/sql"
 
+	"github.com/google/uuid"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/subscriptions"
 )
+
+// operator is the actor of changes made through the forge's operator
+// methods (SetState, SetChecks), which no agent tool reaches.
+const operator = "operator"
 
 // states are the states each kind of artifact can be set to.
 var states = map[string][]string{
@@ -17,11 +25,16 @@ var states = map[string][]string{
 // SetState closes, reopens or (for a pull request) merges the artifact
 // numbered number in repo. No agent tool changes state; this is for
 // operators, demos and tests that need closed issues and pull requests.
+//
+// Subscribers hear of the change as a state event: closed, merged, or
+// reopened.
 func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state string) error {
 	if err := checkRepo(repo); err != nil {
 		return err
 	}
-	return f.write(ctx, func(tx *sql.Tx) error {
+	var kind string
+	changed := false
+	err := f.write(ctx, func(tx *sql.Tx) error {
 		it, err := f.touchItem(ctx, tx, repo, number, "")
 		if err != nil {
 			return err
@@ -34,9 +47,11 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
 		}
+		kind = it.kind
 		if it.state == state {
 			return nil
 		}
+		changed = true
 		if it.kind == kindPull && state == "open" {
 			// Hold the counter row, as creates do, so no create races this
 			// reopen past the one-open-pull-request rule.
@@ -52,4 +67,15 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			state, it.repoID, it.number)
 		return err
 	})
+	if err != nil || !changed {
+		return err
+	}
+	ev := f.event(forgev1.EventType_EVENT_TYPE_STATE, operator)
+	ev.State = state
+	if state == "open" {
+		ev.State = "reopened"
+	}
+	// A state can come back (closed, reopened, closed), and each is news.
+	f.emit(ctx, repo, kind, int64(number), subscriptions.Change{Event: ev, Key: "state:" + uuid.NewString()})
+	return nil
 }
