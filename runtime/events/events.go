@@ -51,7 +51,9 @@ func Dial(target string, opts ...connect.ClientOption) (Waiter, error) {
 	return client{gatewayv1connect.NewAgentGatewayClient(hc, base, opts...)}, nil
 }
 
-type client struct{ c gatewayv1connect.AgentGatewayClient }
+type client struct {
+	c gatewayv1connect.AgentGatewayClient
+}
 
 func (c client) WaitEvents(ctx context.Context, req *gatewayv1.WaitEventsRequest) (*gatewayv1.WaitEventsResponse, error) {
 	res, err := c.c.WaitEvents(ctx, connect.NewRequest(req))

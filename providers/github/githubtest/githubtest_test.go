@@ -324,7 +324,9 @@ func TestChangesMoveUpdatedAt(t *testing.T) {
 		t.Fatalf("check runs: %s", body)
 	}
 	for name, change := range map[string]func(){
-		"review": func() { s.Review("octocat/Hello-World", 2, "hubot", "APPROVED", "", Inline{Path: "a.go", Line: 1, Body: "nit"}) },
+		"review": func() {
+			s.Review("octocat/Hello-World", 2, "hubot", "APPROVED", "", Inline{Path: "a.go", Line: 1, Body: "nit"})
+		},
 		"labels": func() { s.SetLabels("octocat/Hello-World", 2, "ready") },
 		"push":   func() { s.Push("octocat/Hello-World", 2) },
 		"merge":  func() { s.Merge("octocat/Hello-World", 2) },
