@@ -45,3 +45,24 @@ func (s *Store) CoverRepo(ctx context.Context, f Forge, repo string) error {
 	}
 	return nil
 }
+
+// SubscribedRepos lists how subscriptions on forge f spell repo, matched
+// without case (a forge's webhook names the repository its own way).
+func (s *Store) SubscribedRepos(ctx context.Context, f Forge, repo string) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT DISTINCT repo FROM gateway_subscriptions
+		WHERE provider = ? AND host = ? AND LOWER(repo) = ? ORDER BY repo`),
+		providerColumn(f.Provider), f.Host, strings.ToLower(repo))
+	if err != nil {
+		return nil, fmt.Errorf("store: subscribed repositories: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var r string
+		if err := rows.Scan(&r); err != nil {
+			return nil, fmt.Errorf("store: subscribed repositories: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}

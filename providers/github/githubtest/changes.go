@@ -22,81 +22,123 @@ type Inline struct {
 // Comment posts a conversation comment as login and returns its id.
 func (s *Server) Comment(fullName string, number int, login, body string) int64 {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.addComment(s.mustItem(fullName, number), login, body).id
+	id := s.addComment(s.mustRepo(fullName), s.mustItem(fullName, number), login, body).id
+	s.mu.Unlock()
+	s.flush()
+	return id
 }
 
 // Review submits a review as login (state APPROVED, CHANGES_REQUESTED or
 // COMMENTED) with its inline comments, and returns its id.
 func (s *Server) Review(fullName string, number int, login, state, body string, inline ...Inline) int64 {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	it := s.mustItem(fullName, number)
 	if it.pull == nil {
+		s.mu.Unlock()
 		panic(fmt.Sprintf("githubtest: %s#%d is not a pull request", fullName, number))
 	}
-	return s.addReview(it, login, state, body, inline).id
+	id := s.addReview(s.mustRepo(fullName), it, login, state, body, inline).id
+	s.mu.Unlock()
+	s.flush()
+	return id
 }
 
-// SetState closes or reopens an issue or pull request.
+// SetState closes or reopens an issue or pull request (as the
+// repository's owner).
 func (s *Server) SetState(fullName string, number int, state string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	it := s.mustItem(fullName, number)
+	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.state = state
 	it.updated = s.tick()
+	action := "reopened"
 	if state == "closed" {
-		it.closed = it.updated
+		it.closed, action = it.updated, "closed"
 	}
+	s.itemEvent(r, it, action, r.owner)
+	s.mu.Unlock()
+	s.flush()
 }
 
 // Merge merges an open pull request (it is closed and merged).
 func (s *Server) Merge(fullName string, number int) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	it := s.mustItem(fullName, number)
+	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.state, it.pull.merged = "closed", true
 	it.updated = s.tick()
 	it.closed = it.updated
+	s.itemEvent(r, it, "closed", r.owner)
+	s.mu.Unlock()
+	s.flush()
 }
 
 // SetLabels replaces the labels of an issue or pull request.
 func (s *Server) SetLabels(fullName string, number int, labels ...string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	it := s.mustItem(fullName, number)
+	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
+	before := it.labels
 	it.labels = slices.Clone(labels)
 	it.updated = s.tick()
+	for _, l := range labels {
+		if !slices.Contains(before, l) {
+			s.itemEvent(r, it, "labeled", r.owner, "label", s.labelsJSON(r, []string{l})[0])
+		}
+	}
+	for _, l := range before {
+		if !slices.Contains(labels, l) {
+			s.itemEvent(r, it, "unlabeled", r.owner, "label", s.labelsJSON(r, []string{l})[0])
+		}
+	}
+	s.mu.Unlock()
+	s.flush()
 }
 
 // Push moves a pull request's head to a new commit (with no check runs
 // yet) and returns its sha.
 func (s *Server) Push(fullName string, number int) string {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
 	it := s.mustItem(fullName, number)
+	before := it.pull.headSHA
 	it.pull.pushes++
 	it.pull.headSHA = headSHA(r, number, it.pull.pushes)
 	it.pull.checks = nil
 	it.updated = s.tick()
-	return it.pull.headSHA
+	s.itemEvent(r, it, "synchronize", it.author, "before", before, "after", it.pull.headSHA)
+	sha := it.pull.headSHA
+	s.mu.Unlock()
+	s.flush()
+	return sha
 }
 
 // SetCheckRun creates or updates the check run called name on a pull
 // request's head: status queued, in_progress or completed, with a
 // conclusion (success, failure, ...) once completed.
+//
+// Hooks hear of a new run (created) and of a run that completes
+// (completed).
 func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusion string) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	it := s.mustItem(fullName, number)
+	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
+	var run *checkRun
+	action := "created"
 	for _, c := range it.pull.checks {
 		if c.name == name {
-			c.status, c.conclusion = status, conclusion
-			return
+			run, action = c, ""
 		}
 	}
-	it.pull.checks = append(it.pull.checks, &checkRun{id: s.newID(), name: name, status: status, conclusion: conclusion, started: s.tick()})
+	if run == nil {
+		run = &checkRun{id: s.newID(), name: name, started: s.tick()}
+		it.pull.checks = append(it.pull.checks, run)
+	}
+	run.status, run.conclusion = status, conclusion
+	if action == "" && status == "completed" {
+		action = "completed"
+	}
+	if action != "" {
+		s.checkRunEvent(r, it, run, action)
+	}
+	s.mu.Unlock()
+	s.flush()
 }
 
 func (s *Server) mustItem(fullName string, number int) *item {
@@ -107,25 +149,34 @@ func (s *Server) mustItem(fullName string, number int) *item {
 	return it
 }
 
-func (s *Server) addComment(it *item, login, body string) *comment {
+func (s *Server) addComment(r *repo, it *item, login, body string) *comment {
 	c := &comment{id: s.newID(), author: login, body: body, created: s.tick()}
 	s.user(login)
 	it.comments = append(it.comments, c)
 	it.updated = c.created
+	s.emit(r, "issue_comment", s.payload("created", login, "issue", s.issueJSON(r, it), "comment", s.commentJSON(r, it, c)))
 	return c
 }
 
-func (s *Server) addReview(it *item, login, state, body string, inline []Inline) *review {
+func (s *Server) addReview(r *repo, it *item, login, state, body string, inline []Inline) *review {
 	v := &review{id: s.newID(), author: login, body: body, state: state, created: s.tick()}
 	s.user(login)
+	var added []*reviewComment
 	for _, c := range inline {
-		it.pull.inline = append(it.pull.inline, &reviewComment{
+		rc := &reviewComment{
 			id: s.newID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: or(c.Side, "RIGHT"), body: c.Body, created: v.created,
-		})
+		}
+		it.pull.inline = append(it.pull.inline, rc)
+		added = append(added, rc)
 	}
 	it.pull.reviews = append(it.pull.reviews, v)
-	if state != "PENDING" {
-		it.updated = v.created
+	if state == "PENDING" {
+		return v
+	}
+	it.updated = v.created
+	s.emit(r, "pull_request_review", s.payload("submitted", login, "review", s.reviewJSON(r, it, v), "pull_request", s.pullJSON(r, it)))
+	for _, rc := range added {
+		s.emit(r, "pull_request_review_comment", s.payload("created", login, "comment", s.reviewCommentJSON(r, it, rc), "pull_request", s.pullJSON(r, it)))
 	}
 	return v
 }

@@ -234,7 +234,7 @@ func (s *Server) createComment(r *repo, it *item, login string, body []byte) ans
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docComments,
 			[]fieldError{{Resource: "IssueComment", Field: "body", Code: "missing_field"}})
 	}
-	c := s.addComment(it, login, in.Body)
+	c := s.addComment(r, it, login, in.Body)
 	return jsonAnswer(http.StatusCreated, s.commentJSON(r, it, c))
 }
 
@@ -315,7 +315,7 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 	for i, c := range in.Comments {
 		inline[i] = Inline{Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body}
 	}
-	v := s.addReview(it, login, state, in.Body, inline)
+	v := s.addReview(r, it, login, state, in.Body, inline)
 	return jsonAnswer(http.StatusOK, s.reviewJSON(r, it, v))
 }
 

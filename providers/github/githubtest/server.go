@@ -79,14 +79,16 @@ type Server struct {
 	clock  time.Time
 	rec    *recorder.Recorder[Request]
 
-	mu      sync.Mutex
-	tokens  map[string]string // token -> login
-	users   map[string]int64  // login -> id
-	repos   map[string]*repo  // lower-case full name -> repo
-	renamed map[string]*repo  // old lower-case full name -> repo
-	quotas  map[string]*quota // login -> hourly quota
-	nextID  int64
-	ticks   int
+	mu        sync.Mutex
+	tokens    map[string]string // token -> login
+	users     map[string]int64  // login -> id
+	repos     map[string]*repo  // lower-case full name -> repo
+	renamed   map[string]*repo  // old lower-case full name -> repo
+	quotas    map[string]*quota // login -> hourly quota
+	outbox    []outgoing        // webhook deliveries not sent yet
+	delivered []Delivery
+	nextID    int64
+	ticks     int
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -177,6 +179,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	a := s.answer(r, path, body)
 	s.mu.Unlock()
+	s.flush()
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
 	w.Write(a.body)

@@ -19,6 +19,7 @@ type repo struct {
 	defaultBranch string
 	branches      []string
 	items         []*item // items[n-1] is number n
+	hooks         []*hook
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }
