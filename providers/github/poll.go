@@ -42,9 +42,9 @@ type pollState struct {
 	// whole seconds, so "after" alone could miss one).
 	Cutoff   time.Time `json:"cutoff"`
 	AtCutoff []string  `json:"at_cutoff,omitempty"`
-	State  string    `json:"state"` // open, closed or merged
-	Labels []string  `json:"labels"`
-	Head   string    `json:"head,omitempty"`
+	State    string    `json:"state"` // open, closed or merged
+	Labels   []string  `json:"labels"`
+	Head     string    `json:"head,omitempty"`
 	// The head's checks as last read, each source with its validator.
 	Status     checks `json:"status"`
 	StatusETag string `json:"status_etag,omitempty"`

@@ -176,7 +176,7 @@ func TestPollReportsIssueChanges(t *testing.T) {
 	srv, p := pollFake(t)
 	srv.Comment("acme/web", 1, "hubot", "Made before the subscription.")
 	r := newPollRun(t, srv, p, store.KindIssue, 1)
-	r.tgt.Since = r.tgt.Since.Add(time.Hour) // the watch began after that comment
+	r.tgt.Since = r.tgt.Since.Add(time.Hour)                // the watch began after that comment
 	srv.Comment("acme/web", 1, "octocat", "Still crashes.") // also before Since (the fake's clock ticks in seconds)
 	if changes, _ := r.poll(); len(changes) != 0 {
 		t.Fatalf("baseline reported what predates the watch: %v", changes)
