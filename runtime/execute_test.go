@@ -231,6 +231,10 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"lgtm"}`, `verdict: expected one of approve, request_changes, comment, got "lgtm"`},
 		{"forge_subscribe", `{"repo":"a/b","number":1}`, "kind: missing required parameter"},
 		{"forge_unsubscribe", `{"subscription_id":"  "}`, "subscription_id: must not be blank"},
+		// An omitted subscription is every subscription; a blank one is a mistake.
+		{"forge_get_events", `{"subscription_id":" "}`, "subscription_id: must not be blank"},
+		{"forge_get_events", `{"limit":0}`, "limit: must be between 1 and 100"},
+		{"forge_get_events", `{"after":9007199254740992}`, "after: must be at most 9007199254740991"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool+" "+tc.args, func(t *testing.T) {
@@ -250,7 +254,7 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 
 func TestExecuteUnknownTool(t *testing.T) {
 	ts, _ := newToolset(t, &recorder{}, runtime.WithReadOnly())
-	const available = "; available tools: forge_get_issue, forge_get_pull_request, forge_list_issues"
+	const available = "; available tools: forge_get_issue, forge_get_pull_request, forge_list_issues, forge_get_events"
 	tests := []struct{ name, want string }{
 		{"forge_nope", "forge_nope failed: invalid_argument: unknown tool" + available},
 		{"forge_create_issue", "forge_create_issue failed: invalid_argument: tool is disabled in this toolset" + available},

@@ -16,11 +16,13 @@ func testTable() *runtime.Table {
 	return &t
 }
 
-// allTools is the ten tools in table order, as issue 2 names them.
+// allTools is the tools in table order: the ten issue 2 names, then
+// forge_get_events (issue 15).
 var allTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
+	"forge_get_events",
 }
 
 // without is allTools minus the named tools.

@@ -22,7 +22,7 @@ func TestToolsetFilters(t *testing.T) {
 		want []string
 	}{
 		{"all", nil, allTools},
-		{"read-only drops writes", []runtime.Option{runtime.WithReadOnly()}, []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues"}},
+		{"read-only drops writes", []runtime.Option{runtime.WithReadOnly()}, []string{"forge_get_issue", "forge_get_pull_request", "forge_list_issues", "forge_get_events"}},
 		{"allow keeps table order", []runtime.Option{runtime.WithAllow("forge_submit_review", "forge_get_issue")}, []string{"forge_get_issue", "forge_submit_review"}},
 		{"deny", []runtime.Option{runtime.WithDeny("forge_create_issue", "forge_subscribe")}, without("forge_create_issue", "forge_subscribe")},
 		{"allow then deny", []runtime.Option{runtime.WithAllow("forge_get_issue", "forge_create_issue"), runtime.WithDeny("forge_create_issue")}, []string{"forge_get_issue"}},

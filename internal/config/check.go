@@ -6,6 +6,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // Providers the gateway can build.
@@ -39,13 +40,19 @@ func (c *Config) Check() error {
 		if f.Default {
 			defaults++
 		}
-		for field, env := range map[string]string{"token_env": f.TokenEnv, "reviewer_token_env": f.ReviewerTokenEnv} {
+		for field, env := range map[string]string{"token_env": f.TokenEnv, "reviewer_token_env": f.ReviewerTokenEnv, "webhook_secret_env": f.WebhookSecretEnv} {
 			if env != "" && !envName.MatchString(env) {
 				bad("%s.%s: %q is not an environment variable name", where, field, env)
 			}
 		}
 		if f.Auth != "" && (f.Provider != "linear" || (f.Auth != "api_key" && f.Auth != "oauth")) {
 			bad("%s.auth: %q: only a linear forge takes auth, and it is api_key or oauth", where, f.Auth)
+		}
+		if f.WebhookSecretEnv != "" && f.Provider != "github" {
+			bad("%s.webhook_secret_env: only a github forge sends webhooks the gateway can verify", where)
+		}
+		if f.WebhookSecretEnv != "" && c.Listen == "" {
+			bad("%s.webhook_secret_env: webhooks arrive on the TCP listener: set listen", where)
 		}
 		if f.Provider != "local" && f.TokenEnv == "" {
 			bad("%s.token_env: %s needs a credential: name the environment variable that holds it", where, f.Provider)
@@ -87,6 +94,12 @@ func (c *Config) Check() error {
 	}
 	if len(c.Accounts) == 0 {
 		bad("accounts: at least one account is required")
+	}
+	if c.Events.Retention < 0 || c.Events.PollInterval < 0 {
+		bad("events: retention and poll_interval must not be negative")
+	}
+	if d := time.Duration(c.Events.PollInterval); d > 0 && d < 10*time.Second {
+		bad("events.poll_interval: %s is below 10s, which would spend a forge's rate limit on polling", d)
 	}
 	return errors.Join(errs...)
 }

@@ -22,6 +22,10 @@ func TestExampleConfigParses(t *testing.T) {
 	if time.Duration(cfg.Forges[0].Timeout) != 30*time.Second {
 		t.Fatalf("timeout = %v", cfg.Forges[0].Timeout)
 	}
+	if cfg.Forges[0].WebhookSecretEnv != "GITHUB_WEBHOOK_SECRET" || time.Duration(cfg.Events.Retention) != 7*24*time.Hour ||
+		time.Duration(cfg.Events.PollInterval) != time.Minute {
+		t.Fatalf("webhooks and events = %q %+v", cfg.Forges[0].WebhookSecretEnv, cfg.Events)
+	}
 }
 
 func TestDefaultIsValidAndScopesEverything(t *testing.T) {
@@ -49,6 +53,11 @@ func TestParseRejects(t *testing.T) {
 		{"unreachable account", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n", "nothing can connect"},
 		{"bad duration", "forges:\n  - {provider: local, timeout: soon}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not a duration"},
 		{"empty", "", "empty configuration"},
+		{"webhooks without a listener", "forges:\n  - {provider: github, token_env: T, webhook_secret_env: W}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "set listen"},
+		{"webhooks on linear", "listen: 127.0.0.1:0\nforges:\n  - {provider: linear, token_env: T, webhook_secret_env: W}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only a github forge"},
+		{"bad webhook variable", "listen: 127.0.0.1:0\nforges:\n  - {provider: github, token_env: T, webhook_secret_env: 'w-1'}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not an environment variable name"},
+		{"polling too often", base + "events: {poll_interval: 1s}\n", "below 10s"},
+		{"negative retention", base + "events: {retention: -1h}\n", "must not be negative"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

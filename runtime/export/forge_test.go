@@ -20,7 +20,7 @@ func TestForgeToolsetExports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := len(export.MCP(ts).Tools); got != 10 {
+	if got := len(export.MCP(ts).Tools); got != len(gatewayv1tools.ForgeTools.Tools) || got != 11 {
 		t.Errorf("MCP export has %d tools", got)
 	}
 	req, err := export.OpenAIStrict(ts)

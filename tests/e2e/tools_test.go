@@ -153,7 +153,7 @@ func TestDemo(t *testing.T) {
 	}
 	for _, tool := range []string{"forge_create_issue", "forge_comment_on_issue", "forge_get_issue", "forge_list_issues",
 		"forge_create_pull_request", "forge_submit_review", "forge_comment_on_pull_request", "forge_get_pull_request",
-		"forge_subscribe", "forge_unsubscribe"} {
+		"forge_subscribe", "forge_unsubscribe", "forge_get_events"} {
 		if !strings.Contains(r.stdout, "\n> "+tool+" {") {
 			t.Errorf("the demo never calls %s", tool)
 		}
@@ -164,6 +164,16 @@ func TestDemo(t *testing.T) {
 		"  Opened PR #2 in demo/app: http://localhost/forge/demo/app/pull/2\n",
 		"  forge_submit_review failed: invalid_argument: body is required unless verdict is approve\n",
 		"  forge_get_issue failed: not_found: issue #99 not found in demo/app\n",
+		// The review someone else made reaches the subscriber as events...
+		"! alice reviews PR #2:",
+		"  type: review\n  actor: alice\n",
+		"  type: review_comment\n  actor: alice\n",
+		// ...and, once that page is acknowledged, the agent's own comment
+		// (marked), CI and the merge.
+		"> forge_get_events {\"after\":2}\n",
+		"  type: comment\n  own: true\n  actor: demo\n",
+		"  checks_state: success\n",
+		"  type: state\n  actor: operator\n",
 	} {
 		if !strings.Contains(r.stdout, line) {
 			t.Errorf("the demo output lacks %q", line)

@@ -345,16 +345,26 @@ func TestForgeSelectors(t *testing.T) {
 	want(t, "out of scope", e.fails("forge_create_issue", `{"repo":"octocat/Spoon-Knife","title":"x"}`),
 		`forge_create_issue failed: permission_denied: repository "octocat/Spoon-Knife" is outside the scope of account "release-bot"`)
 
-	// GitHub delivers no change notifications through forgetools:
-	// subscribing is unimplemented, so there is never a GitHub
-	// subscription to remove.
-	want(t, "subscribe", e.fails("forge_subscribe", `{`+hello+`,"kind":"pull_request","number":2}`),
-		"forge_subscribe failed: unimplemented: github has no change notifications, so subscribe cannot run on forge github/github.com")
-	want(t, "subscribe on Enterprise", e.fails("forge_subscribe", `{"repo":"acme/widgets","kind":"issue","number":1,`+ghe+`}`),
-		"forge_subscribe failed: unimplemented: github has no change notifications, so subscribe cannot run on forge github/ghe.example.com")
 	want(t, "unsubscribe", e.fails("forge_unsubscribe", `{"subscription_id":"sub-1","forge_provider":"github"}`),
 		`forge_unsubscribe failed: not_found: subscription "sub-1" not found for this account`)
 	if after := len(e.github.Requests()) + len(e.ghe.Requests()) + len(e.linear.Requests()); after != before {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
 	}
+
+	// Subscribing on GitHub (either host) asks it once whether the
+	// artifact exists and is of that kind; polls or webhooks deliver.
+	for _, tc := range []struct{ args, host, want string }{
+		{`{` + hello + `,"kind":"pull_request","number":2}`, "github.com", "Subscribed to pull_request #2 in octocat/Hello-World: subscription "},
+		{`{"repo":"acme/widgets","kind":"issue","number":1,` + ghe + `}`, "ghe.example.com", "Subscribed to issue #1 in acme/widgets: subscription "},
+	} {
+		before := len(e.github.Requests()) + len(e.ghe.Requests())
+		if got := e.ok("forge_subscribe", tc.args); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("subscribe on %s: %s", tc.host, got)
+		}
+		if n := len(e.github.Requests()) + len(e.ghe.Requests()) - before; n != 1 {
+			t.Errorf("subscribe on %s sent %d requests, want 1", tc.host, n)
+		}
+	}
+	want(t, "subscribe to a pull request as an issue", e.fails("forge_subscribe", `{`+hello+`,"kind":"issue","number":2}`),
+		"forge_subscribe failed: not_found: #2 in octocat/Hello-World is a pull request, not an issue: subscribe with kind pull_request")
 }

@@ -56,6 +56,7 @@ var allTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
+	"forge_get_events",
 }
 
 var numberedTools = []string{
@@ -101,6 +102,17 @@ var disagreements = []disagreement{
 		tools:  []string{"forge_submit_review"},
 		name:   "comment side null",
 		reason: "null as absent, inside a review comment item",
+	},
+	{
+		tools:  []string{"forge_get_events"},
+		name:   "after null",
+		reason: "null as absent, as for forge_provider",
+	},
+	{
+		tools: []string{"forge_get_events"},
+		name:  "subscription_id empty",
+		reason: "the rules ignore an empty subscription_id (buf.validate IGNORE_IF_ZERO_VALUE: empty is every " +
+			"subscription); the schema keeps the non-blank pattern so the model omits it instead of sending \"\"",
 	},
 }
 

@@ -1,5 +1,5 @@
 // Package tools_test is the per-tool contract of issue 2 section 4, as one
-// table over all ten generated forge tools run through runtime.Toolset over
+// table over all the generated forge tools run through runtime.Toolset over
 // an in-process transport: the wire request each call sends, the text a
 // success renders, the error arm with and without a retry hint, a wrong
 // result arm, and the argument rejections. runtime/execute_test.go covers
@@ -223,6 +223,40 @@ var contracts = []contract{{
 		{`{"subscription_id":" "}`, "subscription_id: must not be blank"},
 		{`{"subscription_id":7}`, "subscription_id: expected a string, got number"},
 	},
+}, {
+	tool: "forge_get_events",
+	args: `{"subscription_id":"sub-1","after":3,"limit":5}`,
+	call: &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_GetEvents{GetEvents: &gatewayv1.GetEventsRequest{
+		SubscriptionId: "sub-1", After: ptr(uint64(3)), Limit: ptr(uint32(5))}}},
+	success: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Events{Events: events}},
+	rendered: frame + "record event_list\nevents: 2\n" +
+		"record events[0]\ncursor: 4\nsubscription_id: sub-1\nrepo: acme/widgets\nkind: pull_request\nnumber: 4\ntype: review\n" +
+		"actor: reviewer\noccurred_at: 2026-03-01T09:00:00Z\nverdict: request_changes\nurl: https://github.com/acme/widgets/pull/4#pullrequestreview-9\n" +
+		"<<<body-NONCE\nAdd a test.\n>>>body-NONCE\n" +
+		"record events[1]\ncursor: 5\nsubscription_id: sub-1\nrepo: acme/widgets\nkind: pull_request\nnumber: 4\ntype: comment\nown: true\n" +
+		"actor: forgetools-bot\noccurred_at: 2026-03-01T09:05:00Z\nurl: https://github.com/acme/widgets/pull/4#issuecomment-77\n" +
+		"claimed attribution (parsed from body, unverified): agent=fixer owner=alice session=s-1\n<<<body-NONCE\nTest added.\n>>>body-NONCE\n" +
+		"next_cursor: 5",
+	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
+	params: "subscription_id, after, limit, forge_provider, forge_host",
+	rejects: []reject{
+		{`{"subscription_id":" "}`, "subscription_id: must not be blank"},
+		{`{"after":"3"}`, "after: expected an integer, got string"},
+		{`{"limit":101}`, "limit: must be between 1 and 100"},
+	},
 }}
+
+// events is a page of two: someone's review, then the agent's own comment.
+var events = &forgev1.EventList{Events: []*forgev1.Event{{
+	Cursor: 4, SubscriptionId: "sub-1", Repo: "acme/widgets", Kind: "pull_request", Number: 4,
+	Type: forgev1.EventType_EVENT_TYPE_REVIEW, Actor: "reviewer", OccurredAt: "2026-03-01T09:00:00Z",
+	Verdict: "CHANGES_REQUESTED", Url: "https://github.com/acme/widgets/pull/4#pullrequestreview-9", Body: "Add a test.",
+}, {
+	Cursor: 5, SubscriptionId: "sub-1", Repo: "acme/widgets", Kind: "pull_request", Number: 4,
+	Type: forgev1.EventType_EVENT_TYPE_COMMENT, Own: true, Actor: "forgetools-bot", OccurredAt: "2026-03-01T09:05:00Z",
+	Url:         "https://github.com/acme/widgets/pull/4#issuecomment-77",
+	Attribution: &forgev1.Attribution{AgentHandle: "fixer", OwnerHandle: "alice", SessionId: "s-1"}, Body: "Test added.",
+	ArtifactId: "77",
+}}, NextCursor: 5}
 
 func ptr[T any](v T) *T { return &v }
