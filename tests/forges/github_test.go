@@ -351,18 +351,23 @@ func TestForgeSelectors(t *testing.T) {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
 	}
 
-	// Subscribing on GitHub (either host) asks it once whether the
-	// artifact exists and is of that kind; polls or webhooks deliver.
-	for _, tc := range []struct{ args, host, want string }{
-		{`{` + hello + `,"kind":"pull_request","number":2}`, "github.com", "Subscribed to pull_request #2 in octocat/Hello-World: subscription "},
-		{`{"repo":"acme/widgets","kind":"issue","number":1,` + ghe + `}`, "ghe.example.com", "Subscribed to issue #1 in acme/widgets: subscription "},
+	// Subscribing on GitHub (either host) asks it whether the artifact
+	// exists and is of that kind; polls or webhooks deliver from then on.
+	for _, tc := range []struct {
+		srv              *githubtest.Server
+		args, want, sent string
+	}{
+		{e.github, `{` + hello + `,"kind":"pull_request","number":2}`, "Subscribed to pull_request #2 in octocat/Hello-World: subscription ",
+			"GET /repos/octocat/Hello-World/issues/2 author"},
+		{e.ghe, `{"repo":"acme/widgets","kind":"issue","number":1,` + ghe + `}`, "Subscribed to issue #1 in acme/widgets: subscription ",
+			"GET /repos/acme/widgets/issues/1 ghe"},
 	} {
-		before := len(e.github.Requests()) + len(e.ghe.Requests())
+		before := len(tc.srv.Requests())
 		if got := e.ok("forge_subscribe", tc.args); !strings.HasPrefix(got, tc.want) {
-			t.Errorf("subscribe on %s: %s", tc.host, got)
+			t.Errorf("subscribe: %s", got)
 		}
-		if n := len(e.github.Requests()) + len(e.ghe.Requests()) - before; n != 1 {
-			t.Errorf("subscribe on %s sent %d requests, want 1", tc.host, n)
+		if got := sent(t, tc.srv, before); len(got) == 0 || got[0] != tc.sent {
+			t.Errorf("subscribe sent %v, want %s first", got, tc.sent)
 		}
 	}
 	want(t, "subscribe to a pull request as an issue", e.fails("forge_subscribe", `{`+hello+`,"kind":"issue","number":2}`),

@@ -36,7 +36,7 @@ const (
 	linearKey     = "lin_api_e2eKey00000000000000000000000000"
 )
 
-var secrets = []string{authorToken, reviewerToken, gheToken, linearKey}
+var secrets = []string{authorToken, reviewerToken, gheToken, linearKey, webhookSecret}
 
 // The account every call acts as, and its one session.
 const (
@@ -66,6 +66,7 @@ type env struct {
 	socket                          string
 	config                          string
 	serve                           *testkit.Server   // the running gateway, nil once stopped
+	listeners                       int               // how many listeners serve announces
 	served                          []*testkit.Server // every gateway the test ran, for their logs
 	seen                            []string          // every tool result, for the credential check
 }
@@ -76,7 +77,16 @@ type setting func(*settings)
 type settings struct {
 	githubTimeout string
 	githubToken   string // the author token the github.com forge sends
+	// webhooks: serve listens on TCP too and receives github.com's
+	// webhooks signed with webhookSecret.
+	webhooks bool
 }
+
+// webhookSecret is github.com's webhook secret when the test uses webhooks.
+const webhookSecret = "whsec_e2eWebhookSecret0000000000000000"
+
+// withWebhooks has github.com send its webhooks to the gateway.
+func withWebhooks(s *settings) { s.webhooks = true }
 
 // start seeds the fakes, writes a configuration and serves it.
 func start(t *testing.T, opts ...setting) *env {
@@ -120,8 +130,18 @@ func start(t *testing.T, opts ...setting) *env {
 	e.dir = dir
 	e.socket = filepath.Join(dir, "s", session+".sock")
 	e.config = filepath.Join(dir, "forgetools.yaml")
+	listen, webhooks := "", ""
+	e.listeners = 1
+	if s.webhooks {
+		listen = "listen: 127.0.0.1:0\n"
+		webhooks, e.listeners = "    webhook_secret_env: FT_E2E_GITHUB_WEBHOOK_SECRET\n", 2
+	}
+	// Subscriptions are polled hourly here: a test's assertions on the
+	// requests GitHub receives must not meet a poll.
 	config := fmt.Sprintf(`store: %s
 socket_dir: %s
+%sevents:
+  poll_interval: 1h
 forges:
   - provider: github
     default: true
@@ -129,6 +149,7 @@ forges:
     token_env: FT_E2E_GITHUB_TOKEN
     reviewer_token_env: FT_E2E_GITHUB_REVIEWER_TOKEN
     timeout: %s
+%s
   - provider: github
     host: ghe.example.com
     api_url: %s
@@ -143,7 +164,7 @@ accounts:
     owner_handle: alice
     scope: [octocat/Hello-World, acme/*, ENG, demo/app]
     sessions: [%s]
-`, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
+`, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), listen, e.github.APIURL(), s.githubTimeout, webhooks,
 		e.ghe.APIURL(), e.linear.APIURL(), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
@@ -164,8 +185,9 @@ func (e *env) run(githubToken string) {
 		"FT_E2E_GITHUB_REVIEWER_TOKEN="+reviewerToken,
 		"FT_E2E_GHE_TOKEN="+gheToken,
 		"FT_E2E_LINEAR_KEY="+linearKey,
+		"FT_E2E_GITHUB_WEBHOOK_SECRET="+webhookSecret,
 	)
-	e.serve = testkit.Serve(t, cmd, 1)
+	e.serve = testkit.Serve(t, cmd, e.listeners)
 	e.served = append(e.served, e.serve)
 	t.Cleanup(e.stop)
 	if want := "unix://" + e.socket; !slices.Equal(e.serve.Sockets, []string{want}) {
