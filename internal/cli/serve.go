@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -88,14 +90,12 @@ WaitEvents RPC (runtime/events).`,
 					return err
 				}
 				targets = append(targets, "http://"+addr.String())
+				for _, path := range slices.Sorted(maps.Keys(sys.webhooks)) {
+					fmt.Fprintf(cmd.OutOrStdout(), "webhooks on http://%s%s\n", addr, path)
+				}
 			}
 			for _, t := range targets {
 				fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", t)
-			}
-			if cfg.Listen != "" {
-				for path := range sys.webhooks {
-					fmt.Fprintf(cmd.OutOrStdout(), "webhooks on http://%s%s\n", cfg.Listen, path)
-				}
 			}
 			// Deferred in this order, the background work is told to stop,
 			// then waited for, before the store closes.

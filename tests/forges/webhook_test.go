@@ -13,7 +13,7 @@ import (
 func TestGitHubWebhooksThroughServe(t *testing.T) {
 	e := start(t, withWebhooks)
 	url := e.serve.TCP + "/webhooks/github/github.com"
-	if !strings.Contains(e.serve.Stdout.String(), "webhooks on http://127.0.0.1:0/webhooks/github/github.com\n") {
+	if !strings.Contains(e.serve.Stdout.String(), "webhooks on "+url+"\n") {
 		t.Errorf("serve did not say where webhooks go:\n%s", e.serve.Stdout.String())
 	}
 	if ping := e.github.AddHook("octocat/Hello-World", url, webhookSecret); ping.Status != http.StatusOK {
