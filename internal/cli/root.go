@@ -58,9 +58,10 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "forgetools",
 		Short: "Agent tools for code forges, generated from protobuf",
-		Long: `forgetools gives AI agents ten tools to read and write issues and pull
-requests on GitHub, Linear and a local sandbox forge, through a gateway that
-holds the credentials and enforces identity, repository scope and idempotency.
+		Long: `forgetools gives AI agents tools to read and write issues and pull
+requests on GitHub, Linear and a local sandbox forge, and to hear what changes
+on the ones they subscribe to, through a gateway that holds the credentials
+and enforces identity, repository scope and idempotency.
 
 With no configuration everything runs on the embedded local forge: a SQLite
 file in the data directory ($FORGETOOLS_DATA_DIR, else
