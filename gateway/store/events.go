@@ -47,17 +47,33 @@ func (s *Store) RecordChanges(ctx context.Context, a Artifact, changes []Change)
 		return nil, nil
 	}
 	var out []Recorded
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		out = out[:0]
-		// Take the cursor row first: on SQLite this transaction already
-		// holds the write lock; on PostgreSQL the row lock queues writers,
-		// so cursors commit in order.
-		var last int64
-		if err := tx.QueryRowContext(ctx, `UPDATE gateway_event_seq SET last = last WHERE id = 1 RETURNING last`).Scan(&last); err != nil {
-			return err
+	var err error
+	// A subscription removed while its events are being written fails
+	// the insert (its foreign key): try again with the subscribers left.
+	for attempt := 0; attempt < 3; attempt++ {
+		if out, err = s.recordChanges(ctx, a, changes); err == nil || ctx.Err() != nil {
+			break
 		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("store: record changes: %w", err)
+	}
+	return out, nil
+}
+
+func (s *Store) recordChanges(ctx context.Context, a Artifact, changes []Change) ([]Recorded, error) {
+	var out []Recorded
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		subs, err := s.watchers(ctx, tx, a)
 		if err != nil || len(subs) == 0 {
+			return err
+		}
+		// The cursor row: on PostgreSQL its row lock queues writers until
+		// each commits, so cursors become visible in order (on SQLite the
+		// transaction holds the database's write lock already). Writes to
+		// artifacts nobody watches never take it.
+		var last int64
+		if err := tx.QueryRowContext(ctx, `UPDATE gateway_event_seq SET last = last WHERE id = 1 RETURNING last`).Scan(&last); err != nil {
 			return err
 		}
 		now := millis(s.now())
@@ -82,10 +98,7 @@ func (s *Store) RecordChanges(ctx context.Context, a Artifact, changes []Change)
 		_, err = tx.ExecContext(ctx, s.q(`UPDATE gateway_event_seq SET last = ? WHERE id = 1`), last)
 		return err
 	})
-	if err != nil {
-		return nil, fmt.Errorf("store: record changes: %w", err)
-	}
-	return out, nil
+	return out, err
 }
 
 // watchers are the subscriptions to one artifact.

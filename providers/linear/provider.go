@@ -49,7 +49,7 @@ const (
 // provider does not serve; see Unsupported.
 const (
 	NoPullRequests  = "Linear has no pull requests or reviews: only the issue tools work on a Linear forge"
-	NoSubscriptions = "Linear change notifications are not supported: subscriptions work only on forges that deliver them"
+	NoSubscriptions = "Linear change notifications are not supported (the gateway neither polls Linear nor receives its webhooks, so a subscription would never deliver)"
 )
 
 // Unsupported implements handler.Explainer for the capabilities the

@@ -212,13 +212,18 @@ func TestChangesAreRecordedForSubscribers(t *testing.T) {
 		run(t, clk, interval/10, e) // baseline
 
 		srv.Review("acme/web", 1, "reviewer", "APPROVED", "")
-		srv.Comment("acme/web", 1, "octocat", "Thanks!")
+		// alice's own comment, as the gateway posted and recorded it.
+		mine := srv.Comment("acme/web", 1, "forgetools-bot", "Thanks!")
+		if err := e.store.RecordOwnership(context.Background(), store.Ownership{Account: "alice", Session: "s",
+			Artifact: store.Artifact{Forge: githubForge, Repo: "acme/web", Kind: store.KindPRComment, Number: 1, ID: fmt.Sprint(mine)}}); err != nil {
+			t.Fatal(err)
+		}
 		if st := run(t, clk, interval/10, e); st.Changes != 2 {
 			t.Fatalf("changes recorded: %d, want 2", st.Changes)
 		}
 		page, err := e.store.ReadEvents(context.Background(), store.EventQuery{Account: "alice", Session: "s", Limit: 10})
-		if err != nil || len(page.Events) != 2 {
-			t.Fatalf("alice's events: %v, %v", page.Events, err)
+		if err != nil || len(page.Events) != 2 || page.Events[0].Own || !page.Events[1].Own {
+			t.Fatalf("alice's events (the review, then her own comment): %+v, %v", page.Events, err)
 		}
 	})
 }
