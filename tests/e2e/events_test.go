@@ -70,9 +70,11 @@ func TestMCPResourceNotifications(t *testing.T) {
 	}
 	id, uri := subscribeResource(t, cs, "demo/app")
 
-	// A write made through this MCP session, on the local forge.
-	wantCall(t, cs, "forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":1,"body":"Ready for review."}`, false, `Commented on PR #1 .*`)
-	if u := got.next(t, "a comment through MCP"); u != uri {
+	// A review of the pull request, made through this MCP session on the
+	// local forge.
+	wantCall(t, cs, "forge_submit_review", `{"repo":"demo/app","pull_number":1,"verdict":"request_changes","body":"Add a test."}`, false,
+		`Submitted request_changes review on PR #1 .*`)
+	if u := got.next(t, "a review through MCP"); u != uri {
 		t.Fatalf("updated %q, want %q", u, uri)
 	}
 
@@ -86,7 +88,7 @@ func TestMCPResourceNotifications(t *testing.T) {
 	if want := (result{stdout: tool + "\n"}).record(t); resource != want {
 		t.Fatalf("resources/read:\n%s\nforge_get_events:\n%s", resource, want)
 	}
-	for _, line := range []string{"type: comment\nown: true\nactor: demo\n", "<<<body-NONCE\nReady for review.\n>>>body-NONCE\n"} {
+	for _, line := range []string{"type: review\nown: true\nactor: demo\n", "verdict: request_changes\n", "<<<body-NONCE\nAdd a test.\n>>>body-NONCE\n"} {
 		if !strings.Contains(resource, line) {
 			t.Errorf("the resource lacks %q:\n%s", line, resource)
 		}
