@@ -26,6 +26,11 @@ type Config struct {
 	Forges []Forge
 	// Store keeps the dedup memo, ownership records and subscriptions.
 	Store *store.Store
+	// State serves the arms scoped by the caller's own state (their
+	// (tool).scope is SCOPE_OWN_STATE), such as reading the events of every
+	// subscription; nil answers them unimplemented. It is a provider that
+	// reaches no forge: its Ref is not a configured forge.
+	State handler.Provider
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
 	// DedupWindow is how long the gateway replays a create that came
@@ -124,6 +129,7 @@ type checked struct {
 	registry *registry
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
+	state       handler.Provider
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -134,7 +140,7 @@ func checkConfig(cfg Config) (*checked, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checked{accounts: map[string]*account{}, registry: reg, peers: map[string]Peer{},
+	c := &checked{accounts: map[string]*account{}, registry: reg, state: cfg.State, peers: map[string]Peer{},
 		secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow

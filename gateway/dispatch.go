@@ -44,11 +44,17 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (h
 	if err := s.validate(req); err != nil {
 		return nil, err
 	}
-	switch o.arm.Scope {
+	o.scope = o.arm.Scope
+	if o.arm.ScopeWhenEmpty != handler.ScopeNone && (o.arm.ScopeKey == nil || o.arm.ScopeKey(o.req) == "") {
+		o.scope = o.arm.ScopeWhenEmpty
+	}
+	switch o.scope {
 	case handler.ScopeRepository:
 		return s.scopeRepository(o)
 	case handler.ScopeSubscription:
 		return s.scopeSubscription(ctx, o)
+	case handler.ScopeOwnState:
+		return s.scopeOwnState(o)
 	}
 	return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
 		"%s names no repository, so the gateway cannot scope it", o.tool)
@@ -100,6 +106,21 @@ func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.
 		return nil, inBand{fe}
 	}
 	return p, nil
+}
+
+// scopeOwnState sends a call about the caller's own gateway state to the
+// state provider. It names no forge, so a selector is refused rather than
+// silently ignored; what the provider reads is limited by Call.InScope.
+func (s *Service) scopeOwnState(o *operation) (handler.Provider, error) {
+	if s.cfg.state == nil {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
+			"%s reads state this gateway does not keep (it is configured without a state provider)", o.tool)
+	}
+	if o.env.Forge.GetProvider() != 0 || o.env.Forge.GetHost() != "" {
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"%s without a subscription reads your own state across every forge: omit forge_provider and forge_host", o.tool)
+	}
+	return s.cfg.state, nil
 }
 
 func (o *operation) inScope() error {

@@ -50,6 +50,9 @@ func (o *operation) call() handler.Call {
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
+	if o.scope == handler.ScopeOwnState {
+		c.InScope = o.acct.scope.allowsRepo
+	}
 	return c
 }
 

@@ -109,6 +109,10 @@ func validGlob(e string) bool {
 	return err == nil
 }
 
+// allowsRepo is allows for a repository read from stored state, which
+// is checked for shape first.
+func (s scope) allowsRepo(repo string) bool { return validRepo(repo) && s.allows(repo) }
+
 // allows reports whether repo (already validRepo) is in scope. A glob's
 // '*' never crosses a '/': "owner/*" covers exactly one level below owner
 // (a GitHub owner's repositories, or the projects directly in a GitLab

@@ -119,7 +119,8 @@ type operation struct {
 	arm   *handler.Arm
 	req   proto.Message // the arm's request
 	env   handler.Envelope
-	tool  string // as the model names it; "" until the arm is known
+	tool  string        // as the model names it; "" until the arm is known
+	scope handler.Scope // what scoped the call, once checked
 	repo  string
 	forge string // described coordinate, once resolved
 	// replay marks a create answered from the dedup memo.

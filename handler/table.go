@@ -49,6 +49,10 @@ const (
 	// ScopeSubscription: the field is the id of a stored subscription,
 	// whose forge and repository scope the call.
 	ScopeSubscription
+	// ScopeOwnState: the call acts on the caller's own gateway state (its
+	// subscriptions and their events), not on a forge. The gateway sends
+	// it to its state provider; see Call.InScope.
+	ScopeOwnState
 )
 
 // Attribution is what the gateway does with the owner header in a text
@@ -89,8 +93,12 @@ type Arm struct {
 	OwnsResult bool
 	// Scope says what ScopeKey returns.
 	Scope Scope
-	// ScopeKey returns the value of the request's scope field.
+	// ScopeKey returns the value of the request's scope field; nil when
+	// the arm has none.
 	ScopeKey func(req proto.Message) string
+	// ScopeWhenEmpty scopes a call whose scope field is empty
+	// (ScopeOwnState); ScopeNone leaves Scope in charge.
+	ScopeWhenEmpty Scope
 	// Texts returns the request's stamped and stripped text fields, for
 	// the gateway to rewrite in place (on its own copy of the request).
 	Texts func(req proto.Message) []Text

@@ -58,6 +58,14 @@ func DialGateway(table *Table, target string, opts ...connect.ClientOption) (Tra
 	return &connectTransport{client: connect.NewClient[wire, wire](hc, base+table.Procedure, opts...)}, nil
 }
 
+// Endpoint maps a gateway target (unix:///path/to/socket, http://host:port
+// or https://host:port) to an HTTP client and the base URL a procedure path
+// is appended to, for Connect clients of the gateway's other procedures.
+func Endpoint(target string) (*http.Client, string, error) {
+	hc, base, _, err := httpClientFor(target)
+	return hc, base, err
+}
+
 // httpClientFor maps a gateway target to an HTTP client and the base URL the
 // procedure path is appended to, and says whether the gateway is on this
 // machine (a Unix socket, or a loopback host).

@@ -226,13 +226,17 @@ func TestExecuteRejectsBadArguments(t *testing.T) {
 			"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"approve","comments":[{"path":"a.go","line":2,"body":"ok"},{"path":"b.go","line":0,"body":" "}]}`,
 			"comments[1].line: must be between 1 and 2147483647; comments[1].body: must not be blank",
 		},
-		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"forge_host":"bad host"}`, "forge_host: may contain only letters, digits, '-', '.' and ':'"},
-		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be between 1 and 2147483647; forge_host: may contain only letters, digits, '-', '.' and ':'"},
+		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"forge_host":"bad host"}`, "forge_host: may be at most 253 characters, only letters, digits, '-', '.', ':' and '_'"},
+		{"forge_get_issue", `{"repo":"","issue_number":0,"forge_host":"x y"}`, "repo: must not be blank; issue_number: must be between 1 and 2147483647; forge_host: may be at most 253 characters, only letters, digits, '-', '.', ':' and '_'"},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":1,"bogus":1}`, `unknown parameter "bogus"; valid parameters: repo, issue_number, forge_provider, forge_host`},
 		{"forge_get_issue", `{"repo":"a/b","issue_number":"7"}`, "issue_number: expected an integer, got string"},
 		{"forge_submit_review", `{"repo":"a/b","pull_number":1,"verdict":"lgtm"}`, `verdict: expected one of approve, request_changes, comment, got "lgtm"`},
 		{"forge_subscribe", `{"repo":"a/b","number":1}`, "kind: missing required parameter"},
 		{"forge_unsubscribe", `{"subscription_id":"  "}`, "subscription_id: must not be blank"},
+		// An omitted subscription is every subscription; a blank one is a mistake.
+		{"forge_get_events", `{"subscription_id":" "}`, "subscription_id: must not be blank"},
+		{"forge_get_events", `{"limit":0}`, "limit: must be between 1 and 100"},
+		{"forge_get_events", `{"after":9007199254740992}`, "after: must be at most 9007199254740991"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.tool+" "+tc.args, func(t *testing.T) {

@@ -2,11 +2,17 @@
 // capability for any forge provider, from the gateway store: the forge
 // itself is only asked whether the artifact can be watched.
 //
-// Serve wraps a provider; the wrapper answers forge_subscribe and
-// forge_unsubscribe and passes every other arm to the provider. The
-// gateway has already scoped an unsubscribe by the stored subscription's
-// repository (its scope field is marked SCOPE_SUBSCRIPTION) before the
-// wrapper runs.
+// Serve wraps a provider; the wrapper answers forge_subscribe,
+// forge_unsubscribe and forge_get_events for one subscription, and passes
+// every other arm to the provider. The gateway has already scoped a call
+// naming a subscription by the stored subscription's repository (its scope
+// field is marked SCOPE_SUBSCRIPTION) before the wrapper runs. State serves
+// forge_get_events for a call that names none: every subscription of the
+// caller.
+//
+// The events come from sources that describe changes as Change values and
+// hand them to a Recorder (the feed sub-package): the local forge after its
+// own writes, the poll sub-package's driver, the webhook sub-package.
 package subscriptions
 
 import (
@@ -75,6 +81,11 @@ func (f *forge) Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.Su
 		return nil, err
 	}
 	return &forgev1.Subscription{SubscriptionId: sub.ID, Repo: sub.Repo, Kind: string(sub.Kind), Number: sub.Number}, nil
+}
+
+// GetEvents reads the events of the subscription the call names.
+func (f *forge) GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+	return readEvents(ctx, f.store, c, req)
 }
 
 // Unsubscribe removes one of the account's subscriptions.

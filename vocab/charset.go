@@ -1,6 +1,7 @@
 package vocab
 
 import (
+	"fmt"
 	"regexp/syntax"
 	"strconv"
 	"strings"
@@ -12,40 +13,62 @@ import (
 var charsets sync.Map // pattern -> string
 
 // PatternWords is what a string pattern demands, in the model's words. A
-// whole-string character set is said in words, "^[\w./-]+$" as "must be
-// non-empty and contain only letters, digits, '-', '.', '/' and '_'": a
-// model reads that more reliably than a character class, and a class is
-// all most patterns on identifiers are. Any other pattern is quoted.
+// whole-string character set is said in words, "^[\w./-]{1,200}$" as
+// "must be 1 to 200 characters, only letters, digits, '-', '.', '/' and
+// '_'": a model reads that more reliably than a character class, and a
+// class is all most patterns on identifiers are. Any other pattern is
+// quoted.
 func PatternWords(pattern string) string {
 	if w, ok := charsets.Load(pattern); ok {
 		return w.(string)
 	}
 	w := "must match the pattern " + pattern
-	if chars, nonEmpty := charsetWords(pattern); chars != "" && nonEmpty {
-		w = "must be non-empty and contain only " + chars
-	} else if chars != "" {
-		w = "may contain only " + chars
+	if chars, lo, hi := charsetWords(pattern); chars != "" {
+		switch {
+		case lo == 0 && hi < 0:
+			w = "may contain only " + chars
+		case lo == 1 && hi < 0:
+			w = "must be non-empty and contain only " + chars
+		case hi < 0:
+			w = fmt.Sprintf("must be at least %d characters, only %s", lo, chars)
+		case lo == 0:
+			w = fmt.Sprintf("may be at most %d characters, only %s", hi, chars)
+		default:
+			w = fmt.Sprintf("must be %d to %d characters, only %s", lo, hi, chars)
+		}
 	}
 	charsets.Store(pattern, w)
 	return w
 }
 
-// charsetWords lists the characters of a ^[...]+$ or ^[...]*$ pattern, and
-// whether it demands at least one; "" for any other pattern.
-func charsetWords(pattern string) (string, bool) {
+// charsetWords lists the characters of a ^[...]+$, ^[...]*$ or
+// ^[...]{lo,hi}$ pattern, with how many it takes (hi < 0: no bound); ""
+// for any other pattern.
+func charsetWords(pattern string) (chars string, lo, hi int) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return "", false
+		return "", 0, 0
 	}
-	re = re.Simplify()
+	// Not simplified: that would spell {1,200} as two hundred nested
+	// repeats.
 	// ^[...]+$ or ^[...]*$: begin, one repeated class, end.
 	if re.Op != syntax.OpConcat || len(re.Sub) != 3 ||
 		re.Sub[0].Op != syntax.OpBeginText || re.Sub[2].Op != syntax.OpEndText {
-		return "", false
+		return "", 0, 0
 	}
 	rep := re.Sub[1]
-	if (rep.Op != syntax.OpPlus && rep.Op != syntax.OpStar) || rep.Sub[0].Op != syntax.OpCharClass {
-		return "", false
+	switch rep.Op {
+	case syntax.OpPlus:
+		lo, hi = 1, -1
+	case syntax.OpStar:
+		lo, hi = 0, -1
+	case syntax.OpRepeat:
+		lo, hi = rep.Min, rep.Max
+	default:
+		return "", 0, 0
+	}
+	if rep.Sub[0].Op != syntax.OpCharClass {
+		return "", 0, 0
 	}
 	ranges := rep.Sub[0].Rune // sorted [lo, hi] pairs
 	has := func(lo, hi rune) bool {
@@ -65,25 +88,32 @@ func charsetWords(pattern string) (string, bool) {
 		parts = append(parts, "digits")
 	}
 	for i := 0; i < len(ranges); i += 2 {
-		for r := ranges[i]; r <= ranges[i+1]; r++ {
-			switch {
-			case digits && r >= '0' && r <= '9',
-				letters && (r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z'):
-				continue
-			case r > '~' || r < '!' || ranges[i+1]-ranges[i] > 16:
-				// Beyond printable ASCII, or a range too wide to list:
-				// words would mislead, so the pattern speaks for itself.
-				return "", false
+		first, last := ranges[i], ranges[i+1]
+		if first < '!' || last > '~' {
+			// Beyond printable ASCII: words would mislead, so the
+			// pattern speaks for itself.
+			return "", 0, 0
+		}
+		var run []rune // what letters and digits do not already say
+		for r := first; r <= last; r++ {
+			if !(digits && r >= '0' && r <= '9') && !(letters && (r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z')) {
+				run = append(run, r)
 			}
-			parts = append(parts, strconv.QuoteRune(r))
+		}
+		switch {
+		case len(run) > 3 && int(run[len(run)-1]-run[0]) == len(run)-1:
+			parts = append(parts, strconv.QuoteRune(run[0])+" to "+strconv.QuoteRune(run[len(run)-1]))
+		default:
+			for _, r := range run {
+				parts = append(parts, strconv.QuoteRune(r))
+			}
 		}
 	}
-	nonEmpty := rep.Op == syntax.OpPlus
 	switch len(parts) {
 	case 0:
-		return "", false
+		return "", 0, 0
 	case 1:
-		return parts[0], nonEmpty
+		return parts[0], lo, hi
 	}
-	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1], nonEmpty
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1], lo, hi
 }

@@ -146,6 +146,8 @@ func seed(ctx context.Context, svc *gateway.Service, agents int) (*canned, error
 // with results the real gateway gave, so both targets send the agents the
 // same bytes to decode and render.
 type canned struct {
+	// WaitEvents is not measured.
+	gatewayv1connect.UnimplementedAgentGatewayHandler
 	get, create *gatewayv1.ForgeCallResult
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestTheCallCarriesTheAccount(t *testing.T) {
 			t.Errorf("the forge saw key %q, want one derived for alice-1", c.ClientRequestID)
 		}
 		c.ClientRequestID = ""
-		if c != want {
+		if !reflect.DeepEqual(c, want) {
 			t.Errorf("the forge saw %+v, want %+v", c, want)
 		}
 	}

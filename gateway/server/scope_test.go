@@ -104,7 +104,7 @@ func TestMalformedRepositoriesAreRefused(t *testing.T) {
 	h := start(t, storetest.SQLite(t), scope("*"))
 	// Characters no forge allows in a name break the field's pattern; the
 	// rest are shapes the gateway refuses before any forge sees them.
-	const chars = "contain only letters, digits, '-', '.', '/' and '_'"
+	const chars = "only letters, digits, '-', '.', '/' and '_'"
 	for repo, want := range map[string]string{"acme/..": "owner/name", "../etc": "owner/name", "acme//web": "owner/name",
 		"/acme": "owner/name", "acme/web?x=1": chars, "acme/web#1": chars, "acme/w eb": chars} {
 		wantError(t, h.call("alice-1", getIssue(repo, 1)), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, want)

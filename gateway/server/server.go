@@ -42,6 +42,15 @@ type Options struct {
 	// Logger receives listener lifecycle and rejected-connection lines;
 	// nil means slog.Default().
 	Logger *slog.Logger
+	// Handlers are further Connect procedures (path -> handler) served
+	// beside the tables' on every listener, behind the same identity
+	// binding: the WaitEvents RPC, say.
+	Handlers map[string]http.Handler
+	// Public are handlers (path -> handler) the TCP listener serves
+	// without a bearer token because they authenticate their own requests,
+	// such as webhook receivers that check the forge's signature. The
+	// session sockets never serve them.
+	Public map[string]http.Handler
 }
 
 // Server serves one Service on any number of listeners. A Server is
@@ -73,6 +82,9 @@ func New(svc *gateway.Service, opts Options) *Server {
 	}
 	mux := http.NewServeMux()
 	for path, h := range gateway.Handlers(svc, connect.WithReadMaxBytes(opts.MaxRequestBytes), compression()) {
+		mux.Handle(path, h)
+	}
+	for path, h := range opts.Handlers {
 		mux.Handle(path, h)
 	}
 	return &Server{svc: svc, opts: opts, log: log, handler: mux, errs: make(chan error, 1)}

@@ -24,7 +24,18 @@ func (s *Server) ListenTCP(addr string) (net.Addr, error) {
 	if s.opts.TLS != nil {
 		l = tls.NewListener(l, s.opts.TLS)
 	}
-	srv := s.newHTTPServer(s.bearer(uncompressedFor(loopback, s.handler)), nil)
+	h := s.bearer(uncompressedFor(loopback, s.handler))
+	if len(s.opts.Public) > 0 {
+		// Paths served without a bearer token (webhook receivers, which
+		// authenticate each delivery by its signature).
+		mux := http.NewServeMux()
+		mux.Handle("/", h)
+		for path, p := range s.opts.Public {
+			mux.Handle(path, p)
+		}
+		h = mux
+	}
+	srv := s.newHTTPServer(h, nil)
 	s.log.Info("gateway listening", "tcp", l.Addr().String(), "tls", s.opts.TLS != nil)
 	WarnExposure(s.log, "gateway TCP listener", l.Addr(), s.opts.TLS != nil, s.svc != nil && s.svc.HasTokens())
 	s.serve(srv, l)

@@ -67,19 +67,25 @@ func (s *Store) Subscription(ctx context.Context, account, id string) (Subscript
 
 // Unsubscribe deletes one of the account's subscriptions (ErrNotFound when
 // it has no such subscription).
+// Its events go with it, and so do the sessions' cursors of its stream.
 func (s *Store) Unsubscribe(ctx context.Context, account, id string) error {
-	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_subscriptions WHERE account = ? AND id = ?`), account, id)
-	if err != nil {
-		return fmt.Errorf("unsubscribe: %w", err)
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM gateway_subscriptions WHERE account = ? AND id = ?`), account, id)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return ErrNotFound
+		}
+		_, err = tx.ExecContext(ctx, s.q(`DELETE FROM gateway_event_cursors WHERE account = ? AND stream = ?`), account, id)
+		return err
+	})
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return fmt.Errorf("store: unsubscribe: %w", err)
 	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("unsubscribe: %w", err)
-	}
-	if n == 0 {
-		return ErrNotFound
-	}
-	return nil
+	return err
 }
 
 // Subscriptions lists an account's subscriptions, oldest first.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,14 +11,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
+	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/config"
+	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
 )
 
-// demoStep is one scripted tool call. A step whose id repeats an earlier
-// one replays that call, as a model retrying after a timeout would. $NAME
-// in args is a value an earlier step captured from what it read back.
+// demoStep is one scripted step: a tool call, or something someone else
+// does on the forge meanwhile. A call whose id repeats an earlier one
+// replays that call, as a model retrying after a timeout would. $NAME in
+// args is a value an earlier step captured from what it read back.
 type demoStep struct {
 	note, id, tool, args string
 	// session makes the call as another session than the agent's.
@@ -25,7 +30,14 @@ type demoStep struct {
 	// capture names a value to take from the result: the first group of re.
 	capture string
 	re      *regexp.Regexp
+	// forge, when set, is done on the local forge instead of a tool call,
+	// and said is how the demo shows it.
+	forge func(ctx context.Context, f *local.Forge) error
+	said  string
 }
+
+// reviewer is someone else on the forge: not an agent of this gateway.
+const reviewer = "alice"
 
 // demoCI is the demo forge's CI command: it passes once config.go handles
 // an empty file. grep and sh exist on any machine.
@@ -45,6 +57,8 @@ var (
 	shaRe  = regexp.MustCompile(`(?m)^sha: ([0-9a-f]{40})$`)
 	headRe = regexp.MustCompile(`(?m)^head_sha: ([0-9a-f]{40})$`)
 	runRe  = regexp.MustCompile(`(?m)^run_id: ([0-9]+)$`)
+	subRe  = regexp.MustCompile(`subscription (\S+)$`)
+	nextRe = regexp.MustCompile(`(?m)^next_cursor: ([0-9]+)$`)
 )
 
 // jsonValue is s as a JSON string, as a person would write it (no \u0026
@@ -81,18 +95,40 @@ var demoScript = []demoStep{
 			`,"message":"Return ErrEmpty for an empty config file\n\nFixes #1.","expected_sha":"$SHA"}`},
 	{id: "call-11", tool: "forge_create_pull_request",
 		args: `{"repo":"demo/app","title":"Handle an empty config file","body":"Fixes #1.","head_ref":"fix-empty-config"}`},
-	{id: "call-12", tool: "forge_trigger_ci", args: `{"repo":"demo/app","workflow":"ci","ref":"fix-empty-config"}`},
-	{id: "call-13", tool: "forge_list_ci_runs", args: `{"repo":"demo/app","ref":"fix-empty-config","limit":1}`},
-	{note: "A review, then the pull request as it stands: its head sha is what gets merged.", id: "call-14", tool: "forge_submit_review",
+	{note: "It subscribes to the pull request, to hear of reviews and CI without polling.", id: "call-12", tool: "forge_subscribe",
+		args: `{"repo":"demo/app","kind":"pull_request","number":2}`, capture: "SUBSCRIPTION", re: subRe},
+	{id: "call-13", tool: "forge_trigger_ci", args: `{"repo":"demo/app","workflow":"ci","ref":"fix-empty-config"}`},
+	{id: "call-14", tool: "forge_list_ci_runs", args: `{"repo":"demo/app","ref":"fix-empty-config","limit":1}`},
+	{note: "Meanwhile a reviewer on the forge asks a question, with an inline comment.",
+		said:  reviewer + " reviews PR #2: comment \"Does a file of only whitespace count as empty?\", on config.go:13 \"len(bytes.TrimSpace(data)) == 0?\"",
+		forge: reviewQuestion},
+	{note: "The agent reads its events: the review arrived without a poll (the local forge reports its own writes).",
+		id: "call-15", tool: "forge_get_events", args: `{}`, capture: "CURSOR", re: nextRe},
+	{note: "It answers, approves what CI passed, and reads the pull request as it stands: its head sha is what gets merged.",
+		id: "call-16", tool: "forge_comment_on_pull_request",
+		args: `{"repo":"demo/app","pull_number":2,"body":"No: whitespace stays a JSON syntax error, with its own message; ErrEmpty is for a file with no bytes."}`},
+	{id: "call-17", tool: "forge_submit_review",
 		args: `{"repo":"demo/app","pull_number":2,"verdict":"approve","body":"Handles the empty file; CI passes."}`},
-	{id: "call-15", tool: "forge_get_pull_request", args: `{"repo":"demo/app","pull_number":2}`, capture: "HEAD", re: headRe},
-	{note: "A write with the sha read before the fix is stale: refused, nothing written.", id: "call-16", tool: "forge_write_file",
+	{id: "call-18", tool: "forge_get_pull_request", args: `{"repo":"demo/app","pull_number":2}`, capture: "HEAD", re: headRe},
+	{note: "A write with the sha read before the fix is stale: refused, nothing written.", id: "call-19", tool: "forge_write_file",
 		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":"","message":"Oops","expected_sha":"$SHA"}`},
-	{note: "It merges the head it reviewed, reads config.go back on main and closes the issue.", id: "call-17", tool: "forge_merge_pull_request",
+	{note: "It merges the head it reviewed, reads config.go back on main and closes the issue.", id: "call-20", tool: "forge_merge_pull_request",
 		args: `{"repo":"demo/app","pull_number":2,"expected_head_sha":"$HEAD"}`},
-	{id: "call-18", tool: "forge_read_file", args: `{"repo":"demo/app","path":"config.go","ref":"main"}`},
-	{id: "call-19", tool: "forge_update_issue", args: `{"repo":"demo/app","issue_number":1,"state":"closed","state_reason":"completed"}`},
-	{id: "call-20", tool: "forge_list_pull_requests", args: `{"repo":"demo/app","state":"all"}`},
+	{id: "call-21", tool: "forge_read_file", args: `{"repo":"demo/app","path":"config.go","ref":"main"}`},
+	{id: "call-22", tool: "forge_update_issue", args: `{"repo":"demo/app","issue_number":1,"state":"closed","state_reason":"completed"}`},
+	{note: "Passing next_cursor as after acknowledges the page it read; its own writes come marked own.",
+		id: "call-23", tool: "forge_get_events", args: `{"after":$CURSOR}`},
+	{note: "Done with the pull request.", id: "call-24", tool: "forge_unsubscribe", args: `{"subscription_id":"$SUBSCRIPTION"}`},
+	{id: "call-25", tool: "forge_list_pull_requests", args: `{"repo":"demo/app","state":"all"}`},
+}
+
+// reviewQuestion is the reviewer's review, made on the forge directly.
+func reviewQuestion(ctx context.Context, f *local.Forge) error {
+	_, err := f.SubmitReview(ctx, handler.Call{Account: reviewer}, &gatewayv1.SubmitReviewRequest{
+		Repo: "demo/app", PullNumber: 2, Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: "Does a file of only whitespace count as empty?",
+		Comments: []*gatewayv1.ReviewCommentInput{{Path: "config.go", Line: 13, Body: "len(bytes.TrimSpace(data)) == 0?"}},
+	})
+	return err
 }
 
 func newDemo() *cobra.Command {
@@ -103,11 +139,14 @@ func newDemo() *cobra.Command {
 		Long: `Run a scripted agent session against an in-process gateway on the local
 sandbox forge: file an issue (and retry it), read the repository and a file,
 run CI (the demo configures a grep as the CI command), get refused on main,
-push a branch with a fix, open a pull request, run CI again, review it, get
-a stale write refused, merge the reviewed head, read the file back on main
-and close the issue. Each call is printed as the model made it, followed by
-the text the model reads back. A maintainer session, allowed to push to
-main, seeds the repository first.
+push a branch with a fix, open a pull request and subscribe to it, run CI
+again; a reviewer on the forge asks a question, and the agent reads the
+review as an event; it answers, approves, gets a stale write refused, merges
+the reviewed head, reads the file back on main, closes the issue and reads
+its own writes as events. Each call is printed as the model made it,
+followed by the text the model reads back; what others do on the forge is
+printed with a "!". A maintainer session, allowed to push to main, seeds the
+repository first.
 
 Without --store the demo uses a fresh SQLite file and git directory in a
 temporary directory, so every run tells the same story; no credentials, no
@@ -148,6 +187,13 @@ the repository from.`,
 			for _, s := range demoScript {
 				if s.note != "" {
 					fmt.Fprintf(out, "\n# %s\n", s.note)
+				}
+				if s.forge != nil {
+					fmt.Fprintf(out, "! %s\n", s.said)
+					if err := s.forge(cmd.Context(), sys.local); err != nil {
+						return fmt.Errorf("demo: %s: %w", s.said, err)
+					}
+					continue
 				}
 				args := s.args
 				for k, v := range vars {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -33,7 +34,13 @@ With --http the gateway runs in-process and every request carries
 "Authorization: Bearer <token>": the token names the account (its
 token_envs in the config; --token-env adds one to the account of --session,
 the first by default), and the tools act as that account. Bind it to
-loopback, or give it --tls-cert and --tls-key.`,
+loopback, or give it --tls-cert and --tls-key.
+
+Each subscription (forge_subscribe) is also a resource,
+forge://subscriptions/<id>: resources/read returns what forge_get_events
+returns for it, and a client that subscribes to the resource gets
+notifications/resources/updated when its events change. An in-process
+gateway also polls subscribed GitHub artifacts while the server runs.`,
 		Example: `  forgetools mcp
   forgetools mcp --read-only
   forgetools mcp --gateway unix:///run/forgetools/release-bot-1.sock --exclude-tools forge_submit_review
@@ -50,13 +57,22 @@ loopback, or give it --tls-cert and --tls-key.`,
 			if tf.cert != "" || tf.key != "" {
 				return usageError{fmt.Errorf("--tls-cert and --tls-key are for --http")}
 			}
-			ts, closeFn, err := f.toolset(cmd.Context(), cmd.ErrOrStderr())
+			s, err := f.open(cmd.Context(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
 			}
-			defer closeFn()
-			srv := mcpserver.New(ts, Version)
-			return srv.Run(cmd.Context(), &mcp.IOTransport{
+			defer s.close()
+			ctx, stop := context.WithCancel(cmd.Context())
+			log, _ := f.logger(cmd.ErrOrStderr())
+			if s.sys != nil {
+				// An in-process gateway delivers notifications itself.
+				done := s.sys.background(ctx)
+				defer done()
+				log = s.sys.log
+			}
+			defer stop()
+			srv := mcpserver.New(s.tools, Version, mcpserver.Options{Events: s.events, Context: ctx, Logger: log})
+			return srv.Run(ctx, &mcp.IOTransport{
 				Reader: io.NopCloser(cmd.InOrStdin()),
 				Writer: nopWriteCloser{cmd.OutOrStdout()},
 			})
@@ -98,8 +114,13 @@ func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, addr string) err
 	if _, err := f.build(noTransport); err != nil {
 		return err
 	}
-	h := &mcpHTTP{sys: sys, options: f.build, log: log, servers: map[gateway.Identity]*mcp.Server{}}
-	return serveMCPHTTP(cmd.Context(), h, addr, tlsConfig, cmd.OutOrStdout())
+	// The in-process gateway delivers change notifications while it serves.
+	ctx, stop := context.WithCancel(cmd.Context())
+	done := sys.background(ctx)
+	defer done()
+	defer stop()
+	h := &mcpHTTP{sys: sys, ctx: ctx, options: f.build, log: sys.log, servers: map[gateway.Identity]*mcp.Server{}}
+	return serveMCPHTTP(ctx, h, addr, tlsConfig, cmd.OutOrStdout())
 }
 
 // accountOf is the index of the account a session belongs to, or of the

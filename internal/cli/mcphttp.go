@@ -33,7 +33,9 @@ const identityKey = "forgetools.identity"
 // session, and each identity gets its own MCP server over a toolset that
 // calls the gateway as that identity.
 type mcpHTTP struct {
-	sys     *system
+	sys *system
+	// ctx bounds the goroutines that follow subscribed resources.
+	ctx     context.Context
 	options func(runtime.Transport) (*runtime.Toolset, error)
 	log     *slog.Logger
 
@@ -76,7 +78,7 @@ func (h *mcpHTTP) server(r *http.Request) *mcp.Server {
 		h.log.Error("building the toolset", "cause", err.Error())
 		return nil
 	}
-	srv := mcpserver.New(ts, Version)
+	srv := mcpserver.New(ts, Version, mcpserver.Options{Events: h.sys.feed.For(id), Context: h.ctx, Logger: h.log})
 	h.servers[id] = srv
 	return srv
 }

@@ -120,7 +120,8 @@ func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *sl
 			return nil, "", nil, err
 		}
 		closeFn = func() { st.Close() }
-		if p, err = buildLocal(ctx, st, f, cfg.Store, log); err != nil {
+		// Listing writes nothing, so nothing to record: no event feed.
+		if p, err = buildLocal(ctx, st, nil, f, cfg.Store, log); err != nil {
 			closeFn()
 			return nil, "", nil, fmt.Errorf("forge local: %w", err)
 		}

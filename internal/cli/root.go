@@ -61,7 +61,8 @@ func newRoot(stdin io.Reader, stdout, stderr io.Writer) *cobra.Command {
 		Long: `forgetools gives AI agents the tools to work on code forges (GitHub,
 GitLab, Gitea, Forgejo, Linear and a local sandbox forge): read and write
 issues and pull requests, read a repository, push a branch and a file,
-merge, drive CI. A gateway holds the credentials and enforces identity,
+merge, drive CI, and hear what changes on the issues and pull requests they
+subscribe to. A gateway holds the credentials and enforces identity,
 repository scope and idempotency; pushes need their own approval.
 
 With no configuration everything runs on the embedded local forge: a SQLite

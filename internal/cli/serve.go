@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
+	"maps"
+	"net/http"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -24,7 +28,15 @@ tls_key) unless it is bound to loopback.
 
 With no --config, serve runs the embedded local forge on a SQLite file in the
 data directory, with one demo account (session "demo") scoped to every
-repository. Stop it with Ctrl-C; in-flight calls finish first.`,
+repository. Stop it with Ctrl-C; in-flight calls finish first.
+
+serve also delivers change notifications: the local forge's own writes
+become events at once; subscribed issues and pull requests on GitHub are
+polled (events.poll_interval, one conditional request each) unless their
+repository's signed webhooks arrive on the TCP listener
+(forges[].webhook_secret_env); events older than events.retention are pruned.
+Agents read them with forge_get_events; Go runtimes wait for them with the
+WaitEvents RPC (runtime/events).`,
 		Example: `  forgetools serve
   forgetools serve --config examples/forgetools.yaml
   forgetools serve --store postgres://forgetools@localhost/forgetools --socket-dir /run/forgetools
@@ -56,7 +68,10 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 				// serve would run forever with nothing to call it on.
 				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
 			}
-			srv := server.New(sys.svc, server.Options{Logger: sys.log, TLS: tlsConfig})
+			path, wait := sys.feed.Handler()
+			srv := server.New(sys.svc, server.Options{
+				Logger: sys.log, TLS: tlsConfig, Handlers: map[string]http.Handler{path: wait}, Public: sys.webhooks,
+			})
 			// Open every listener before announcing any, and close them all
 			// (which removes the socket files) if one fails.
 			var targets []string
@@ -78,11 +93,23 @@ repository. Stop it with Ctrl-C; in-flight calls finish first.`,
 					srv.Close()
 					return err
 				}
-				targets = append(targets, scheme(tlsConfig)+"://"+addr.String())
+				base := scheme(tlsConfig) + "://" + addr.String()
+				targets = append(targets, base)
+				for _, path := range slices.Sorted(maps.Keys(sys.webhooks)) {
+					fmt.Fprintf(cmd.OutOrStdout(), "webhooks on %s%s\n", base, path)
+				}
 			}
 			for _, t := range targets {
 				fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", t)
 			}
+			// Deferred in this order, the background work is told to stop,
+			// then waited for, before the store closes.
+			ctx, stop := context.WithCancel(cmd.Context())
+			done := sys.background(ctx)
+			defer done()
+			defer stop()
+			// Long polls (WaitEvents) end at once when the server stops.
+			context.AfterFunc(cmd.Context(), sys.feed.Close)
 			return srv.Run(cmd.Context())
 		},
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/events"
 )
 
 // toolFlags select where tool calls go and which tools exist.
@@ -53,47 +54,65 @@ func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
 // toolset builds the toolset the flags describe. close releases the
 // in-process gateway, if one was started.
 func (f *toolFlags) toolset(ctx context.Context, stderr io.Writer) (ts *runtime.Toolset, close func() error, err error) {
-	log, err := f.logger(stderr)
+	s, err := f.open(ctx, stderr)
 	if err != nil {
 		return nil, nil, err
 	}
+	return s.tools, s.close, nil
+}
+
+// session is where a command's tool calls go: the toolset, the event
+// waiter of the same session, and the in-process gateway (nil with
+// --gateway).
+type session struct {
+	tools  *runtime.Toolset
+	events events.Waiter
+	sys    *system
+	close  func() error
+}
+
+// open connects the flags' session: to a running gateway, or to one it
+// starts in-process.
+func (f *toolFlags) open(ctx context.Context, stderr io.Writer) (*session, error) {
+	log, err := f.logger(stderr)
+	if err != nil {
+		return nil, err
+	}
 	var transport runtime.Transport
-	close = func() error { return nil }
+	s := &session{close: func() error { return nil }}
 	if f.gateway != "" {
 		if f.configured() || f.store != "" || f.session != "" {
-			return nil, nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --github, --store and --session apply only in-process")}
+			return nil, usageError{fmt.Errorf("--gateway calls a running gateway: --config, --github, --store and --session apply only in-process")}
 		}
-		transport, err = f.dial()
-		if err != nil {
-			return nil, nil, err
+		if transport, s.events, err = f.dial(); err != nil {
+			return nil, err
 		}
 	} else {
 		if f.tokenEnv != "" {
-			return nil, nil, usageError{fmt.Errorf("--token-env is the bearer token of an http(s) --gateway (or, for mcp --http, of an account): without either it would be ignored")}
+			return nil, usageError{fmt.Errorf("--token-env is the bearer token of an http(s) --gateway (or, for mcp --http, of an account): without either it would be ignored")}
 		}
 		cfg, err := f.load()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		sys, err := open(ctx, cfg, log)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		f.served = servedOf(cfg)
 		id, err := pickSession(sys, f.session)
 		if err != nil {
 			sys.Close()
-			return nil, nil, err
+			return nil, err
 		}
 		transport = runtime.TransportFunc(sys.svc.Transport(id))
-		close = sys.Close
+		s.events, s.sys, s.close = sys.feed.For(id), sys, sys.Close
 	}
-	ts, err = f.build(transport)
-	if err != nil {
-		close()
-		return nil, nil, err
+	if s.tools, err = f.build(transport); err != nil {
+		s.close()
+		return nil, err
 	}
-	return ts, close, nil
+	return s, nil
 }
 
 // build is the toolset the filter flags describe, calling through
@@ -149,23 +168,29 @@ func servedOf(cfg *config.Config) []runtime.Forge {
 	return out
 }
 
-func (f *toolFlags) dial() (runtime.Transport, error) {
+// dial connects to the running gateway --gateway names: its forge calls and
+// its WaitEvents RPC.
+func (f *toolFlags) dial() (runtime.Transport, events.Waiter, error) {
 	var opts []connect.ClientOption
 	if f.tokenEnv != "" {
 		if strings.HasPrefix(f.gateway, "unix://") {
-			return nil, usageError{fmt.Errorf("--token-env: a unix socket is its own identity; tokens are for http(s) gateways")}
+			return nil, nil, usageError{fmt.Errorf("--token-env: a unix socket is its own identity; tokens are for http(s) gateways")}
 		}
 		token, err := config.Secret(f.tokenEnv)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		opts = append(opts, connect.WithInterceptors(bearer(token)))
 	}
 	t, err := runtime.DialGateway(gatewayv1tools.ForgeTools, f.gateway, opts...)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, nil, usageError{err}
 	}
-	return t, nil
+	w, err := events.Dial(f.gateway, opts...)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	return t, w, nil
 }
 
 // pickSession is the identity an in-process gateway acts as.

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/forgetools/forgetools/gateway"
@@ -18,6 +20,9 @@ import (
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/subscriptions/feed"
+	"github.com/forgetools/forgetools/subscriptions/poll"
+	"github.com/forgetools/forgetools/subscriptions/webhook"
 )
 
 // system is a running gateway: its service, the state it owns and the
@@ -25,17 +30,32 @@ import (
 type system struct {
 	svc   *gateway.Service
 	store *store.Store
+	// feed records and delivers change notifications.
+	feed *feed.Feed
+	// local is the first local forge, whose operator methods the demo
+	// uses; nil when none is configured.
+	local *local.Forge
+	// sources are the forges the poll driver polls.
+	sources []poll.Source
+	// webhooks receive forges' webhooks, by path, on the TCP listener.
+	webhooks map[string]http.Handler
+	events   config.Events
 	// log redacts every credential the configuration names, however
 	// encoded, from every line (internal/redact).
 	log *slog.Logger
 }
 
-func (s *system) Close() error { return s.store.Close() }
+func (s *system) Close() error {
+	s.feed.Close()
+	return s.store.Close()
+}
 
 // open builds the gateway a configuration describes: the store, every forge
 // provider (credentials read from the environment variables the config
 // names) and the Service over them. Every forge gets subscriptions kept in
-// the gateway store.
+// the gateway store; the local forge reports its writes to the event feed,
+// polled forges are the poll driver's sources, and forges with a webhook
+// secret get a receiver.
 //
 // Everything that can be checked without the store is checked first (every
 // credential, every account, every remote forge's settings), so a start
@@ -82,7 +102,9 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 			return nil, fmt.Errorf("forges[%d] (%s): %w", i, f.Provider, err)
 		}
 		forges[i] = p
-		gcfg.Redact = append(gcfg.Redact, secrets...)
+		// A webhook secret never reaches a provider, but it is kept out of
+		// errors all the same.
+		gcfg.Redact = append(gcfg.Redact, nonEmpty(append(secrets, creds[f.WebhookSecretEnv])...)...)
 	}
 
 	created, err := prepareStore(cfg.Store, log)
@@ -98,34 +120,74 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	if err != nil {
 		return nil, err
 	}
-	gcfg.Store = st
+	sys := &system{store: st, webhooks: map[string]http.Handler{}, events: cfg.Events, log: log}
+	sys.feed = feed.New(st, feed.Options{Retention: time.Duration(cfg.Events.Retention), Logger: log})
+	defer func() {
+		if err != nil {
+			sys.Close()
+		}
+	}()
+	gcfg.Store, gcfg.State = st, subscriptions.State(st)
 	for i, f := range cfg.Forges {
 		if f.Provider == "local" {
-			p, err := buildLocal(ctx, st, f, cfg.Store, log)
-			if err != nil {
-				st.Close()
+			if forges[i], err = buildLocal(ctx, st, sys.feed, f, cfg.Store, log); err != nil {
 				return nil, fmt.Errorf("forges[%d] (local): %w", i, err)
 			}
-			forges[i] = p
+		}
+		if err = sys.notify(forges[i], f, creds); err != nil {
+			return nil, fmt.Errorf("forges[%d] (%s): %w", i, f.Provider, err)
 		}
 		gcfg.Forges = append(gcfg.Forges, gateway.Forge{Provider: subscriptions.Serve(forges[i], st), Default: f.Default})
 	}
-	svc, err := gateway.New(gcfg)
-	if err != nil {
-		st.Close()
+	if sys.svc, err = gateway.New(gcfg); err != nil {
 		return nil, err
 	}
-	return &system{svc: svc, store: st, log: log}, nil
+	return sys, nil
 }
 
-// buildLocal constructs the local forge on the gateway's store.
-func buildLocal(ctx context.Context, st *store.Store, f config.Forge, dsn string, log *slog.Logger) (*local.Forge, error) {
+// notify wires a forge into change notifications: a local forge is kept
+// for the demo, a pollable one becomes a poll source, and one with a
+// webhook secret gets a receiver.
+func (s *system) notify(p subscriptions.Provider, f config.Forge, creds config.Credentials) error {
+	if l, ok := p.(*local.Forge); ok && s.local == nil {
+		s.local = l
+	}
+	if src, ok := p.(poll.Source); ok {
+		s.sources = append(s.sources, src)
+	}
+	if f.WebhookSecretEnv == "" {
+		return nil
+	}
+	src, ok := p.(webhook.Source)
+	if !ok {
+		return fmt.Errorf("%s sends no webhooks the gateway can verify", f.Provider)
+	}
+	secret := creds[f.WebhookSecretEnv]
+	s.webhooks[webhook.Path(src.Ref())] = webhook.Handler(s.store, s.feed, src, []byte(secret), s.log)
+	return nil
+}
+
+// background runs what a long-lived gateway does besides answering calls
+// until ctx ends: pruning events past their retention and polling the
+// subscribed artifacts of forges without webhooks. wait returns once both
+// have stopped.
+func (s *system) background(ctx context.Context) (wait func()) {
+	var wg sync.WaitGroup
+	driver := poll.New(s.store, s.feed, s.sources, poll.Options{Interval: time.Duration(s.events.PollInterval), Logger: s.log})
+	wg.Go(func() { s.feed.Run(ctx) })
+	wg.Go(func() { driver.Run(ctx) })
+	return wg.Wait
+}
+
+// buildLocal constructs the local forge on the gateway's store; its writes
+// become events through rec.
+func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder, f config.Forge, dsn string, log *slog.Logger) (*local.Forge, error) {
 	dir, err := gitDir(f, dsn)
 	if err != nil {
 		return nil, err
 	}
 	return local.New(ctx, st.DB(), local.Options{
-		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir,
+		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir, Recorder: rec,
 		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
 	})
 }

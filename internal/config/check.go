@@ -45,7 +45,7 @@ func (c *Config) Check() error {
 		if f.Default {
 			defaults++
 		}
-		for _, e := range []struct{ field, env string }{{"token_env", f.TokenEnv}, {"reviewer_token_env", f.ReviewerTokenEnv}} {
+		for _, e := range []struct{ field, env string }{{"token_env", f.TokenEnv}, {"reviewer_token_env", f.ReviewerTokenEnv}, {"webhook_secret_env", f.WebhookSecretEnv}} {
 			if problem := checkEnvName(e.env); e.env != "" && problem != "" {
 				bad("%s.%s %s", where, e.field, problem)
 			}
@@ -69,6 +69,12 @@ func (c *Config) Check() error {
 		}
 		if f.BaseURL != "" && f.Provider != "local" {
 			bad("%s.base_url: only the local forge takes base_url (the others' URLs come from the forge; api_url points at an API)", where)
+		}
+		if f.WebhookSecretEnv != "" && f.Provider != "github" {
+			bad("%s.webhook_secret_env: only a github forge sends webhooks the gateway can verify", where)
+		}
+		if f.WebhookSecretEnv != "" && c.Listen == "" {
+			bad("%s.webhook_secret_env: webhooks arrive on the TCP listener: set listen", where)
 		}
 		if f.Provider != "local" && f.TokenEnv == "" {
 			bad("%s.token_env: %s needs a credential: name the environment variable that holds it", where, f.Provider)
@@ -110,6 +116,12 @@ func (c *Config) Check() error {
 	}
 	if len(c.Accounts) == 0 {
 		bad("accounts: at least one account is required")
+	}
+	if c.Events.Retention < 0 || c.Events.PollInterval < 0 {
+		bad("events: retention and poll_interval must not be negative")
+	}
+	if d := time.Duration(c.Events.PollInterval); d > 0 && d < 10*time.Second {
+		bad("events.poll_interval: %s is below 10s, which would spend a forge's rate limit on polling", d)
 	}
 	return errors.Join(errs...)
 }

@@ -28,6 +28,7 @@ type Config struct {
 	// SocketDir holds one Unix socket per configured session.
 	SocketDir string `yaml:"socket_dir"`
 	// Listen is a TCP address for bearer-token clients; empty = no TCP.
+	// Webhooks arrive on it too.
 	Listen string `yaml:"listen"`
 	// TLSCert and TLSKey are PEM files; with them the TCP listener (and
 	// an MCP HTTP listener) serve TLS.
@@ -39,6 +40,18 @@ type Config struct {
 	DedupWindow Duration  `yaml:"dedup_window"`
 	Forges      []Forge   `yaml:"forges"`
 	Accounts    []Account `yaml:"accounts"`
+	// Events tunes change notifications.
+	Events Events `yaml:"events"`
+}
+
+// Events tunes change notifications: how long events are kept and how
+// often subscribed artifacts are polled on forges without webhooks.
+type Events struct {
+	// Retention is how long an event is kept; zero = 7 days.
+	Retention Duration `yaml:"retention"`
+	// PollInterval is how often each subscribed artifact on a polled forge
+	// (github) is polled; zero = 60s.
+	PollInterval Duration `yaml:"poll_interval"`
 }
 
 // Forge is one forge instance the gateway can act on.
@@ -83,6 +96,11 @@ type Forge struct {
 	CIEnv []string `yaml:"ci_env"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
+	// WebhookSecretEnv names the environment variable holding the secret
+	// the forge signs its webhooks with (github). Set, the TCP listener
+	// receives them at /webhooks/<provider>/<host>, and the poll driver
+	// leaves repositories whose webhooks arrive to them.
+	WebhookSecretEnv string `yaml:"webhook_secret_env"`
 }
 
 // Account is an agent identity the gateway acts for.

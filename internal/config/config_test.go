@@ -36,6 +36,10 @@ func TestExampleConfigParses(t *testing.T) {
 	if l := cfg.Forges[i]; l.GitDir == "" || l.CICommand != "make test" || time.Duration(l.CITimeout) != 10*time.Minute || len(l.CIEnv) != 1 {
 		t.Fatalf("local forge = %+v", l)
 	}
+	if cfg.Forges[0].WebhookSecretEnv != "GITHUB_WEBHOOK_SECRET" || time.Duration(cfg.Events.Retention) != 7*24*time.Hour ||
+		time.Duration(cfg.Events.PollInterval) != time.Minute {
+		t.Fatalf("webhooks and events = %q %+v", cfg.Forges[0].WebhookSecretEnv, cfg.Events)
+	}
 }
 
 func TestDefaultIsValidAndScopesEverything(t *testing.T) {
@@ -70,6 +74,11 @@ func TestParseRejects(t *testing.T) {
 		{"reviewer on linear", "forges:\n  - {provider: linear, token_env: K, reviewer_token_env: R}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only github, gitlab, gitea and forgejo forges take a reviewer credential"},
 		{"base_url off the local forge", "forges:\n  - {provider: gitlab, token_env: T, base_url: https://x}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only the local forge takes base_url"},
 		{"gitea without a credential", "forges:\n  - {provider: gitea, host: git.example.com}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "gitea needs a credential"},
+		{"webhooks without a listener", "forges:\n  - {provider: github, token_env: T, webhook_secret_env: W}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "set listen"},
+		{"webhooks on linear", "listen: 127.0.0.1:0\nforges:\n  - {provider: linear, token_env: T, webhook_secret_env: W}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "only a github forge"},
+		{"bad webhook variable", "listen: 127.0.0.1:0\nforges:\n  - {provider: github, token_env: T, webhook_secret_env: 'w-1'}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not an environment variable name"},
+		{"polling too often", base + "events: {poll_interval: 1s}\n", "below 10s"},
+		{"negative retention", base + "events: {retention: -1h}\n", "must not be negative"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

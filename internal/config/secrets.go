@@ -52,6 +52,7 @@ func (c *Config) Resolve() (Credentials, error) {
 	for _, f := range c.Forges {
 		read(f.TokenEnv, 1)
 		read(f.ReviewerTokenEnv, 1)
+		read(f.WebhookSecretEnv, 1)
 	}
 	for _, a := range c.Accounts {
 		for _, env := range a.TokenEnvs {

@@ -5,31 +5,64 @@
 // MCP hints its approval implies; a call goes through Toolset.Execute, so an
 // MCP client sees exactly the text a native agent would, and a tool failure
 // is an isError result carrying the failure text (never a protocol error).
+// With an event waiter, each subscription is also a resource a client can
+// read and subscribe to (resources.go).
 package mcpserver
 
 import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/events"
 )
+
+// Options extend the server beyond the tools.
+type Options struct {
+	// Events, when set and the toolset has forge_get_events, makes every
+	// subscription of the session a resource, forge://subscriptions/<id>,
+	// that clients can read and subscribe to.
+	Events events.Waiter
+	// Context bounds the goroutines that follow subscribed resources; nil
+	// = they run until unsubscribed.
+	Context context.Context
+	Logger  *slog.Logger
+}
 
 // New returns an MCP server named "forgetools" serving every tool of ts, with
 // the toolset's instructions as the server instructions.
-func New(ts *runtime.Toolset, version string) *mcp.Server {
-	srv := mcp.NewServer(
-		&mcp.Implementation{Name: "forgetools", Version: version},
-		&mcp.ServerOptions{Instructions: ts.Instructions()},
-	)
+func New(ts *runtime.Toolset, version string, opts ...Options) *mcp.Server {
+	var o Options
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	sopts := &mcp.ServerOptions{Instructions: ts.Instructions()}
+	var res *resources
+	if _, ok := ts.Lookup(eventsTool); ok && o.Events != nil {
+		res = &resources{tools: ts, waiter: o.Events, ctx: o.Context, log: o.Logger, watches: map[string]*watch{}}
+		if res.ctx == nil {
+			res.ctx = context.Background()
+		}
+		if res.log == nil {
+			res.log = slog.Default()
+		}
+		sopts.SubscribeHandler, sopts.UnsubscribeHandler = res.subscribe, res.unsubscribe
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "forgetools", Version: version}, sopts)
 	for _, t := range ts.Tools() {
 		srv.AddTool(Tool(t), handler(ts, t.Name))
 	}
 	srv.AddReceivingMiddleware(tableOrder(ts), refuseFiltered(ts))
+	if res != nil {
+		res.srv = srv
+		srv.AddResourceTemplate(res.template(), res.read)
+	}
 	return srv
 }
 

@@ -188,38 +188,58 @@ func reviewComment(c *gh.PullRequestComment) *forgev1.ReviewComment {
 // one word: failure if anything failed, else pending if anything has not
 // finished, else success; empty when the commit has neither.
 func checksState(status *gh.CombinedStatus, runs []*gh.CheckRun) string {
-	var failed, waiting, seen bool
-	if status.GetTotalCount() > 0 {
-		// With no statuses GitHub still says "pending"; only count real ones.
-		seen = true
-		switch status.GetState() {
-		case "success":
-		case "pending":
-			waiting = true
-		default: // failure, error
-			failed = true
-		}
+	return statusChecks(status).and(runChecks(runs)).state()
+}
+
+// checks is what a commit's statuses or its check runs say, so the two can
+// be read (and cached) apart and rolled up together.
+type checks struct {
+	Seen, Waiting, Failed bool
+}
+
+func statusChecks(status *gh.CombinedStatus) checks {
+	// With no statuses GitHub still says "pending"; only count real ones.
+	if status.GetTotalCount() == 0 {
+		return checks{}
 	}
+	switch status.GetState() {
+	case "success":
+		return checks{Seen: true}
+	case "pending":
+		return checks{Seen: true, Waiting: true}
+	}
+	return checks{Seen: true, Failed: true} // failure, error
+}
+
+func runChecks(runs []*gh.CheckRun) checks {
+	var c checks
 	for _, r := range runs {
-		seen = true
+		c.Seen = true
 		if r.GetStatus() != "completed" {
-			waiting = true
+			c.Waiting = true
 			continue
 		}
 		switch r.GetConclusion() {
 		case "success", "neutral", "skipped":
 		default: // failure, cancelled, timed_out, action_required, stale, ...
-			failed = true
+			c.Failed = true
 		}
 	}
+	return c
+}
+
+func (c checks) and(d checks) checks {
+	return checks{Seen: c.Seen || d.Seen, Waiting: c.Waiting || d.Waiting, Failed: c.Failed || d.Failed}
+}
+
+func (c checks) state() string {
 	switch {
-	case failed:
+	case c.Failed:
 		return "failure"
-	case waiting:
+	case c.Waiting:
 		return "pending"
-	case seen:
+	case c.Seen:
 		return "success"
-	default:
-		return ""
 	}
+	return ""
 }

@@ -2,7 +2,12 @@ package github
 
 import (
 	"bytes"
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -126,3 +131,56 @@ func FuzzTailText(f *testing.F) {
 		}
 	})
 }
+
+// Webhook deliveries arrive from the network. Authenticate accepts exactly
+// the deliveries signed with the secret; whatever an authenticated body
+// holds, Read returns well-formed reports (a kind, a number, changes with
+// a type and a key) or an error, and never panics.
+func FuzzWebhook(f *testing.F) {
+	const secret = "It's a Secret to Everybody"
+	f.Add("issue_comment", []byte(`{"action":"created","issue":{"number":1},"comment":{"id":7,"body":"hi","user":{"login":"u"}},"repository":{"full_name":"o/n"}}`), "")
+	f.Add("pull_request", []byte(`{"action":"closed","number":2,"pull_request":{"merged":true},"repository":{"full_name":"o/n"}}`), "sha256=00")
+	f.Add("check_run", []byte(`{"action":"completed","check_run":{"pull_requests":[{"number":2,"head":{"sha":"abc"}}]},"repository":{"full_name":"o/n"}}`), "sha1=xyz")
+	f.Add("ping", []byte(`{"zen":"z","repository":{"full_name":"../.."}}`), "")
+	p, err := New(Options{APIURL: "http://127.0.0.1:1/", Token: authorToken, Timeout: 50 * time.Millisecond, Logger: discard()})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, event string, body []byte, signature string) {
+		h := http.Header{}
+		h.Set("X-GitHub-Event", event)
+		h.Set("X-GitHub-Delivery", "d-1")
+		if signature != "" {
+			h.Set("X-Hub-Signature-256", signature)
+		}
+		if _, err := p.Authenticate(h, body, []byte(secret)); err == nil && signature != sign(body, secret) {
+			t.Fatalf("accepted signature %q for a body signed %q", signature, sign(body, secret))
+		}
+		h.Set("X-Hub-Signature-256", sign(body, secret))
+		if id, err := p.Authenticate(h, body, []byte(secret)); err != nil || id != "d-1" {
+			t.Fatalf("refused a signed delivery: %v", err)
+		}
+		d, err := p.Read(context.Background(), h, body)
+		if err != nil {
+			return
+		}
+		for _, r := range d.Reports {
+			if r.Number == 0 && len(r.Changes) > 0 && r.Kind == "" {
+				t.Fatalf("report without an artifact: %+v", r)
+			}
+			for _, c := range r.Changes {
+				if c.Key == "" || c.Event.GetType() == 0 {
+					t.Fatalf("change without a key or type: %+v", c)
+				}
+			}
+		}
+	})
+}
+
+func sign(body []byte, secret string) string {
+	mac := hmac.New(sha256.New, []byte(secret))
+	mac.Write(body)
+	return "sha256=" + hex.EncodeToString(mac.Sum(nil))
+}
+
+func discard() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

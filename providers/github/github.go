@@ -67,6 +67,9 @@ type Options struct {
 	Transport http.RoundTripper
 	// Logger receives debug lines about degraded reads; nil = slog.Default().
 	Logger *slog.Logger
+	// Now is the clock rate-limit waits are computed against (GitHub names
+	// a reset time); nil = time.Now.
+	Now func() time.Time
 }
 
 // Provider is one configured GitHub host.
@@ -120,7 +123,7 @@ func New(o Options) (*Provider, error) {
 		host:     host,
 		timeout:  o.Timeout,
 		log:      o.Logger,
-		now:      time.Now,
+		now:      o.Now,
 		redactor: redact.New(o.Token, o.ReviewerToken),
 	}
 	if p.timeout == 0 {
@@ -128,6 +131,9 @@ func New(o Options) (*Provider, error) {
 	}
 	if p.log == nil {
 		p.log = slog.Default()
+	}
+	if p.now == nil {
+		p.now = time.Now
 	}
 	ua := o.UserAgent
 	if ua == "" {

@@ -50,7 +50,7 @@ const (
 // provider does not serve; see Unsupported.
 const (
 	NoPullRequests  = "Linear has no pull requests or reviews: only the issue tools work on a Linear forge"
-	NoSubscriptions = "Linear change notifications are not supported: subscriptions work only on forges that deliver them"
+	NoSubscriptions = "Linear change notifications are not supported (the gateway neither polls Linear nor receives its webhooks, so a subscription would never deliver)"
 	// NoRepository covers reads of files and directories, branches, commits
 	// and merges: a Linear "repo" is a team.
 	NoRepository = "Linear has no git repositories: a Linear repo is a team key, with no files, branches, commits or merges; use the code forge (GitHub) for those"

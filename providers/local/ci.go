@@ -243,9 +243,13 @@ func (f *Forge) execute(ctx context.Context, r *repository, ru *run, inputs []ci
 	ru.status, ru.conclusion, ru.logTail = "completed", res.conclusion, res.logTail
 	done, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
 	defer cancel()
-	return f.write(done, func(tx *sql.Tx) error {
+	err := f.write(done, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(done, `UPDATE local_ci_runs SET status = 'completed', conclusion = $1, log_tail = $2,
 			updated_at = $3 WHERE id = $4`, ru.conclusion, ru.logTail, f.now().UnixMicro(), ru.id)
 		return err
 	})
+	if err == nil {
+		f.checked(done, r, ru)
+	}
+	return err
 }

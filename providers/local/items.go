@@ -10,6 +10,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // item is a row of local_items: an issue, or a pull request with its refs,
@@ -191,12 +192,16 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 		return nil, err
 	}
 	sid := strconv.FormatInt(id, 10)
+	url := f.commentURL(kind, it.repo, it.number, sid)
+	ev := f.event(forgev1.EventType_EVENT_TYPE_COMMENT, author(c))
+	ev.Body, ev.Url, ev.ArtifactId = body, url, sid
+	f.emit(ctx, it, subscriptions.Change{Event: ev, Key: "comment:" + sid, Account: c.Account})
 	return &forgev1.CommentRef{
 		Forge:     f.Ref(),
 		Repo:      it.repo,
 		Number:    n,
 		CommentId: sid,
-		Url:       f.commentURL(kind, it.repo, it.number, sid),
+		Url:       url,
 	}, nil
 }
 

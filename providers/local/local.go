@@ -45,6 +45,7 @@ import (
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -84,8 +85,13 @@ type Options struct {
 	CI CI
 	// Now stamps created and updated times. Nil: time.Now.
 	Now func() time.Time
-	// Logger receives migration progress. Nil: slog.Default().
+	// Logger receives migration progress and failures to record changes.
+	// Nil: slog.Default().
 	Logger *slog.Logger
+	// Recorder hears of every change the forge's writes make (comments,
+	// reviews, state, labels and checks), for change notifications; nil:
+	// nobody.
+	Recorder subscriptions.Recorder
 }
 
 // Repo is a repository configured up front.
@@ -127,6 +133,8 @@ type Forge struct {
 	now           func() time.Time
 	git           *localgit.Store
 	ci            CI
+	log           *slog.Logger
+	recorder      subscriptions.Recorder
 
 	// writeMu serialises this process's SQLite writers, so they queue here
 	// instead of spinning in SQLite's busy handler. Other processes on the
@@ -162,6 +170,7 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 		host:          opts.Host,
 		defaultBranch: opts.DefaultBranch,
 		now:           opts.Now,
+		recorder:      opts.Recorder,
 	}
 	if f.dialect == "" {
 		f.dialect = detectDialect(db)
@@ -202,14 +211,14 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 	if f.ci, err = checkCI(opts.CI); err != nil {
 		return nil, fmt.Errorf("local forge: %w", err)
 	}
-	logger := opts.Logger
-	if logger == nil {
-		logger = slog.Default()
+	f.log = opts.Logger
+	if f.log == nil {
+		f.log = slog.Default()
 	}
-	if err := applyMigrations(ctx, db, f.dialect, logger); err != nil {
+	if err := applyMigrations(ctx, db, f.dialect, f.log); err != nil {
 		return nil, err
 	}
-	if err := f.reportSetAside(ctx, logger); err != nil {
+	if err := f.reportSetAside(ctx, f.log); err != nil {
 		return nil, err
 	}
 	if err := f.seed(ctx, opts.Repos); err != nil {

@@ -17,7 +17,8 @@ import (
 // base branch and marks it merged. Anything else (a head that moved, a
 // conflict, a draft, a closed pull request) is failed_precondition and
 // writes nothing. Merging into the default branch is the normal end of a
-// pull request, so it needs no push_to_default_branch.
+// pull request, so it needs no push_to_default_branch. Subscribers hear of
+// the merge as the caller's own state event.
 func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	// The tool's spellings (merge, squash, rebase) are localgit's methods.
 	method := localgit.MethodMerge
@@ -29,16 +30,14 @@ func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatew
 		return nil, err
 	}
 	var merged localgit.Merged
-	var number int64
+	var it *item
 	// The pull request's row stays locked while git merges, so two merges
 	// of one pull request cannot both happen; the row is marked merged in
 	// the same transaction, after the base branch moved.
-	err = f.write(ctx, func(tx *sql.Tx) error {
-		it, err := f.touchItem(ctx, tx, r.name, req.GetPullNumber(), kindPull)
-		if err != nil {
+	err = f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, r.name, req.GetPullNumber(), kindPull); err != nil {
 			return err
 		}
-		number = it.number
 		var title string
 		var draft bool
 		if err := tx.QueryRowContext(ctx, `SELECT title, draft FROM local_items WHERE repo_id = $1 AND number = $2`,
@@ -71,8 +70,9 @@ func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatew
 	if err != nil {
 		return nil, err
 	}
+	f.emit(ctx, it, f.stateChange(author(c), c.Account, "merged"))
 	return &forgev1.MergeResult{
 		Forge: f.Ref(), Repo: r.name, Number: req.GetPullNumber(), Method: method, Sha: merged.Commit.String(),
-		Url: f.itemURL(kindPull, r.name, number),
+		Url: f.itemURL(kindPull, r.name, it.number),
 	}, nil
 }

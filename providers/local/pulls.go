@@ -16,8 +16,9 @@ import (
 )
 
 // GetPullRequest reads a pull request with its conversation and reviews,
-// its head commit and whether it merges cleanly into its base. The local
-// forge runs no checks on pull requests, so checks_state is always empty.
+// its head commit, whether it merges cleanly into its base, and the checks
+// roll-up SetChecks recorded (empty when none was: the local forge's CI
+// runs on refs, not on pull requests).
 func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
@@ -33,7 +34,10 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 		if out.Comments, err = f.comments(ctx, tx, it); err != nil {
 			return err
 		}
-		out.Reviews, err = f.reviews(ctx, tx, it)
+		if out.Reviews, err = f.reviews(ctx, tx, it); err != nil {
+			return err
+		}
+		out.ChecksState, err = checksOf(ctx, tx, it)
 		return err
 	})
 	if err != nil {

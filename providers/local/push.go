@@ -59,6 +59,7 @@ func (f *Forge) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.Wr
 	if err != nil {
 		return nil, gitError(err)
 	}
+	f.pushed(ctx, c, r, req.GetBranch(), w.Commit.String())
 	return &forgev1.FileCommit{
 		Forge: f.Ref(), Repo: r.name, Branch: req.GetBranch(), Path: path, CommitSha: w.Commit.String(),
 		BlobSha: w.Blob.String(), Url: f.pageURL(r.name, "commit", w.Commit.String()),

@@ -8,6 +8,10 @@ import (
 	"github.com/forgetools/forgetools/handler"
 )
 
+// operator is the actor of changes made through the forge's operator
+// methods (SetState, SetChecks), which no agent tool reaches.
+const operator = "operator"
+
 // states are the states each kind of artifact can be set to.
 var states = map[string][]string{
 	kindIssue: {"open", "closed"},
@@ -17,13 +21,17 @@ var states = map[string][]string{
 // SetState closes, reopens or (for a pull request) merges the artifact
 // numbered number in repo. No agent tool changes state; this is for
 // operators, demos and tests that need closed issues and pull requests.
+//
+// Subscribers hear of the change as a state event: closed, merged, or
+// reopened.
 func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state string) error {
 	if err := checkRepo(repo); err != nil {
 		return err
 	}
-	return f.write(ctx, func(tx *sql.Tx) error {
-		it, err := f.touchItem(ctx, tx, repo, number, "")
-		if err != nil {
+	var it *item
+	changed := false
+	err := f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, repo, number, ""); err != nil {
 			return err
 		}
 		valid := false
@@ -37,6 +45,7 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 		if it.state == state {
 			return nil
 		}
+		changed = true
 		if it.kind == kindPull && state == "open" {
 			// Hold the counter row, as creates do, so no create races this
 			// reopen past the one-open-pull-request rule.
@@ -52,4 +61,9 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			state, it.repoID, it.number)
 		return err
 	})
+	if err != nil || !changed {
+		return err
+	}
+	f.emit(ctx, it, f.stateChange(operator, "", state))
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -16,7 +17,10 @@ import (
 // out stays. Closing records when, and why (completed unless said
 // otherwise); reopening clears the time and records "reopened". Labels and
 // assignees given replace the old ones.
-func (f *Forge) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+//
+// Subscribers hear of a new state and of labels added or removed, as the
+// caller's own changes.
+func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -37,10 +41,18 @@ func (f *Forge) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "give at least one field to change")
 	}
 	var out *forgev1.Issue
-	err = f.write(ctx, func(tx *sql.Tx) error {
-		it, err := f.touchItem(ctx, tx, repo, req.GetIssueNumber(), kindIssue)
-		if err != nil {
+	var it *item
+	var labelsBefore []string
+	err = f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, repo, req.GetIssueNumber(), kindIssue); err != nil {
 			return err
+		}
+		if lists.labels != nil {
+			before, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+			if err != nil {
+				return err
+			}
+			labelsBefore = before[it.number].labels
 		}
 		var sets []string
 		var args []any
@@ -82,7 +94,20 @@ func (f *Forge) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		out, err = f.loadIssue(ctx, tx, repo, req.GetIssueNumber())
 		return err
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	var changes []subscriptions.Change
+	if out.GetState() != it.state {
+		changes = append(changes, f.stateChange(author(c), c.Account, out.GetState()))
+	}
+	if lists.labels != nil {
+		if ch, ok := f.labelsChange(c, labelsBefore, out.GetLabels()); ok {
+			changes = append(changes, ch)
+		}
+	}
+	f.emit(ctx, it, changes...)
+	return out, nil
 }
 
 // stateReason is the reason the request gives, refused when it does not

@@ -45,8 +45,10 @@ func Example() {
 		}
 		return nil
 	})
+	// This runtime does not wait for change notifications (runtime/events),
+	// so it leaves the subscription tools out.
 	tools, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(transport),
-		runtime.WithDeny("forge_subscribe", "forge_unsubscribe"), runtime.WithApprover(approver),
+		runtime.WithDeny("forge_subscribe", "forge_unsubscribe", "forge_get_events"), runtime.WithApprover(approver),
 		// Only the forges the gateway serves: one, so no selector at all.
 		runtime.WithForges(runtime.Forge{Provider: "github", Host: "github.com"}))
 	if err != nil {
@@ -123,7 +125,10 @@ func startGateway() (socket string, stop func()) {
 	}
 }
 
-type standIn struct{}
+type standIn struct {
+	// WaitEvents is not in this example.
+	gatewayv1connect.UnimplementedAgentGatewayHandler
+}
 
 func (standIn) Forge(_ context.Context, r *connect.Request[gatewayv1.ForgeCallRequest]) (*connect.Response[gatewayv1.ForgeCallResult], error) {
 	res := &gatewayv1.ForgeCallResult{CallId: r.Msg.GetCallId()}

@@ -20,12 +20,18 @@ import (
 // SDK client to it over stdio.
 func (e *env) mcpSession(args ...string) *mcp.ClientSession {
 	e.t.Helper()
+	return e.mcpClient(nil, args...)
+}
+
+// mcpClient is mcpSession with client options (notification handlers).
+func (e *env) mcpClient(opts *mcp.ClientOptions, args ...string) *mcp.ClientSession {
+	e.t.Helper()
 	cmd := e.command(context.Background(), append([]string{"mcp"}, args...)...)
 	stderr := &testkit.Buffer{}
 	cmd.Stderr = stderr
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "forgetools-e2e", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "forgetools-e2e", Version: "0"}, opts)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		e.t.Fatalf("connect to forgetools mcp %q: %v\nstderr:\n%s", args, err, stderr.String())

@@ -59,12 +59,18 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 // httpSession connects the SDK's streamable HTTP client with token.
 func httpSession(t *testing.T, endpoint, token string, base http.RoundTripper) (*mcp.ClientSession, error) {
 	t.Helper()
+	return httpSessionWith(t, endpoint, token, base, nil)
+}
+
+// httpSessionWith is httpSession with client options.
+func httpSessionWith(t *testing.T, endpoint, token string, base http.RoundTripper, opts *mcp.ClientOptions) (*mcp.ClientSession, error) {
+	t.Helper()
 	if base == nil {
 		base = http.DefaultTransport
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
 	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "forgetools-e2e-http", Version: "0"}, nil)
+	client := mcp.NewClient(&mcp.Implementation{Name: "forgetools-e2e-http", Version: "0"}, opts)
 	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{
 		Endpoint:   endpoint,
 		HTTPClient: &http.Client{Transport: bearerTransport{token: token, base: base}},
@@ -123,6 +129,25 @@ func TestMCPOverHTTP(t *testing.T) {
 		if strings.Contains(srv.Stderr.String(), secret) {
 			t.Errorf("a token reached the log")
 		}
+	}
+}
+
+// TestMCPOverHTTPResourceNotifications: over HTTP too, each subscription
+// of the token's session is a resource, and a client subscribed to it
+// hears of a write on the local forge.
+func TestMCPOverHTTPResourceNotifications(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
+	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t))
+	got := updates(make(chan string, 10))
+	alice, err := httpSessionWith(t, endpoint, aliceGatewayToken, nil, got.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, uri := subscribeResource(t, alice, "demo/app")
+	wantCall(t, alice, "forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":1,"body":"Over HTTP."}`, false, `Commented on PR #1 .*`)
+	if u := got.next(t, "a comment over HTTP"); u != uri {
+		t.Fatalf("updated %q, want %q", u, uri)
 	}
 }
 

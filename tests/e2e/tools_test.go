@@ -149,8 +149,10 @@ func wantText(t *testing.T, got, want string) {
 
 // TestDemo: the README's first command runs the agent-hands flow on a
 // throwaway local forge (read, branch, fix, pull request, review, CI, merge
-// with the head sha, read back on main), with only the two scripted
-// failures, and leaves the data directory alone.
+// with the head sha, read back on main) and the change notifications (a
+// subscription hears of someone else's review, then of the agent's own
+// writes, marked), with only the two scripted failures, and leaves the data
+// directory alone.
 func TestDemo(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
@@ -161,7 +163,8 @@ func TestDemo(t *testing.T) {
 	for _, tool := range []string{"forge_create_issue", "forge_get_repo", "forge_list_dir", "forge_read_file",
 		"forge_trigger_ci", "forge_list_ci_runs", "forge_get_ci_run", "forge_create_branch", "forge_write_file",
 		"forge_create_pull_request", "forge_submit_review", "forge_get_pull_request", "forge_merge_pull_request",
-		"forge_update_issue", "forge_list_pull_requests"} {
+		"forge_update_issue", "forge_list_pull_requests", "forge_subscribe", "forge_get_events", "forge_comment_on_pull_request",
+		"forge_unsubscribe"} {
 		if !strings.Contains(r.stdout, "\n> "+tool+" {") {
 			t.Errorf("the demo never calls %s", tool)
 		}
@@ -179,6 +182,19 @@ func TestDemo(t *testing.T) {
 		"  \tif len(data) == 0 {\n",
 		"  Updated issue #1 in demo/app: http://localhost/forge/demo/app/issues/1\n",
 		"  state: merged\n",
+		// The CI run's outcome and the review someone else made reach the
+		// subscriber as events...
+		"  type: checks\n  actor: ci\n",
+		"! alice reviews PR #2:",
+		"  type: review\n  actor: alice\n",
+		"  type: review_comment\n  actor: alice\n",
+		// ...and, once that page is acknowledged, the agent's own writes
+		// (marked) and the merge.
+		"> forge_get_events {\"after\":3}\n",
+		"  type: comment\n  own: true\n  actor: demo\n",
+		"  type: review\n  own: true\n  actor: demo\n",
+		"  type: state\n  own: true\n  actor: demo\n",
+		"  Unsubscribed ",
 	} {
 		if !strings.Contains(r.stdout, line) {
 			t.Errorf("the demo output lacks %q", line)

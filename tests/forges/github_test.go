@@ -381,18 +381,33 @@ func TestForgeSelectors(t *testing.T) {
 	want(t, "out of scope", e.fails("forge_create_issue", `{"repo":"octocat/Spoon-Knife","title":"x"}`),
 		`forge_create_issue failed: permission_denied: repository "octocat/Spoon-Knife" is outside the scope of account "release-bot"`)
 
-	// GitHub delivers no change notifications through forgetools:
-	// subscribing is unimplemented, so there is never a GitHub
-	// subscription to remove.
-	want(t, "subscribe", e.fails("forge_subscribe", `{`+hello+`,"kind":"pull_request","number":2}`),
-		"forge_subscribe failed: unimplemented: github has no change notifications, so subscribe cannot run on forge github/github.com")
-	want(t, "subscribe on Enterprise", e.fails("forge_subscribe", `{"repo":"acme/widgets","kind":"issue","number":1,`+ghe+`}`),
-		"forge_subscribe failed: unimplemented: github has no change notifications, so subscribe cannot run on forge github/ghe.example.com")
 	want(t, "unsubscribe", e.fails("forge_unsubscribe", `{"subscription_id":"sub-1","forge_provider":"github"}`),
 		`forge_unsubscribe failed: not_found: subscription "sub-1" not found for this account`)
 	if after := len(e.github.Requests()) + len(e.ghe.Requests()) + len(e.linear.Requests()); after != before {
 		t.Errorf("refused calls reached a forge: %d requests, want %d", after, before)
 	}
+
+	// Subscribing on GitHub (either host) asks it whether the artifact
+	// exists and is of that kind; polls or webhooks deliver from then on.
+	for _, tc := range []struct {
+		srv              *githubtest.Server
+		args, want, sent string
+	}{
+		{e.github, `{` + hello + `,"kind":"pull_request","number":2}`, "Subscribed to pull_request #2 in octocat/Hello-World: subscription ",
+			"GET /repos/octocat/Hello-World/issues/2 author"},
+		{e.ghe, `{"repo":"acme/widgets","kind":"issue","number":1,` + ghe + `}`, "Subscribed to issue #1 in acme/widgets: subscription ",
+			"GET /repos/acme/widgets/issues/1 ghe"},
+	} {
+		before := len(tc.srv.Requests())
+		if got := e.ok("forge_subscribe", tc.args); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("subscribe: %s", got)
+		}
+		if got := sent(t, tc.srv, before); len(got) == 0 || got[0] != tc.sent {
+			t.Errorf("subscribe sent %v, want %s first", got, tc.sent)
+		}
+	}
+	want(t, "subscribe to a pull request as an issue", e.fails("forge_subscribe", `{`+hello+`,"kind":"issue","number":2}`),
+		"forge_subscribe failed: not_found: #2 in octocat/Hello-World is a pull request, not an issue: subscribe with kind pull_request")
 }
 
 // GitHub files an issue without its labels, silently, when the credential

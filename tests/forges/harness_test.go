@@ -47,7 +47,7 @@ const (
 	gitlabReview  = "glpat-ESQedUStPKR0CsTy4Qwb8DwkNhFdnXsiVp"
 )
 
-var secrets = []string{authorToken, reviewerToken, gheToken, linearKey, giteaToken, giteaReviewer, forgejoToken, gitlabToken, gitlabReview}
+var secrets = []string{authorToken, reviewerToken, gheToken, linearKey, giteaToken, giteaReviewer, forgejoToken, gitlabToken, gitlabReview, webhookSecret}
 
 // The account every call acts as, and its one session.
 const (
@@ -81,6 +81,7 @@ type env struct {
 	socket                          string
 	config                          string
 	serve                           *testkit.Server   // the running gateway, nil once stopped
+	listeners                       int               // how many listeners serve announces
 	served                          []*testkit.Server // every gateway the test ran, for their logs
 	seen                            []string          // every tool result, for the credential check
 }
@@ -97,7 +98,17 @@ type settings struct {
 	without []string
 	// down points these providers' forges at a closed port.
 	down []string
+	// webhooks: serve listens on TCP too and receives github.com's
+	// webhooks signed with webhookSecret.
+	webhooks bool
 }
+
+// webhookSecret is github.com's webhook secret when the test uses
+// webhooks; random, like the credentials above.
+const webhookSecret = "whsec_jWWZKbcyMtv63K1DsaHzxeWiLdbDwhRh"
+
+// withWebhooks has github.com send its webhooks to the gateway.
+func withWebhooks(s *settings) { s.webhooks = true }
 
 // start seeds the fakes, writes a configuration and serves it.
 func start(t *testing.T, opts ...setting) *env {
@@ -148,8 +159,18 @@ func start(t *testing.T, opts ...setting) *env {
 	e.dir = dir
 	e.socket = filepath.Join(dir, "s", session+".sock")
 	e.config = filepath.Join(dir, "forgetools.yaml")
+	listen, webhooks := "", ""
+	e.listeners = 1
+	if s.webhooks {
+		listen = "listen: 127.0.0.1:0\n"
+		webhooks, e.listeners = "    webhook_secret_env: FT_E2E_GITHUB_WEBHOOK_SECRET\n", 2
+	}
+	// Subscriptions are polled hourly here: a test's assertions on the
+	// requests GitHub receives must not meet a poll.
 	config := fmt.Sprintf(`store: %s
 socket_dir: %s
+%sevents:
+  poll_interval: 1h
 forges:
   - provider: github
     default: true
@@ -157,6 +178,7 @@ forges:
     token_env: FT_E2E_GITHUB_TOKEN
     reviewer_token_env: FT_E2E_GITHUB_REVIEWER_TOKEN
     timeout: %s
+%s
   - provider: github
     host: ghe.example.com
     api_url: %s
@@ -171,8 +193,8 @@ forges:
     owner_handle: alice
     scope: [octocat/Hello-World, acme/*, ENG, demo/app, platform/infra/*]
     sessions: [%s]
-`, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), e.github.APIURL(), s.githubTimeout,
-		e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
+`, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), listen, e.github.APIURL(), s.githubTimeout,
+		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +210,7 @@ func (e *env) run(githubToken string) {
 	t.Helper()
 	cmd := exec.Command(binary, "serve", "--config", e.config, "--log-level", "info")
 	cmd.Env = credentialEnv(githubToken)
-	e.serve = testkit.Serve(t, cmd, 1)
+	e.serve = testkit.Serve(t, cmd, e.listeners)
 	e.served = append(e.served, e.serve)
 	t.Cleanup(e.stop)
 	if want := "unix://" + e.socket; !slices.Equal(e.serve.Sockets, []string{want}) {
@@ -209,6 +231,7 @@ func credentialEnv(githubToken string) []string {
 		"FT_E2E_FORGEJO_TOKEN="+forgejoToken,
 		"FT_E2E_GITLAB_TOKEN="+gitlabToken,
 		"FT_E2E_GITLAB_REVIEWER_TOKEN="+gitlabReview,
+		"FT_E2E_GITHUB_WEBHOOK_SECRET="+webhookSecret,
 	)
 }
 

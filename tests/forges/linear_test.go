@@ -167,7 +167,7 @@ Reproduced.
 		{"forge_submit_review", `{` + eng + `,"pull_number":1,"verdict":"approve"}`,
 			"forge_submit_review failed: unimplemented: Linear has no pull requests or reviews: only the issue tools work on a Linear forge, so submit_review cannot run on forge linear/linear.app"},
 		{"forge_subscribe", `{` + eng + `,"kind":"issue","number":1}`,
-			"forge_subscribe failed: unimplemented: Linear change notifications are not supported: subscriptions work only on forges that deliver them, so subscribe cannot run on forge linear/linear.app"},
+			"forge_subscribe failed: unimplemented: Linear change notifications are not supported (the gateway neither polls Linear nor receives its webhooks, so a subscription would never deliver), so subscribe cannot run on forge linear/linear.app"},
 		// Nor repositories, pushes, merges or CI (issue 9's arms).
 		{"forge_read_file", `{` + eng + `,"path":"README.md"}`,
 			"forge_read_file failed: unimplemented: " + linear.NoRepository + ", so read_file cannot run on forge linear/linear.app"},

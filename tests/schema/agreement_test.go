@@ -68,6 +68,7 @@ var allTools = []string{
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
 	"forge_get_repo", "forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
 	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
+	"forge_get_events",
 }
 
 var disagreements = []disagreement{
@@ -139,6 +140,11 @@ var disagreements = []disagreement{
 		tools:  []string{"forge_submit_review"},
 		name:   "request_changes with a no-break space body",
 		reason: "the review's CEL rule again: its non-blank test is Unicode-aware like the pattern",
+	},
+	{
+		tools:  []string{"forge_get_events"},
+		name:   "after null",
+		reason: "null as absent, as for forge_provider",
 	},
 
 	// The probe table.

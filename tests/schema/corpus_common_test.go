@@ -11,7 +11,8 @@ type toolCorpus struct {
 	// base is a minimal valid call.
 	base obj
 	// addr is the required non-blank string that addresses the target:
-	// repo, or subscription_id for forge_unsubscribe.
+	// repo, or subscription_id for forge_unsubscribe; "" for a tool whose
+	// every parameter is optional (forge_get_events).
 	addr    string
 	addrMax int
 	// number is the issue/pull request number parameter; "" if none.
@@ -37,20 +38,52 @@ func corpus() []argCase {
 // parameter, the number parameter and the forge selector.
 func shared(tc toolCorpus) []argCase {
 	b, a := tc.base, tc.addr
+	cases := []argCase{
+		{name: "minimal valid call", args: b.String(), valid: true},
+		{name: "unknown parameter", args: b.set("bogus", "1").String()},
+		{name: "empty object", args: `{}`, valid: a == ""},
+		{name: "array instead of object", args: `[]`},
+		{name: "null instead of object", args: `null`},
+	}
+	cases = append(cases, addressed(tc)...)
+	cases = append(cases, []argCase{
+		{name: "forge_provider and forge_host", args: b.set("forge_provider", `"linear"`, "forge_host", `"linear.app"`).String(), valid: true},
+		{name: "forge_provider every value", args: b.set("forge_provider", `"local"`).String(), valid: true},
+		{name: "forge_provider unknown", args: b.set("forge_provider", `"bitbucket"`).String()},
+		{name: "forge_provider wrong case", args: b.set("forge_provider", `"GitHub"`).String()},
+		{name: "forge_provider empty", args: b.set("forge_provider", `""`).String()},
+		{name: "forge_provider number", args: b.set("forge_provider", `1`).String()},
+		{name: "forge_provider null", args: b.set("forge_provider", `null`).String(), valid: true},
+		{name: "forge_host alone with port", args: b.set("forge_host", `"ghe.example.com:8443"`).String(), valid: true},
+		{name: "forge_host empty", args: b.set("forge_host", `""`).String(), valid: true},
+		{name: "forge_host with scheme", args: b.set("forge_host", `"https://ghe.example.com"`).String()},
+		{name: "forge_host with user info", args: b.set("forge_host", `"user@ghe.example.com"`).String()},
+		{name: "forge_host with path", args: b.set("forge_host", `"ghe.example.com/api"`).String()},
+		{name: "forge_host at max length", args: b.set("forge_host", repeat("h", 253)).String(), valid: true},
+		{name: "forge_host beyond max length", args: b.set("forge_host", repeat("h", 254)).String()},
+	}...)
+	cases = append(cases, numbered(tc)...)
+	for i := range cases {
+		cases[i].tool = tc.tool
+	}
+	return cases
+}
+
+// addressed are the cases of the address parameter; none for a tool
+// without one.
+func addressed(tc toolCorpus) []argCase {
+	b, a := tc.base, tc.addr
+	if a == "" {
+		return nil
+	}
 	// repo is a forge name: letters, digits, '-', '.', '_' and '/' on every
 	// forge, so characters that pass a non-blank rule (Unicode, padding)
 	// break its pattern. Other addresses (subscription ids) are only
 	// non-blank.
 	free := a != "repo"
-	cases := []argCase{
-		{name: "minimal valid call", args: b.String(), valid: true},
-		{name: "unknown parameter", args: b.set("bogus", "1").String()},
+	return []argCase{
 		{name: "misspelled parameter", args: b.without(a).set(a+"s", `"x"`).String()},
-		{name: "empty object", args: `{}`},
-		{name: "array instead of object", args: `[]`},
-		{name: "null instead of object", args: `null`},
 		{name: "repeated key", args: strings.Replace(b.String(), "{", "{"+str(a)+`:"first",`, 1)},
-
 		{name: a + " missing", args: b.without(a).String()},
 		{name: a + " empty", args: b.set(a, `""`).String()},
 		{name: a + " whitespace only", args: b.set(a, `" \t\n\r "`).String()},
@@ -77,22 +110,13 @@ func shared(tc toolCorpus) []argCase {
 		{name: a + " in nested groups", args: b.set(a, `"group/sub.group/my_app-2"`).String(), valid: true},
 		{name: a + " with a query", args: b.set(a, `"acme/widgets?tab=issues"`).String(), valid: free},
 		{name: a + " with an inner space", args: b.set(a, `"acme/my widgets"`).String(), valid: free},
-
-		{name: "forge_provider and forge_host", args: b.set("forge_provider", `"linear"`, "forge_host", `"linear.app"`).String(), valid: true},
-		{name: "forge_provider every value", args: b.set("forge_provider", `"local"`).String(), valid: true},
-		{name: "forge_provider unknown", args: b.set("forge_provider", `"bitbucket"`).String()},
-		{name: "forge_provider wrong case", args: b.set("forge_provider", `"GitHub"`).String()},
-		{name: "forge_provider empty", args: b.set("forge_provider", `""`).String()},
-		{name: "forge_provider number", args: b.set("forge_provider", `1`).String()},
-		{name: "forge_provider null", args: b.set("forge_provider", `null`).String(), valid: true},
-		{name: "forge_host alone with port", args: b.set("forge_host", `"ghe.example.com:8443"`).String(), valid: true},
-		{name: "forge_host empty", args: b.set("forge_host", `""`).String(), valid: true},
-		{name: "forge_host with scheme", args: b.set("forge_host", `"https://ghe.example.com"`).String()},
-		{name: "forge_host with user info", args: b.set("forge_host", `"user@ghe.example.com"`).String()},
-		{name: "forge_host with path", args: b.set("forge_host", `"ghe.example.com/api"`).String()},
-		{name: "forge_host at max length", args: b.set("forge_host", repeat("h", 253)).String(), valid: true},
-		{name: "forge_host beyond max length", args: b.set("forge_host", repeat("h", 254)).String()},
 	}
+}
+
+// numbered are the cases of the issue or pull request number parameter.
+func numbered(tc toolCorpus) []argCase {
+	b := tc.base
+	var cases []argCase
 	if n := tc.number; n != "" {
 		cases = append(cases, []argCase{
 			{name: n + " 1", args: b.set(n, `1`).String(), valid: true},
@@ -109,9 +133,6 @@ func shared(tc toolCorpus) []argCase {
 			{name: n + " above its maximum", args: b.set(n, `2147483648`).String()},
 			{name: n + " above uint64", args: b.set(n, `18446744073709551616`).String()},
 		}...)
-	}
-	for i := range cases {
-		cases[i].tool = tc.tool
 	}
 	return cases
 }

@@ -59,6 +59,39 @@ var tools = []toolCorpus{
 			return []argCase{{name: "repo is not a parameter", args: b.set("repo", `"acme/widgets"`).String()}}
 		},
 	},
+	{
+		tool: "forge_get_events", base: obj{},
+		own: getEvents,
+	},
+}
+
+// getEvents: every parameter is optional; a subscription id given must
+// not be blank; after is a cursor (0 up to JSON's exact integers).
+func getEvents(b obj) []argCase {
+	return []argCase{
+		{name: "every parameter", args: b.set("subscription_id", `"sub-1"`, "after", `17`, "limit", `50`).String(), valid: true},
+		{name: "subscription_id empty", args: b.set("subscription_id", `""`).String(), valid: true},
+		{name: "subscription_id blank", args: b.set("subscription_id", `"  "`).String()},
+		// Empty is every subscription (IGNORE_IF_ZERO_VALUE, which the schema
+		// states too); blank is Unicode White_Space, as for every address.
+		{name: "subscription_id no-break space only", args: b.set("subscription_id", `"\u00a0"`).String()},
+		{name: "subscription_id padded", args: b.set("subscription_id", `" sub-1 "`).String(), valid: true},
+		{name: "subscription_id at max length", args: b.set("subscription_id", repeat("s", 200)).String(), valid: true},
+		{name: "subscription_id beyond max length", args: b.set("subscription_id", repeat("s", 201)).String()},
+		{name: "subscription_id number", args: b.set("subscription_id", `7`).String()},
+		{name: "after 0", args: b.set("after", `0`).String(), valid: true},
+		{name: "after negative", args: b.set("after", `-1`).String()},
+		{name: "after fraction", args: b.set("after", `1.5`).String()},
+		{name: "after at its maximum", args: b.set("after", `9007199254740991`).String(), valid: true},
+		{name: "after above its maximum", args: b.set("after", `9007199254740992`).String()},
+		{name: "after string", args: b.set("after", `"17"`).String()},
+		{name: "after null", args: b.set("after", `null`).String(), valid: true},
+		{name: "limit 1", args: b.set("limit", `1`).String(), valid: true},
+		{name: "limit 0", args: b.set("limit", `0`).String()},
+		{name: "limit 101", args: b.set("limit", `101`).String()},
+		{name: "repo is not a parameter", args: b.set("repo", `"acme/widgets"`).String()},
+		{name: "repeated key", args: `{"limit":1,"limit":2}`},
+	}
 }
 
 func listIssues(b obj) []argCase {

@@ -178,7 +178,7 @@ var handsContracts = []contract{{
 	rejects: []reject{
 		{`{"repo":"acme/widgets","pull_number":4}`, "expected_head_sha: missing required parameter"},
 		{`{"repo":"acme/widgets","pull_number":4,"expected_head_sha":""}`, "expected_head_sha: must not be blank"},
-		{`{"repo":"acme/widgets","pull_number":4,"expected_head_sha":"HEAD"}`, "expected_head_sha: must match the pattern ^[0-9A-Fa-f]{7,64}$"},
+		{`{"repo":"acme/widgets","pull_number":4,"expected_head_sha":"HEAD"}`, "expected_head_sha: must be 7 to 64 characters, only digits, 'A' to 'F' and 'a' to 'f'"},
 		{`{"repo":"acme/widgets","pull_number":4,"expected_head_sha":"abc1234","method":"ff"}`, `method: expected one of merge, squash, rebase, got "ff"`},
 	},
 }, {

@@ -9,6 +9,8 @@
 package tools_test
 
 import (
+	"slices"
+
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 )
@@ -63,8 +65,8 @@ var (
 )
 
 // contracts is every tool's row in table order: issue 2's ten here, issue
-// 9's in hands_test.go.
-var contracts = append(originalContracts, handsContracts...)
+// 9's in hands_test.go, issue 15's in events_test.go.
+var contracts = slices.Concat(originalContracts, handsContracts, eventContracts)
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",

@@ -2,10 +2,12 @@ package toolsnaps_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
@@ -17,7 +19,7 @@ import (
 // approval still fails review in a test, not only in a reader's eyes.
 
 // governance is what each tool must declare, in table order: the ten of
-// issue 2, then issue 9's. An approval policy keys on these, so they are
+// issue 2, then issue 9's, then issue 15's forge_get_events. An approval policy keys on these, so they are
 // written here, not read from the table, and a proto edit that turns a push
 // into a write fails until this list agrees.
 type governance struct {
@@ -64,6 +66,7 @@ var tools = []struct {
 	{"forge_merge_pull_request", overwrite},
 	{"forge_trigger_ci", ci},
 	{"forge_rerun_ci", ci},
+	{"forge_get_events", read},
 }
 
 // schema is the part of a generated JSON Schema the guards read.
@@ -81,6 +84,7 @@ type schema struct {
 	Maximum              *float64           `json:"maximum"`
 	MaxItems             *int               `json:"maxItems"`
 	Format               string             `json:"format"`
+	AnyOf                []*schema          `json:"anyOf"`
 }
 
 func toolSchema(t *testing.T, tool *runtime.Tool) *schema {
@@ -166,6 +170,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_provider":    enum("github", "gitlab", "gitea", "forgejo", "linear", "local"),
 		"forge_host":        hostName,
 		"limit":             between(1, 100),
+		"after":             between(0, 9007199254740991),
 		"labels":            nonBlankItems,
 		"assignees":         nonBlankItems,
 		"comments":          reviewComments,
@@ -189,7 +194,7 @@ func TestSchemaBounds(t *testing.T) {
 	// comments, optional on creates, reviews (the review's "required unless
 	// approve" is CEL, stated in its description) and updates; a directory
 	// path may be omitted; trigger_ci's ref is required; an update may
-	// leave a state out.
+	// leave a state out; get_events' subscription may be empty (all of them).
 	overrides := map[string]map[string]check{
 		"forge_comment_on_issue":        {"body": nonBlank},
 		"forge_comment_on_pull_request": {"body": nonBlank},
@@ -199,6 +204,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_update_issue":            {"body": optionalText, "state": enum("open", "closed")},
 		"forge_list_dir":                {"path": optionalText},
 		"forge_trigger_ci":              {"ref": nonBlank},
+		"forge_get_events":              {"subscription_id": emptyOrNonBlank},
 	}
 	// params and required: every tool's exact parameter list and required
 	// set. forge_unsubscribe addresses a subscription, not a repository
@@ -226,6 +232,8 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_merge_pull_request":      {[]string{"repo", "pull_number", "method", "expected_head_sha"}, []string{"repo", "pull_number", "expected_head_sha"}},
 		"forge_trigger_ci":              {[]string{"repo", "workflow", "ref", "inputs"}, []string{"repo", "workflow", "ref"}},
 		"forge_rerun_ci":                {[]string{"repo", "run_id", "failed_only"}, []string{"repo", "run_id"}},
+		// Without a subscription it reads every subscription of the caller.
+		"forge_get_events": {[]string{"subscription_id", "after", "limit"}, nil},
 	}
 	for _, tool := range gatewayv1tools.ForgeTools.Tools {
 		t.Run(tool.Name, func(t *testing.T) {
@@ -280,18 +288,48 @@ func nonBlank(t *testing.T, _ string, s *schema) {
 }
 
 // repoName: a repository or team key, in the characters every forge
-// allows in one (nested groups included), and a length cap.
+// allows in one (nested groups included), at most 200 of them (a bound
+// the pattern may carry itself).
 func repoName(t *testing.T, _ string, s *schema) {
+	matches(t, s, map[string]bool{"acme/widgets": true, "ENG": true, "group/sub.group/my_app-2": true,
+		strings.Repeat("r", 200): true, strings.Repeat("r", 201): false,
+		"": false, " ": false, "acme/my widgets": false, "acme/widgets?tab=1": false, "https://github.com/acme/widgets": false})
+}
+
+// matches checks a string schema by what it accepts: its pattern and its
+// length bounds (counted in characters), against want.
+func matches(t *testing.T, s *schema, want map[string]bool) {
+	t.Helper()
 	re, err := regexp.Compile(s.Pattern)
-	if s.Type != "string" || err != nil || s.MaxLength == nil {
-		t.Fatalf("want a capped string with a pattern, got type %q pattern %q (%v) maxLength %v", s.Type, s.Pattern, err, s.MaxLength)
+	if s.Type != "string" || err != nil || s.Pattern == "" {
+		t.Fatalf("want a string with a pattern, got type %q pattern %q (%v)", s.Type, s.Pattern, err)
 	}
-	for v, ok := range map[string]bool{"acme/widgets": true, "ENG": true, "group/sub.group/my_app-2": true,
-		"": false, " ": false, "acme/my widgets": false, "acme/widgets?tab=1": false, "https://github.com/acme/widgets": false} {
-		if re.MatchString(v) != ok {
-			t.Errorf("pattern %q matches %q: %v, want %v", s.Pattern, v, !ok, ok)
+	for v, ok := range want {
+		n := utf8.RuneCountInString(v)
+		got := re.MatchString(v) && (s.MaxLength == nil || n <= *s.MaxLength) && (s.MinLength == nil || n >= *s.MinLength)
+		if got != ok {
+			t.Errorf("%q accepted: %v, want %v (pattern %q, maxLength %v)", clip(v), got, ok, s.Pattern, s.MaxLength)
 		}
 	}
+	if !want[strings.Repeat("r", 201)] && !want[strings.Repeat("h", 254)] && s.MaxLength == nil && !strings.Contains(s.Pattern, "}") {
+		t.Errorf("pattern %q carries no length bound and there is no maxLength", s.Pattern)
+	}
+}
+
+func clip(v string) string {
+	if len(v) > 20 {
+		return fmt.Sprintf("%s…(%d)", v[:20], len(v))
+	}
+	return v
+}
+
+// emptyOrNonBlank: an address whose empty value means "all of them"
+// (IGNORE_IF_ZERO_VALUE): empty, or else non-blank and capped.
+func emptyOrNonBlank(t *testing.T, tool string, s *schema) {
+	if s.Type != "string" || len(s.AnyOf) != 2 || s.AnyOf[0].MaxLength == nil || *s.AnyOf[0].MaxLength != 0 {
+		t.Fatalf("want a string that is empty or else non-blank, got type %q anyOf %v", s.Type, s.AnyOf)
+	}
+	nonBlank(t, tool, &schema{Type: s.Type, Pattern: s.AnyOf[1].Pattern, MaxLength: s.AnyOf[1].MaxLength})
 }
 
 // optionalText: may be empty or blank, but capped.
@@ -324,11 +362,11 @@ func enum(values ...string) func(*testing.T, string, *schema) {
 }
 
 // hostName: a host with an optional port, nothing that could carry a
-// scheme, path or user info.
+// scheme, path or user info, at most 253 characters.
 func hostName(t *testing.T, _ string, s *schema) {
-	if s.Type != "string" || s.Pattern != "^[A-Za-z0-9.:-]*$" || s.MaxLength == nil || *s.MaxLength != 253 {
-		t.Errorf("want a host name (pattern ^[A-Za-z0-9.:-]*$, maxLength 253), got type %q pattern %q maxLength %v", s.Type, s.Pattern, s.MaxLength)
-	}
+	matches(t, s, map[string]bool{"": true, "github.com": true, "ghe.example.com:8443": true,
+		strings.Repeat("h", 253): true, strings.Repeat("h", 254): false,
+		"https://ghe.example.com": false, "user@ghe.example.com": false, "ghe.example.com/api": false, "bad host": false})
 }
 
 func nonBlankItems(t *testing.T, tool string, s *schema) {

@@ -74,18 +74,23 @@ func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 	items, header := pageOf(s, path, q, runs)
 	out := checkRunsJSON{TotalCount: len(runs), CheckRuns: []any{}}
 	for _, c := range items {
-		j := checkRunJSON{
-			ID: c.id, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.id),
-			URL: s.api("/repos/%s/check-runs/%d", r.fullName(), c.id), HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id),
-			DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
-			Status:     c.Status, Name: c.Name, StartedAt: stamp(c.started),
-		}
-		if c.Status == "completed" {
-			j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.started.Add(time.Minute)))
-		}
-		out.CheckRuns = append(out.CheckRuns, j)
+		out.CheckRuns = append(out.CheckRuns, s.checkRunJSON(r, sha, c))
 	}
 	a := jsonAnswer(http.StatusOK, out)
 	a.header = header
 	return a
+}
+
+// checkRunJSON is one check run on commit sha.
+func (s *Server) checkRunJSON(r *repo, sha string, c *checkRun) checkRunJSON {
+	j := checkRunJSON{
+		ID: c.id, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.id),
+		URL: s.api("/repos/%s/check-runs/%d", r.fullName(), c.id), HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id),
+		DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
+		Status:     c.Status, Name: c.Name, StartedAt: stamp(c.started),
+	}
+	if c.Status == "completed" {
+		j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.started.Add(time.Minute)))
+	}
+	return j
 }

@@ -157,7 +157,8 @@ func (s *Server) getRef(r *repo, ref string) answer {
 // that commit (409 otherwise); a closed, conflicting pull request or a
 // method the repository disallows is 405, in GitHub's words. A merge
 // commits the head's files onto the base (one parent for squash and
-// rebase), closes the pull request and marks it merged.
+// rebase), closes the pull request and marks it merged; hooks hear that
+// it closed.
 func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	var in struct {
 		CommitTitle   string  `json:"commit_title"`
@@ -200,5 +201,6 @@ func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	r.branches[p.base] = c.sha
 	p.merged, p.headSHA, p.mergeSHA = true, head, c.sha
 	it.state, it.closed, it.updated = "closed", c.when, c.when
+	s.itemEvent(r, it, "closed", login)
 	return jsonAnswer(http.StatusOK, mergeJSON{SHA: c.sha, Merged: true, Message: "Pull Request successfully merged"})
 }

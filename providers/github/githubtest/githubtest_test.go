@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -282,5 +284,135 @@ func TestInjectAndRecord(t *testing.T) {
 	reqs := s.Requests()
 	if len(reqs) != 2 || !reqs[0].Injected || reqs[1].Injected || reqs[0].Header.Get("Authorization") != "Bearer "+token {
 		t.Errorf("requests = %+v", reqs)
+	}
+}
+
+// get sends a GET with optional If-None-Match and returns the status, the
+// headers and the raw body.
+func get(t *testing.T, s *Server, path, ifNoneMatch string) (int, http.Header, []byte) {
+	t.Helper()
+	h := bearer(token)
+	if ifNoneMatch != "" {
+		h.Set("If-None-Match", ifNoneMatch)
+	}
+	status, header, body := raw(t, s, http.MethodGet, s.APIURL()+strings.TrimPrefix(path, "/"), "", "", h)
+	return status, header, []byte(body)
+}
+
+// A conditional GET of an unchanged resource is 304 with no body and costs
+// no quota; a change moves the ETag; a used-up quota is GitHub's 403.
+func TestConditionalRequestsAndQuota(t *testing.T) {
+	s := seeded(t, Options{})
+	const issue = "/repos/octocat/Hello-World/issues/1"
+	status, h, _ := get(t, s, issue, "")
+	tag := h.Get("ETag")
+	if status != 200 || !strings.HasPrefix(tag, `W/"`) || h.Get("X-RateLimit-Remaining") != "4999" || s.Quota("forgetools-bot") != 4999 {
+		t.Fatalf("first GET: %d ETag %q remaining %q", status, tag, h.Get("X-RateLimit-Remaining"))
+	}
+	for _, inm := range []string{tag, strings.TrimPrefix(tag, "W/"), `"other", ` + tag, "*"} {
+		status, h, body := get(t, s, issue, inm)
+		if status != 304 || len(body) != 0 || h.Get("ETag") != tag || h.Get("X-RateLimit-Remaining") != "4999" {
+			t.Fatalf("If-None-Match %s: %d body %q ETag %q remaining %q", inm, status, body, h.Get("ETag"), h.Get("X-RateLimit-Remaining"))
+		}
+	}
+	if s.Quota("forgetools-bot") != 4999 {
+		t.Fatalf("304s were counted: %d left", s.Quota("forgetools-bot"))
+	}
+	s.Comment("octocat/Hello-World", 1, "hubot", "Me too.")
+	status, h, body := get(t, s, issue, tag)
+	if status != 200 || h.Get("ETag") == tag || !strings.Contains(string(body), `"comments":1`) {
+		t.Fatalf("after a comment: %d ETag %q (was %q) body %s", status, h.Get("ETag"), tag, body)
+	}
+
+	s.SetQuota("forgetools-bot", 0)
+	status, h, body = get(t, s, issue, "")
+	if status != 403 || h.Get("X-RateLimit-Remaining") != "0" || !strings.Contains(string(body), "API rate limit exceeded") {
+		t.Fatalf("quota used up: %d remaining %q %s", status, h.Get("X-RateLimit-Remaining"), body)
+	}
+}
+
+// What happens to a pull request while nobody looks moves its updated_at,
+// except check runs, which belong to the commit.
+func TestChangesMoveUpdatedAt(t *testing.T) {
+	s := seeded(t, Options{})
+	const pull = "/repos/octocat/Hello-World/pulls/2"
+	_, h, _ := get(t, s, pull, "")
+	tag := h.Get("ETag")
+	s.SetCheckRun("octocat/Hello-World", 2, "build", "in_progress", "")
+	if status, _, _ := get(t, s, pull, tag); status != 304 {
+		t.Fatalf("a check run changed the pull request's ETag: %d", status)
+	}
+	_, _, body := get(t, s, "/repos/octocat/Hello-World/commits/"+s.headOf(t, 2)+"/check-runs", "")
+	if !strings.Contains(string(body), `"status":"in_progress"`) || !strings.Contains(string(body), `"total_count":1`) {
+		t.Fatalf("check runs: %s", body)
+	}
+	for name, change := range map[string]func(){
+		"review": func() {
+			s.Review("octocat/Hello-World", 2, "hubot", "APPROVED", "", Inline{Path: "a.go", Line: 1, Body: "nit"})
+		},
+		"labels": func() { s.SetLabels("octocat/Hello-World", 2, "ready") },
+		"push":   func() { s.Push("octocat/Hello-World", 2) },
+		"merge":  func() { s.Merge("octocat/Hello-World", 2) },
+	} {
+		change()
+		status, h, _ := get(t, s, pull, tag)
+		if status != 200 {
+			t.Fatalf("%s: the ETag did not move (%d)", name, status)
+		}
+		tag = h.Get("ETag")
+	}
+	_, _, body = get(t, s, pull, "")
+	for _, want := range []string{`"merged":true`, `"state":"closed"`, `"name":"ready"`, `"review_comments":1`} {
+		if !strings.Contains(string(body), want) {
+			t.Fatalf("pull request lacks %s: %s", want, body)
+		}
+	}
+	// since keeps what was updated at or after it.
+	_, _, body = get(t, s, "/repos/octocat/Hello-World/pulls/2/comments?since=2099-01-01T00:00:00Z", "")
+	if strings.TrimSpace(string(body)) != "[]" {
+		t.Fatalf("since in the future: %s", body)
+	}
+}
+
+// headOf is a pull request's head sha as the fake serves it.
+func (s *Server) headOf(t *testing.T, n int) string {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.mustRepo("octocat/Hello-World").headSHA(s.mustItem("octocat/Hello-World", n).pull)
+}
+
+// Changes made through the API reach the hooks as GitHub sends them: a
+// PATCH that closes and relabels an issue is issues closed, labeled and
+// unlabeled; a merge is pull_request closed, with merged true; each is
+// sent by the caller.
+func TestAPIChangesReachHooks(t *testing.T) {
+	s := seeded(t, Options{})
+	receiver := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	t.Cleanup(receiver.Close)
+	s.AddHook("octocat/Hello-World", receiver.URL, "secret")
+	if status, _, got := do(t, s, token, "PATCH", "/repos/octocat/Hello-World/issues/1", `{"state":"closed","labels":["wontfix"]}`); status != 200 {
+		t.Fatalf("close: %d %v", status, got)
+	}
+	if status, _, got := do(t, s, token, "PUT", "/repos/octocat/Hello-World/pulls/2/merge", `{"merge_method":"squash"}`); status != 200 {
+		t.Fatalf("merge: %d %v", status, got)
+	}
+	var got []string
+	for _, d := range s.Deliveries()[1:] { // after the ping
+		var p struct {
+			Action      string
+			Sender      struct{ Login string }
+			Label       struct{ Name string }
+			PullRequest struct{ Merged bool } `json:"pull_request"`
+		}
+		if err := json.Unmarshal(d.Body, &p); err != nil || d.Status != 200 {
+			t.Fatalf("delivery %s: %v (answered %d)", d.Body, err, d.Status)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s by %s merged=%v", d.Event, p.Action, p.Label.Name, p.Sender.Login, p.PullRequest.Merged))
+	}
+	want := []string{"issues closed  by forgetools-bot merged=false", "issues labeled wontfix by forgetools-bot merged=false",
+		"issues unlabeled bug by forgetools-bot merged=false", "pull_request closed  by forgetools-bot merged=true"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("hooks heard\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

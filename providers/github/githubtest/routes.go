@@ -75,11 +75,12 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "GET issues/N/comments":
 		if it := num(1); it != nil {
-			return page(s, path, q, it.comments, func(c *comment) any { return s.commentJSON(rp, it, c) })
+			cs := since(q, it.comments, func(c *comment) time.Time { return c.created })
+			return page(s, path, q, cs, func(c *comment) any { return s.commentJSON(rp, it, c) })
 		}
 	case "PATCH issues/N":
 		if it := num(1); it != nil {
-			return s.editIssue(rp, it, body)
+			return s.editIssue(rp, it, login, body)
 		}
 	case "POST issues/N/comments":
 		if it := num(1); it != nil {
@@ -111,7 +112,8 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "GET pulls/N/comments":
 		if it := num(1); it != nil && it.pull != nil {
-			return page(s, path, q, it.pull.inline, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
+			cs := since(q, it.pull.inline, func(c *reviewComment) time.Time { return c.created })
+			return page(s, path, q, cs, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
 		}
 	case "GET commits/S/status":
 		// No commit statuses: GitHub then reports "pending" with none.
@@ -314,8 +316,8 @@ func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 
 // editIssue is PATCH /repos/o/n/issues/N: only the members sent change.
 // Closing records a state reason (completed unless given); reopening makes
-// it "reopened".
-func (s *Server) editIssue(r *repo, it *item, body []byte) answer {
+// it "reopened". Hooks hear of a new state and of labels added or removed.
+func (s *Server) editIssue(r *repo, it *item, login string, body []byte) answer {
 	var in struct {
 		Title       *string   `json:"title"`
 		Body        *string   `json:"body"`
@@ -343,14 +345,16 @@ func (s *Server) editIssue(r *repo, it *item, body []byte) answer {
 		return invalid("title")
 	}
 	now := s.tick()
+	stateAction := ""
 	if in.State != nil && *in.State != it.state {
 		it.state = *in.State
 		if it.state == "closed" {
-			it.closed, it.stateReason = now, "completed"
+			it.closed, it.stateReason, stateAction = now, "completed", "closed"
 		} else {
-			it.closed, it.stateReason = time.Time{}, "reopened"
+			it.closed, it.stateReason, stateAction = time.Time{}, "reopened", "reopened"
 		}
 	}
+	labelsBefore := it.labels
 	if in.StateReason != nil {
 		it.stateReason = *in.StateReason
 	}
@@ -372,6 +376,12 @@ func (s *Server) editIssue(r *repo, it *item, body []byte) answer {
 		it.milestone = *in.Milestone
 	}
 	it.updated = now
+	if stateAction != "" {
+		s.itemEvent(r, it, stateAction, login)
+	}
+	if in.Labels != nil {
+		s.labelEvents(r, it, labelsBefore, login)
+	}
 	return jsonAnswer(http.StatusOK, s.issueJSON(r, it))
 }
 
@@ -405,8 +415,7 @@ func (s *Server) createComment(r *repo, it *item, login string, body []byte) ans
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docComments,
 			[]fieldError{{Resource: "IssueComment", Field: "body", Code: "missing_field"}})
 	}
-	c := &comment{id: s.newID(), author: login, body: in.Body, created: s.tick()}
-	it.comments = append(it.comments, c)
+	c := s.addComment(r, it, login, in.Body)
 	return jsonAnswer(http.StatusCreated, s.commentJSON(r, it, c))
 }
 
@@ -486,14 +495,33 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}
-	v := &review{id: s.newID(), author: login, body: in.Body, state: state, created: s.tick()}
-	for _, c := range in.Comments {
-		it.pull.inline = append(it.pull.inline, &reviewComment{
-			id: s.newID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: or(c.Side, "RIGHT"), body: c.Body, created: v.created,
-		})
+	inline := make([]Inline, len(in.Comments))
+	for i, c := range in.Comments {
+		inline[i] = Inline{Path: c.Path, Line: c.Line, Side: c.Side, Body: c.Body}
 	}
-	it.pull.reviews = append(it.pull.reviews, v)
+	v := s.addReview(r, it, login, state, in.Body, inline)
 	return jsonAnswer(http.StatusOK, s.reviewJSON(r, it, v))
+}
+
+// since keeps the items updated at or after the since parameter (an ISO
+// 8601 time), as GitHub's comment listings do; the fake never edits, so an
+// item's update time is its creation.
+func since[T any](q url.Values, items []T, updated func(T) time.Time) []T {
+	v := first(q["since"], "")
+	if v == "" {
+		return items
+	}
+	t, err := time.Parse(time.RFC3339, v)
+	if err != nil {
+		return items // GitHub ignores a since it cannot parse
+	}
+	var out []T
+	for _, it := range items {
+		if !updated(it).Before(t) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func first(vs []string, def string) string {

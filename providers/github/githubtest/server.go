@@ -8,6 +8,12 @@
 // milestones, renamed repositories, and Actions workflows, runs, jobs and
 // their logs, served from a second host as GitHub's are.
 //
+// It answers conditional requests as GitHub does (ETag, If-None-Match, 304
+// Not Modified outside the quota), counts each login's hourly quota, and
+// delivers signed repository webhooks (hooks.go) for the comments,
+// reviews, issue edits and merges calls make and for what a test has other
+// people do (changes.go); opening an issue or a pull request sends none.
+//
 // It records every request (method, path, query, headers, body) so a test
 // can assert exactly what was sent, and answers the next request matching a
 // route with an injected response instead of its state when told to: how
@@ -85,13 +91,16 @@ type Server struct {
 	logs    *httptest.Server // the log store
 	logHost string
 
-	mu      sync.Mutex
-	tokens  map[string]string // token -> login
-	users   map[string]int64  // login -> id
-	repos   map[string]*repo  // lower-case full name -> repo
-	renamed map[string]*repo  // old lower-case full name -> repo
-	nextID  int64
-	ticks   int
+	mu        sync.Mutex
+	tokens    map[string]string // token -> login
+	users     map[string]int64  // login -> id
+	repos     map[string]*repo  // lower-case full name -> repo
+	renamed   map[string]*repo  // old lower-case full name -> repo
+	quotas    map[string]*quota // login -> hourly quota
+	outbox    []outgoing        // webhook deliveries not sent yet
+	delivered []Delivery
+	nextID    int64
+	ticks     int
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -105,6 +114,7 @@ func New(o Options) *Server {
 		users:   map[string]int64{},
 		repos:   map[string]*repo{},
 		renamed: map[string]*repo{},
+		quotas:  map[string]*quota{},
 		nextID:  1000,
 	}
 	if s.host == "" {
@@ -196,10 +206,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	a := s.handle(r, path, body)
+	a := s.answer(r, path, body)
 	s.mu.Unlock()
+	// The work is done: webhooks go out whether or not the answer does.
+	s.flush()
 	if injected && !s.rec.Wait(r, resp) {
-		return // the work is done; the answer never arrives
+		return // the answer never arrives
 	}
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
@@ -207,8 +219,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // usualHeaders are what every GitHub answer carries: the media type, the
-// API version, a request id, and the caller's hourly quota (reset 40
-// minutes after the clock).
+// API version, a request id, and an hourly quota (reset 40 minutes after
+// the clock); an answer from the state replaces it with the caller's own
+// (see answer).
 func (s *Server) usualHeaders(h http.Header, n int) {
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")

@@ -37,6 +37,7 @@ type repo struct {
 	// changes are what each branch changes against the default branch, as
 	// a pull request from it lists them (pulls/N/files).
 	changes map[string][]Change
+	hooks   []*hook
 }
 
 func (r *repo) fullName() string { return r.owner + "/" + r.name }

@@ -135,6 +135,13 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 		}
 		items = append(items, field("Scope", jen.Qual(handlerPkg, scope)), field("ScopeKey", jen.Id(scopeFunc(t.name))))
 	}
+	if t.unnamed == optionsv1.Scope_SCOPE_OWN_STATE {
+		name := "Scope"
+		if t.scope != nil {
+			name = "ScopeWhenEmpty"
+		}
+		items = append(items, field(name, jen.Qual(handlerPkg, "ScopeOwnState")))
+	}
 	texts := hasText(t.obj, serverTexts)
 	if texts {
 		items = append(items, field("Texts", jen.Id(textsFunc(t.name))))

@@ -200,6 +200,19 @@ func TestRefusals(t *testing.T) {
 		edits: []string{"  optional uint32 count = 2", "  Via via = 3;\n  optional uint32 count = 2", "message Pong {", "message Via {\n  string hop = 1 [(forgetools.options.v1.param).scope = SCOPE_REPOSITORY];\n}\n\nmessage Pong {"},
 		want:  `minimal.proto:51: scope is set on minimal.v1.Via.hop, a field of a nested message; only a top-level field of an arm request scopes the call`,
 	}, {
+		name:  "a repository scope on a tool",
+		edits: []string{`      capability: "pings" `, `      capability: "pings" scope: SCOPE_REPOSITORY `},
+		want:  `minimal.proto:32: mini_ping: (tool).scope is SCOPE_REPOSITORY; only SCOPE_OWN_STATE goes on a tool (a repository or a subscription is named by a field with (param).scope)`,
+	}, {
+		name: "own state for a scope field that is never empty",
+		edits: []string{`      capability: "pings" `, `      capability: "pings" scope: SCOPE_OWN_STATE `,
+			`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_SUBSCRIPTION},`},
+		want: `minimal.proto:32: mini_ping: (tool).scope SCOPE_OWN_STATE applies when host is empty, but host is required`,
+	}, {
+		name:  "own state on a field",
+		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_OWN_STATE},`},
+		want:  `minimal.proto:42: mini_ping: host has (param).scope SCOPE_OWN_STATE, which names no field: set it as (tool).scope`,
+	}, {
 		name:  "attribution on text the agent did not write",
 		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." attribution: ATTRIBUTION_STAMP},`},
 		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a singular agent_text string`,

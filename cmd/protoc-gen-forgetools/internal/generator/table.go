@@ -54,6 +54,9 @@ type tool struct {
 	resultArm   *protogen.Field // the result arm it expects
 	capability  string          // the provider capability the arm belongs to
 	scope       *param          // the request field the gateway scopes by; may be nil
+	// unnamed is what scopes a call whose request names no scope value
+	// ((tool).scope): SCOPE_OWN_STATE or unspecified.
+	unnamed optionsv1.Scope
 }
 
 // reader builds toolsets from one plugin run, collecting problems.
@@ -310,6 +313,15 @@ func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]*opt
 		return nil
 	}
 	t.scope = r.scopeOf(t)
+	t.unnamed = opts.GetScope()
+	switch t.unnamed {
+	case optionsv1.Scope_SCOPE_UNSPECIFIED, optionsv1.Scope_SCOPE_OWN_STATE:
+	default:
+		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope is %s; only SCOPE_OWN_STATE goes on a tool (a repository or a subscription is named by a field with (param).scope)", t.name, t.unnamed)
+	}
+	if t.unnamed == optionsv1.Scope_SCOPE_OWN_STATE && t.scope != nil && t.scope.required {
+		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope SCOPE_OWN_STATE applies when %s is empty, but %s is required", t.name, t.scope.field.Desc.Name(), t.scope.field.Desc.Name())
+	}
 	if ts.selector != nil {
 		for _, p := range t.obj.params {
 			for _, sp := range ts.selector.obj.params {
@@ -362,6 +374,8 @@ func (r *reader) scopeOf(t *tool) *param {
 			continue
 		}
 		switch {
+		case p.scope == optionsv1.Scope_SCOPE_OWN_STATE:
+			r.problems.add(p.field.Desc, nil, "%s: %s has (param).scope SCOPE_OWN_STATE, which names no field: set it as (tool).scope", t.name, p.field.Desc.Name())
 		case p.field.Desc.Kind() != protoreflect.StringKind || p.field.Desc.IsList() || isOptionalScalar(p.field):
 			r.problems.add(p.field.Desc, nil, "%s: scope field %s must be a plain string", t.name, p.field.Desc.Name())
 		case found != nil:

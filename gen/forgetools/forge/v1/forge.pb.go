@@ -88,12 +88,85 @@ func (ForgeProvider) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{0}
 }
 
+// What kind of change an event reports.
+type EventType int32
+
+const (
+	EventType_EVENT_TYPE_UNSPECIFIED EventType = 0
+	// A conversation comment.
+	EventType_EVENT_TYPE_COMMENT EventType = 1
+	// A submitted review and its verdict.
+	EventType_EVENT_TYPE_REVIEW EventType = 2
+	// An inline comment on the diff.
+	EventType_EVENT_TYPE_REVIEW_COMMENT EventType = 3
+	// Closed, reopened or merged.
+	EventType_EVENT_TYPE_STATE EventType = 4
+	// Labels added or removed.
+	EventType_EVENT_TYPE_LABELS EventType = 5
+	// New commits on a pull request's head.
+	EventType_EVENT_TYPE_PUSH EventType = 6
+	// The roll-up of a pull request's checks changed.
+	EventType_EVENT_TYPE_CHECKS EventType = 7
+)
+
+// Enum value maps for EventType.
+var (
+	EventType_name = map[int32]string{
+		0: "EVENT_TYPE_UNSPECIFIED",
+		1: "EVENT_TYPE_COMMENT",
+		2: "EVENT_TYPE_REVIEW",
+		3: "EVENT_TYPE_REVIEW_COMMENT",
+		4: "EVENT_TYPE_STATE",
+		5: "EVENT_TYPE_LABELS",
+		6: "EVENT_TYPE_PUSH",
+		7: "EVENT_TYPE_CHECKS",
+	}
+	EventType_value = map[string]int32{
+		"EVENT_TYPE_UNSPECIFIED":    0,
+		"EVENT_TYPE_COMMENT":        1,
+		"EVENT_TYPE_REVIEW":         2,
+		"EVENT_TYPE_REVIEW_COMMENT": 3,
+		"EVENT_TYPE_STATE":          4,
+		"EVENT_TYPE_LABELS":         5,
+		"EVENT_TYPE_PUSH":           6,
+		"EVENT_TYPE_CHECKS":         7,
+	}
+)
+
+func (x EventType) Enum() *EventType {
+	p := new(EventType)
+	*p = x
+	return p
+}
+
+func (x EventType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EventType) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_forge_v1_forge_proto_enumTypes[1].Descriptor()
+}
+
+func (EventType) Type() protoreflect.EnumType {
+	return &file_forgetools_forge_v1_forge_proto_enumTypes[1]
+}
+
+func (x EventType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use EventType.Descriptor instead.
+func (EventType) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{1}
+}
+
 // A forge coordinate: which provider, and which instance of it.
 type ForgeRef struct {
 	state    protoimpl.MessageState `protogen:"open.v1"`
 	Provider ForgeProvider          `protobuf:"varint,1,opt,name=provider,proto3,enum=forgetools.forge.v1.ForgeProvider" json:"provider,omitempty"`
 	// Empty = the provider's default host. A host name with an optional port:
 	// no scheme, path or user info, so it can only ever name a host.
+	// Its length bound is in the pattern: the schema says it once.
 	Host          string `protobuf:"bytes,2,opt,name=host,proto3" json:"host,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -2175,14 +2248,305 @@ func (x *CITriggered) GetUrl() string {
 	return ""
 }
 
+// One change to a subscribed issue or pull request. Sources (the local
+// forge, the poll driver, webhooks) fill what they know; the gateway adds
+// the cursor, the subscription and whether the change was the subscriber's
+// own.
+type Event struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The event's place in the caller's stream; pages end at next_cursor.
+	Cursor         uint64    `protobuf:"varint,1,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	SubscriptionId string    `protobuf:"bytes,2,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
+	Forge          *ForgeRef `protobuf:"bytes,3,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo           string    `protobuf:"bytes,4,opt,name=repo,proto3" json:"repo,omitempty"`
+	// issue or pull_request.
+	Kind   string    `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
+	Number uint64    `protobuf:"varint,6,opt,name=number,proto3" json:"number,omitempty"`
+	Type   EventType `protobuf:"varint,7,opt,name=type,proto3,enum=forgetools.forge.v1.EventType" json:"type,omitempty"`
+	// The subscribing account made this change through the gateway (the
+	// ownership records, or the forge's own record of the call, say so).
+	Own bool `protobuf:"varint,8,opt,name=own,proto3" json:"own,omitempty"`
+	// The forge account that made the change.
+	Actor string `protobuf:"bytes,9,opt,name=actor,proto3" json:"actor,omitempty"`
+	// When the forge says it happened, RFC 3339 in UTC.
+	OccurredAt string `protobuf:"bytes,10,opt,name=occurred_at,json=occurredAt,proto3" json:"occurred_at,omitempty"`
+	// For state: closed, reopened or merged.
+	State string `protobuf:"bytes,11,opt,name=state,proto3" json:"state,omitempty"`
+	// For review: the verdict.
+	Verdict       string   `protobuf:"bytes,12,opt,name=verdict,proto3" json:"verdict,omitempty"`
+	LabelsAdded   []string `protobuf:"bytes,13,rep,name=labels_added,json=labelsAdded,proto3" json:"labels_added,omitempty"`
+	LabelsRemoved []string `protobuf:"bytes,14,rep,name=labels_removed,json=labelsRemoved,proto3" json:"labels_removed,omitempty"`
+	// For push: the new head commit.
+	HeadSha string `protobuf:"bytes,15,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// For checks: success, failure or pending.
+	ChecksState string `protobuf:"bytes,16,opt,name=checks_state,json=checksState,proto3" json:"checks_state,omitempty"`
+	// For review_comment: where on the diff.
+	Path        string       `protobuf:"bytes,17,opt,name=path,proto3" json:"path,omitempty"`
+	Line        uint64       `protobuf:"varint,18,opt,name=line,proto3" json:"line,omitempty"`
+	Url         string       `protobuf:"bytes,19,opt,name=url,proto3" json:"url,omitempty"`
+	Attribution *Attribution `protobuf:"bytes,20,opt,name=attribution,proto3" json:"attribution,omitempty"`
+	Body        string       `protobuf:"bytes,21,opt,name=body,proto3" json:"body,omitempty"`
+	// The forge's id of the comment or review, which ownership records name.
+	ArtifactId    string `protobuf:"bytes,22,opt,name=artifact_id,json=artifactId,proto3" json:"artifact_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Event) Reset() {
+	*x = Event{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Event) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Event) ProtoMessage() {}
+
+func (x *Event) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Event.ProtoReflect.Descriptor instead.
+func (*Event) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *Event) GetCursor() uint64 {
+	if x != nil {
+		return x.Cursor
+	}
+	return 0
+}
+
+func (x *Event) GetSubscriptionId() string {
+	if x != nil {
+		return x.SubscriptionId
+	}
+	return ""
+}
+
+func (x *Event) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *Event) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *Event) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *Event) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *Event) GetType() EventType {
+	if x != nil {
+		return x.Type
+	}
+	return EventType_EVENT_TYPE_UNSPECIFIED
+}
+
+func (x *Event) GetOwn() bool {
+	if x != nil {
+		return x.Own
+	}
+	return false
+}
+
+func (x *Event) GetActor() string {
+	if x != nil {
+		return x.Actor
+	}
+	return ""
+}
+
+func (x *Event) GetOccurredAt() string {
+	if x != nil {
+		return x.OccurredAt
+	}
+	return ""
+}
+
+func (x *Event) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *Event) GetVerdict() string {
+	if x != nil {
+		return x.Verdict
+	}
+	return ""
+}
+
+func (x *Event) GetLabelsAdded() []string {
+	if x != nil {
+		return x.LabelsAdded
+	}
+	return nil
+}
+
+func (x *Event) GetLabelsRemoved() []string {
+	if x != nil {
+		return x.LabelsRemoved
+	}
+	return nil
+}
+
+func (x *Event) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *Event) GetChecksState() string {
+	if x != nil {
+		return x.ChecksState
+	}
+	return ""
+}
+
+func (x *Event) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *Event) GetLine() uint64 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *Event) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *Event) GetAttribution() *Attribution {
+	if x != nil {
+		return x.Attribution
+	}
+	return nil
+}
+
+func (x *Event) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+func (x *Event) GetArtifactId() string {
+	if x != nil {
+		return x.ArtifactId
+	}
+	return ""
+}
+
+// A page of events, oldest first.
+type EventList struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Events []*Event               `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	// Pass as after to acknowledge this page and read on.
+	NextCursor uint64 `protobuf:"varint,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	// More events are waiting after next_cursor.
+	More          bool `protobuf:"varint,3,opt,name=more,proto3" json:"more,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EventList) Reset() {
+	*x = EventList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EventList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EventList) ProtoMessage() {}
+
+func (x *EventList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EventList.ProtoReflect.Descriptor instead.
+func (*EventList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *EventList) GetEvents() []*Event {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+func (x *EventList) GetNextCursor() uint64 {
+	if x != nil {
+		return x.NextCursor
+	}
+	return 0
+}
+
+func (x *EventList) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
 var File_forgetools_forge_v1_forge_proto protoreflect.FileDescriptor
 
 const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
-	"\x1fforgetools/forge/v1/forge.proto\x12\x13forgetools.forge.v1\x1a\x1bbuf/validate/validate.proto\x1a#forgetools/options/v1/options.proto\"\x85\x01\n" +
+	"\x1fforgetools/forge/v1/forge.proto\x12\x13forgetools.forge.v1\x1a\x1bbuf/validate/validate.proto\x1a#forgetools/options/v1/options.proto\"\x81\x01\n" +
 	"\bForgeRef\x12H\n" +
-	"\bprovider\x18\x01 \x01(\x0e2\".forgetools.forge.v1.ForgeProviderB\b\xbaH\x05\x82\x01\x02\x10\x01R\bprovider\x12/\n" +
-	"\x04host\x18\x02 \x01(\tB\x1b\xbaH\x18r\x16\x18\xfd\x012\x11^[A-Za-z0-9.:-]*$R\x04host\"\x8a\x01\n" +
+	"\bprovider\x18\x01 \x01(\x0e2\".forgetools.forge.v1.ForgeProviderB\b\xbaH\x05\x82\x01\x02\x10\x01R\bprovider\x12+\n" +
+	"\x04host\x18\x02 \x01(\tB\x17\xbaH\x14r\x122\x10^[\\w.:-]{0,253}$R\x04host\"\x8a\x01\n" +
 	"\vAttribution\x12)\n" +
 	"\fagent_handle\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\vagentHandle\x12)\n" +
 	"\fowner_handle\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\vownerHandle\x12%\n" +
@@ -2400,7 +2764,38 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\bworkflow\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\bworkflow\x12\x18\n" +
 	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x03ref\x12\x1d\n" +
 	"\x06run_id\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05runId\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url*\xa3\x02\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdb\x06\n" +
+	"\x05Event\x12\x1e\n" +
+	"\x06cursor\x18\x01 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06cursor\x12/\n" +
+	"\x0fsubscription_id\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\x12;\n" +
+	"\x05forge\x18\x03 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\x06ڥ\x19\x02\b\x05R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
+	"\x04kind\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04kind\x12\x1e\n" +
+	"\x06number\x18\x06 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12:\n" +
+	"\x04type\x18\a \x01(\x0e2\x1e.forgetools.forge.v1.EventTypeB\x06ڥ\x19\x02\b\x04R\x04type\x12\x18\n" +
+	"\x03own\x18\b \x01(\bB\x06ڥ\x19\x02\b\x04R\x03own\x12\x1c\n" +
+	"\x05actor\x18\t \x01(\tB\x06ڥ\x19\x02\b\bR\x05actor\x12'\n" +
+	"\voccurred_at\x18\n" +
+	" \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"occurredAt\x12\x1c\n" +
+	"\x05state\x18\v \x01(\tB\x06ڥ\x19\x02\b\x04R\x05state\x12 \n" +
+	"\averdict\x18\f \x01(\tB\x06ڥ\x19\x02\b\x06R\averdict\x12)\n" +
+	"\flabels_added\x18\r \x03(\tB\x06ڥ\x19\x02\b\bR\vlabelsAdded\x12-\n" +
+	"\x0elabels_removed\x18\x0e \x03(\tB\x06ڥ\x19\x02\b\bR\rlabelsRemoved\x12!\n" +
+	"\bhead_sha\x18\x0f \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12)\n" +
+	"\fchecks_state\x18\x10 \x01(\tB\x06ڥ\x19\x02\b\x04R\vchecksState\x12\x1a\n" +
+	"\x04path\x18\x11 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
+	"\x04line\x18\x12 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x18\n" +
+	"\x03url\x18\x13 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12P\n" +
+	"\vattribution\x18\x14 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x1a\n" +
+	"\x04body\x18\x15 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12'\n" +
+	"\vartifact_id\x18\x16 \x01(\tB\x06ڥ\x19\x02\b\x05R\n" +
+	"artifactId\"\x8c\x01\n" +
+	"\tEventList\x12:\n" +
+	"\x06events\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.EventB\x06ڥ\x19\x02\x18dR\x06events\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12\x1a\n" +
+	"\x04more\x18\x03 \x01(\bB\x06ڥ\x19\x02\b\x04R\x04more*\xa3\x02\n" +
 	"\rForgeProvider\x12\x1e\n" +
 	"\x1aFORGE_PROVIDER_UNSPECIFIED\x10\x00\x12'\n" +
 	"\x15FORGE_PROVIDER_GITHUB\x10\x01\x1a\f¥\x19\b\n" +
@@ -2414,7 +2809,24 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x15FORGE_PROVIDER_LINEAR\x10\x05\x1a\f¥\x19\b\n" +
 	"\x06linear\x12%\n" +
 	"\x14FORGE_PROVIDER_LOCAL\x10\x06\x1a\v¥\x19\a\n" +
-	"\x05localBBZ@github.com/forgetools/forgetools/gen/forgetools/forge/v1;forgev1b\x06proto3"
+	"\x05local*\xb6\x02\n" +
+	"\tEventType\x12\x1a\n" +
+	"\x16EVENT_TYPE_UNSPECIFIED\x10\x00\x12%\n" +
+	"\x12EVENT_TYPE_COMMENT\x10\x01\x1a\r¥\x19\t\n" +
+	"\acomment\x12#\n" +
+	"\x11EVENT_TYPE_REVIEW\x10\x02\x1a\f¥\x19\b\n" +
+	"\x06review\x123\n" +
+	"\x19EVENT_TYPE_REVIEW_COMMENT\x10\x03\x1a\x14¥\x19\x10\n" +
+	"\x0ereview_comment\x12!\n" +
+	"\x10EVENT_TYPE_STATE\x10\x04\x1a\v¥\x19\a\n" +
+	"\x05state\x12#\n" +
+	"\x11EVENT_TYPE_LABELS\x10\x05\x1a\f¥\x19\b\n" +
+	"\x06labels\x12\x1f\n" +
+	"\x0fEVENT_TYPE_PUSH\x10\x06\x1a\n" +
+	"¥\x19\x06\n" +
+	"\x04push\x12#\n" +
+	"\x11EVENT_TYPE_CHECKS\x10\a\x1a\f¥\x19\b\n" +
+	"\x06checksBBZ@github.com/forgetools/forgetools/gen/forgetools/forge/v1;forgev1b\x06proto3"
 
 var (
 	file_forgetools_forge_v1_forge_proto_rawDescOnce sync.Once
@@ -2428,68 +2840,75 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 	return file_forgetools_forge_v1_forge_proto_rawDescData
 }
 
-var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
-	(*ForgeRef)(nil),        // 1: forgetools.forge.v1.ForgeRef
-	(*Attribution)(nil),     // 2: forgetools.forge.v1.Attribution
-	(*Comment)(nil),         // 3: forgetools.forge.v1.Comment
-	(*ReviewComment)(nil),   // 4: forgetools.forge.v1.ReviewComment
-	(*Review)(nil),          // 5: forgetools.forge.v1.Review
-	(*Issue)(nil),           // 6: forgetools.forge.v1.Issue
-	(*IssueList)(nil),       // 7: forgetools.forge.v1.IssueList
-	(*PullRequest)(nil),     // 8: forgetools.forge.v1.PullRequest
-	(*PullRequestList)(nil), // 9: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),      // 10: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),       // 11: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),    // 12: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),    // 13: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),      // 14: forgetools.forge.v1.Repository
-	(*FileContent)(nil),     // 15: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 16: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 17: forgetools.forge.v1.DirListing
-	(*BranchRef)(nil),       // 18: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 19: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 20: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 21: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 22: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 23: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 24: forgetools.forge.v1.CITriggered
+	(EventType)(0),          // 1: forgetools.forge.v1.EventType
+	(*ForgeRef)(nil),        // 2: forgetools.forge.v1.ForgeRef
+	(*Attribution)(nil),     // 3: forgetools.forge.v1.Attribution
+	(*Comment)(nil),         // 4: forgetools.forge.v1.Comment
+	(*ReviewComment)(nil),   // 5: forgetools.forge.v1.ReviewComment
+	(*Review)(nil),          // 6: forgetools.forge.v1.Review
+	(*Issue)(nil),           // 7: forgetools.forge.v1.Issue
+	(*IssueList)(nil),       // 8: forgetools.forge.v1.IssueList
+	(*PullRequest)(nil),     // 9: forgetools.forge.v1.PullRequest
+	(*PullRequestList)(nil), // 10: forgetools.forge.v1.PullRequestList
+	(*CommentRef)(nil),      // 11: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),       // 12: forgetools.forge.v1.ReviewRef
+	(*Subscription)(nil),    // 13: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),    // 14: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),      // 15: forgetools.forge.v1.Repository
+	(*FileContent)(nil),     // 16: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),        // 17: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),      // 18: forgetools.forge.v1.DirListing
+	(*BranchRef)(nil),       // 19: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),      // 20: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),     // 21: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 22: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 23: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 24: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 25: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 26: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 27: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
-	2,  // 1: forgetools.forge.v1.Comment.attribution:type_name -> forgetools.forge.v1.Attribution
-	2,  // 2: forgetools.forge.v1.Review.attribution:type_name -> forgetools.forge.v1.Attribution
-	4,  // 3: forgetools.forge.v1.Review.comments:type_name -> forgetools.forge.v1.ReviewComment
-	1,  // 4: forgetools.forge.v1.Issue.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 5: forgetools.forge.v1.Issue.attribution:type_name -> forgetools.forge.v1.Attribution
-	3,  // 6: forgetools.forge.v1.Issue.comments:type_name -> forgetools.forge.v1.Comment
-	6,  // 7: forgetools.forge.v1.IssueList.issues:type_name -> forgetools.forge.v1.Issue
-	1,  // 8: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 9: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
-	5,  // 10: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
-	3,  // 11: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
-	8,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
-	1,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	16, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	1,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	21, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	22, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	1,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	3,  // 1: forgetools.forge.v1.Comment.attribution:type_name -> forgetools.forge.v1.Attribution
+	3,  // 2: forgetools.forge.v1.Review.attribution:type_name -> forgetools.forge.v1.Attribution
+	5,  // 3: forgetools.forge.v1.Review.comments:type_name -> forgetools.forge.v1.ReviewComment
+	2,  // 4: forgetools.forge.v1.Issue.forge:type_name -> forgetools.forge.v1.ForgeRef
+	3,  // 5: forgetools.forge.v1.Issue.attribution:type_name -> forgetools.forge.v1.Attribution
+	4,  // 6: forgetools.forge.v1.Issue.comments:type_name -> forgetools.forge.v1.Comment
+	7,  // 7: forgetools.forge.v1.IssueList.issues:type_name -> forgetools.forge.v1.Issue
+	2,  // 8: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	3,  // 9: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
+	6,  // 10: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
+	4,  // 11: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
+	9,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
+	2,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	17, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	22, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	23, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 28: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 29: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	26, // 30: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	31, // [31:31] is the sub-list for method output_type
+	31, // [31:31] is the sub-list for method input_type
+	31, // [31:31] is the sub-list for extension type_name
+	31, // [31:31] is the sub-list for extension extendee
+	0,  // [0:31] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -2502,8 +2921,8 @@ func file_forgetools_forge_v1_forge_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
-			NumEnums:      1,
-			NumMessages:   24,
+			NumEnums:      2,
+			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

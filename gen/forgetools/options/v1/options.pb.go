@@ -208,6 +208,11 @@ const (
 	// The id of a subscription the account made. The call is scoped by, and
 	// sent to the forge of, the stored subscription.
 	Scope_SCOPE_SUBSCRIPTION Scope = 2
+	// The caller's own gateway state (its subscriptions and their events),
+	// not a repository: set as (tool).scope. The call reaches no forge; the
+	// gateway sends it to the state provider it is configured with, and what
+	// it reads is limited to repositories the account's scope still covers.
+	Scope_SCOPE_OWN_STATE Scope = 3
 )
 
 // Enum value maps for Scope.
@@ -216,11 +221,13 @@ var (
 		0: "SCOPE_UNSPECIFIED",
 		1: "SCOPE_REPOSITORY",
 		2: "SCOPE_SUBSCRIPTION",
+		3: "SCOPE_OWN_STATE",
 	}
 	Scope_value = map[string]int32{
 		"SCOPE_UNSPECIFIED":  0,
 		"SCOPE_REPOSITORY":   1,
 		"SCOPE_SUBSCRIPTION": 2,
+		"SCOPE_OWN_STATE":    3,
 	}
 )
 
@@ -638,7 +645,11 @@ type ToolOptions struct {
 	// The risk tier of the call before its text is looked at.
 	Risk Risk `protobuf:"varint,14,opt,name=risk,proto3,enum=forgetools.options.v1.Risk" json:"risk,omitempty"`
 	// Display name for people (MCP annotations.title), e.g. "Create issue".
-	Title         string `protobuf:"bytes,15,opt,name=title,proto3" json:"title,omitempty"`
+	Title string `protobuf:"bytes,15,opt,name=title,proto3" json:"title,omitempty"`
+	// What scopes a call whose request names no scope value: its scope field
+	// is left empty, or it has none. Only SCOPE_OWN_STATE belongs here (a
+	// repository or a subscription is always named by a field).
+	Scope         Scope `protobuf:"varint,16,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -776,6 +787,13 @@ func (x *ToolOptions) GetTitle() string {
 		return x.Title
 	}
 	return ""
+}
+
+func (x *ToolOptions) GetScope() Scope {
+	if x != nil {
+		return x.Scope
+	}
+	return Scope_SCOPE_UNSPECIFIED
 }
 
 // Set on the non-oneof fields of the dispatch message.
@@ -1236,7 +1254,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xfb\x03\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xaf\x04\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -1259,7 +1277,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"ownsResult\x12!\n" +
 	"\faction_class\x18\r \x01(\tR\vactionClass\x12/\n" +
 	"\x04risk\x18\x0e \x01(\x0e2\x1b.forgetools.options.v1.RiskR\x04risk\x12\x14\n" +
-	"\x05title\x18\x0f \x01(\tR\x05title\"\xf0\x02\n" +
+	"\x05title\x18\x0f \x01(\tR\x05title\x122\n" +
+	"\x05scope\x18\x10 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +
@@ -1304,11 +1323,12 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
 	"\x1cENVELOPE_ROLE_FORGE_SELECTOR\x10\x02\x12!\n" +
-	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*L\n" +
+	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*a\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SCOPE_REPOSITORY\x10\x01\x12\x16\n" +
-	"\x12SCOPE_SUBSCRIPTION\x10\x02*X\n" +
+	"\x12SCOPE_SUBSCRIPTION\x10\x02\x12\x13\n" +
+	"\x0fSCOPE_OWN_STATE\x10\x03*X\n" +
 	"\vAttribution\x12\x1b\n" +
 	"\x17ATTRIBUTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11ATTRIBUTION_STAMP\x10\x01\x12\x15\n" +
@@ -1379,33 +1399,34 @@ var file_forgetools_options_v1_options_proto_depIdxs = []int32{
 	7,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
 	0,  // 1: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
 	1,  // 2: forgetools.options.v1.ToolOptions.risk:type_name -> forgetools.options.v1.Risk
-	2,  // 3: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	15, // 4: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	16, // 5: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	3,  // 6: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
-	4,  // 7: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
-	5,  // 8: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	17, // 9: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	18, // 10: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	18, // 11: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	18, // 12: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	18, // 13: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	18, // 14: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	18, // 15: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
-	19, // 16: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 17: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	9,  // 18: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	10, // 19: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	11, // 20: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	13, // 21: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	14, // 22: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	6,  // 23: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
-	12, // 24: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	25, // [25:25] is the sub-list for method output_type
-	25, // [25:25] is the sub-list for method input_type
-	17, // [17:25] is the sub-list for extension type_name
-	9,  // [9:17] is the sub-list for extension extendee
-	0,  // [0:9] is the sub-list for field type_name
+	3,  // 3: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
+	2,  // 4: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
+	15, // 5: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	16, // 6: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	3,  // 7: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	4,  // 8: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	5,  // 9: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	17, // 10: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	18, // 11: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	18, // 12: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	18, // 13: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	18, // 14: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	18, // 15: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	18, // 16: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	19, // 17: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 18: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	9,  // 19: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	10, // 20: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	11, // 21: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	13, // 22: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	14, // 23: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	6,  // 24: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	12, // 25: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	26, // [26:26] is the sub-list for method output_type
+	26, // [26:26] is the sub-list for method input_type
+	18, // [18:26] is the sub-list for extension type_name
+	10, // [10:18] is the sub-list for extension extendee
+	0,  // [0:10] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }

@@ -76,8 +76,7 @@ var ForgeCloseIssueTool = &runtime.Tool{
     },
     "forge_host": {
       "type": "string",
-      "maxLength": 253,
-      "pattern": "^[A-Za-z0-9.:-]*$"
+      "pattern": "^[\\w.:-]{0,253}$"
     }
   },
   "required": ["repo", "issue_number"],
@@ -192,6 +191,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "merge", Message: arm.Merge}
 	case *gatewayv1.ForgeCallResult_CiTriggered:
 		return runtime.Outcome{Arm: "ci_triggered", Message: arm.CiTriggered}
+	case *gatewayv1.ForgeCallResult_Events:
+		return runtime.Outcome{Arm: "events", Message: arm.Events}
 	}
 	return runtime.Outcome{}
 }

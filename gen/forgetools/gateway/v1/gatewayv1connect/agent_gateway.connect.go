@@ -42,6 +42,8 @@ const (
 const (
 	// AgentGatewayForgeProcedure is the fully-qualified name of the AgentGateway's Forge RPC.
 	AgentGatewayForgeProcedure = "/forgetools.gateway.v1.AgentGateway/Forge"
+	// AgentGatewayWaitEventsProcedure is the fully-qualified name of the AgentGateway's WaitEvents RPC.
+	AgentGatewayWaitEventsProcedure = "/forgetools.gateway.v1.AgentGateway/WaitEvents"
 )
 
 // AgentGatewayClient is a client for the forgetools.gateway.v1.AgentGateway service.
@@ -49,6 +51,11 @@ type AgentGatewayClient interface {
 	// Forge performs one forge call for the account bound to the connection.
 	// Domain failures come back in-band as ForgeCallResult.error.
 	Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error)
+	// WaitEvents blocks until the caller has events after a cursor (on every
+	// subscription of its account, or on the one named) or the wait ends. It
+	// returns cursors only; forge_get_events reads the events. For agent
+	// runtimes that wait between turns: models never call it.
+	WaitEvents(context.Context, *connect.Request[v1.WaitEventsRequest]) (*connect.Response[v1.WaitEventsResponse], error)
 }
 
 // NewAgentGatewayClient constructs a client for the forgetools.gateway.v1.AgentGateway service. By
@@ -68,12 +75,19 @@ func NewAgentGatewayClient(httpClient connect.HTTPClient, baseURL string, opts .
 			connect.WithSchema(agentGatewayMethods.ByName("Forge")),
 			connect.WithClientOptions(opts...),
 		),
+		waitEvents: connect.NewClient[v1.WaitEventsRequest, v1.WaitEventsResponse](
+			httpClient,
+			baseURL+AgentGatewayWaitEventsProcedure,
+			connect.WithSchema(agentGatewayMethods.ByName("WaitEvents")),
+			connect.WithClientOptions(opts...),
+		),
 	}
 }
 
 // agentGatewayClient implements AgentGatewayClient.
 type agentGatewayClient struct {
-	forge *connect.Client[v1.ForgeCallRequest, v1.ForgeCallResult]
+	forge      *connect.Client[v1.ForgeCallRequest, v1.ForgeCallResult]
+	waitEvents *connect.Client[v1.WaitEventsRequest, v1.WaitEventsResponse]
 }
 
 // Forge calls forgetools.gateway.v1.AgentGateway.Forge.
@@ -81,11 +95,21 @@ func (c *agentGatewayClient) Forge(ctx context.Context, req *connect.Request[v1.
 	return c.forge.CallUnary(ctx, req)
 }
 
+// WaitEvents calls forgetools.gateway.v1.AgentGateway.WaitEvents.
+func (c *agentGatewayClient) WaitEvents(ctx context.Context, req *connect.Request[v1.WaitEventsRequest]) (*connect.Response[v1.WaitEventsResponse], error) {
+	return c.waitEvents.CallUnary(ctx, req)
+}
+
 // AgentGatewayHandler is an implementation of the forgetools.gateway.v1.AgentGateway service.
 type AgentGatewayHandler interface {
 	// Forge performs one forge call for the account bound to the connection.
 	// Domain failures come back in-band as ForgeCallResult.error.
 	Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error)
+	// WaitEvents blocks until the caller has events after a cursor (on every
+	// subscription of its account, or on the one named) or the wait ends. It
+	// returns cursors only; forge_get_events reads the events. For agent
+	// runtimes that wait between turns: models never call it.
+	WaitEvents(context.Context, *connect.Request[v1.WaitEventsRequest]) (*connect.Response[v1.WaitEventsResponse], error)
 }
 
 // NewAgentGatewayHandler builds an HTTP handler from the service implementation. It returns the
@@ -101,10 +125,18 @@ func NewAgentGatewayHandler(svc AgentGatewayHandler, opts ...connect.HandlerOpti
 		connect.WithSchema(agentGatewayMethods.ByName("Forge")),
 		connect.WithHandlerOptions(opts...),
 	)
+	agentGatewayWaitEventsHandler := connect.NewUnaryHandler(
+		AgentGatewayWaitEventsProcedure,
+		svc.WaitEvents,
+		connect.WithSchema(agentGatewayMethods.ByName("WaitEvents")),
+		connect.WithHandlerOptions(opts...),
+	)
 	return "/forgetools.gateway.v1.AgentGateway/", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case AgentGatewayForgeProcedure:
 			agentGatewayForgeHandler.ServeHTTP(w, r)
+		case AgentGatewayWaitEventsProcedure:
+			agentGatewayWaitEventsHandler.ServeHTTP(w, r)
 		default:
 			http.NotFound(w, r)
 		}
@@ -116,4 +148,8 @@ type UnimplementedAgentGatewayHandler struct{}
 
 func (UnimplementedAgentGatewayHandler) Forge(context.Context, *connect.Request[v1.ForgeCallRequest]) (*connect.Response[v1.ForgeCallResult], error) {
 	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("forgetools.gateway.v1.AgentGateway.Forge is not implemented"))
+}
+
+func (UnimplementedAgentGatewayHandler) WaitEvents(context.Context, *connect.Request[v1.WaitEventsRequest]) (*connect.Response[v1.WaitEventsResponse], error) {
+	return nil, connect.NewError(connect.CodeUnimplemented, errors.New("forgetools.gateway.v1.AgentGateway.WaitEvents is not implemented"))
 }

@@ -83,13 +83,17 @@ type ForgeReviewsHandler interface {
 // ForgeChangeNotificationsHandler is the "change_notifications" capability: a
 // provider implementing all of it serves these arms.
 type ForgeChangeNotificationsHandler interface {
-	// Subscribe serves forge_subscribe: Subscribe to change notifications on an
-	// issue or pull request. Forges that cannot deliver notifications return
+	// Subscribe serves forge_subscribe: Watch an issue or pull request;
+	// forge_get_events reads its changes. Forges that cannot watch return
 	// unimplemented.
 	Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error)
 	// Unsubscribe serves forge_unsubscribe: Cancel a subscription made with
 	// forge_subscribe.
 	Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error)
+	// GetEvents serves forge_get_events: Read changes on your subscriptions,
+	// oldest first; own: true marks your own writes. Pass next_cursor as after
+	// to acknowledge a page; until then it is sent again.
+	GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error)
 }
 
 // ForgeRepositoryHandler is the "repository" capability: a provider
@@ -225,6 +229,10 @@ func (UnimplementedForgeHandler) RerunCi(context.Context, handler.Call, *gateway
 	return nil, handler.Unimplemented("ci", "rerun_ci")
 }
 
+func (UnimplementedForgeHandler) GetEvents(context.Context, handler.Call, *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+	return nil, handler.Unimplemented("change_notifications", "get_events")
+}
+
 // ForgeTable is the server side of the "forge" table: the gateway dispatches
 // ForgeCallRequest through it to a provider's ForgeHandler methods.
 var ForgeTable = &handler.Table{
@@ -259,6 +267,7 @@ var ForgeTable = &handler.Table{
 		forgeMergePullRequestArm,
 		forgeTriggerCiArm,
 		forgeRerunCiArm,
+		forgeGetEventsArm,
 	},
 	Split: splitForgeRequest,
 	Error: forgeError,
@@ -945,6 +954,35 @@ func scopeForgeRerunCi(m proto.Message) string {
 	return m.(*gatewayv1.RerunCIRequest).GetRepo()
 }
 
+// forgeGetEventsArm is the get_events arm (forge_get_events).
+var forgeGetEventsArm = &handler.Arm{
+	Name:           "get_events",
+	Tool:           "forge_get_events",
+	Capability:     "change_notifications",
+	Result:         "events",
+	Scope:          handler.ScopeSubscription,
+	ScopeKey:       scopeForgeGetEvents,
+	ScopeWhenEmpty: handler.ScopeOwnState,
+	Serve:          serveForgeGetEvents,
+	Wrap:           wrapForgeEventsResult,
+}
+
+// serveForgeGetEvents calls GetEvents on a provider serving the
+// "change_notifications" capability.
+func serveForgeGetEvents(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeChangeNotificationsHandler)
+	if !ok {
+		return nil, handler.Unimplemented("change_notifications", "get_events")
+	}
+	return handler.Result(s.GetEvents(ctx, c, req.(*gatewayv1.GetEventsRequest)))
+}
+
+// scopeForgeGetEvents returns the subscription_id the gateway scopes
+// forge_get_events by.
+func scopeForgeGetEvents(m proto.Message) string {
+	return m.(*gatewayv1.GetEventsRequest).GetSubscriptionId()
+}
+
 // wrapForgeIssueResult puts a result into the issue arm of ForgeCallResult.
 func wrapForgeIssueResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -1098,6 +1136,14 @@ func wrapForgeCiTriggeredResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeEventsResult puts a result into the events arm of ForgeCallResult.
+func wrapForgeEventsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Events{Events: m.(*forgev1.EventList)},
+	}
+}
+
 // splitForgeRequest finds the arm of a ForgeCallRequest; nil when it names
 // none.
 func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
@@ -1152,6 +1198,8 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 		return forgeTriggerCiArm, arm.TriggerCi, env
 	case *gatewayv1.ForgeCallRequest_RerunCi:
 		return forgeRerunCiArm, arm.RerunCi, env
+	case *gatewayv1.ForgeCallRequest_GetEvents:
+		return forgeGetEventsArm, arm.GetEvents, env
 	}
 	return nil, nil, env
 }

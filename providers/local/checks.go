@@ -1,0 +1,66 @@
+package local
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/google/uuid"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/subscriptions"
+)
+
+// checksStates are the roll-ups a pull request's checks can have; "" is
+// none.
+var checksStates = map[string]bool{"": true, "success": true, "failure": true, "pending": true}
+
+// SetChecks records the roll-up of a pull request's checks (success,
+// failure, pending, or "" for none), for operators, demos and tests; a CI
+// run (forge_trigger_ci) reports its outcome the same way. Subscribers
+// hear of a change as a checks event.
+func (f *Forge) SetChecks(ctx context.Context, repo string, number uint64, state string) error {
+	return f.setChecks(ctx, repo, number, state, operator)
+}
+
+// setChecks is SetChecks by actor.
+func (f *Forge) setChecks(ctx context.Context, repo string, number uint64, state, actor string) error {
+	if err := checkRepo(repo); err != nil {
+		return err
+	}
+	if !checksStates[state] {
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+			"checks state %q is not success, failure, pending or empty", state)
+	}
+	var it *item
+	changed := false
+	err := f.write(ctx, func(tx *sql.Tx) (err error) {
+		if it, err = f.touchItem(ctx, tx, repo, number, kindPull); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE local_items SET checks_state = $1
+			WHERE repo_id = $2 AND number = $3 AND checks_state <> $1`, state, it.repoID, it.number)
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		changed = n == 1
+		return err
+	})
+	if err != nil || !changed {
+		return err
+	}
+	ev := f.event(forgev1.EventType_EVENT_TYPE_CHECKS, actor)
+	ev.ChecksState = state
+	f.emit(ctx, it, subscriptions.Change{Event: ev, Key: "checks:" + uuid.NewString()})
+	return nil
+}
+
+// checksOf is a pull request's checks roll-up.
+func checksOf(ctx context.Context, tx *sql.Tx, it *item) (string, error) {
+	var state string
+	err := tx.QueryRowContext(ctx, `SELECT checks_state FROM local_items WHERE repo_id = $1 AND number = $2`,
+		it.repoID, it.number).Scan(&state)
+	return state, err
+}
