@@ -18,7 +18,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"modernc.org/sqlite"
 )
 
 // DefaultLease is how long a create claim stays valid without a heartbeat:
@@ -67,7 +67,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open(t.driver, t.dsn)
+	db, err := openDB(t)
 	if err != nil {
 		return nil, fmt.Errorf("store: open %s: %w", t.dialect, err)
 	}
@@ -113,6 +113,19 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// openDB opens the target's pool: SQLite through the statement-keeping
+// connector (stmtcache.go), PostgreSQL through pgx, which keeps its own.
+func openDB(t target) (*sql.DB, error) {
+	if t.dialect != SQLite {
+		return sql.Open(t.driver, t.dsn)
+	}
+	c, err := sqlite.NewConnector(t.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(stmtConnector{base: c}), nil
 }
 
 // DB is the underlying database, for providers/local to keep its tables
