@@ -26,15 +26,16 @@ const (
 )
 
 // Reservation is one attempt's exclusive hold on an (account, client_request_id)
-// create. While held, a heartbeat keeps its lease alive; the holder must end
-// it with Finish (the create succeeded) or Abandon (it failed, so a retry may
-// try again).
+// create: a pending memo row. While held, a heartbeat keeps its lease alive;
+// the holder must end it with Finish (the create succeeded) or Abandon (it
+// failed, so a retry may try again).
 type Reservation struct {
 	s                     *Store
 	account, key, attempt string
 
 	stop     chan struct{}
 	stopOnce sync.Once
+	ended    bool // set by Finish and Abandon
 }
 
 // Reserve takes the create for (account, key), or returns what an earlier
@@ -52,40 +53,63 @@ type Reservation struct {
 // attempt finishes, abandons, or its lease expires; it returns ctx's error if
 // ctx ends first.
 func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (*Reservation, *Artifact, error) {
+	var (
+		c *Reservation
+		a *Artifact
+	)
+	err := s.waitFor(ctx, func() (bool, error) {
+		attempt, done, retry, err := s.tryReserve(ctx, s.db, account, key, fingerprint, window)
+		if attempt != "" {
+			c = s.hold(account, key, attempt)
+		}
+		a = done
+		return retry, err
+	})
+	return c, a, err
+}
+
+// errClosed ends waits when the store closes.
+var errClosed = errors.New("store: closed")
+
+// waitFor repeats try, waiting with backoff, while it reports that another
+// attempt holds a live reservation.
+func (s *Store) waitFor(ctx context.Context, try func() (retry bool, err error)) error {
 	wait := pollFirst
 	for {
-		c, a, retry, err := s.tryReserve(ctx, account, key, fingerprint, window)
+		retry, err := try()
 		if err != nil || !retry {
-			return c, a, err
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return ctx.Err()
 		case <-s.closing:
-			return nil, nil, errors.New("store: closed")
+			return errClosed
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, pollMax)
 	}
 }
 
-// tryReserve makes one attempt; retry reports that another attempt holds a
-// live reservation.
-func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (c *Reservation, a *Artifact, retry bool, err error) {
+// tryReserve makes one attempt on q (the database, or CreateTx's
+// transaction). It returns the attempt id when it won the reservation, the
+// artifact when an earlier attempt finished the create, and retry when
+// another attempt holds a live reservation.
+func (s *Store) tryReserve(ctx context.Context, q querier, account, key, fingerprint string, window time.Duration) (won string, a *Artifact, retry bool, err error) {
 	now := s.now()
 	attempt := uuid.NewString()
-	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
+	res, err := q.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
 		(account, client_request_id, fingerprint, state, attempt, lease_until_ms, created_ms)
 		VALUES (?, ?, ?, 'pending', ?, ?, ?)
 		ON CONFLICT (account, client_request_id) DO NOTHING`),
 		account, key, fingerprint, attempt, millis(now.Add(s.lease)), millis(now))
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return "", nil, false, fmt.Errorf("store: reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return "", nil, false, fmt.Errorf("store: reservation: %w", err)
 	} else if n == 1 {
-		return s.hold(account, key, attempt), nil, false, nil
+		return attempt, nil, false, nil
 	}
 
 	var (
@@ -93,53 +117,53 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		leaseUntil, number                          int64
 		finished                                    sql.NullInt64
 	)
-	err = s.db.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
+	err = q.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
 		kind, provider, host, repo, number, finished_ms
 		FROM gateway_create_memo WHERE account = ? AND client_request_id = ?`), account, key).
 		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number, &finished)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		// Abandoned between our insert and this read: try again.
-		return nil, nil, true, nil
+		return "", nil, true, nil
 	case err != nil:
-		return nil, nil, false, fmt.Errorf("store: reservation: %w", err)
+		return "", nil, false, fmt.Errorf("store: reservation: %w", err)
 	case fp != fingerprint:
-		return nil, nil, false, ErrKeyReused
+		return "", nil, false, ErrKeyReused
 	case state == "done" && window > 0 && finished.Valid && finished.Int64+window.Milliseconds() < millis(now):
 		// Past its replay window: forget it (unless a competitor already
 		// did) and reserve afresh.
-		if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
+		if _, err := q.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
 			WHERE account = ? AND client_request_id = ? AND state = 'done' AND attempt = ?`), account, key, held); err != nil {
-			return nil, nil, false, fmt.Errorf("store: expire reservation: %w", err)
+			return "", nil, false, fmt.Errorf("store: expire reservation: %w", err)
 		}
-		return s.tryReserve(ctx, account, key, fingerprint, window)
+		return s.tryReserve(ctx, q, account, key, fingerprint, window)
 	case state == "done":
 		p, err := parseProvider(provider)
 		if err != nil {
-			return nil, nil, false, err
+			return "", nil, false, err
 		}
-		return nil, &Artifact{
+		return "", &Artifact{
 			Forge: Forge{Provider: p, Host: host}, Repo: repo, Kind: Kind(kind), Number: uint64(number),
 		}, false, nil
 	case leaseUntil >= millis(now):
-		return nil, nil, true, nil
+		return "", nil, true, nil
 	}
 
 	// The holder stopped renewing its lease (its gateway died): take over,
 	// unless a competitor got there first.
-	res, err = s.db.ExecContext(ctx, s.q(`UPDATE gateway_create_memo SET attempt = ?, lease_until_ms = ?
+	res, err = q.ExecContext(ctx, s.q(`UPDATE gateway_create_memo SET attempt = ?, lease_until_ms = ?
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		attempt, millis(now.Add(s.lease)), account, key, held)
 	if err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
+		return "", nil, false, fmt.Errorf("store: take over reservation: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil {
-		return nil, nil, false, fmt.Errorf("store: take over reservation: %w", err)
+		return "", nil, false, fmt.Errorf("store: take over reservation: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create reservation", "account", account)
-		return s.hold(account, key, attempt), nil, false, nil
+		return attempt, nil, false, nil
 	}
-	return nil, nil, true, nil
+	return "", nil, true, nil
 }
 
 // hold starts the heartbeat of a reservation just won.
@@ -184,27 +208,16 @@ func (c *Reservation) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) 
 
 // Finish records what the create made and who made it, in one transaction:
 // later attempts replay a, and the ownership row names session. It returns
-// ErrReservationLost (after still recording the ownership) when another attempt
-// had taken the reservation over.
+// ErrReservationLost (after still recording the ownership) when another
+// attempt had taken the reservation over.
 func (c *Reservation) Finish(ctx context.Context, session string, a Artifact) error {
 	c.stopHeartbeat()
-	now := c.s.now()
-	lost := false
+	c.ended = true
+	var lost bool
 	err := c.s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, c.s.q(`UPDATE gateway_create_memo
-			SET state = 'done', kind = ?, provider = ?, host = ?, repo = ?, number = ?, finished_ms = ?
-			WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
-			string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
-			c.account, c.key, c.attempt)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		lost = n == 0
-		return c.s.recordOwnership(ctx, tx, Ownership{Account: c.account, Session: session, Artifact: a, Created: now})
+		var err error
+		lost, err = c.s.record(ctx, tx, c.account, c.key, c.attempt, session, a)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("store: finish create: %w", err)
@@ -215,10 +228,35 @@ func (c *Reservation) Finish(ctx context.Context, session string, a Artifact) er
 	return nil
 }
 
-// Abandon releases the reservation without a result, so the next attempt with the
-// same key creates afresh.
+// record marks attempt's memo row of (account, key) done with a and adds
+// the ownership row naming session; lost reports that the row was no longer
+// the attempt's.
+func (s *Store) record(ctx context.Context, q querier, account, key, attempt, session string, a Artifact) (lost bool, err error) {
+	now := s.now()
+	res, err := q.ExecContext(ctx, s.q(`UPDATE gateway_create_memo
+		SET state = 'done', kind = ?, provider = ?, host = ?, repo = ?, number = ?, finished_ms = ?
+		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
+		string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
+		account, key, attempt)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	return n == 0, s.recordOwnership(ctx, q, Ownership{Account: account, Session: session, Artifact: a, Created: now})
+}
+
+// Abandon releases the reservation without a result, so the next attempt
+// with the same key creates afresh. After Finish (or a first Abandon) it
+// does nothing, so a holder may defer it.
 func (c *Reservation) Abandon(ctx context.Context) error {
+	if c.ended {
+		return nil
+	}
 	c.stopHeartbeat()
+	c.ended = true
 	_, err := c.s.db.ExecContext(ctx, c.s.q(`DELETE FROM gateway_create_memo
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		c.account, c.key, c.attempt)

@@ -49,6 +49,12 @@ type Store struct {
 	now     func() time.Time
 	log     *slog.Logger
 
+	// creates hands CreateTx's creates to the committer, which runs them
+	// (groupMax at a time per transaction); committing starts it.
+	creates    chan *txCreate
+	groupMax   int
+	committing sync.Once
+
 	// closing stops claim heartbeats when the store closes; beats tracks
 	// them so Close returns only after the last one has stopped.
 	closing   chan struct{}
@@ -95,6 +101,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		log:     o.Logger,
 		closing: make(chan struct{}),
 	}
+	s.creates, s.groupMax = make(chan *txCreate), groupMax(t.dialect)
 	if s.lease <= 0 {
 		s.lease = DefaultLease
 	}
