@@ -174,3 +174,19 @@ func TestPostgresStatementCache(t *testing.T) {
 		t.Fatalf("with default_query_exec_mode=exec the probe is prepared %d times, want 0", n)
 	}
 }
+
+// Every SQLite connection of the store gets the DSN's pragmas, the
+// statement-keeping connector notwithstanding: WAL, the busy timeout, and
+// temporary storage (grouped creates' savepoints) in memory.
+func TestSQLitePragmas(t *testing.T) {
+	ctx := context.Background()
+	_, conn := openSQLite(t)
+	for pragma, want := range map[string]string{
+		"journal_mode": "wal", "busy_timeout": "10000", "foreign_keys": "1", "synchronous": "1", "temp_store": "2",
+	} {
+		var got string
+		if err := conn.QueryRowContext(ctx, "PRAGMA "+pragma).Scan(&got); err != nil || got != want {
+			t.Errorf("PRAGMA %s = %q, %v; want %q", pragma, got, err, want)
+		}
+	}
+}

@@ -50,9 +50,8 @@ type Store struct {
 	log     *slog.Logger
 
 	// creates hands CreateTx's creates to the committer, which runs them
-	// (groupMax at a time per transaction); committing starts it.
+	// (up to groupMax per transaction); committing starts it.
 	creates    chan *txCreate
-	groupMax   int
 	committing sync.Once
 
 	// closing stops claim heartbeats when the store closes; beats tracks
@@ -101,7 +100,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		log:     o.Logger,
 		closing: make(chan struct{}),
 	}
-	s.creates, s.groupMax = make(chan *txCreate), groupMax(t.dialect)
+	s.creates = make(chan *txCreate)
 	if s.lease <= 0 {
 		s.lease = DefaultLease
 	}
