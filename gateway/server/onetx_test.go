@@ -25,7 +25,7 @@ import (
 
 // localGateway is the gateway on the local forge in its store's database,
 // as `forgetools serve` runs it; wrap (if any) stands between the two.
-func localGateway(t *testing.T, dsn string, wrap func(*local.Forge) subscriptions.Provider) (*gateway.Service, *store.Store, *local.Forge) {
+func localGateway(t testing.TB, dsn string, wrap func(*local.Forge) subscriptions.Provider) (*gateway.Service, *store.Store, *local.Forge) {
 	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
