@@ -123,9 +123,10 @@ type group struct {
 	s   *Store
 	ctx context.Context // the transaction's: never cancelled, it ends by Commit or Rollback
 	tx  *sql.Tx
-	// kept are the creates whose writes are in tx; readers replayed an
-	// artifact read in tx while it held uncommitted creates.
-	kept, readers []*txCreate
+	// kept are the creates whose writes are in tx. provisional are the
+	// others that ran while it held kept ones: their answers (a replay of
+	// one of them, a refusal because of one) stand only if those commit.
+	kept, provisional []*txCreate
 }
 
 // run runs one create in the group's transaction, beginning one if need be.
@@ -143,31 +144,44 @@ func (g *group) run(m *txCreate) {
 		}
 		g.tx = tx
 	}
-	if len(g.kept) > 0 { // a failure of this create must not undo theirs
+	shared := len(g.kept) > 0
+	if shared { // a failure of this create must not undo theirs
 		if _, err := g.tx.ExecContext(g.ctx, "SAVEPOINT create_memo"); err != nil {
 			g.discard(err)
-			m.err = fmt.Errorf("%w: %v", ErrNotCommitted, err)
+			m.retry = true // it has not run
 			return
 		}
 	}
+	switch {
+	case g.create(m):
+		g.kept = append(g.kept, m)
+	case shared && g.tx == nil:
+		// Undoing it lost the transaction, with the creates its answer
+		// may rest on: it runs again.
+		m.replay, m.err, m.retry = nil, nil, true
+	case shared:
+		g.provisional = append(g.provisional, m)
+	}
+}
+
+// create runs m in the transaction and reports whether its writes are
+// kept; if not, m holds its answer and its writes are undone.
+func (g *group) create(m *txCreate) bool {
 	attempt, replay, retry, err := g.s.tryReserve(m.ctx, g.tx, m.c.Account, m.c.Key, m.c.Fingerprint, m.c.Window)
 	switch {
 	case err != nil:
 		g.undo(err)
 		m.err = err
-		return
+		return false
 	case attempt == "":
 		m.replay, m.retry = replay, retry
-		if replay != nil && len(g.kept) > 0 {
-			g.readers = append(g.readers, m)
-		}
-		return
+		return false
 	}
 	a, err := g.do(m)
 	if err != nil {
 		g.undo(err)
 		m.err = err
-		return
+		return false
 	}
 	lost, err := g.s.record(m.txCtx, g.tx, m.c.Account, m.c.Key, attempt, m.c.Session, a)
 	if err == nil && lost {
@@ -176,9 +190,9 @@ func (g *group) run(m *txCreate) {
 	if err != nil {
 		g.undo(err)
 		m.err = fmt.Errorf("%w: %v", ErrNotCommitted, err)
-		return
+		return false
 	}
-	g.kept = append(g.kept, m)
+	return true
 }
 
 // do runs the create's own writes; a panic fails the create instead of the
@@ -229,13 +243,13 @@ func (g *group) discard(cause error) {
 }
 
 // lose fails the creates of a transaction that did not commit: their
-// writes are gone, and what was replayed from them is no answer.
+// writes are gone, and the answers that rested on them run again.
 func (g *group) lose(cause error) {
 	for _, m := range g.kept {
 		m.err = fmt.Errorf("%w: %v", ErrNotCommitted, cause)
 	}
-	for _, m := range g.readers {
-		m.replay, m.retry = nil, true
+	for _, m := range g.provisional {
+		m.replay, m.err, m.retry = nil, nil, true
 	}
-	g.kept, g.readers = nil, nil
+	g.kept, g.provisional = nil, nil
 }

@@ -233,7 +233,8 @@ func TestGroup(t *testing.T) {
 }
 
 // A commit that fails loses the whole group: its creates report
-// ErrNotCommitted, a replay read from them is retried, and nothing is kept.
+// ErrNotCommitted, the answers that rested on them (a replay of one, a
+// refusal of its key for another request) run again, and nothing is kept.
 func TestGroupCommitFails(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -246,21 +247,25 @@ func TestGroupCommitFails(t *testing.T) {
 			}
 			return do(ctx, tx)
 		}
-		ms := []*txCreate{{c: creating("a", 1)}, {c: creating("a", 1)}, {c: orphan}}
+		reused := creating("a", 1)
+		reused.Fingerprint = "other"
+		ms := []*txCreate{{c: creating("a", 1)}, {c: creating("a", 1)}, {c: reused}, {c: orphan}}
 		g := &group{s: s}
 		for _, m := range ms {
 			m.ctx, m.txCtx = ctx, ctx
 			g.run(m)
 		}
-		if ms[2].err != nil {
-			t.Fatalf("the orphan's create failed before the commit: %v", ms[2].err)
+		if ms[1].replay == nil || !errors.Is(ms[2].err, ErrKeyReused) || ms[3].err != nil {
+			t.Fatalf("before the commit: %+v, %v, %v; want a replay, ErrKeyReused and a create", ms[1].replay, ms[2].err, ms[3].err)
 		}
 		g.end()
-		if !errors.Is(ms[0].err, ErrNotCommitted) || !errors.Is(ms[2].err, ErrNotCommitted) {
-			t.Fatalf("creates after a failed commit = %v, %v; want ErrNotCommitted", ms[0].err, ms[2].err)
+		if !errors.Is(ms[0].err, ErrNotCommitted) || !errors.Is(ms[3].err, ErrNotCommitted) {
+			t.Fatalf("creates after a failed commit = %v, %v; want ErrNotCommitted", ms[0].err, ms[3].err)
 		}
-		if ms[1].replay != nil || !ms[1].retry {
-			t.Fatalf("replay from the lost commit = %+v, want a retry", ms[1])
+		for _, m := range ms[1:3] {
+			if m.replay != nil || m.err != nil || !m.retry {
+				t.Fatalf("an answer resting on the lost commit = %+v, want a retry", m)
+			}
 		}
 		if got := made(t, s); got != "[]" {
 			t.Fatalf("rows made = %s, want none", got)
