@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -114,13 +115,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		if err := f.insertItem(ctx, tx, it); err != nil {
 			return err
 		}
-		for pos, l := range labels {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO local_labels (repo_id, number, position, name, name_key)
-				VALUES ($1, $2, $3, $4, $5)`, it.repoID, it.number, pos, l, strings.ToLower(l)); err != nil {
-				return err
-			}
-		}
-		return nil
+		return insertLabels(ctx, tx, it, labels)
 	})
 	if err != nil {
 		return nil, err
@@ -163,6 +158,26 @@ func scanItems(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*i
 		out = append(out, it)
 	}
 	return out, rows.Err()
+}
+
+// insertLabels gives a new artifact its labels, in order, in one
+// statement.
+func insertLabels(ctx context.Context, tx *sql.Tx, it *item, labels []string) error {
+	if len(labels) == 0 {
+		return nil
+	}
+	query := `INSERT INTO local_labels (repo_id, number, position, name, name_key) VALUES `
+	args := []any{it.repoID, it.number}
+	for pos, l := range labels {
+		if pos > 0 {
+			query += ", "
+		}
+		n := len(args)
+		query += fmt.Sprintf("($1, $2, $%d, $%d, $%d)", n+1, n+2, n+3)
+		args = append(args, pos, l, strings.ToLower(l))
+	}
+	_, err := tx.ExecContext(ctx, query, args...)
+	return err
 }
 
 // labelsOf reads the labels of the repository's artifacts numbered from..to,

@@ -87,18 +87,16 @@ func (f *Forge) touchItem(ctx context.Context, tx *sql.Tx, repo string, n uint64
 	return it, nil
 }
 
-// allocate creates repo on first use and takes its next number. The counter
-// row's update is the first write of the transaction, so concurrent creates
-// queue on it (a row lock on PostgreSQL, the write lock on SQLite) and get
-// distinct consecutive numbers.
+// allocate creates repo on first use and takes its next number, in one
+// statement: the counter row is inserted at 1 or bumped. Concurrent creates
+// queue on that row (a row lock on PostgreSQL, the write lock on SQLite)
+// and get distinct consecutive numbers.
 func (f *Forge) allocate(ctx context.Context, tx *sql.Tx, repo string) (repoID, number int64, defaultBranch string, err error) {
-	_, err = tx.ExecContext(ctx, `INSERT INTO local_repos (name, default_branch, last_number, created_at)
-		VALUES ($1, $2, 0, $3) ON CONFLICT (name) DO NOTHING`, repo, f.defaultBranch, f.now().UnixMicro())
-	if err != nil {
-		return 0, 0, "", err
-	}
-	err = tx.QueryRowContext(ctx, `UPDATE local_repos SET last_number = last_number + 1
-		WHERE name = $1 RETURNING id, last_number, default_branch`, repo).Scan(&repoID, &number, &defaultBranch)
+	err = tx.QueryRowContext(ctx, `INSERT INTO local_repos (name, default_branch, last_number, created_at)
+		VALUES ($1, $2, 1, $3)
+		ON CONFLICT (name) DO UPDATE SET last_number = local_repos.last_number + 1
+		RETURNING id, last_number, default_branch`, repo, f.defaultBranch, f.now().UnixMicro()).
+		Scan(&repoID, &number, &defaultBranch)
 	return repoID, number, defaultBranch, err
 }
 
