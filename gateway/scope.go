@@ -2,20 +2,17 @@ package gateway
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 )
 
-// segmentRE is one path segment of a repository: what GitHub, GitLab,
-// Gitea and Linear team keys have in common. Anything else (spaces, "%",
-// "?") could change the URL a provider builds, so it never gets that far.
-var segmentRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
-
 // validRepo reports whether repo is "owner/name" (GitLab: "group/sub/name")
-// or a bare key, with no empty, "." or ".." segment.
+// or a bare key, with no empty, "." or ".." segment. A segment is 1-100
+// letters, digits, '_', '.' or '-': what GitHub, GitLab, Gitea and Linear
+// team keys have in common. Anything else (spaces, "%", "?") could change
+// the URL a provider builds, so it never gets that far.
 func validRepo(repo string) bool {
 	for seg := range strings.SplitSeq(repo, "/") {
-		if seg == "." || seg == ".." || !segmentRE.MatchString(seg) {
+		if seg == "" || len(seg) > 100 || seg == "." || seg == ".." || !allIn(seg, "_.-") {
 			return false
 		}
 	}
