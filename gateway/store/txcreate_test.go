@@ -275,3 +275,25 @@ func TestGroupCommitFails(t *testing.T) {
 		}
 	})
 }
+
+// On a private in-memory database the store has one connection: the
+// committer's transaction holds it, so a create must need no other.
+func TestCreateTxInMemory(t *testing.T) {
+	ctx := context.Background()
+	s := openTx(t, ":memory:")
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Go(func() {
+			if a, err := s.CreateTx(ctx, ctx, creating(fmt.Sprint("m", i), uint64(i))); err != nil || a != nil {
+				t.Errorf("create %d = %v, %v", i, a, err)
+			}
+		})
+	}
+	wg.Wait()
+	if a, err := s.CreateTx(ctx, ctx, creating("m3", 99)); err != nil || a == nil || a.Number != 3 {
+		t.Fatalf("replay = %v, %v; want #3", a, err)
+	}
+	if got := made(t, s); got != "[m0 m1 m2 m3 m4 m5 m6 m7]" {
+		t.Fatalf("rows made = %s", got)
+	}
+}
