@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"regexp"
+	"strings"
 	"time"
 
 	"github.com/forgetools/forgetools/gateway/attribution"
@@ -101,9 +101,30 @@ const DefaultDedupWindow = 10 * time.Minute
 // minTokenLen keeps guessable tokens out of the configuration.
 const minTokenLen = 16
 
-// nameRE is an account name or session id: it lands in socket file names,
-// log lines and the attribution header.
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
+// validName reports whether s can be an account name or session id, which
+// land in socket file names, log lines and the attribution header: 1-64
+// letters, digits, '.', '_' or '-', starting with a letter or digit. A loop,
+// not a regular expression: every call checks its session.
+func validName(s string) bool {
+	if s == "" || len(s) > 64 || !isAlnum(s[0]) {
+		return false
+	}
+	return allIn(s, "._-")
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// allIn reports whether every byte of s is a letter, a digit or in extra.
+func allIn(s, extra string) bool {
+	for i := range len(s) {
+		if !isAlnum(s[i]) && strings.IndexByte(extra, s[i]) < 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // account is a validated Account.
 type account struct {
@@ -164,7 +185,7 @@ func CheckAccounts(accounts []Account) error {
 func (c *checked) addAccounts(accounts []Account) error {
 	sessionOwner := map[string]string{}
 	claimSession := func(acct, session string) error {
-		if !nameRE.MatchString(session) {
+		if !validName(session) {
 			return fmt.Errorf("account %q: session %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", acct, session)
 		}
 		if other, ok := sessionOwner[session]; ok && other != acct {
@@ -174,7 +195,7 @@ func (c *checked) addAccounts(accounts []Account) error {
 		return nil
 	}
 	for i, a := range accounts {
-		if !nameRE.MatchString(a.Name) {
+		if !validName(a.Name) {
 			return fmt.Errorf("account %d: name %q must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit", i, a.Name)
 		}
 		if _, dup := c.accounts[a.Name]; dup {

@@ -33,7 +33,7 @@ func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message)
 // forge.
 func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (handler.Provider, error) {
 	o.acct = s.cfg.accounts[o.id.Account]
-	if o.acct == nil || !nameRE.MatchString(o.id.Session) {
+	if o.acct == nil || !validName(o.id.Session) {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
 			"this connection is not bound to a configured account and session")
 	}

@@ -3,29 +3,25 @@ package gateway
 import (
 	"fmt"
 	"path"
-	"regexp"
 	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 )
 
-// segmentRE is one path segment of a repository: what GitHub, GitLab,
-// Gitea and Linear team keys have in common. Anything else (spaces, "%",
-// "?") could change the URL a provider builds, so it never gets that far.
-var segmentRE = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
-
 // maxSegments bounds a repository path: GitLab nests up to 20 subgroups
 // below a top-level group, then the project.
 const maxSegments = 22
 
-// validRepo reports whether repo is "owner/name", a nested path such as
-// GitLab's "group/sub/name", or a bare key, with no empty, "." or ".."
-// segment. Whether a forge takes a nested path is its provider's call.
+// validRepo reports whether repo is "owner/name" (GitLab: "group/sub/name")
+// or a bare key, with no empty, "." or ".." segment. A segment is 1-100
+// letters, digits, '_', '.' or '-': what GitHub, GitLab, Gitea and Linear
+// team keys have in common. Anything else (spaces, "%", "?") could change
+// the URL a provider builds, so it never gets that far.
 func validRepo(repo string) bool {
 	n := 0
 	for seg := range strings.SplitSeq(repo, "/") {
-		if n++; n > maxSegments || seg == "." || seg == ".." || !segmentRE.MatchString(seg) {
+		if n++; n > maxSegments || seg == "." || seg == ".." || seg == "" || len(seg) > 100 || !allIn(seg, "_.-") {
 			return false
 		}
 	}

@@ -17,6 +17,7 @@ package subscriptions
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 
 	"github.com/forgetools/forgetools/gateway/store"
@@ -57,6 +58,13 @@ func (f *forge) Unsupported(capability string) string {
 		return e.Unsupported(capability)
 	}
 	return ""
+}
+
+// JoinsTx passes the wrapped provider's answer through, so a create on a
+// forge in the gateway's database still commits with its memo.
+func (f *forge) JoinsTx(db *sql.DB) bool {
+	j, ok := f.Provider.(handler.TxJoiner)
+	return ok && j.JoinsTx(db)
 }
 
 // Subscribe asks the forge whether the artifact can be watched, then

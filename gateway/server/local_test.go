@@ -15,8 +15,6 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
-	"github.com/forgetools/forgetools/providers/local"
-	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // The gateway on the real sandbox forge, sharing the gateway's database:
@@ -101,26 +99,8 @@ type localGateway struct {
 // the test ends.
 func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGateway {
 	t.Helper()
-	ctx := context.Background()
+	svc, st, _ := localService(t, dsn, nil, accounts...)
 	log := slog.New(slog.DiscardHandler)
-	st, err := store.Open(ctx, dsn, store.Options{Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log, GitDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc, err := gateway.New(gateway.Config{
-		Accounts: accounts,
-		Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
-		Store:    st,
-		Logger:   log,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	srv := server.New(svc, server.Options{Logger: log})
 	dir, err := os.MkdirTemp("", "ftlocal")
 	if err != nil {

@@ -30,9 +30,11 @@ type target struct {
 // beside the one writer; busy_timeout makes a second writer wait instead of
 // failing at once; _txlock=immediate takes the write lock when a transaction
 // begins, so a read-then-write transaction cannot fail half way with
-// SQLITE_BUSY_SNAPSHOT (which the busy timeout does not retry).
+// SQLITE_BUSY_SNAPSHOT (which the busy timeout does not retry);
+// temp_store(MEMORY) keeps the savepoints of grouped creates (CreateTx) out
+// of temporary files.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
 
 // parseDSN accepts:
 //

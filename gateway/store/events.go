@@ -56,7 +56,7 @@ func (s *Store) RecordChanges(ctx context.Context, a Artifact, changes []Change)
 		}
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: record changes: %w", err)
+		return nil, fmt.Errorf("record changes: %w", err)
 	}
 	return out, nil
 }
@@ -198,7 +198,7 @@ func (s *Store) ReadEvents(ctx context.Context, q EventQuery) (EventPage, error)
 		}
 	})
 	if err != nil {
-		return EventPage{}, fmt.Errorf("store: read events: %w", err)
+		return EventPage{}, fmt.Errorf("read events: %w", err)
 	}
 	return page, nil
 }
@@ -328,7 +328,7 @@ func (s *Store) Pending(ctx context.Context, account, session, sub string, after
 		return rows.Err()
 	}()
 	if err != nil {
-		return 0, nil, fmt.Errorf("store: pending events: %w", err)
+		return 0, nil, fmt.Errorf("pending events: %w", err)
 	}
 	return latest, subs, nil
 }
@@ -338,14 +338,14 @@ func (s *Store) Pending(ctx context.Context, account, session, sub string, after
 func (s *Store) PruneEvents(ctx context.Context, cutoff time.Time) (int64, error) {
 	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_events WHERE recorded_ms < ?`), millis(cutoff))
 	if err != nil {
-		return 0, fmt.Errorf("store: prune events: %w", err)
+		return 0, fmt.Errorf("prune events: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return 0, fmt.Errorf("store: prune events: %w", err)
+		return 0, fmt.Errorf("prune events: %w", err)
 	}
 	if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_webhook_deliveries WHERE received_ms < ?`), millis(cutoff)); err != nil {
-		return n, fmt.Errorf("store: prune webhook deliveries: %w", err)
+		return n, fmt.Errorf("prune webhook deliveries: %w", err)
 	}
 	return n, nil
 }

@@ -23,7 +23,7 @@ var sqliteSidecars = []string{"-wal", "-shm", ".lock"}
 func secureFiles(path string, log *slog.Logger) error {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, fileMode)
 	if err != nil {
-		return fmt.Errorf("store: create %s: %w", path, err)
+		return fmt.Errorf("create %s: %w", path, err)
 	}
 	f.Close()
 	for _, p := range append([]string{path}, withSuffixes(path, sqliteSidecars)...) {
@@ -32,13 +32,13 @@ func secureFiles(path string, log *slog.Logger) error {
 			continue
 		}
 		if err != nil {
-			return fmt.Errorf("store: %w", err)
+			return fmt.Errorf("%w", err)
 		}
 		if fi.Mode().Perm()&^fileMode == 0 {
 			continue
 		}
 		if err := os.Chmod(p, fileMode); err != nil {
-			return fmt.Errorf("store: %s is accessible to other users (mode %v) and could not be made 0600: %w",
+			return fmt.Errorf("%s is accessible to other users (mode %v) and could not be made 0600: %w",
 				p, fi.Mode().Perm(), err)
 		}
 		log.Warn("store file was accessible to other users; made it 0600", "file", p, "was", fi.Mode().Perm().String())

@@ -27,17 +27,18 @@ const (
 )
 
 // Reservation is one attempt's exclusive hold on an (account, client_request_id)
-// create. While held, a heartbeat keeps its lease alive; the holder must end
-// it with Finish (the create succeeded) or Abandon (it failed, so a retry may
-// try again).
+// create: a pending memo row. While held, a heartbeat keeps its lease alive;
+// the holder must end it with Finish (the create succeeded) or Abandon (it
+// failed, so a retry may try again).
 type Reservation struct {
 	s                     *Store
 	account, key, attempt string
-	tookOver              bool
-	created               int64 // when the key was first reserved (ms)
 
 	stop     chan struct{}
 	stopOnce sync.Once
+	ended    bool // set by Finish and Abandon
+	tookOver bool
+	created  int64 // when the key was first reserved (ms)
 }
 
 // Reserve takes the create for (account, key), or returns what an earlier
@@ -55,29 +56,61 @@ type Reservation struct {
 // attempt finishes, abandons, or its lease expires; it returns ctx's error if
 // ctx ends first.
 func (s *Store) Reserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (*Reservation, *Artifact, error) {
+	var (
+		c *Reservation
+		a *Artifact
+	)
+	err := s.waitFor(ctx, func() (bool, error) {
+		w, done, retry, err := s.tryReserve(ctx, s.db, account, key, fingerprint, window)
+		if w != nil {
+			c = s.hold(account, key, *w)
+		}
+		a = done
+		return retry, err
+	})
+	return c, a, err
+}
+
+// errClosed ends waits when the store closes.
+var errClosed = errors.New("closed")
+
+// waitFor repeats try, waiting with backoff, while it reports that another
+// attempt holds a live reservation.
+func (s *Store) waitFor(ctx context.Context, try func() (retry bool, err error)) error {
 	wait := pollFirst
 	for {
-		c, a, retry, err := s.tryReserve(ctx, account, key, fingerprint, window)
+		retry, err := try()
 		if err != nil || !retry {
-			return c, a, err
+			return err
 		}
 		select {
 		case <-ctx.Done():
-			return nil, nil, ctx.Err()
+			return ctx.Err()
 		case <-s.closing:
-			return nil, nil, errors.New("closed")
+			return errClosed
 		case <-time.After(wait):
 		}
 		wait = min(wait*2, pollMax)
 	}
 }
 
-// tryReserve makes one attempt; retry reports that another attempt holds a
-// live reservation.
-func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string, window time.Duration) (c *Reservation, a *Artifact, retry bool, err error) {
+// won is a reservation attempt that won the key: its attempt id, whether
+// it took an expired reservation over, and when the key was first
+// reserved (ms).
+type won struct {
+	attempt  string
+	tookOver bool
+	created  int64
+}
+
+// tryReserve makes one attempt on q (the database, or CreateTx's
+// transaction). It returns the attempt when it won the reservation, the
+// artifact when an earlier attempt finished the create, and retry when
+// another attempt holds a live reservation.
+func (s *Store) tryReserve(ctx context.Context, q querier, account, key, fingerprint string, window time.Duration) (w *won, a *Artifact, retry bool, err error) {
 	now := s.now()
 	attempt := uuid.NewString()
-	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
+	res, err := q.ExecContext(ctx, s.q(`INSERT INTO gateway_create_memo
 		(account, client_request_id, fingerprint, state, attempt, lease_until_ms, created_ms)
 		VALUES (?, ?, ?, 'pending', ?, ?, ?)
 		ON CONFLICT (account, client_request_id) DO NOTHING`),
@@ -88,7 +121,7 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 	if n, err := res.RowsAffected(); err != nil {
 		return nil, nil, false, fmt.Errorf("reservation: %w", err)
 	} else if n == 1 {
-		return s.hold(account, key, attempt, false, millis(now)), nil, false, nil
+		return &won{attempt: attempt, created: millis(now)}, nil, false, nil
 	}
 
 	var (
@@ -96,7 +129,7 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		leaseUntil, number, created                 int64
 		finished                                    sql.NullInt64
 	)
-	err = s.db.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
+	err = q.QueryRowContext(ctx, s.q(`SELECT fingerprint, state, attempt, lease_until_ms,
 		kind, provider, host, repo, number, created_ms, finished_ms
 		FROM gateway_create_memo WHERE account = ? AND client_request_id = ?`), account, key).
 		Scan(&fp, &state, &held, &leaseUntil, &kind, &provider, &host, &repo, &number, &created, &finished)
@@ -111,11 +144,11 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 	case state == "done" && window > 0 && finished.Valid && finished.Int64+window.Milliseconds() < millis(now):
 		// Past its replay window: forget it (unless a competitor already
 		// did) and reserve afresh.
-		if _, err := s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
+		if _, err := q.ExecContext(ctx, s.q(`DELETE FROM gateway_create_memo
 			WHERE account = ? AND client_request_id = ? AND state = 'done' AND attempt = ?`), account, key, held); err != nil {
 			return nil, nil, false, fmt.Errorf("expire reservation: %w", err)
 		}
-		return s.tryReserve(ctx, account, key, fingerprint, window)
+		return s.tryReserve(ctx, q, account, key, fingerprint, window)
 	case state == "done":
 		p, err := parseProvider(provider)
 		if err != nil {
@@ -130,7 +163,7 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 
 	// The holder stopped renewing its lease (its gateway died): take over,
 	// unless a competitor got there first.
-	res, err = s.db.ExecContext(ctx, s.q(`UPDATE gateway_create_memo SET attempt = ?, lease_until_ms = ?
+	res, err = q.ExecContext(ctx, s.q(`UPDATE gateway_create_memo SET attempt = ?, lease_until_ms = ?
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		attempt, millis(now.Add(s.lease)), account, key, held)
 	if err != nil {
@@ -140,14 +173,14 @@ func (s *Store) tryReserve(ctx context.Context, account, key, fingerprint string
 		return nil, nil, false, fmt.Errorf("take over reservation: %w", err)
 	} else if n == 1 {
 		s.log.Warn("took over an expired create reservation", "account", account)
-		return s.hold(account, key, attempt, true, created), nil, false, nil
+		return &won{attempt: attempt, tookOver: true, created: created}, nil, false, nil
 	}
 	return nil, nil, true, nil
 }
 
 // hold starts the heartbeat of a reservation just won.
-func (s *Store) hold(account, key, attempt string, tookOver bool, created int64) *Reservation {
-	c := &Reservation{s: s, account: account, key: key, attempt: attempt, tookOver: tookOver, created: created, stop: make(chan struct{})}
+func (s *Store) hold(account, key string, w won) *Reservation {
+	c := &Reservation{s: s, account: account, key: key, attempt: w.attempt, tookOver: w.tookOver, created: w.created, stop: make(chan struct{})}
 	s.beats.Add(1)
 	go c.heartbeat()
 	return c
@@ -185,6 +218,51 @@ func (c *Reservation) heartbeat() {
 
 func (c *Reservation) stopHeartbeat() { c.stopOnce.Do(func() { close(c.stop) }) }
 
+// Finish records what the create made and who made it, in one transaction:
+// later attempts replay o's artifact, and the ownership row is o (its
+// account is the reservation's). It returns ErrReservationLost (after still
+// recording the ownership) when another attempt had taken the reservation
+// over.
+func (c *Reservation) Finish(ctx context.Context, o Ownership) error {
+	c.stopHeartbeat()
+	c.ended = true
+	var lost bool
+	err := c.s.inTx(ctx, func(tx *sql.Tx) error {
+		var err error
+		lost, err = c.s.record(ctx, tx, c.account, c.key, c.attempt, o)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("finish create: %w", err)
+	}
+	if lost {
+		return ErrReservationLost
+	}
+	return nil
+}
+
+// record marks attempt's memo row of (account, key) done with o's artifact
+// and adds the ownership row o (as account's); lost reports that the row
+// was no longer the attempt's.
+func (s *Store) record(ctx context.Context, q querier, account, key, attempt string, o Ownership) (lost bool, err error) {
+	now := s.now()
+	a := o.Artifact
+	o.Account, o.Created = account, now
+	res, err := q.ExecContext(ctx, s.q(`UPDATE gateway_create_memo
+		SET state = 'done', kind = ?, provider = ?, host = ?, repo = ?, number = ?, finished_ms = ?
+		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
+		string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
+		account, key, attempt)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return false, err
+	}
+	return n == 0, s.recordOwnership(ctx, q, o)
+}
+
 // TookOver reports that the reservation was taken over from an earlier attempt
 // whose lease expired: that attempt's gateway died (or stalled) while it
 // held the reservation, perhaps with the forge call in flight, so the forge may
@@ -198,45 +276,15 @@ func (c *Reservation) TookOver() bool { return c.tookOver }
 // generation still tells them apart.
 func (c *Reservation) Generation() string { return strconv.FormatInt(c.created, 36) }
 
-// Finish records what the create made and who made it, in one transaction:
-// later attempts replay o's artifact, and the ownership row is o (its
-// account is the reservation's). It returns ErrReservationLost (after still recording
-// the ownership) when another attempt had taken the reservation over.
-func (c *Reservation) Finish(ctx context.Context, o Ownership) error {
-	c.stopHeartbeat()
-	now := c.s.now()
-	a := o.Artifact
-	o.Account, o.Created = c.account, now
-	lost := false
-	err := c.s.inTx(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, c.s.q(`UPDATE gateway_create_memo
-			SET state = 'done', kind = ?, provider = ?, host = ?, repo = ?, number = ?, finished_ms = ?
-			WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
-			string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
-			c.account, c.key, c.attempt)
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		lost = n == 0
-		return c.s.recordOwnership(ctx, tx, o)
-	})
-	if err != nil {
-		return fmt.Errorf("finish create: %w", err)
-	}
-	if lost {
-		return ErrReservationLost
-	}
-	return nil
-}
-
-// Abandon releases the reservation without a result, so the next attempt with the
-// same key creates afresh.
+// Abandon releases the reservation without a result, so the next attempt
+// with the same key creates afresh. After Finish (or a first Abandon) it
+// does nothing, so a holder may defer it.
 func (c *Reservation) Abandon(ctx context.Context) error {
+	if c.ended {
+		return nil
+	}
 	c.stopHeartbeat()
+	c.ended = true
 	_, err := c.s.db.ExecContext(ctx, c.s.q(`DELETE FROM gateway_create_memo
 		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
 		c.account, c.key, c.attempt)

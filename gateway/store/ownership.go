@@ -24,6 +24,7 @@ type Ownership struct {
 // querier is what both *sql.DB and *sql.Tx offer.
 type querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
 // RecordOwnership adds an ownership row; a zero Created means now.

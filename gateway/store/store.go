@@ -18,7 +18,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
-	_ "modernc.org/sqlite"             // registers the "sqlite" driver
+	"modernc.org/sqlite"
 )
 
 // DefaultLease is how long a create claim stays valid without a heartbeat:
@@ -49,6 +49,11 @@ type Store struct {
 	now     func() time.Time
 	log     *slog.Logger
 
+	// creates hands CreateTx's creates to the committer, which runs them
+	// (up to groupMax per transaction); committing starts it.
+	creates    chan *txCreate
+	committing sync.Once
+
 	// closing stops claim heartbeats when the store closes; beats tracks
 	// them so Close returns only after the last one has stopped.
 	closing   chan struct{}
@@ -77,7 +82,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	db, err := sql.Open(t.driver, t.dsn)
+	db, err := openDB(t)
 	if err != nil {
 		return nil, fmt.Errorf("open %s: %w", t.dialect, err)
 	}
@@ -105,6 +110,7 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		log:     log,
 		closing: make(chan struct{}),
 	}
+	s.creates = make(chan *txCreate)
 	if s.lease <= 0 {
 		s.lease = DefaultLease
 	}
@@ -120,6 +126,19 @@ func Open(ctx context.Context, dsn string, opts ...Options) (*Store, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// openDB opens the target's pool: SQLite through the statement-keeping
+// connector (stmtcache.go), PostgreSQL through pgx, which keeps its own.
+func openDB(t target) (*sql.DB, error) {
+	if t.dialect != SQLite {
+		return sql.Open(t.driver, t.dsn)
+	}
+	c, err := sqlite.NewConnector(t.dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(stmtConnector{base: c}), nil
 }
 
 // DB is the underlying database, for providers/local to keep its tables

@@ -83,7 +83,7 @@ func (s *Store) Unsubscribe(ctx context.Context, account, id string) error {
 		return err
 	})
 	if err != nil && !errors.Is(err, ErrNotFound) {
-		return fmt.Errorf("store: unsubscribe: %w", err)
+		return fmt.Errorf("unsubscribe: %w", err)
 	}
 	return err
 }

@@ -39,7 +39,7 @@ func (s *Store) SyncWatches(ctx context.Context, f Forge, first func(Artifact) t
 				AND w.repo = s.repo AND w.kind = s.kind AND w.number = s.number)`),
 		providerColumn(f.Provider), f.Host)
 	if err != nil {
-		return fmt.Errorf("store: sync watches: %w", err)
+		return fmt.Errorf("sync watches: %w", err)
 	}
 	var missing []Artifact
 	for rows.Next() {
@@ -48,21 +48,21 @@ func (s *Store) SyncWatches(ctx context.Context, f Forge, first func(Artifact) t
 		var number int64
 		if err := rows.Scan(&a.Repo, &kind, &number); err != nil {
 			rows.Close()
-			return fmt.Errorf("store: sync watches: %w", err)
+			return fmt.Errorf("sync watches: %w", err)
 		}
 		a.Kind, a.Number = Kind(kind), uint64(number)
 		missing = append(missing, a)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store: sync watches: %w", err)
+		return fmt.Errorf("sync watches: %w", err)
 	}
 	now := millis(s.now())
 	for _, a := range missing {
 		if _, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_watches (`+watchKey+`, next_poll_ms, created_ms)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (`+watchKey+`) DO NOTHING`),
 			providerColumn(f.Provider), f.Host, a.Repo, string(a.Kind), int64(a.Number), millis(first(a)), now); err != nil {
-			return fmt.Errorf("store: sync watches: %w", err)
+			return fmt.Errorf("sync watches: %w", err)
 		}
 	}
 	_, err = s.db.ExecContext(ctx, s.q(`DELETE FROM gateway_watches WHERE provider = ? AND host = ? AND NOT EXISTS (
@@ -70,7 +70,7 @@ func (s *Store) SyncWatches(ctx context.Context, f Forge, first func(Artifact) t
 				AND s.repo = gateway_watches.repo AND s.kind = gateway_watches.kind AND s.number = gateway_watches.number)`),
 		providerColumn(f.Provider), f.Host)
 	if err != nil {
-		return fmt.Errorf("store: sync watches: %w", err)
+		return fmt.Errorf("sync watches: %w", err)
 	}
 	return nil
 }
@@ -119,7 +119,7 @@ func (s *Store) ClaimWatches(ctx context.Context, c Claim) ([]Watch, error) {
 		c.Owner, now+c.Lease.Milliseconds(), interval, now, interval, now+interval,
 		providerColumn(c.Forge.Provider), c.Forge.Host, now, now, now-c.Covered.Milliseconds(), max(c.Limit, 1))
 	if err != nil {
-		return nil, fmt.Errorf("store: claim watches: %w", err)
+		return nil, fmt.Errorf("claim watches: %w", err)
 	}
 	defer rows.Close()
 	var out []Watch
@@ -128,7 +128,7 @@ func (s *Store) ClaimWatches(ctx context.Context, c Claim) ([]Watch, error) {
 		var provider, kind string
 		var number, polls, created int64
 		if err := rows.Scan(&provider, &w.Forge.Host, &w.Repo, &kind, &number, &w.State, &polls, &created); err != nil {
-			return nil, fmt.Errorf("store: claim watches: %w", err)
+			return nil, fmt.Errorf("claim watches: %w", err)
 		}
 		if w.Forge.Provider, err = parseProvider(provider); err != nil {
 			return nil, err
@@ -137,7 +137,7 @@ func (s *Store) ClaimWatches(ctx context.Context, c Claim) ([]Watch, error) {
 		out = append(out, w)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("store: claim watches: %w", err)
+		return nil, fmt.Errorf("claim watches: %w", err)
 	}
 	// RETURNING follows no order: give the caller a stable one.
 	slices.SortFunc(out, func(a, b Watch) int {
@@ -163,11 +163,11 @@ func (s *Store) FinishWatch(ctx context.Context, w Watch, state []byte, next tim
 			append([]any{state, millis(next)}, key...)...)
 	}
 	if err != nil {
-		return false, fmt.Errorf("store: finish watch: %w", err)
+		return false, fmt.Errorf("finish watch: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return false, fmt.Errorf("store: finish watch: %w", err)
+		return false, fmt.Errorf("finish watch: %w", err)
 	}
 	return n == 1, nil
 }
@@ -182,7 +182,7 @@ func (s *Store) PollBackoff(ctx context.Context, f Forge) (time.Time, error) {
 	case err == sql.ErrNoRows:
 		return time.Time{}, nil
 	case err != nil:
-		return time.Time{}, fmt.Errorf("store: poll backoff: %w", err)
+		return time.Time{}, fmt.Errorf("poll backoff: %w", err)
 	case until <= millis(s.now()):
 		return time.Time{}, nil
 	}
@@ -197,7 +197,7 @@ func (s *Store) SetPollBackoff(ctx context.Context, f Forge, until time.Time) er
 			CASE WHEN excluded.until_ms > gateway_poll_backoff.until_ms THEN excluded.until_ms ELSE gateway_poll_backoff.until_ms END`),
 		providerColumn(f.Provider), f.Host, millis(until))
 	if err != nil {
-		return fmt.Errorf("store: set poll backoff: %w", err)
+		return fmt.Errorf("set poll backoff: %w", err)
 	}
 	return nil
 }

@@ -14,11 +14,11 @@ func (s *Store) RecordDelivery(ctx context.Context, f Forge, id string) (bool, e
 		VALUES (?, ?, ?, ?) ON CONFLICT (provider, host, delivery_id) DO NOTHING`),
 		providerColumn(f.Provider), f.Host, id, millis(s.now()))
 	if err != nil {
-		return false, fmt.Errorf("store: record webhook delivery: %w", err)
+		return false, fmt.Errorf("record webhook delivery: %w", err)
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return false, fmt.Errorf("store: record webhook delivery: %w", err)
+		return false, fmt.Errorf("record webhook delivery: %w", err)
 	}
 	return n == 1, nil
 }
@@ -29,7 +29,7 @@ func (s *Store) Delivered(ctx context.Context, f Forge, id string) (bool, error)
 	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM gateway_webhook_deliveries
 		WHERE provider = ? AND host = ? AND delivery_id = ?`), providerColumn(f.Provider), f.Host, id).Scan(&n)
 	if err != nil {
-		return false, fmt.Errorf("store: webhook delivery: %w", err)
+		return false, fmt.Errorf("webhook delivery: %w", err)
 	}
 	return n > 0, nil
 }
@@ -41,7 +41,7 @@ func (s *Store) CoverRepo(ctx context.Context, f Forge, repo string) error {
 		ON CONFLICT (provider, host, repo) DO UPDATE SET last_ms = excluded.last_ms`),
 		providerColumn(f.Provider), f.Host, strings.ToLower(repo), millis(s.now()))
 	if err != nil {
-		return fmt.Errorf("store: webhook coverage: %w", err)
+		return fmt.Errorf("webhook coverage: %w", err)
 	}
 	return nil
 }
@@ -53,14 +53,14 @@ func (s *Store) SubscribedRepos(ctx context.Context, f Forge, repo string) ([]st
 		WHERE provider = ? AND host = ? AND LOWER(repo) = ? ORDER BY repo`),
 		providerColumn(f.Provider), f.Host, strings.ToLower(repo))
 	if err != nil {
-		return nil, fmt.Errorf("store: subscribed repositories: %w", err)
+		return nil, fmt.Errorf("subscribed repositories: %w", err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
 		var r string
 		if err := rows.Scan(&r); err != nil {
-			return nil, fmt.Errorf("store: subscribed repositories: %w", err)
+			return nil, fmt.Errorf("subscribed repositories: %w", err)
 		}
 		out = append(out, r)
 	}

@@ -231,7 +231,7 @@ func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
 // comments in the order they were submitted.
 func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body FROM local_reviews
-		WHERE repo_id = $1 AND number = $2 ORDER BY id`, it.repoID, it.number)
+		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id`, it.repoID, it.number)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.R
 
 	rows, err = tx.QueryContext(ctx, `SELECT c.review_id, c.path, c.line, c.side, c.body
 		FROM local_review_comments c JOIN local_reviews r ON r.id = c.review_id
-		WHERE r.repo_id = $1 AND r.number = $2 ORDER BY c.id`, it.repoID, it.number)
+		WHERE r.repo_id = $1 AND r.number = CAST($2 AS BIGINT) ORDER BY c.id`, it.repoID, it.number)
 	if err != nil {
 		return nil, err
 	}

@@ -12,10 +12,21 @@ import (
 // connection's lock when the gateway's DSN set no busy timeout.
 const sqliteBusyTimeoutMS = 5000
 
-// write runs fn in a transaction that may write. fn's first statement must
-// write: a SQLite transaction that reads first and upgrades later can fail
-// with SQLITE_BUSY no matter how long it waits.
+// JoinsTx reports whether db is the forge's database: then its writes join
+// a transaction the gateway carries in the context (handler.WithTx), and a
+// create commits with the gateway's memo of it.
+func (f *Forge) JoinsTx(db *sql.DB) bool { return db == f.db }
+
+// write runs fn in a transaction that may write: the caller's, when the
+// context carries one on the forge's database (the caller commits or rolls
+// back), else one of its own. fn's first statement must write: a SQLite
+// transaction that reads first and upgrades later can fail with
+// SQLITE_BUSY no matter how long it waits.
 func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
+	if tx := handler.TxOn(ctx, f.db); tx != nil {
+		// The caller's transaction already holds SQLite's write lock.
+		return runIn(tx, fn)
+	}
 	if f.dialect == DialectSQLite {
 		f.writeMu.Lock()
 		defer f.writeMu.Unlock()
@@ -53,14 +64,23 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 	if err != nil {
 		return internal(err)
 	}
-	if err := fn(tx); err != nil {
+	if err := runIn(tx, fn); err != nil {
 		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return internal(err)
+	}
+	return nil
+}
+
+// runIn calls fn in tx; a failure that is not already the forge's answer is
+// an internal error.
+func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error {
+	if err := fn(tx); err != nil {
 		if _, ok := handler.AsError(err); ok {
 			return err
 		}
-		return internal(err)
-	}
-	if err := tx.Commit(); err != nil {
 		return internal(err)
 	}
 	return nil
