@@ -14,6 +14,9 @@ var (
 )
 
 func repoSpec(repo string) bool {
+	if strings.Count(repo, "/") >= maxSegments {
+		return false
+	}
 	for seg := range strings.SplitSeq(repo, "/") {
 		if seg == "." || seg == ".." || !segmentSpec.MatchString(seg) {
 			return false
@@ -28,7 +31,8 @@ func FuzzNames(f *testing.F) {
 	for _, s := range []string{
 		"alice-1", "a", "", "-a", "a b", strings.Repeat("n", 64), strings.Repeat("n", 65),
 		"acme/web", "group/sub/name", "ENG", "a//b", "./x", "x/..", "a/", "/a",
-		strings.Repeat("r", 100) + "/x", strings.Repeat("r", 101), "a%2fb", "caf\u00e9", "a\x00b", "a\nb",
+		strings.Repeat("r", 100) + "/x", strings.Repeat("r", 101), strings.Repeat("0/", maxSegments-1) + "0",
+		strings.Repeat("0/", maxSegments) + "0", "a%2fb", "caf\u00e9", "a\x00b", "a\nb",
 	} {
 		f.Add(s)
 	}
