@@ -124,6 +124,13 @@ type Tool struct {
 	// ReplayAck is rendered instead of Ack when the result's url is empty:
 	// the gateway replayed a create that an earlier attempt made.
 	ReplayAck string
+	// Group and Action place the tool in the grouped shape: it is the
+	// action Action of the tool "<table>_<Group>" (see Table.Groups).
+	// Both empty for a tool offered flat only.
+	Group, Action string
+	// Aliases are earlier names of the tool: a call under one still runs
+	// it; exports list them only when asked (WithAliases).
+	Aliases []string
 
 	// Decode parses strict JSON arguments: unknown keys are rejected naming
 	// the valid ones, and type errors name the parameter.
@@ -163,6 +170,17 @@ type Guidance struct {
 	Params []string
 }
 
+// Group is one tool of the grouped shape: "<table>_<Name>", dispatching
+// on an action parameter to the tools whose Tool.Group is Name.
+type Group struct {
+	Name string
+	// Title is the display name for people, e.g. "Issues"; may be empty.
+	Title string
+	// Description says what the group is for; the grouped tool's
+	// description follows it with a line per action.
+	Description string
+}
+
 // Table is everything one annotated dispatch oneof generates.
 type Table struct {
 	// Name is the toolset name, e.g. "forge".
@@ -172,6 +190,9 @@ type Table struct {
 	// (WithForges) keeps the parts whose conditions hold.
 	Instructions []Guidance
 	Tools        []*Tool
+	// Groups are the groups tools may name in Tool.Group, in the order
+	// the grouped shape lists them.
+	Groups []Group
 	// Procedure is the Connect procedure that takes the dispatch request,
 	// e.g. "/forgetools.gateway.v1.AgentGateway/Forge".
 	Procedure string

@@ -80,6 +80,9 @@ type Definition struct {
 	ActionClass string          `json:"action_class,omitempty"`
 	Annotations MCPAnnotations  `json:"annotations"`
 	InputSchema json.RawMessage `json:"input_schema"`
+	// Aliases are the tool's earlier names, which still run it: a rename
+	// that keeps the old name as an alias breaks no caller.
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Define returns t's Definition.
@@ -92,6 +95,7 @@ func Define(t *runtime.Tool) Definition {
 		ActionClass: t.ActionClass,
 		Annotations: annotations(t),
 		InputSchema: json.RawMessage(t.InputSchema),
+		Aliases:     t.Aliases,
 	}
 	if t.Risk != runtime.RiskUnspecified {
 		d.Risk = t.Risk.String()

@@ -42,6 +42,20 @@ func (e *emitter) toolset(ts *toolset) {
 		items = append(items, field("Instructions", jen.Index().Qual(runtimePkg, "Guidance").Add(lines(parts...))))
 	}
 	items = append(items, field("Tools", jen.Index().Op("*").Qual(runtimePkg, "Tool").Add(lines(tools...))))
+	if len(ts.groups) > 0 {
+		groups := make([]jen.Code, len(ts.groups))
+		for i, g := range ts.groups {
+			group := []jen.Code{field("Name", jen.Lit(g.name))}
+			if g.title != "" {
+				group = append(group, field("Title", jen.Lit(g.title)))
+			}
+			if g.description != "" {
+				group = append(group, field("Description", jen.Lit(g.description)))
+			}
+			groups[i] = jen.Values(group...)
+		}
+		items = append(items, field("Groups", jen.Index().Qual(runtimePkg, "Group").Add(lines(groups...))))
+	}
 	if ts.procedure != "" {
 		items = append(items, field("Procedure", jen.Lit(ts.procedure)))
 	}
@@ -144,6 +158,12 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	}
 	if t.opts.GetReplayAck() != "" {
 		items = append(items, field("ReplayAck", jen.Lit(t.opts.GetReplayAck())))
+	}
+	if t.opts.GetGroup() != "" {
+		items = append(items, field("Group", jen.Lit(t.opts.GetGroup())), field("Action", jen.Lit(t.opts.GetAction())))
+	}
+	if len(t.opts.GetAliases()) > 0 {
+		items = append(items, field("Aliases", stringList(t.opts.GetAliases())))
 	}
 	texts := noTextsFunc(ts.name)
 	if hasText(t.obj, agentTexts) {

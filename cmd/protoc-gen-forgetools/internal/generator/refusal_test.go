@@ -229,6 +229,65 @@ func TestRefusals(t *testing.T) {
 		edits: []string{"  string host = 1;\n  uint32 count = 2;\n}", "  string host = 1;\n  uint32 count = 2;\n  string by = 3 [(forgetools.options.v1.render) = {as: RENDER_CLAIM claim_from: \"host\"}];\n}"},
 		want:  `minimal.proto:52: claim field minimal.v1.Pong.by must be a singular forgetools.forge.v1.Attribution`,
 	}, {
+		name:  "group name not in snake case",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "Net"}]`},
+		want:  `minimal.proto:22: group name "Net" must be lower snake case, e.g. "issue"`,
+	}, {
+		name:  "group defined twice",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}, {name: "net"}]`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "net" action: "ping"`},
+		want:  `minimal.proto:22: group "net" is defined twice`,
+	}, {
+		name:  "group tool name too long",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "` + strings.Repeat("n", 60) + `"}]`},
+		want:  `minimal.proto:22: group "` + strings.Repeat("n", 60) + `": tool name "mini_` + strings.Repeat("n", 60) + `" must be 1-64 of [a-zA-Z0-9_-]`,
+	}, {
+		name:  "group without actions",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}]`},
+		want:  `minimal.proto:22: group "net" has no actions: no arm names it in (tool).group`,
+	}, {
+		name:  "group without action",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}]`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "net"`},
+		want: `minimal.proto:32: mini_ping: group "net" and action "" go together: set both or neither` + "\n" +
+			`minimal.proto:22: group "net" has no actions: no arm names it in (tool).group`,
+	}, {
+		name:  "undefined group",
+		edits: []string{`risk: RISK_HIGH`, `risk: RISK_HIGH group: "net" action: "ping"`},
+		want:  `minimal.proto:32: mini_ping: group "net" is not defined by the toolset (ToolsetOptions.groups)`,
+	}, {
+		name:  "action named like the action parameter",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}]`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "net" action: "action"`},
+		want: `minimal.proto:32: mini_ping: action "action" must be lower snake case, e.g. "get", and not "action"` + "\n" +
+			`minimal.proto:22: group "net" has no actions: no arm names it in (tool).group`,
+	}, {
+		name: "action taken twice in a group",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}]`,
+			anotherArm, anotherArm + `    PingRequest ping_again = 4 [(forgetools.options.v1.tool) = {
+      name: "mini_ping_again" approval: APPROVAL_READ description: "Ping again." result: "pong" capability: "pings"
+      group: "net" action: "ping"
+    }];
+`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "net" action: "ping"`},
+		want: `minimal.proto:36: mini_ping_again: group "net" has the action "ping" already (on mini_ping)`,
+	}, {
+		name:  "request parameter named action",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "net"}]`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "net" action: "ping"`, `(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {name: "action"},`},
+		want:  `minimal.proto:42: mini_ping: parameter "action" collides with the grouped tool's action parameter`,
+	}, {
+		name:  "tool named like a grouped tool",
+		edits: []string{`instructions: "Ping hosts."`, `instructions: "Ping hosts." groups: [{name: "ping"}]`, `risk: RISK_HIGH`, `risk: RISK_HIGH group: "ping" action: "run"`},
+		want:  `minimal.proto:26: mini_ping: tool name is also the grouped tool of group "ping"`,
+	}, {
+		name:  "alias with a bad shape",
+		edits: []string{`risk: RISK_HIGH`, `risk: RISK_HIGH aliases: ["mini ping"]`},
+		want:  `minimal.proto:32: mini_ping: alias "mini ping" must be 1-64 of [a-zA-Z0-9_-]`,
+	}, {
+		name:  "alias taken by a tool",
+		edits: []string{`risk: RISK_HIGH`, `risk: RISK_HIGH aliases: ["mini_pong", "mini_ping"]`},
+		want:  `minimal.proto:32: mini_ping: alias "mini_ping" is taken by tool mini_ping`,
+	}, {
+		name:  "alias given twice",
+		edits: []string{`risk: RISK_HIGH`, `risk: RISK_HIGH aliases: ["mini_pong", "mini_pong"]`},
+		want:  `minimal.proto:32: mini_ping: alias "mini_pong" is taken by an alias of mini_ping`,
+	}, {
 		name: "every problem at once",
 		edits: []string{
 			`result: "pong"`, `result: "pongs"`,

@@ -27,6 +27,7 @@ type toolset struct {
 	idempotency  *protogen.Field
 	selector     *selector // may be nil
 	tools        []*tool
+	groups       []*toolGroup // in the grouped shape, one tool each
 }
 
 // guidance is one part of the toolset instructions and its conditions
@@ -140,6 +141,7 @@ func (r *reader) toolset(f *protogen.File, m *protogen.Message, o *protogen.Oneo
 		seen[t.name] = arm
 		ts.tools = append(ts.tools, t)
 	}
+	r.groups(ts, opts)
 	return ts
 }
 

@@ -3227,80 +3227,82 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa1?\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfeD\n" +
 	"\x10ForgeCallRequest\x12'\n" +
-	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xbf\x01\n" +
-	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestBx¥\x19t\n" +
-	"\x0fforge_get_issue\x10\x01\x1a8Read one issue: title, state, labels, body and comments.*\x05issueZ\x06issuesj\trepo:readp\x01z\tGet issueH\x00R\bgetIssue\x12\x88\x02\n" +
-	"\x10get_pull_request\x18\x03 \x01(\v2,.forgetools.gateway.v1.GetPullRequestRequestB\xad\x01¥\x19\xa8\x01\n" +
-	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull requestH\x00R\x0egetPullRequest\x12\xc2\x01\n" +
-	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestBu¥\x19q\n" +
-	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issuesH\x00R\n" +
-	"listIssues\x12\x90\x02\n" +
-	"\x10comment_on_issue\x18\x05 \x01(\v2,.forgetools.gateway.v1.CommentOnIssueRequestB\xb5\x01¥\x19\xb0\x01\n" +
-	"\x16forge_comment_on_issue\x10\x02\x1a\x1bPost a comment on an issue.\"\vattribution*\rissue_comment:-Commented on issue #{number} in {repo}: {url}Z\x06issues`\x01j\x0ecomms:externalp\x02z\x10Comment on issueH\x00R\x0ecommentOnIssue\x12\xd4\x02\n" +
-	"\x17comment_on_pull_request\x18\x06 \x01(\v22.forgetools.gateway.v1.CommentOnPullRequestRequestB\xe6\x01¥\x19\xe1\x01\n" +
+	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
+	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
+	"\x0fforge_get_issue\x10\x01\x1a8Read one issue: title, state, labels, body and comments.*\x05issueZ\x06issuesj\trepo:readp\x01z\tGet issue\x8a\x01\x05issue\x92\x01\x03getH\x00R\bgetIssue\x12\x9d\x02\n" +
+	"\x10get_pull_request\x18\x03 \x01(\v2,.forgetools.gateway.v1.GetPullRequestRequestB\xc2\x01¥\x19\xbd\x01\n" +
+	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xd3\x01\n" +
+	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestB\x85\x01¥\x19\x80\x01\n" +
+	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issues\x8a\x01\x05issue\x92\x01\x04listH\x00R\n" +
+	"listIssues\x12\xa2\x02\n" +
+	"\x10comment_on_issue\x18\x05 \x01(\v2,.forgetools.gateway.v1.CommentOnIssueRequestB\xc7\x01¥\x19\xc2\x01\n" +
+	"\x16forge_comment_on_issue\x10\x02\x1a\x1bPost a comment on an issue.\"\vattribution*\rissue_comment:-Commented on issue #{number} in {repo}: {url}Z\x06issues`\x01j\x0ecomms:externalp\x02z\x10Comment on issue\x8a\x01\x05issue\x92\x01\acommentH\x00R\x0ecommentOnIssue\x12\xed\x02\n" +
+	"\x17comment_on_pull_request\x18\x06 \x01(\v22.forgetools.gateway.v1.CommentOnPullRequestRequestB\xff\x01¥\x19\xfa\x01\n" +
 	"\x1dforge_comment_on_pull_request\x10\x02\x1a=Post a conversation comment on a pull request (not a review).\"\vattribution*\n" +
-	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x17Comment on pull requestH\x00R\x14commentOnPullRequest\x12\x97\x03\n" +
-	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xc3\x02¥\x19\xbe\x02\n" +
-	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit reviewH\x00R\fsubmitReview\x12\x90\x03\n" +
-	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xbf\x02¥\x19\xba\x02\n" +
-	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issueH\x00R\vcreateIssue\x12\xe3\x03\n" +
-	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\xff\x02¥\x19\xfa\x02\n" +
-	"\x19forge_create_pull_request\x10\x02\x1a\x9f\x01Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x13Create pull requestH\x00R\x11createPullRequest\x12\xe5\x02\n" +
+	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x17Comment on pull request\x8a\x01\fpull_request\x92\x01\acommentH\x00R\x14commentOnPullRequest\x12\xaf\x03\n" +
+	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xdb\x02¥\x19\xd6\x02\n" +
+	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\xa1\x03\n" +
+	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xd0\x02¥\x19\xcb\x02\n" +
+	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x06createH\x00R\vcreateIssue\x12\xfb\x03\n" +
+	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x97\x03¥\x19\x92\x03\n" +
+	"\x19forge_create_pull_request\x10\x02\x1a\x9f\x01Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x13Create pull request\x8a\x01\fpull_request\x92\x01\x06createH\x00R\x11createPullRequest\x12\x80\x03\n" +
 	"\tsubscribe\x18\n" +
-	" \x01(\v2'.forgetools.gateway.v1.SubscribeRequestB\x9b\x02¥\x19\x96\x02\n" +
+	" \x01(\v2'.forgetools.gateway.v1.SubscribeRequestB\xb6\x02¥\x19\xb1\x02\n" +
 	"\x0fforge_subscribe\x10\x02\x1arWatch an issue or pull request; forge_get_events reads its changes. Forges that cannot watch return unimplemented.*\n" +
-	"subscribed:HSubscribed to {kind} #{number} in {repo}: subscription {subscription_id}Z\x14change_notificationsj\trepo:readp\x01z\x14Subscribe to changesH\x00R\tsubscribe\x12\xfe\x01\n" +
-	"\vunsubscribe\x18\v \x01(\v2).forgetools.gateway.v1.UnsubscribeRequestB\xae\x01¥\x19\xa9\x01\n" +
-	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsj\trepo:readp\x01z\vUnsubscribeH\x00R\vunsubscribe\x12\xd2\x01\n" +
-	"\bget_repo\x18\x0e \x01(\v2%.forgetools.gateway.v1.GetRepoRequestB\x8d\x01¥\x19\x88\x01\n" +
+	"subscribed:HSubscribed to {kind} #{number} in {repo}: subscription {subscription_id}Z\x14change_notificationsj\trepo:readp\x01z\x14Subscribe to changes\x8a\x01\fsubscription\x92\x01\tsubscribeH\x00R\tsubscribe\x12\x9b\x02\n" +
+	"\vunsubscribe\x18\v \x01(\v2).forgetools.gateway.v1.UnsubscribeRequestB\xcb\x01¥\x19\xc6\x01\n" +
+	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsj\trepo:readp\x01z\vUnsubscribe\x8a\x01\fsubscription\x92\x01\vunsubscribeH\x00R\vunsubscribe\x12\xdf\x01\n" +
+	"\bget_repo\x18\x0e \x01(\v2%.forgetools.gateway.v1.GetRepoRequestB\x9a\x01¥\x19\x95\x01\n" +
 	"\x0eforge_get_repo\x10\x01\x1a?Read a repository: default branch, visibility, your permission.*\n" +
 	"repositoryZ\n" +
-	"repositoryj\trepo:readp\x01z\x0eGet repositoryH\x00R\agetRepo\x12\xca\x01\n" +
-	"\tread_file\x18\x0f \x01(\v2&.forgetools.gateway.v1.ReadFileRequestB\x82\x01¥\x19~\n" +
+	"repositoryj\trepo:readp\x01z\x0eGet repository\x8a\x01\x04repo\x92\x01\x03getH\x00R\agetRepo\x12\xde\x01\n" +
+	"\tread_file\x18\x0f \x01(\v2&.forgetools.gateway.v1.ReadFileRequestB\x96\x01¥\x19\x91\x01\n" +
 	"\x0fforge_read_file\x10\x01\x1a?Read a file at a ref, with the blob sha forge_write_file needs.*\x04fileZ\n" +
-	"repositoryj\trepo:readp\x01z\tRead fileH\x00R\breadFile\x12\xa4\x01\n" +
-	"\blist_dir\x18\x10 \x01(\v2%.forgetools.gateway.v1.ListDirRequestB`¥\x19\\\n" +
+	"repositoryj\trepo:readp\x01z\tRead file\x8a\x01\x04repo\x92\x01\tread_fileH\x00R\breadFile\x12\xb6\x01\n" +
+	"\blist_dir\x18\x10 \x01(\v2%.forgetools.gateway.v1.ListDirRequestBr¥\x19n\n" +
 	"\x0eforge_list_dir\x10\x01\x1a\x1aList a directory at a ref.*\x03dirZ\n" +
-	"repositoryj\trepo:readp\x01z\x0eList directoryH\x00R\alistDir\x12\xe3\x01\n" +
-	"\x12list_pull_requests\x18\x11 \x01(\v2..forgetools.gateway.v1.ListPullRequestsRequestB\x82\x01¥\x19~\n" +
-	"\x18forge_list_pull_requests\x10\x01\x1a!List pull requests, newest first.*\rpull_requestsZ\rpull_requestsj\trepo:readp\x01z\x12List pull requestsH\x00R\x10listPullRequests\x12\xad\x01\n" +
-	"\flist_ci_runs\x18\x12 \x01(\v2(.forgetools.gateway.v1.ListCIRunsRequestB_¥\x19[\n" +
-	"\x12forge_list_ci_runs\x10\x01\x1a\x1bList CI runs, newest first.*\aci_runsZ\x02cij\trepo:readp\x01z\fList CI runsH\x00R\n" +
-	"listCiRuns\x12\xbf\x01\n" +
+	"repositoryj\trepo:readp\x01z\x0eList directory\x8a\x01\x04repo\x92\x01\blist_dirH\x00R\alistDir\x12\xfa\x01\n" +
+	"\x12list_pull_requests\x18\x11 \x01(\v2..forgetools.gateway.v1.ListPullRequestsRequestB\x99\x01¥\x19\x94\x01\n" +
+	"\x18forge_list_pull_requests\x10\x01\x1a!List pull requests, newest first.*\rpull_requestsZ\rpull_requestsj\trepo:readp\x01z\x12List pull requests\x8a\x01\fpull_request\x92\x01\x04listH\x00R\x10listPullRequests\x12\xb9\x01\n" +
+	"\flist_ci_runs\x18\x12 \x01(\v2(.forgetools.gateway.v1.ListCIRunsRequestBk¥\x19g\n" +
+	"\x12forge_list_ci_runs\x10\x01\x1a\x1bList CI runs, newest first.*\aci_runsZ\x02cij\trepo:readp\x01z\fList CI runs\x8a\x01\x02ci\x92\x01\x04listH\x00R\n" +
+	"listCiRuns\x12\xcb\x01\n" +
 	"\n" +
-	"get_ci_run\x18\x13 \x01(\v2&.forgetools.gateway.v1.GetCIRunRequestBw¥\x19s\n" +
+	"get_ci_run\x18\x13 \x01(\v2&.forgetools.gateway.v1.GetCIRunRequestB\x82\x01¥\x19~\n" +
 	"\x10forge_get_ci_run\x10\x01\x1a8Read a CI run: its jobs, and each failed job's log tail.*\x06ci_runZ\x02cij\trepo:readp\x01z\n" +
-	"Get CI runH\x00R\bgetCiRun\x12\x94\x02\n" +
-	"\fupdate_issue\x18\x14 \x01(\v2).forgetools.gateway.v1.UpdateIssueRequestB\xc3\x01¥\x19\xbe\x01\n" +
-	"\x12forge_update_issue\x10\x02\x1a>Close, reopen or edit an issue; fields left out are unchanged.\"\vattribution*\x05issue:(Updated issue #{number} in {repo}: {url}H\x01Z\x06issuesj\x0ecomms:externalp\x02z\fUpdate issueH\x00R\vupdateIssue\x12\xe3\x01\n" +
-	"\rcreate_branch\x18\x15 \x01(\v2*.forgetools.gateway.v1.CreateBranchRequestB\x8f\x01¥\x19\x8a\x01\n" +
-	"\x13forge_create_branch\x10\x03\x1a\x1cCreate a branch at from_ref.*\x06branch:*Created branch {branch} in {repo} at {sha}Z\x04pushj\bvcs:pushp\x03z\rCreate branchH\x00R\fcreateBranch\x12\xaa\x02\n" +
+	"Get CI run\x8a\x01\x02ci\x92\x01\x03getH\x00R\bgetCiRun\x12\xa5\x02\n" +
+	"\fupdate_issue\x18\x14 \x01(\v2).forgetools.gateway.v1.UpdateIssueRequestB\xd4\x01¥\x19\xcf\x01\n" +
+	"\x12forge_update_issue\x10\x02\x1a>Close, reopen or edit an issue; fields left out are unchanged.\"\vattribution*\x05issue:(Updated issue #{number} in {repo}: {url}H\x01Z\x06issuesj\x0ecomms:externalp\x02z\fUpdate issue\x8a\x01\x05issue\x92\x01\x06updateH\x00R\vupdateIssue\x12\xfa\x01\n" +
+	"\rcreate_branch\x18\x15 \x01(\v2*.forgetools.gateway.v1.CreateBranchRequestB\xa6\x01¥\x19\xa1\x01\n" +
+	"\x13forge_create_branch\x10\x03\x1a\x1cCreate a branch at from_ref.*\x06branch:*Created branch {branch} in {repo} at {sha}Z\x04pushj\bvcs:pushp\x03z\rCreate branch\x8a\x01\x04push\x92\x01\rcreate_branchH\x00R\fcreateBranch\x12\xbe\x02\n" +
 	"\n" +
-	"write_file\x18\x16 \x01(\v2'.forgetools.gateway.v1.WriteFileRequestB\xdf\x01¥\x19\xda\x01\n" +
+	"write_file\x18\x16 \x01(\v2'.forgetools.gateway.v1.WriteFileRequestB\xf3\x01¥\x19\xee\x01\n" +
 	"\x10forge_write_file\x10\x03\x1aaCommit a file's whole new content to a branch; an update needs expected_sha from forge_read_file.*\vfile_commit:4Committed {path} to {branch} in {repo}: {commit_sha}P\x01Z\x04pushj\bvcs:pushp\x03z\n" +
-	"Write fileH\x00R\twriteFile\x12\xc4\x02\n" +
-	"\x12merge_pull_request\x18\x17 \x01(\v2..forgetools.gateway.v1.MergePullRequestRequestB\xe3\x01¥\x19\xde\x01\n" +
-	"\x18forge_merge_pull_request\x10\x03\x1aWMerge a pull request if its head is still expected_head_sha, the head_sha you reviewed.*\x05merge:/Merged PR #{number} in {repo} ({method}): {sha}P\x01Z\rpull_requestsj\bvcs:pushp\x03z\x12Merge pull requestH\x00R\x10mergePullRequest\x12\xdd\x01\n" +
+	"Write file\x8a\x01\x04push\x92\x01\n" +
+	"write_fileH\x00R\twriteFile\x12\xdb\x02\n" +
+	"\x12merge_pull_request\x18\x17 \x01(\v2..forgetools.gateway.v1.MergePullRequestRequestB\xfa\x01¥\x19\xf5\x01\n" +
+	"\x18forge_merge_pull_request\x10\x03\x1aWMerge a pull request if its head is still expected_head_sha, the head_sha you reviewed.*\x05merge:/Merged PR #{number} in {repo} ({method}): {sha}P\x01Z\rpull_requestsj\bvcs:pushp\x03z\x12Merge pull request\x8a\x01\fpull_request\x92\x01\x05mergeH\x00R\x10mergePullRequest\x12\xec\x01\n" +
 	"\n" +
-	"trigger_ci\x18\x18 \x01(\v2'.forgetools.gateway.v1.TriggerCIRequestB\x92\x01¥\x19\x8d\x01\n" +
+	"trigger_ci\x18\x18 \x01(\v2'.forgetools.gateway.v1.TriggerCIRequestB\xa1\x01¥\x19\x9c\x01\n" +
 	"\x10forge_trigger_ci\x10\x02\x1a\"Start a CI run on a branch or tag.*\fci_triggered:'Triggered {workflow} on {ref} in {repo}Z\x02cij\n" +
 	"ci:triggerp\x02z\n" +
-	"Trigger CIH\x00R\ttriggerCi\x12\xbb\x01\n" +
-	"\brerun_ci\x18\x19 \x01(\v2%.forgetools.gateway.v1.RerunCIRequestBw¥\x19s\n" +
+	"Trigger CI\x8a\x01\x02ci\x92\x01\atriggerH\x00R\ttriggerCi\x12\xca\x01\n" +
+	"\brerun_ci\x18\x19 \x01(\v2%.forgetools.gateway.v1.RerunCIRequestB\x85\x01¥\x19\x80\x01\n" +
 	"\x0eforge_rerun_ci\x10\x02\x1a\x10Re-run a CI run.*\x06ci_run:(Re-running run {run_id} in {repo}: {url}Z\x02cij\n" +
-	"ci:triggerp\x02z\tRe-run CIH\x00R\arerunCi\x12\xc1\x02\n" +
+	"ci:triggerp\x02z\tRe-run CI\x8a\x01\x02ci\x92\x01\x05rerunH\x00R\arerunCi\x12\xdd\x02\n" +
 	"\n" +
-	"get_events\x18( \x01(\v2'.forgetools.gateway.v1.GetEventsRequestB\xf6\x01¥\x19\xf1\x01\n" +
+	"get_events\x18( \x01(\v2'.forgetools.gateway.v1.GetEventsRequestB\x92\x02¥\x19\x8d\x02\n" +
 	"\x10forge_get_events\x10\x01\x1a\xa0\x01Read changes on your subscriptions, oldest first; own: true marks your own writes. Pass next_cursor as after to acknowledge a page; until then it is sent again.*\x06eventsZ\x14change_notificationsj\trepo:readp\x01z\n" +
-	"Get events\x80\x01\x03H\x00R\tgetEvents\x12k\n" +
+	"Get events\x80\x01\x03\x8a\x01\fsubscription\x92\x01\n" +
+	"get_eventsH\x00R\tgetEvents\x12k\n" +
 	"\x05forge\x18\f \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB6ʥ\x192\b\x02\x12\x12\n" +
 	"\x04host\x12\n" +
 	"forge_host\x12\x1a\n" +
 	"\bprovider\x12\x0eforge_providerR\x05forge\x12:\n" +
-	"\x11client_request_id\x18\r \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x04ʥ\x19\x02\b\x03R\x0fclientRequestIdB\xce\f\n" +
-	"\x04call\x12\xc5\f\xbaH\x02\b\x01¥\x19\xbb\f\n" +
+	"\x11client_request_id\x18\r \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x04ʥ\x19\x02\b\x03R\x0fclientRequestIdB\xe2\x0e\n" +
+	"\x04call\x12\xd9\x0e\xbaH\x02\b\x01¥\x19\xcf\x0e\n" +
 	"\x05forge\x122Code forge tools; a gateway holds the credentials.\x1a<\n" +
 	"\x04repo\x12\x15repo is \"owner/name\".\x1a\x06github\x1a\x05gitea\x1a\aforgejo\x1a\x05local\x1a\xad\x01\n" +
 	"\x06gitlab\x12\x9a\x01On GitLab, repo is the project path (\"group/sub/project\"), a pull request is a merge request numbered by its iid, and request_changes only posts comments.\x1a\x06gitlab\x1a\x84\x01\n" +
@@ -3313,7 +3315,14 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\vattribution\x12:Never write an attribution header; the gateway stamps one.\x1av\n" +
 	"\x04tree\x12npath is from the repository root; ref and from_ref take a branch, tag or commit, omitted = the default branch.\x1a\x94\x01\n" +
 	"\x04push\x12\x8b\x01Pushes (branches, commits, merges) need approval; the default branch is refused unless allowed: work on a branch, then open a pull request.\x1a\x9d\x01\n" +
-	"\x03sha\x12\x95\x01expected_sha and expected_head_sha are shas you read: if the forge moved since, the call fails with failed_precondition, writing nothing; read again.\"\x04repo\"\x06gitlab\"\x06linear\"\x05scope\"\bselector\"\x04host\"\bexternal\"\x04tree\"\x04push\"\x03sha\"v\n" +
+	"\x03sha\x12\x95\x01expected_sha and expected_head_sha are shas you read: if the forge moved since, the call fails with failed_precondition, writing nothing; read again.\"\x04repo\"\x06gitlab\"\x06linear\"\x05scope\"\bselector\"\x04host\"\bexternal\"\x04tree\"\x04push\"\x03sha*&\n" +
+	"\x04repo\x12\n" +
+	"Repository\x1a\x12Read a repository.*'\n" +
+	"\x05issue\x12\x06Issues\x1a\x16Read and write issues.*D\n" +
+	"\fpull_request\x12\rPull requests\x1a%Read, review and merge pull requests.*\x1e\n" +
+	"\x04push\x12\x04Push\x1a\x10Change a branch.*\x1a\n" +
+	"\x02ci\x12\x02CI\x1a\x10Read and run CI.*?\n" +
+	"\fsubscription\x12\rSubscriptions\x1a Follow issues and pull requests.\"v\n" +
 	"\x0fGetIssueRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x120\n" +
 	"\fissue_number\x18\x02 \x01(\x04B\r\xbaH\n" +

@@ -543,8 +543,12 @@ type ToolsetOptions struct {
 	// Snippet ids appended to the instructions (guidance shared by all tools
 	// lives there once instead of in ten descriptions).
 	InstructionSnippets []string `protobuf:"bytes,4,rep,name=instruction_snippets,json=instructionSnippets,proto3" json:"instruction_snippets,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// The groups arms may declare with (tool).group: in the grouped shape
+	// each becomes one tool, "<toolset>_<group>", that dispatches on an
+	// `action` parameter.
+	Groups        []*Group `protobuf:"bytes,5,rep,name=groups,proto3" json:"groups,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolsetOptions) Reset() {
@@ -605,6 +609,79 @@ func (x *ToolsetOptions) GetInstructionSnippets() []string {
 	return nil
 }
 
+func (x *ToolsetOptions) GetGroups() []*Group {
+	if x != nil {
+		return x.Groups
+	}
+	return nil
+}
+
+// A group of arms offered as one tool in the grouped shape.
+type Group struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// Lower snake case; the grouped tool is "<toolset>_<name>", e.g.
+	// "forge_issue".
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Display name for people (MCP annotations.title), e.g. "Issues".
+	Title string `protobuf:"bytes,2,opt,name=title,proto3" json:"title,omitempty"`
+	// What the group is for, in a sentence; the grouped tool's description
+	// follows it with one line per action.
+	Description   string `protobuf:"bytes,3,opt,name=description,proto3" json:"description,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Group) Reset() {
+	*x = Group{}
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Group) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Group) ProtoMessage() {}
+
+func (x *Group) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Group.ProtoReflect.Descriptor instead.
+func (*Group) Descriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *Group) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Group) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *Group) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
 // Set on each arm field of the dispatch oneof.
 type ToolOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -649,14 +726,24 @@ type ToolOptions struct {
 	// What scopes a call whose request names no scope value: its scope field
 	// is left empty, or it has none. Only SCOPE_OWN_STATE belongs here (a
 	// repository or a subscription is always named by a field).
-	Scope         Scope `protobuf:"varint,16,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
+	Scope Scope `protobuf:"varint,16,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
+	// The group (ToolsetOptions.groups) the arm belongs to in the grouped
+	// shape, and its action there, e.g. group "issue", action "get": the
+	// grouped tool forge_issue takes {"action": "get", ...} and runs this
+	// arm. Both or neither.
+	Group  string `protobuf:"bytes,17,opt,name=group,proto3" json:"group,omitempty"`
+	Action string `protobuf:"bytes,18,opt,name=action,proto3" json:"action,omitempty"`
+	// Earlier names of the tool. The runtime still runs a call made under
+	// one (a renamed tool keeps answering to its old name); exports list
+	// them only when asked, so the model is taught the current name.
+	Aliases       []string `protobuf:"bytes,19,rep,name=aliases,proto3" json:"aliases,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ToolOptions) Reset() {
 	*x = ToolOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[2]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -668,7 +755,7 @@ func (x *ToolOptions) String() string {
 func (*ToolOptions) ProtoMessage() {}
 
 func (x *ToolOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[2]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -681,7 +768,7 @@ func (x *ToolOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ToolOptions.ProtoReflect.Descriptor instead.
 func (*ToolOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *ToolOptions) GetName() string {
@@ -796,6 +883,27 @@ func (x *ToolOptions) GetScope() Scope {
 	return Scope_SCOPE_UNSPECIFIED
 }
 
+func (x *ToolOptions) GetGroup() string {
+	if x != nil {
+		return x.Group
+	}
+	return ""
+}
+
+func (x *ToolOptions) GetAction() string {
+	if x != nil {
+		return x.Action
+	}
+	return ""
+}
+
+func (x *ToolOptions) GetAliases() []string {
+	if x != nil {
+		return x.Aliases
+	}
+	return nil
+}
+
 // Set on the non-oneof fields of the dispatch message.
 type EnvelopeOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -812,7 +920,7 @@ type EnvelopeOptions struct {
 
 func (x *EnvelopeOptions) Reset() {
 	*x = EnvelopeOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[3]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -824,7 +932,7 @@ func (x *EnvelopeOptions) String() string {
 func (*EnvelopeOptions) ProtoMessage() {}
 
 func (x *EnvelopeOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[3]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -837,7 +945,7 @@ func (x *EnvelopeOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvelopeOptions.ProtoReflect.Descriptor instead.
 func (*EnvelopeOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *EnvelopeOptions) GetRole() EnvelopeRole {
@@ -885,7 +993,7 @@ type ParamOptions struct {
 
 func (x *ParamOptions) Reset() {
 	*x = ParamOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -897,7 +1005,7 @@ func (x *ParamOptions) String() string {
 func (*ParamOptions) ProtoMessage() {}
 
 func (x *ParamOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -910,7 +1018,7 @@ func (x *ParamOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParamOptions.ProtoReflect.Descriptor instead.
 func (*ParamOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ParamOptions) GetDescription() string {
@@ -965,7 +1073,7 @@ type EnumValueOptions struct {
 
 func (x *EnumValueOptions) Reset() {
 	*x = EnumValueOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -977,7 +1085,7 @@ func (x *EnumValueOptions) String() string {
 func (*EnumValueOptions) ProtoMessage() {}
 
 func (x *EnumValueOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -990,7 +1098,7 @@ func (x *EnumValueOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueOptions.ProtoReflect.Descriptor instead.
 func (*EnumValueOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *EnumValueOptions) GetName() string {
@@ -1029,7 +1137,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1041,7 +1149,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1054,7 +1162,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *RenderOptions) GetAs() Render {
@@ -1110,7 +1218,7 @@ type ResultOptions struct {
 
 func (x *ResultOptions) Reset() {
 	*x = ResultOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1122,7 +1230,7 @@ func (x *ResultOptions) String() string {
 func (*ResultOptions) ProtoMessage() {}
 
 func (x *ResultOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1135,7 +1243,7 @@ func (x *ResultOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultOptions.ProtoReflect.Descriptor instead.
 func (*ResultOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ResultOptions) GetError() bool {
@@ -1249,12 +1357,17 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x1c\n" +
 	"\tproviders\x18\x03 \x03(\tR\tproviders\x12\x16\n" +
-	"\x06params\x18\x04 \x03(\tR\x06params\"\xb7\x01\n" +
+	"\x06params\x18\x04 \x03(\tR\x06params\"\xed\x01\n" +
 	"\x0eToolsetOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\"\n" +
 	"\finstructions\x18\x02 \x01(\tR\finstructions\x12:\n" +
 	"\bsnippets\x18\x03 \x03(\v2\x1e.forgetools.options.v1.SnippetR\bsnippets\x121\n" +
-	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\"\xaf\x04\n" +
+	"\x14instruction_snippets\x18\x04 \x03(\tR\x13instructionSnippets\x124\n" +
+	"\x06groups\x18\x05 \x03(\v2\x1c.forgetools.options.v1.GroupR\x06groups\"S\n" +
+	"\x05Group\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05title\x18\x02 \x01(\tR\x05title\x12 \n" +
+	"\vdescription\x18\x03 \x01(\tR\vdescription\"\xf7\x04\n" +
 	"\vToolOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12;\n" +
 	"\bapproval\x18\x02 \x01(\x0e2\x1f.forgetools.options.v1.ApprovalR\bapproval\x12 \n" +
@@ -1278,7 +1391,10 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\faction_class\x18\r \x01(\tR\vactionClass\x12/\n" +
 	"\x04risk\x18\x0e \x01(\x0e2\x1b.forgetools.options.v1.RiskR\x04risk\x12\x14\n" +
 	"\x05title\x18\x0f \x01(\tR\x05title\x122\n" +
-	"\x05scope\x18\x10 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\"\xf0\x02\n" +
+	"\x05scope\x18\x10 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12\x14\n" +
+	"\x05group\x18\x11 \x01(\tR\x05group\x12\x16\n" +
+	"\x06action\x18\x12 \x01(\tR\x06action\x12\x18\n" +
+	"\aaliases\x18\x13 \x03(\tR\aaliases\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +
@@ -1372,7 +1488,7 @@ func file_forgetools_options_v1_options_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 10)
+var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_forgetools_options_v1_options_proto_goTypes = []any{
 	(Approval)(0),                         // 0: forgetools.options.v1.Approval
 	(Risk)(0),                             // 1: forgetools.options.v1.Risk
@@ -1383,50 +1499,52 @@ var file_forgetools_options_v1_options_proto_goTypes = []any{
 	(ArtifactRole)(0),                     // 6: forgetools.options.v1.ArtifactRole
 	(*Snippet)(nil),                       // 7: forgetools.options.v1.Snippet
 	(*ToolsetOptions)(nil),                // 8: forgetools.options.v1.ToolsetOptions
-	(*ToolOptions)(nil),                   // 9: forgetools.options.v1.ToolOptions
-	(*EnvelopeOptions)(nil),               // 10: forgetools.options.v1.EnvelopeOptions
-	(*ParamOptions)(nil),                  // 11: forgetools.options.v1.ParamOptions
-	(*EnumValueOptions)(nil),              // 12: forgetools.options.v1.EnumValueOptions
-	(*RenderOptions)(nil),                 // 13: forgetools.options.v1.RenderOptions
-	(*ResultOptions)(nil),                 // 14: forgetools.options.v1.ResultOptions
-	nil,                                   // 15: forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	nil,                                   // 16: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	(*descriptorpb.OneofOptions)(nil),     // 17: google.protobuf.OneofOptions
-	(*descriptorpb.FieldOptions)(nil),     // 18: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 19: google.protobuf.EnumValueOptions
+	(*Group)(nil),                         // 9: forgetools.options.v1.Group
+	(*ToolOptions)(nil),                   // 10: forgetools.options.v1.ToolOptions
+	(*EnvelopeOptions)(nil),               // 11: forgetools.options.v1.EnvelopeOptions
+	(*ParamOptions)(nil),                  // 12: forgetools.options.v1.ParamOptions
+	(*EnumValueOptions)(nil),              // 13: forgetools.options.v1.EnumValueOptions
+	(*RenderOptions)(nil),                 // 14: forgetools.options.v1.RenderOptions
+	(*ResultOptions)(nil),                 // 15: forgetools.options.v1.ResultOptions
+	nil,                                   // 16: forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	nil,                                   // 17: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	(*descriptorpb.OneofOptions)(nil),     // 18: google.protobuf.OneofOptions
+	(*descriptorpb.FieldOptions)(nil),     // 19: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 20: google.protobuf.EnumValueOptions
 }
 var file_forgetools_options_v1_options_proto_depIdxs = []int32{
 	7,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
-	0,  // 1: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
-	1,  // 2: forgetools.options.v1.ToolOptions.risk:type_name -> forgetools.options.v1.Risk
-	3,  // 3: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
-	2,  // 4: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	15, // 5: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	16, // 6: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	3,  // 7: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
-	4,  // 8: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
-	5,  // 9: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	17, // 10: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	18, // 11: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	18, // 12: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	18, // 13: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	18, // 14: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	18, // 15: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	18, // 16: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
-	19, // 17: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 18: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	9,  // 19: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	10, // 20: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	11, // 21: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	13, // 22: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	14, // 23: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	6,  // 24: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
-	12, // 25: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	26, // [26:26] is the sub-list for method output_type
-	26, // [26:26] is the sub-list for method input_type
-	18, // [18:26] is the sub-list for extension type_name
-	10, // [10:18] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	9,  // 1: forgetools.options.v1.ToolsetOptions.groups:type_name -> forgetools.options.v1.Group
+	0,  // 2: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
+	1,  // 3: forgetools.options.v1.ToolOptions.risk:type_name -> forgetools.options.v1.Risk
+	3,  // 4: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
+	2,  // 5: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
+	16, // 6: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	17, // 7: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	3,  // 8: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	4,  // 9: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	5,  // 10: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	18, // 11: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	19, // 12: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	19, // 13: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	19, // 14: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	19, // 15: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	19, // 16: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	19, // 17: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	20, // 18: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	8,  // 19: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	10, // 20: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	11, // 21: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	12, // 22: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	14, // 23: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	15, // 24: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	6,  // 25: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	13, // 26: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	19, // [19:27] is the sub-list for extension type_name
+	11, // [11:19] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }
@@ -1440,7 +1558,7 @@ func file_forgetools_options_v1_options_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_options_v1_options_proto_rawDesc), len(file_forgetools_options_v1_options_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   10,
+			NumMessages:   11,
 			NumExtensions: 8,
 			NumServices:   0,
 		},
