@@ -38,32 +38,44 @@ type Result struct {
 // it. Every failure along the way, including a gateway that is down, is a
 // Result with IsError set; Execute never panics on any input.
 func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
-	tool, ok := t.byName[c.Name]
+	tool, ok := t.Lookup(c.Name)
 	if !ok {
 		return t.unknown(c.Name)
 	}
+	// label names the tool in failures: the one the model called.
+	label, data, via := tool.Name, []byte(c.Args), ""
 	defer func() {
 		// A panic here is a bug in generated or hand-built table code; it
 		// must not take the agent's process down with it.
 		if p := recover(); p != nil {
 			slog.Error("forgetools: tool call panicked", "tool", tool.Name, "panic", p, "stack", string(debug.Stack()))
-			res = failure(tool, "internal", "the tool crashed; this is a bug in forgetools")
+			res = failure(label, "internal", "the tool crashed; this is a bug in forgetools")
 		}
 	}()
+	if g := t.groups[tool.Name]; g != nil {
+		action, rest, err := g.resolve(data)
+		if err != nil {
+			return failure(label, "invalid_argument", err.Error())
+		}
+		via, tool, data = tool.Name, action, rest
+		label = via + " " + action.Action
+	}
 
-	args, err := tool.Decode(c.Args)
+	args, err := tool.Decode(data)
 	if err != nil {
-		return failure(tool, "invalid_argument", t.decodeProblem(tool, err))
+		return failure(label, "invalid_argument", t.decodeProblem(tool, err))
 	}
 	if err := t.validate(tool, args); err != nil {
-		return failure(tool, "invalid_argument", err.Error())
+		return failure(label, "invalid_argument", err.Error())
 	}
-	if r, failed := t.applyPolicy(ctx, tool, args); failed {
+	if r, failed := t.applyPolicy(ctx, tool, label, args); failed {
 		return r
 	}
 	if tool.Approval != ApprovalRead && t.approver != nil {
-		if err := t.approver.Approve(ctx, t.approvalRequest(tool, args)); err != nil {
-			return failure(tool, "permission_denied", "not approved: "+err.Error())
+		req := t.approvalRequest(tool, args)
+		req.Via = via
+		if err := t.approver.Approve(ctx, req); err != nil {
+			return failure(label, "permission_denied", "not approved: "+err.Error())
 		}
 	}
 
@@ -81,18 +93,18 @@ func (t *Toolset) Execute(ctx context.Context, c Call) (res Result) {
 	out, err := t.broker.Call(ctx, tool.Build(args, env))
 	if err != nil {
 		code, msg := transportError(err)
-		return failure(tool, code, msg)
+		return failure(label, code, msg)
 	}
-	return t.render(tool, t.table.Unwrap(out))
+	return t.render(tool, label, t.table.Unwrap(out))
 }
 
 // render checks the outcome against the arm the tool expects and renders it.
-func (t *Toolset) render(tool *Tool, o Outcome) Result {
+func (t *Toolset) render(tool *Tool, label string, o Outcome) Result {
 	switch {
 	case o.Err != nil:
-		return Result{Text: render.Failure(tool.Name, o.Err.Code, o.Err.Message, o.Err.RetryAfterMs), IsError: true}
+		return Result{Text: render.Failure(label, o.Err.Code, o.Err.Message, o.Err.RetryAfterMs), IsError: true}
 	case o.Arm != tool.ResultArm || o.Message == nil:
-		return Result{Text: render.ProtocolViolation(tool.Name, tool.ResultArm, o.Arm), IsError: true}
+		return Result{Text: render.ProtocolViolation(label, tool.ResultArm, o.Arm), IsError: true}
 	case tool.Ack != "":
 		return Result{Text: render.Ack(tool.Ack, tool.ReplayAck, o.Message)}
 	}
@@ -107,7 +119,7 @@ func (t *Toolset) validate(_ *Tool, args Args) error {
 // applyPolicy runs the text policy over the request's agent-authored text,
 // writing rewrites back into the request and validating again if anything
 // changed: a rewrite must obey the same bounds as the model's own text.
-func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Result, bool) {
+func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, label string, args Args) (Result, bool) {
 	if t.policy == nil || tool.Texts == nil {
 		return Result{}, false
 	}
@@ -115,7 +127,7 @@ func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Resul
 	for _, tx := range tool.Texts(args.Request) {
 		out, err := t.policy.Check(ctx, tool, tx.Param, *tx.Value)
 		if err != nil {
-			return failure(tool, "invalid_argument", tx.Param+": rejected by text policy: "+err.Error()), true
+			return failure(label, "invalid_argument", tx.Param+": rejected by text policy: "+err.Error()), true
 		}
 		if out != *tx.Value {
 			*tx.Value = out
@@ -124,7 +136,7 @@ func (t *Toolset) applyPolicy(ctx context.Context, tool *Tool, args Args) (Resul
 	}
 	if changed {
 		if err := t.validate(tool, args); err != nil {
-			return failure(tool, "invalid_argument", "after text policy: "+err.Error()), true
+			return failure(label, "invalid_argument", "after text policy: "+err.Error()), true
 		}
 	}
 	return Result{}, false
@@ -163,8 +175,9 @@ func (t *Toolset) decodeProblem(tool *Tool, err error) string {
 	return errs.Error()
 }
 
-func failure(tool *Tool, code, msg string) Result {
-	return Result{Text: render.Failure(tool.Name, code, msg, 0), IsError: true}
+// failure is a failed call's result; label names the tool the model called.
+func failure(label, code, msg string) Result {
+	return Result{Text: render.Failure(label, code, msg, 0), IsError: true}
 }
 
 // transportError spells a failed call's error as a code and message: a

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -19,6 +20,7 @@ type Approver interface {
 
 // ApprovalRequest is one call awaiting approval: decoded, validated and
 // through the text policy, so what is approved is exactly what is sent.
+// Tool is the arm's flat tool, in either shape.
 type ApprovalRequest struct {
 	Tool *Tool
 	Args Args
@@ -32,6 +34,11 @@ type ApprovalRequest struct {
 	// Escalations are the reasons Risk is above the tool's own, one per
 	// finding, e.g. `message: "push --force" (a force push)`.
 	Escalations []string
+	// Via is the grouped tool the model called ("forge_issue"), "" for a
+	// flat call. Tool, Approval, ActionClass and Risk are still the
+	// action's own: a grouped tool never lends its strictest approval to
+	// a read, nor hides a push behind a group's name.
+	Via string
 }
 
 // ApproverFunc adapts a function to Approver.
@@ -68,17 +75,21 @@ type config struct {
 	deny     []string
 	approver Approver
 	policy   TextPolicy
+	shape    Shape
+	aliases  bool // WithAliases
 }
 
 // WithReadOnly drops every write and push tool.
 func WithReadOnly() Option { return func(c *config) { c.readOnly = true } }
 
-// WithAllow keeps only the named tools. Repeated calls add names.
+// WithAllow keeps only the named tools. A grouped tool's name
+// ("forge_issue") names all its actions. Repeated calls add names.
 func WithAllow(names ...string) Option {
 	return func(c *config) { c.allow = append(c.allow, names...) }
 }
 
-// WithDeny drops the named tools. Repeated calls add names.
+// WithDeny drops the named tools, or a grouped tool's actions. Repeated
+// calls add names.
 func WithDeny(names ...string) Option {
 	return func(c *config) { c.deny = append(c.deny, names...) }
 }
@@ -103,6 +114,15 @@ type Toolset struct {
 	dispatch protoreflect.MessageDescriptor
 	// narrowed is what WithForges changed; nil for the full vocabulary.
 	narrowed *narrowing
+	// groups are the grouped tools by name (ShapeGrouped).
+	groups map[string]*group
+	// mentions matches those flat names in text the model reads, for
+	// Instructions to rename as renameMentions did the tools.
+	mentions *regexp.Regexp
+	// aliases maps each earlier name of a tool the toolset has to it;
+	// listAliases is WithAliases.
+	aliases     map[string]*Tool
+	listAliases bool
 }
 
 // NewToolset builds a toolset over table's tools. Names given to WithAllow
@@ -120,18 +140,14 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 	for _, o := range opts {
 		o(&c)
 	}
-	byName := make(map[string]*Tool, len(table.Tools))
-	var names []string
-	for _, t := range table.Tools {
-		if _, dup := byName[t.Name]; dup {
-			return nil, fmt.Errorf("table %q defines %s twice", table.Name, t.Name)
-		}
-		byName[t.Name] = t
-		names = append(names, t.Name)
+	byName, err := names(table)
+	if err != nil {
+		return nil, err
 	}
+	c.allow, c.deny = expand(table, c.allow), expand(table, c.deny)
 	for _, n := range slices.Concat(c.allow, c.deny) {
 		if byName[n] == nil {
-			return nil, fmt.Errorf("unknown tool %q; valid tools: %s", n, strings.Join(names, ", "))
+			return nil, fmt.Errorf("unknown tool %q; valid tools: %s", n, strings.Join(validNames(table), ", "))
 		}
 	}
 	for _, n := range c.allow {
@@ -147,15 +163,16 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 		}
 	}
 	ts := &Toolset{
-		table:    table,
-		broker:   broker,
-		byName:   map[string]*Tool{},
-		dropped:  map[string]string{},
-		approver: c.approver,
-		policy:   c.policy,
-		dispatch: dispatchOf(table),
+		table:       table,
+		broker:      broker,
+		byName:      map[string]*Tool{},
+		dropped:     map[string]string{},
+		approver:    c.approver,
+		policy:      c.policy,
+		dispatch:    dispatchOf(table),
+		aliases:     map[string]*Tool{},
+		listAliases: c.aliases,
 	}
-	var err error
 	if c.narrow {
 		if ts.narrowed, err = narrow(ts.dispatch, c.forges); err != nil {
 			return nil, err
@@ -175,9 +192,70 @@ func NewToolset(table *Table, broker *Broker, opts ...Option) (*Toolset, error) 
 		default:
 			ts.tools = append(ts.tools, t)
 			ts.byName[t.Name] = t
+			for _, a := range t.Aliases {
+				ts.aliases[a] = t
+			}
+		}
+	}
+	if c.shape == ShapeGrouped {
+		if err := ts.group(); err != nil {
+			return nil, err
 		}
 	}
 	return ts, nil
+}
+
+// names indexes a table's tools by name, refusing a name given twice.
+func names(table *Table) (map[string]*Tool, error) {
+	byName := make(map[string]*Tool, len(table.Tools))
+	for _, t := range table.Tools {
+		if _, dup := byName[t.Name]; dup {
+			return nil, fmt.Errorf("table %q defines %s twice", table.Name, t.Name)
+		}
+		byName[t.Name] = t
+	}
+	return byName, nil
+}
+
+// validNames are the names a filter may use: every tool's, then every
+// grouped tool's.
+func validNames(table *Table) []string {
+	var out []string
+	for _, t := range table.Tools {
+		out = append(out, t.Name)
+	}
+	for _, g := range table.Groups {
+		out = append(out, table.Name+"_"+g.Name)
+	}
+	return out
+}
+
+// expand replaces each grouped tool's name in a filter list by its
+// actions' tool names, so "forge_ci" allows or denies every CI action.
+func expand(table *Table, names []string) []string {
+	var out []string
+	for _, n := range names {
+		var members []string
+		for _, g := range table.Groups {
+			if n != table.Name+"_"+g.Name {
+				continue
+			}
+			for _, t := range table.Tools {
+				if t.Group == g.Name {
+					members = append(members, t.Name)
+				}
+			}
+		}
+		if members == nil {
+			members = []string{n}
+		}
+		for _, m := range members {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	return out
 }
 
 // readOnlyRefusal is the one sentence every surface gives for a write tool
@@ -194,7 +272,7 @@ func (t *Toolset) Filtered(name string) string { return t.dropped[name] }
 // Refusal says why the toolset cannot run the named tool, in the sentence
 // every surface (a tool result, the CLI, MCP) shows; "" when it can.
 func (t *Toolset) Refusal(name string) string {
-	if _, ok := t.byName[name]; ok {
+	if _, ok := t.Lookup(name); ok {
 		return ""
 	}
 	if why := t.Filtered(name); why != "" {
@@ -207,23 +285,52 @@ func (t *Toolset) Refusal(name string) string {
 	return "unknown tool; available tools: " + strings.Join(names, ", ")
 }
 
-// Tools returns the toolset's tools in table order.
-func (t *Toolset) Tools() []*Tool { return slices.Clone(t.tools) }
+// Tools returns the toolset's tools in table order; with WithAliases, then
+// a copy of each flat tool under each of its earlier names.
+func (t *Toolset) Tools() []*Tool {
+	out := slices.Clone(t.tools)
+	if !t.listAliases || t.groups != nil {
+		return out
+	}
+	for _, tool := range t.tools {
+		for _, a := range tool.Aliases {
+			alias := *tool
+			alias.Name, alias.Aliases = a, nil
+			alias.Description = "Old name of " + tool.Name + ", which is the same tool. " + tool.Description
+			out = append(out, &alias)
+		}
+	}
+	return out
+}
 
-// Lookup returns the named tool if this toolset has it.
+// Lookup returns the named tool if this toolset runs it: a tool of Tools,
+// a renamed tool by an earlier name (Tool.Aliases), or in the grouped
+// shape an action's tool by its flat name.
 func (t *Toolset) Lookup(name string) (*Tool, bool) {
-	tool, ok := t.byName[name]
+	if tool, ok := t.byName[name]; ok {
+		return tool, true
+	}
+	tool, ok := t.aliases[name]
 	return tool, ok
+}
+
+// Shape is the shape the toolset offers its tools in.
+func (t *Toolset) Shape() Shape {
+	if t.groups != nil {
+		return ShapeGrouped
+	}
+	return ShapeFlat
 }
 
 // Instructions is the toolset-level guidance every export carries once:
 // every part of the table's, or for a toolset narrowed with WithForges the
-// parts whose conditions hold, one per line.
+// parts whose conditions hold, one per line; in the grouped shape, with
+// the flat tools it names renamed to their grouped actions.
 func (t *Toolset) Instructions() string {
 	var parts []string
 	for _, g := range t.table.Instructions {
 		if t.narrowed == nil || t.narrowed.applies(g) {
-			parts = append(parts, g.Text)
+			parts = append(parts, t.rename(g.Text, ""))
 		}
 	}
 	return strings.Join(parts, "\n")

@@ -17,8 +17,7 @@ import (
 
 func newTools() *cobra.Command {
 	var format string
-	var readOnly bool
-	var allow, deny []string
+	var f filterFlags
 	var g gatewayFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
@@ -36,13 +35,22 @@ func newTools() *cobra.Command {
 With --config (or --github) the tools are those a gateway with that
 configuration serves: the forge selector lists only its forges (and
 disappears with a single forge), and the instructions mention only them.
-Without, the full vocabulary of the generated table is printed.`,
+Without, the full vocabulary of the generated table is printed.
+
+--shape grouped prints the grouped shape: one tool per group of the table
+(forge_repo, forge_issue, forge_pull_request, forge_push, forge_ci,
+forge_subscription) taking an "action" parameter, about half the bytes of
+the flat tools; calls through it run the same arms with the same results.`,
 		Example: `  forgetools tools
+  forgetools tools --shape grouped --format mcp
   forgetools tools --format openai-strict --read-only
   forgetools tools --format mcp --config examples/forgetools.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			opts := filterOptions(readOnly, allow, deny)
+			opts, err := f.options()
+			if err != nil {
+				return err
+			}
 			if g.configured() {
 				cfg, err := g.load()
 				if err != nil {
@@ -59,9 +67,7 @@ Without, the full vocabulary of the generated table is printed.`,
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "markdown", formats)
-	cmd.Flags().BoolVar(&readOnly, "read-only", false, "only the read tools")
-	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
-	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
+	f.register(cmd)
 	g.registerConfig(cmd)
 	skipEnv(cmd, "format")
 	return cmd

@@ -27,9 +27,7 @@ type toolFlags struct {
 	gateway  string
 	tokenEnv string
 	session  string
-	readOnly bool
-	allow    []string
-	deny     []string
+	filterFlags
 	// nonce, when set, replaces the broker's per-process random nonce, so
 	// a create's client_request_id depends only on what the user gave
 	// (see call --id).
@@ -46,9 +44,47 @@ func (f *toolFlags) register(cmd *cobra.Command, defaultLevel string) {
 	fl.StringVar(&f.gateway, "gateway", "", "gateway to call: a session socket, unix://<socket_dir>/<session>.sock as serve prints it, or http(s)://host:port; default: run the gateway in-process")
 	fl.StringVar(&f.tokenEnv, "token-env", "", "environment variable holding a bearer token: sent to an http(s) --gateway; with mcp --http, a token MCP clients present")
 	fl.StringVar(&f.session, "session", "", "in-process only: the configured session to act as (default: the first)")
-	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools")
-	fl.StringSliceVar(&f.allow, "tools", nil, "expose only these tools (comma-separated names)")
-	fl.StringSliceVar(&f.deny, "exclude-tools", nil, "hide these tools (comma-separated names)")
+	f.filterFlags.register(cmd)
+}
+
+// filterFlags choose which tools a toolset has and how it offers them.
+type filterFlags struct {
+	readOnly bool
+	allow    []string
+	deny     []string
+	shape    string
+	aliases  bool
+}
+
+func (f *filterFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.BoolVar(&f.readOnly, "read-only", false, "expose only the read tools (and, grouped, the read actions)")
+	fl.StringSliceVar(&f.allow, "tools", nil, "expose only these tools (comma-separated names; a grouped tool's name, e.g. forge_ci, means all its actions)")
+	fl.StringSliceVar(&f.deny, "exclude-tools", nil, "hide these tools (comma-separated names, grouped names too)")
+	fl.StringVar(&f.shape, "shape", "flat", "flat: one tool per operation (forge_get_issue, ...); grouped: one tool per group with an action parameter (forge_issue, ...), about half the bytes per turn")
+	fl.BoolVar(&f.aliases, "aliases", false, "also list each renamed tool under its earlier names (calls under them run either way)")
+}
+
+// options are the runtime options the flags ask for.
+func (f *filterFlags) options() ([]runtime.Option, error) {
+	shape, err := runtime.ParseShape(f.shape)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("--%w", err)}
+	}
+	opts := []runtime.Option{runtime.WithShape(shape)}
+	if f.readOnly {
+		opts = append(opts, runtime.WithReadOnly())
+	}
+	if len(f.allow) > 0 {
+		opts = append(opts, runtime.WithAllow(f.allow...))
+	}
+	if len(f.deny) > 0 {
+		opts = append(opts, runtime.WithDeny(f.deny...))
+	}
+	if f.aliases {
+		opts = append(opts, runtime.WithAliases())
+	}
+	return opts, nil
 }
 
 // toolset builds the toolset the flags describe. close releases the
@@ -118,7 +154,10 @@ func (f *toolFlags) open(ctx context.Context, stderr io.Writer) (*session, error
 // build is the toolset the filter flags describe, calling through
 // transport.
 func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error) {
-	opts := filterOptions(f.readOnly, f.allow, f.deny)
+	opts, err := f.options()
+	if err != nil {
+		return nil, err
+	}
 	if f.served != nil {
 		opts = append(opts, runtime.WithForges(f.served...))
 	}
@@ -131,22 +170,6 @@ func (f *toolFlags) build(transport runtime.Transport) (*runtime.Toolset, error)
 		return nil, usageError{err}
 	}
 	return ts, nil
-}
-
-// filterOptions are the toolset options of --read-only, --tools and
-// --exclude-tools.
-func filterOptions(readOnly bool, allow, deny []string) []runtime.Option {
-	var opts []runtime.Option
-	if readOnly {
-		opts = append(opts, runtime.WithReadOnly())
-	}
-	if len(allow) > 0 {
-		opts = append(opts, runtime.WithAllow(allow...))
-	}
-	if len(deny) > 0 {
-		opts = append(opts, runtime.WithDeny(deny...))
-	}
-	return opts
 }
 
 // servedOf is the forges a configuration serves, as the tools' selector

@@ -281,3 +281,21 @@ func TestParseInteger(t *testing.T) {
 		}
 	}
 }
+
+func TestWithout(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"action":"get","repo":"a/b"}`, `{"repo":"a/b"}`},
+		{` { "repo" : "a/b" , "action" : "get" , "n" : [1, {"action": 2}] } `, `{"repo":"a/b","n":[1, {"action": 2}]}`},
+		{`{"\u0061ction":"get","x":1}`, `{"x":1}`},
+		{`{"x":1,"x":2,"action":null}`, `{"x":1,"x":2}`},
+		{`{"action":"get"}`, `{}`},
+		{``, ``},
+		{`[1]`, `[1]`},
+		{`{"action":"get"`, `{"action":"get"`},
+		{`{"a":1} x`, `{"a":1} x`},
+	} {
+		if got := string(Without([]byte(tc.in), "action")); got != tc.want {
+			t.Errorf("Without(%s) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

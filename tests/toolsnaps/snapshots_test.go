@@ -1,6 +1,9 @@
 // Package toolsnaps_test pins what the model reads: one snapshot per
 // generated forge tool (tests/toolsnaps/<tool>.json, the export.Definition
-// shape) and the toolset instructions (instructions.md). A proto or
+// shape), one per tool of the grouped shape (grouped/<tool>.json) and the
+// toolset instructions (instructions.md; the grouped shape's are the same
+// unless they name a tool it offers as an action, then grouped/ has its
+// own). A proto or
 // generator change that alters a tool's name, description, approval, hints
 // or input schema fails here until the snapshots are regenerated on
 // purpose, so the change shows up in review as a diff of these files.
@@ -40,9 +43,29 @@ const (
 // by file name.
 func wantSnapshots(t *testing.T) map[string][]byte {
 	t.Helper()
-	table := gatewayv1tools.ForgeTools
 	files := map[string][]byte{}
-	for _, tool := range table.Tools {
+	flat := snapshotsOf(t, runtime.ShapeFlat, "", files)
+	if grouped := snapshotsOf(t, runtime.ShapeGrouped, groupedDir+"/", files); grouped != flat {
+		files[groupedDir+"/"+instructionsFile] = []byte(grouped)
+	}
+	if flat != "" {
+		files[instructionsFile] = []byte(flat)
+	}
+	return files
+}
+
+// groupedDir holds the grouped shape's snapshots.
+const groupedDir = "grouped"
+
+// snapshotsOf adds the full toolset's tools in shape to files, under
+// prefix, and returns its instructions as a snapshot's text.
+func snapshotsOf(t *testing.T, shape runtime.Shape, prefix string, files map[string][]byte) string {
+	t.Helper()
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil), runtime.WithShape(shape))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range ts.Tools() {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetIndent("", "  ")
@@ -51,14 +74,14 @@ func wantSnapshots(t *testing.T) map[string][]byte {
 		if err := enc.Encode(export.Define(tool)); err != nil {
 			t.Fatalf("%s: %v", tool.Name, err)
 		}
-		files[tool.Name+".json"] = b.Bytes() // Encode ends with a newline
+		files[prefix+tool.Name+".json"] = b.Bytes() // Encode ends with a newline
 	}
 	// The full vocabulary: what a toolset not narrowed to served forges
 	// reads (the parts and their conditions are in the generated table).
-	if text := fullInstructions(t); text != "" {
-		files[instructionsFile] = []byte(strings.TrimRight(text, "\n") + "\n")
+	if text := ts.Instructions(); text != "" {
+		return strings.TrimRight(text, "\n") + "\n"
 	}
-	return files
+	return ""
 }
 
 // fullInstructions is the instructions of the table's unfiltered toolset.
@@ -74,12 +97,13 @@ func fullInstructions(t *testing.T) string {
 // haveSnapshots returns the snapshot files on disk, by file name.
 func haveSnapshots(t *testing.T) map[string][]byte {
 	t.Helper()
-	names, err := filepath.Glob("*.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(instructionsFile); err == nil {
-		names = append(names, instructionsFile)
+	var names []string
+	for _, pattern := range []string{"*.json", groupedDir + "/*.json", instructionsFile, groupedDir + "/" + instructionsFile} {
+		found, err := filepath.Glob(pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, found...)
 	}
 	files := map[string][]byte{}
 	for _, name := range names {
@@ -120,6 +144,9 @@ func update(t *testing.T, want, have map[string][]byte) {
 	for _, name := range sortedKeys(want) {
 		if bytes.Equal(have[name], want[name]) {
 			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
 		}
 		if err := os.WriteFile(name, want[name], 0o644); err != nil {
 			t.Fatal(err)

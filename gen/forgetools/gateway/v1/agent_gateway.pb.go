@@ -3227,7 +3227,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xfeD\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89E\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3243,21 +3243,21 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x1dforge_comment_on_pull_request\x10\x02\x1a=Post a conversation comment on a pull request (not a review).\"\vattribution*\n" +
 	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x17Comment on pull request\x8a\x01\fpull_request\x92\x01\acommentH\x00R\x14commentOnPullRequest\x12\xaf\x03\n" +
 	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xdb\x02¥\x19\xd6\x02\n" +
-	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\xa1\x03\n" +
-	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xd0\x02¥\x19\xcb\x02\n" +
-	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x06createH\x00R\vcreateIssue\x12\xfb\x03\n" +
-	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x97\x03¥\x19\x92\x03\n" +
-	"\x19forge_create_pull_request\x10\x02\x1a\x9f\x01Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x13Create pull request\x8a\x01\fpull_request\x92\x01\x06createH\x00R\x11createPullRequest\x12\x80\x03\n" +
+	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\x9f\x03\n" +
+	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xce\x02¥\x19\xc9\x02\n" +
+	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x04openH\x00R\vcreateIssue\x12\xf9\x03\n" +
+	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x95\x03¥\x19\x90\x03\n" +
+	"\x19forge_create_pull_request\x10\x02\x1a\x9f\x01Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x13Create pull request\x8a\x01\fpull_request\x92\x01\x04openH\x00R\x11createPullRequest\x12\x80\x03\n" +
 	"\tsubscribe\x18\n" +
 	" \x01(\v2'.forgetools.gateway.v1.SubscribeRequestB\xb6\x02¥\x19\xb1\x02\n" +
 	"\x0fforge_subscribe\x10\x02\x1arWatch an issue or pull request; forge_get_events reads its changes. Forges that cannot watch return unimplemented.*\n" +
 	"subscribed:HSubscribed to {kind} #{number} in {repo}: subscription {subscription_id}Z\x14change_notificationsj\trepo:readp\x01z\x14Subscribe to changes\x8a\x01\fsubscription\x92\x01\tsubscribeH\x00R\tsubscribe\x12\x9b\x02\n" +
 	"\vunsubscribe\x18\v \x01(\v2).forgetools.gateway.v1.UnsubscribeRequestB\xcb\x01¥\x19\xc6\x01\n" +
-	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsj\trepo:readp\x01z\vUnsubscribe\x8a\x01\fsubscription\x92\x01\vunsubscribeH\x00R\vunsubscribe\x12\xdf\x01\n" +
-	"\bget_repo\x18\x0e \x01(\v2%.forgetools.gateway.v1.GetRepoRequestB\x9a\x01¥\x19\x95\x01\n" +
+	"\x11forge_unsubscribe\x10\x02\x1a0Cancel a subscription made with forge_subscribe.*\funsubscribed:\x1eUnsubscribed {subscription_id}H\x01P\x01Z\x14change_notificationsj\trepo:readp\x01z\vUnsubscribe\x8a\x01\fsubscription\x92\x01\vunsubscribeH\x00R\vunsubscribe\x12\xe4\x01\n" +
+	"\bget_repo\x18\x0e \x01(\v2%.forgetools.gateway.v1.GetRepoRequestB\x9f\x01¥\x19\x9a\x01\n" +
 	"\x0eforge_get_repo\x10\x01\x1a?Read a repository: default branch, visibility, your permission.*\n" +
 	"repositoryZ\n" +
-	"repositoryj\trepo:readp\x01z\x0eGet repository\x8a\x01\x04repo\x92\x01\x03getH\x00R\agetRepo\x12\xde\x01\n" +
+	"repositoryj\trepo:readp\x01z\x0eGet repository\x8a\x01\x04repo\x92\x01\bget_repoH\x00R\agetRepo\x12\xde\x01\n" +
 	"\tread_file\x18\x0f \x01(\v2&.forgetools.gateway.v1.ReadFileRequestB\x96\x01¥\x19\x91\x01\n" +
 	"\x0fforge_read_file\x10\x01\x1a?Read a file at a ref, with the blob sha forge_write_file needs.*\x04fileZ\n" +
 	"repositoryj\trepo:readp\x01z\tRead file\x8a\x01\x04repo\x92\x01\tread_fileH\x00R\breadFile\x12\xb6\x01\n" +
@@ -3265,14 +3265,14 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0eforge_list_dir\x10\x01\x1a\x1aList a directory at a ref.*\x03dirZ\n" +
 	"repositoryj\trepo:readp\x01z\x0eList directory\x8a\x01\x04repo\x92\x01\blist_dirH\x00R\alistDir\x12\xfa\x01\n" +
 	"\x12list_pull_requests\x18\x11 \x01(\v2..forgetools.gateway.v1.ListPullRequestsRequestB\x99\x01¥\x19\x94\x01\n" +
-	"\x18forge_list_pull_requests\x10\x01\x1a!List pull requests, newest first.*\rpull_requestsZ\rpull_requestsj\trepo:readp\x01z\x12List pull requests\x8a\x01\fpull_request\x92\x01\x04listH\x00R\x10listPullRequests\x12\xb9\x01\n" +
-	"\flist_ci_runs\x18\x12 \x01(\v2(.forgetools.gateway.v1.ListCIRunsRequestBk¥\x19g\n" +
-	"\x12forge_list_ci_runs\x10\x01\x1a\x1bList CI runs, newest first.*\aci_runsZ\x02cij\trepo:readp\x01z\fList CI runs\x8a\x01\x02ci\x92\x01\x04listH\x00R\n" +
-	"listCiRuns\x12\xcb\x01\n" +
+	"\x18forge_list_pull_requests\x10\x01\x1a!List pull requests, newest first.*\rpull_requestsZ\rpull_requestsj\trepo:readp\x01z\x12List pull requests\x8a\x01\fpull_request\x92\x01\x04listH\x00R\x10listPullRequests\x12\xbe\x01\n" +
+	"\flist_ci_runs\x18\x12 \x01(\v2(.forgetools.gateway.v1.ListCIRunsRequestBp¥\x19l\n" +
+	"\x12forge_list_ci_runs\x10\x01\x1a\x1bList CI runs, newest first.*\aci_runsZ\x02cij\trepo:readp\x01z\fList CI runs\x8a\x01\x02ci\x92\x01\tlist_runsH\x00R\n" +
+	"listCiRuns\x12\xd0\x01\n" +
 	"\n" +
-	"get_ci_run\x18\x13 \x01(\v2&.forgetools.gateway.v1.GetCIRunRequestB\x82\x01¥\x19~\n" +
+	"get_ci_run\x18\x13 \x01(\v2&.forgetools.gateway.v1.GetCIRunRequestB\x87\x01¥\x19\x82\x01\n" +
 	"\x10forge_get_ci_run\x10\x01\x1a8Read a CI run: its jobs, and each failed job's log tail.*\x06ci_runZ\x02cij\trepo:readp\x01z\n" +
-	"Get CI run\x8a\x01\x02ci\x92\x01\x03getH\x00R\bgetCiRun\x12\xa5\x02\n" +
+	"Get CI run\x8a\x01\x02ci\x92\x01\aget_runH\x00R\bgetCiRun\x12\xa5\x02\n" +
 	"\fupdate_issue\x18\x14 \x01(\v2).forgetools.gateway.v1.UpdateIssueRequestB\xd4\x01¥\x19\xcf\x01\n" +
 	"\x12forge_update_issue\x10\x02\x1a>Close, reopen or edit an issue; fields left out are unchanged.\"\vattribution*\x05issue:(Updated issue #{number} in {repo}: {url}H\x01Z\x06issuesj\x0ecomms:externalp\x02z\fUpdate issue\x8a\x01\x05issue\x92\x01\x06updateH\x00R\vupdateIssue\x12\xfa\x01\n" +
 	"\rcreate_branch\x18\x15 \x01(\v2*.forgetools.gateway.v1.CreateBranchRequestB\xa6\x01¥\x19\xa1\x01\n" +

@@ -1,0 +1,362 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+)
+
+// actionParam is the parameter a grouped tool dispatches on; the plugin
+// refuses a request parameter of that name in a grouped arm.
+const actionParam = "action"
+
+// group is one tool of the grouped shape: the tool the model sees, and
+// the flat tools its actions run.
+type group struct {
+	tool    *Tool
+	actions []*Tool  // in table order; Tool.Action names each
+	params  []string // every parameter the grouped tool takes
+	// dropped says, by action, why the table's actions of the group that
+	// the toolset filtered out are not offered.
+	dropped map[string]string
+}
+
+// newGroup composes the grouped tool of g from its members, the toolset's
+// tools that name g (after filtering and narrowing, so a read-only toolset
+// composes from the read actions only). It is built here, not in the
+// plugin, because what a group holds depends on those options.
+//
+// The input schema is the union of the members' parameters, each described
+// once; a parameter the actions bound differently takes the loosest of
+// their bounds, since the action's own decoder and validator check the
+// exact ones. The top-level required list is what every action requires;
+// what one action requires beyond that is stated on its line of the
+// description and enforced by its decoder.
+func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
+	gr := &group{actions: members, params: []string{actionParam}, dropped: map[string]string{}}
+	var (
+		order    []string
+		variants = map[string][]*jsonobj.Object{}
+		required [][]string
+	)
+	for _, m := range members {
+		schema, err := objectSchema(m)
+		if err != nil {
+			return nil, err
+		}
+		props := schema.Obj("properties")
+		for _, name := range props.Keys {
+			if _, seen := variants[name]; !seen {
+				order = append(order, name)
+			}
+			variants[name] = append(variants[name], props.Obj(name))
+		}
+		required = append(required, schema.Strings("required"))
+	}
+	common := slices.Clone(required[0])
+	for _, r := range required[1:] {
+		common = slices.DeleteFunc(common, func(p string) bool { return !slices.Contains(r, p) })
+	}
+
+	props := jsonobj.New()
+	names := make([]any, len(members))
+	for i, m := range members {
+		names[i] = m.Action
+	}
+	action := jsonobj.New()
+	action.Set("type", "string")
+	action.Set("enum", names)
+	props.Set(actionParam, action)
+	for _, name := range order {
+		p := loosest(variants[name])
+		relax(p)
+		props.Set(name, p)
+		gr.params = append(gr.params, name)
+	}
+	schema := jsonobj.New()
+	schema.Set("type", "object")
+	schema.Set("properties", props)
+	req := []any{actionParam}
+	for _, p := range common {
+		req = append(req, p)
+	}
+	schema.Set("required", req)
+	schema.Set("additionalProperties", false)
+	text, err := json.MarshalIndent(schema, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("%s_%s: %w", table.Name, g.Name, err)
+	}
+
+	gr.tool = &Tool{
+		Name:        table.Name + "_" + g.Name,
+		Title:       g.Title,
+		Description: groupDescription(g, members, required, common),
+		InputSchema: string(text),
+		Group:       g.Name,
+	}
+	gr.strictest()
+	return gr, nil
+}
+
+// strictest gives the grouped tool the strictest approval and risk of its
+// actions, and hints that hold for all of them: an approval policy or an
+// MCP client keyed on the grouped tool never under-rates it. The Approver
+// still sees each call's own action (ApprovalRequest).
+func (gr *group) strictest() {
+	t := gr.tool
+	t.Hints = Hints{ReadOnly: true, Idempotent: true}
+	classes := map[string]bool{}
+	for _, m := range gr.actions {
+		t.Approval = max(t.Approval, m.Approval)
+		t.Risk = max(t.Risk, m.Risk)
+		t.Hints.ReadOnly = t.Hints.ReadOnly && m.Hints.ReadOnly
+		t.Hints.Idempotent = t.Hints.Idempotent && m.Hints.Idempotent
+		t.Hints.Destructive = t.Hints.Destructive || m.Hints.Destructive
+		t.Hints.OpenWorld = t.Hints.OpenWorld || m.Hints.OpenWorld
+		classes[m.ActionClass] = true
+	}
+	// One action class only when every action shares it; a policy keyed
+	// on a class reads it from the action's ApprovalRequest otherwise.
+	if len(classes) == 1 {
+		t.ActionClass = gr.actions[0].ActionClass
+	}
+}
+
+// groupDescription is the group's sentence and the sentences several
+// actions share (the attribution rule, say), once; then one line per
+// action: its name, what it requires beyond the schema's required list,
+// and the rest of its own description (which carries the rules the schema
+// cannot express).
+func groupDescription(g Group, members []*Tool, required [][]string, common []string) string {
+	own := make([][]string, len(members))
+	uses := map[string]int{}
+	for i, m := range members {
+		own[i] = sentences(m.Description)
+		for _, s := range slices.Compact(slices.Sorted(slices.Values(own[i]))) {
+			uses[s]++
+		}
+	}
+	lead := []string{}
+	if g.Description != "" {
+		lead = append(lead, g.Description)
+	}
+	for _, ss := range own {
+		for _, s := range ss {
+			if uses[s] > 1 && !slices.Contains(lead, s) {
+				lead = append(lead, s)
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(append(lead, "Actions:"), " "))
+	for i, m := range members {
+		b.WriteString("\n- ")
+		b.WriteString(m.Action)
+		if extra := slices.DeleteFunc(slices.Clone(required[i]), func(p string) bool { return slices.Contains(common, p) }); len(extra) > 0 {
+			b.WriteString(" (requires ")
+			b.WriteString(strings.Join(extra, ", "))
+			b.WriteByte(')')
+		}
+		rest := slices.DeleteFunc(own[i], func(s string) bool { return uses[s] > 1 })
+		if len(rest) > 0 {
+			b.WriteString(": ")
+			b.WriteString(strings.Join(rest, " "))
+		}
+	}
+	return b.String()
+}
+
+// sentences splits a description after each ". " that a capital letter
+// follows: the unit generated descriptions are written in.
+func sentences(text string) []string {
+	var out []string
+	start := 0
+	for i := 0; i+2 < len(text); i++ {
+		if text[i] == '.' && text[i+1] == ' ' && 'A' <= text[i+2] && text[i+2] <= 'Z' {
+			out = append(out, text[start:i+1])
+			start = i + 2
+		}
+	}
+	if rest := strings.TrimSpace(text[start:]); rest != "" {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// objectSchema parses a tool's input schema, which must be an object
+// schema with properties.
+func objectSchema(t *Tool) (*jsonobj.Object, error) {
+	doc, err := jsonobj.Parse([]byte(t.InputSchema))
+	schema, ok := doc.(*jsonobj.Object)
+	if err != nil || !ok || schema.Obj("properties") == nil {
+		return nil, fmt.Errorf("%s: the input schema is not an object schema", t.Name)
+	}
+	return schema, nil
+}
+
+// resolve reads a grouped call's action and returns its tool and the
+// arguments less the action, for the tool's own decoder. The union of the
+// parameters is checked first, so a misspelt key is named against every
+// parameter the grouped tool takes.
+func (gr *group) resolve(data []byte) (*Tool, []byte, error) {
+	var named struct{ Action string }
+	if json.Unmarshal(data, &named) == nil && gr.dropped[named.Action] != "" {
+		return nil, nil, errors.New(gr.dropped[named.Action])
+	}
+	o, err := args.Parse(data, gr.params...)
+	if err != nil {
+		return nil, nil, err
+	}
+	values := make(map[string]int32, len(gr.actions))
+	for i, m := range gr.actions {
+		values[m.Action] = int32(i)
+	}
+	i := args.Enum(o, actionParam, args.Required, values)
+	if err := o.Err(); err != nil {
+		return nil, nil, err
+	}
+	return gr.actions[i], args.Without(data, actionParam), nil
+}
+
+// group offers the toolset's tools in the grouped shape: one tool per
+// group with actions left after filtering, in the table's group order,
+// then the tools in no group as they are. A group whose actions were all
+// filtered out disappears, and Filtered says why.
+func (t *Toolset) group() error {
+	members := map[string][]*Tool{}
+	var rest []*Tool
+	for _, tool := range t.tools {
+		if tool.Group == "" {
+			rest = append(rest, tool)
+			continue
+		}
+		if !slices.ContainsFunc(t.table.Groups, func(g Group) bool { return g.Name == tool.Group }) {
+			return fmt.Errorf("%s names group %q, which table %q does not define", tool.Name, tool.Group, t.table.Name)
+		}
+		members[tool.Group] = append(members[tool.Group], tool)
+	}
+	t.groups = map[string]*group{}
+	var tools []*Tool
+	byName := map[string]*Tool{}
+	for _, def := range t.table.Groups {
+		name := t.table.Name + "_" + def.Name
+		if len(members[def.Name]) == 0 {
+			t.dropped[name] = t.emptyGroup(name, def)
+			continue
+		}
+		g, err := newGroup(t.table, def, members[def.Name])
+		if err != nil {
+			return err
+		}
+		for _, tool := range t.table.Tools {
+			if why := t.dropped[tool.Name]; tool.Group == def.Name && why != "" {
+				g.dropped[tool.Action] = "action " + tool.Action + " is not enabled in this toolset"
+				if why == readOnlyRefusal(tool) {
+					g.dropped[tool.Action] = "action " + tool.Action + " is a " + tool.Approval.String() + " action and the toolset is read-only"
+				}
+			}
+		}
+		t.groups[name] = g
+		tools = append(tools, g.tool)
+		byName[name] = g.tool
+		for _, a := range g.actions {
+			// Still callable by its flat name: a client written for the
+			// flat shape, or the MCP server's event resources, run the
+			// same tool with the same checks.
+			byName[a.Name] = a
+		}
+	}
+	for _, tool := range rest {
+		tools = append(tools, tool)
+		byName[tool.Name] = tool
+	}
+	t.tools, t.byName = tools, byName
+	t.renameMentions()
+	return nil
+}
+
+// renameMentions rewrites, in every tool's description and schema, each
+// mention of a flat tool the grouped shape offers as an action: the model
+// has no forge_read_file to call, it has forge_repo's action read_file
+// ("action read_file" inside forge_repo itself).
+func (t *Toolset) renameMentions() {
+	var flat []string
+	for _, g := range t.groups {
+		for _, a := range g.actions {
+			flat = append(flat, regexp.QuoteMeta(a.Name))
+		}
+	}
+	if len(flat) == 0 {
+		return
+	}
+	// Longest first, so forge_get_issue_comments would win over
+	// forge_get_issue at the same position.
+	slices.SortFunc(flat, func(a, b string) int { return len(b) - len(a) })
+	t.mentions = regexp.MustCompile(`\b(` + strings.Join(flat, "|") + `)\b`)
+	for i, tool := range t.tools {
+		desc, schema := t.rename(tool.Description, tool.Group), t.rename(tool.InputSchema, tool.Group)
+		if desc == tool.Description && schema == tool.InputSchema {
+			continue
+		}
+		c := *tool // the table's tools are shared: never edit one in place
+		c.Description, c.InputSchema = desc, schema
+		t.tools[i] = &c
+		if t.byName[c.Name] == tool {
+			t.byName[c.Name] = &c
+		}
+		if g := t.groups[c.Name]; g != nil {
+			g.tool = &c
+		}
+	}
+}
+
+// rename rewrites the flat names in text read inside group in ("" for
+// the instructions or a tool in no group).
+func (t *Toolset) rename(text, in string) string {
+	if t.mentions == nil {
+		return text
+	}
+	return t.mentions.ReplaceAllStringFunc(text, func(name string) string {
+		action := t.byFlatName(name)
+		if action.Group == in {
+			return "action " + action.Action
+		}
+		return t.table.Name + "_" + action.Group + " action " + action.Action
+	})
+}
+
+// byFlatName is the table tool of a flat name the grouped shape offers as
+// an action.
+func (t *Toolset) byFlatName(name string) *Tool {
+	for _, g := range t.groups {
+		for _, a := range g.actions {
+			if a.Name == name {
+				return a
+			}
+		}
+	}
+	return nil
+}
+
+// emptyGroup says why a group has no tool in this toolset: read-only mode
+// dropped every action, or the filters did.
+func (t *Toolset) emptyGroup(name string, g Group) string {
+	readOnly := true
+	strictest := ApprovalRead
+	for _, tool := range t.table.Tools {
+		if tool.Group == g.Name {
+			strictest = max(strictest, tool.Approval)
+			readOnly = readOnly && t.dropped[tool.Name] == readOnlyRefusal(tool)
+		}
+	}
+	if readOnly {
+		return name + " has only " + strictest.String() + " actions and the toolset is read-only"
+	}
+	return name + " is not enabled in this toolset"
+}
