@@ -20,6 +20,7 @@ func newTools() *cobra.Command {
 	var readOnly bool
 	var allow, deny []string
 	var g gatewayFlags
+	var brk breakingFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tool definitions and schemas",
@@ -36,10 +37,25 @@ func newTools() *cobra.Command {
 With --config (or --github) the tools are those a gateway with that
 configuration serves: the forge selector lists only its forges (and
 disappears with a single forge), and the instructions mention only them.
-Without, the full vocabulary of the generated table is printed.`,
+Without, the full vocabulary of the generated table is printed.
+
+With --breaking-against the tools are not printed but checked against a
+baseline: a directory of tool snapshots (*.json, the json format's shape,
+as in tests/toolsnaps), or a git revision, whose snapshots are read from
+--snapshots at that revision. The check is of what the model sees, not the
+wire: a removed or renamed tool (unless the new one lists the old name in
+aliases), a removed parameter, a new required parameter, a tightened bound,
+pattern or type, a removed enum value, a raised approval, and any change
+the check does not model are breaking; additions, loosened bounds and
+prose are compatible. One line per change, then a summary; the command
+fails on a breaking change whose key (printed in brackets) is not listed
+in the --declared file, and on a declared key that matches no break. The
+same --read-only, --tools and --config apply to the side checked.`,
 		Example: `  forgetools tools
   forgetools tools --format openai-strict --read-only
-  forgetools tools --format mcp --config examples/forgetools.yaml`,
+  forgetools tools --format mcp --config examples/forgetools.yaml
+  forgetools tools --breaking-against tests/toolsnaps/release --declared tests/toolsnaps/release/declared-breaks
+  forgetools tools --breaking-against v0.1.0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := filterOptions(readOnly, allow, deny)
@@ -55,6 +71,9 @@ Without, the full vocabulary of the generated table is printed.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if brk.active(cmd) {
+				return brk.check(cmd.OutOrStdout(), ts)
+			}
 			return printTools(cmd.OutOrStdout(), ts, format)
 		},
 	}
@@ -63,6 +82,7 @@ Without, the full vocabulary of the generated table is printed.`,
 	cmd.Flags().StringSliceVar(&allow, "tools", nil, "only these tools (comma-separated names)")
 	cmd.Flags().StringSliceVar(&deny, "exclude-tools", nil, "without these tools (comma-separated names)")
 	g.registerConfig(cmd)
+	brk.register(cmd)
 	skipEnv(cmd, "format")
 	return cmd
 }
