@@ -4,8 +4,10 @@
 GO ?= go
 BUF := $(GO) tool -modfile=tools/go.mod buf
 PROTO_DEPS := build/proto-deps
+# The last release's tool snapshots and the breaks declared since.
+BASELINE := tests/toolsnaps/release
 
-.PHONY: all generate proto-deps lint test vet check-generated
+.PHONY: all generate proto-deps lint test vet check-generated check-breaking toolsnaps-baseline
 
 all: generate vet test
 
@@ -39,3 +41,16 @@ test:
 check-generated: generate
 	git add -N gen tests/eleventharm tests/probe tests/toolsnaps docs
 	git diff --exit-code -- gen tests/eleventharm tests/probe tests/toolsnaps docs
+
+# Fails when the tools break a model's call against the release baseline
+# and the break is not declared in $(BASELINE)/declared-breaks.
+check-breaking:
+	$(GO) run ./cmd/forgetools tools --breaking-against $(BASELINE) --declared $(BASELINE)/declared-breaks
+
+# At a release: the current tool snapshots become the baseline, and the
+# declared breaks start again from the file's comments.
+toolsnaps-baseline:
+	rm -f $(BASELINE)/*.json
+	cp tests/toolsnaps/*.json $(BASELINE)/
+	grep '^#' $(BASELINE)/declared-breaks > $(BASELINE)/declared-breaks.new
+	mv $(BASELINE)/declared-breaks.new $(BASELINE)/declared-breaks
