@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -231,4 +232,41 @@ func TestCompare(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Every field of a Definition is part of what the model or its host sees,
+// so a change to any of them must be reported: a field added to
+// export.Definition later fails here until Compare looks at it.
+func TestEveryFieldCompared(t *testing.T) {
+	base := surface(t)
+	d := base[0] // edited one field at a time, through reflection
+	var visit func(v reflect.Value, path string)
+	visit = func(v reflect.Value, path string) {
+		for i := range v.NumField() {
+			f, name := v.Field(i), path+v.Type().Field(i).Name
+			old := reflect.ValueOf(f.Interface())
+			switch {
+			case f.Kind() == reflect.Struct:
+				visit(f, name+".")
+				continue
+			case f.Kind() == reflect.String:
+				f.SetString(f.String() + "x")
+			case f.Kind() == reflect.Bool:
+				f.SetBool(!f.Bool())
+			case f.Type() == reflect.TypeFor[json.RawMessage]():
+				f.SetBytes([]byte(`{"type": "object", "minProperties": 1}`))
+			case f.Type() == reflect.TypeFor[[]string]():
+				f.Set(reflect.Append(f, reflect.ValueOf("forge_old_name")))
+			default:
+				t.Fatalf("Definition.%s: a %s this test cannot change; teach it, and Compare", name, f.Type())
+			}
+			changed := slices.Clone(base)
+			changed[0] = d
+			if len(breaking.Compare(base, changed)) == 0 {
+				t.Errorf("Definition.%s changed, Compare reported nothing", name)
+			}
+			f.Set(old)
+		}
+	}
+	visit(reflect.ValueOf(&d).Elem(), "")
 }
