@@ -52,13 +52,17 @@ func decodeSchema(raw json.RawMessage) (map[string]any, error) {
 	return s, nil
 }
 
-// Keyword families. Lower bounds tighten upward, upper bounds downward;
-// an absent count bound is 0 or unbounded, an absent numeric one unbounded.
+// bound is how a numeric keyword bounds: lower ones tighten upward, upper
+// ones downward. An absent count bound below (minLength and the like) is
+// 0; any other absent bound is none.
+type bound struct{ lower, count bool }
+
 var (
-	lowerBounds = map[string]bool{"minimum": false, "exclusiveMinimum": false,
-		"minLength": true, "minItems": true, "minProperties": true, "minContains": true}
-	upperBounds = map[string]bool{"maximum": false, "exclusiveMaximum": false,
-		"maxLength": false, "maxItems": false, "maxProperties": false, "maxContains": false}
+	bounds = map[string]bound{
+		"minimum": {lower: true}, "exclusiveMinimum": {lower: true},
+		"minLength": {true, true}, "minItems": {true, true}, "minProperties": {true, true}, "minContains": {true, true},
+		"maximum": {}, "exclusiveMaximum": {}, "maxLength": {}, "maxItems": {}, "maxProperties": {}, "maxContains": {},
+	}
 	// constraints restrict when added or changed and relax when removed.
 	constraints = map[string]bool{"pattern": true, "format": true, "const": true,
 		"multipleOf": true, "uniqueItems": true}
@@ -73,6 +77,7 @@ func (d *diff) schema(path string, o, n map[string]any) {
 	for _, kw := range sortedUnion(maps.Keys(o), maps.Keys(n)) {
 		ov, oin := o[kw]
 		nv, nin := n[kw]
+		b, isBound := bounds[kw]
 		switch {
 		case kw == "properties" || kw == "required":
 			// compared together by object
@@ -86,17 +91,12 @@ func (d *diff) schema(path string, o, n map[string]any) {
 			d.sub(path, kw, path+"[]", ov, nv, oin, nin)
 		case kw == "additionalProperties":
 			d.additional(path, ov, nv, oin, nin)
+		case isBound:
+			d.bound(path, kw, b, ov, nv, oin, nin)
+		case constraints[kw]:
+			d.constraint(path, kw, ov, nv, oin, nin)
 		default:
-			_, lower := lowerBounds[kw]
-			_, upper := upperBounds[kw]
-			switch {
-			case lower || upper:
-				d.bound(path, kw, lower, ov, nv, oin, nin)
-			case constraints[kw]:
-				d.constraint(path, kw, ov, nv, oin, nin)
-			default:
-				d.unknown(path, kw, ov, nv)
-			}
+			d.unknown(path, kw, ov, nv)
 		}
 	}
 }
@@ -119,14 +119,14 @@ func (d *diff) constraint(path, kw string, o, n any, oin, nin bool) {
 	}
 }
 
-func (d *diff) bound(path, kw string, lower bool, o, n any, oin, nin bool) {
-	ob, ook := number(o, oin, lower && lowerBounds[kw])
-	nb, nok := number(n, nin, lower && lowerBounds[kw])
+func (d *diff) bound(path, kw string, b bound, o, n any, oin, nin bool) {
+	ob, ook := number(o, oin, b.count)
+	nb, nok := number(n, nin, b.count)
 	if !ook || !nok {
 		d.unknown(path, kw, o, n)
 		return
 	}
-	c := compareBounds(ob, nb, lower)
+	c, lower := compareBounds(ob, nb, b.lower), b.lower
 	switch {
 	case c == 0 && oin == nin:
 	case c == 0:
