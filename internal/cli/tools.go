@@ -55,7 +55,7 @@ same --read-only, --tools and --config apply to the side checked.`,
   forgetools tools --format openai-strict --read-only
   forgetools tools --format mcp --config examples/forgetools.yaml
   forgetools tools --breaking-against tests/toolsnaps/release --declared tests/toolsnaps/release/declared-breaks
-  forgetools tools --breaking-against v0.1.0`,
+  forgetools tools --breaking-against main --snapshots tests/toolsnaps`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts := filterOptions(readOnly, allow, deny)
