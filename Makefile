@@ -4,8 +4,10 @@
 GO ?= go
 BUF := $(GO) tool -modfile=tools/go.mod buf
 PROTO_DEPS := build/proto-deps
+# The last release's tool snapshots and the breaks declared since.
+BASELINE := tests/toolsnaps/release
 
-.PHONY: all generate proto-deps lint test vet check-generated
+.PHONY: all generate proto-deps lint test vet check-generated check-breaking toolsnaps-baseline
 
 all: generate vet test
 
@@ -39,3 +41,19 @@ test:
 check-generated: generate
 	git add -N gen tests/eleventharm tests/probe tests/toolsnaps docs
 	git diff --exit-code -- gen tests/eleventharm tests/probe tests/toolsnaps docs
+
+# Fails when the tools break a model's call against the release baseline
+# and the break is not declared in $(BASELINE)/declared-breaks.
+check-breaking:
+	$(GO) run ./cmd/forgetools tools --breaking-against $(BASELINE) --declared $(BASELINE)/declared-breaks
+	$(GO) run ./cmd/forgetools tools --shape grouped --breaking-against $(BASELINE)/grouped --declared $(BASELINE)/grouped/declared-breaks
+
+# At a release: the current tool snapshots become the baseline, and the
+# declared breaks start again from the file's comments.
+toolsnaps-baseline:
+	for d in . grouped; do \
+	  mkdir -p $(BASELINE)/$$d && rm -f $(BASELINE)/$$d/*.json && \
+	  cp tests/toolsnaps/$$d/*.json $(BASELINE)/$$d/ && \
+	  grep '^#' $(BASELINE)/declared-breaks > $(BASELINE)/$$d/declared-breaks.new && \
+	  mv $(BASELINE)/$$d/declared-breaks.new $(BASELINE)/$$d/declared-breaks || exit 1; \
+	done

@@ -19,6 +19,7 @@ func newTools() *cobra.Command {
 	var format string
 	var f filterFlags
 	var g gatewayFlags
+	var brk breakingFlags
 	cmd := &cobra.Command{
 		Use:   "tools",
 		Short: "Print the tool definitions and schemas",
@@ -40,11 +41,29 @@ Without, the full vocabulary of the generated table is printed.
 --shape grouped prints the grouped shape: one tool per group of the table
 (forge_repo, forge_issue, forge_pull_request, forge_push, forge_ci,
 forge_subscription) taking an "action" parameter, about half the bytes of
-the flat tools; calls through it run the same arms with the same results.`,
+the flat tools; calls through it run the same arms with the same results.
+
+With --breaking-against the tools are not printed but checked against a
+baseline: a directory of tool snapshots (*.json, the json format's shape,
+as in tests/toolsnaps), or a git revision, whose snapshots are read from
+--snapshots at that revision. The check is of what the model sees, not the
+wire: a removed or renamed tool (unless the new one lists the old name in
+aliases), a removed parameter, a new required parameter, a tightened bound,
+pattern or type, a removed enum value, a raised approval, and any change
+the check does not model are breaking; additions, loosened bounds and
+prose are compatible. One line per change, then a summary; the command
+fails on a breaking change whose key (printed in brackets) is not listed
+in the --declared file, and on a declared key that matches no break. The
+same --read-only, --tools, --config and --shape apply to the side
+checked; --snapshots defaults to the shape's snapshot directory
+(tests/toolsnaps, or tests/toolsnaps/grouped).`,
 		Example: `  forgetools tools
   forgetools tools --shape grouped --format mcp
   forgetools tools --format openai-strict --read-only
-  forgetools tools --format mcp --config examples/forgetools.yaml`,
+  forgetools tools --format mcp --config examples/forgetools.yaml
+  forgetools tools --breaking-against tests/toolsnaps/release --declared tests/toolsnaps/release/declared-breaks
+  forgetools tools --breaking-against main --snapshots tests/toolsnaps
+  forgetools tools --shape grouped --breaking-against tests/toolsnaps/release/grouped`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts, err := f.options()
@@ -63,12 +82,16 @@ the flat tools; calls through it run the same arms with the same results.`,
 			if err != nil {
 				return usageError{err}
 			}
+			if brk.active(cmd) {
+				return brk.check(cmd.OutOrStdout(), ts)
+			}
 			return printTools(cmd.OutOrStdout(), ts, format)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "markdown", formats)
 	f.register(cmd)
 	g.registerConfig(cmd)
+	brk.register(cmd)
 	skipEnv(cmd, "format")
 	return cmd
 }
