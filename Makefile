@@ -25,6 +25,7 @@ generate: proto-deps
 	$(GO) vet ./gen/... ./tests/eleventharm/... ./tests/probe/...
 	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
 	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
+	$(GO) run ./cmd/forgetools tools --format markdown --shape grouped > docs/tools-grouped.md
 
 lint: proto-deps
 	$(BUF) lint

@@ -13,15 +13,26 @@ import (
 )
 
 // TestForgeToolsetExports runs every export over the generated forge
-// toolset: the strict variant must meet strict mode everywhere and still
-// compile as JSON Schema, and the docs must cover every parameter.
+// toolset, in both shapes: the strict variant must meet strict mode
+// everywhere and still compile as JSON Schema, and the docs must cover
+// every parameter.
 func TestForgeToolsetExports(t *testing.T) {
-	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil))
+	for _, shape := range []runtime.Shape{runtime.ShapeFlat, runtime.ShapeGrouped} {
+		t.Run(shape.String(), func(t *testing.T) { testExports(t, shape) })
+	}
+}
+
+func testExports(t *testing.T, shape runtime.Shape) {
+	ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(nil), runtime.WithShape(shape))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := len(export.MCP(ts).Tools), len(gatewayv1tools.ForgeTools.Tools); got != want || want < 22 {
-		t.Errorf("MCP export has %d tools, the table %d", got, want)
+	want := len(gatewayv1tools.ForgeTools.Tools)
+	if shape == runtime.ShapeGrouped {
+		want = len(gatewayv1tools.ForgeTools.Groups)
+	}
+	if got := len(export.MCP(ts).Tools); got != want || want < 6 {
+		t.Errorf("MCP export has %d tools, want %d", got, want)
 	}
 	req, err := export.OpenAIStrict(ts)
 	if err != nil {
@@ -65,6 +76,12 @@ func TestForgeToolsetExports(t *testing.T) {
 				t.Errorf("markdown for %s lacks parameter %s", name, p)
 			}
 		}
+	}
+	if shape == runtime.ShapeGrouped {
+		if !strings.Contains(doc, "| `action` | string | yes |") {
+			t.Error("markdown lacks the grouped tools' action")
+		}
+		return
 	}
 	if !strings.Contains(doc, "| `comments[].body` | string | yes |") {
 		t.Error("markdown lacks the nested review comment body")

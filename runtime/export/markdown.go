@@ -16,7 +16,11 @@ import (
 func Markdown(ts *runtime.Toolset) (string, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s tools\n\n", ts.Name())
-	b.WriteString("<!-- Generated from the proto annotations by `forgetools tools --format markdown`. Do not edit. -->\n\n")
+	command := "forgetools tools --format markdown"
+	if ts.Shape() == runtime.ShapeGrouped {
+		command += " --shape grouped"
+	}
+	b.WriteString("<!-- Generated from the proto annotations by `" + command + "`. Do not edit. -->\n\n")
 	if ts.Instructions() != "" {
 		// One instruction per line in the table; one paragraph each here.
 		b.WriteString(strings.ReplaceAll(strings.TrimSpace(ts.Instructions()), "\n", "\n\n") + "\n\n")

@@ -268,3 +268,32 @@ func wantExportMatches(t *testing.T, e *env, cs *mcp.ClientSession, config ...st
 		t.Errorf("the server lists tools the export lacks: %v", live)
 	}
 }
+
+// TestMCPGroupedShape: `forgetools mcp --shape grouped` lists the grouped
+// tools, runs an action as the flat tool would, and, read-only, keeps the
+// read actions and refuses the rest with the sentence every surface gives.
+func TestMCPGroupedShape(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t)
+	cs := e.mcpSession("--shape", "grouped")
+	wantTools(t, cs, localOnly, runtime.WithShape(runtime.ShapeGrouped))
+	wantCall(t, cs, "forge_issue", `{"action":"open","repo":"demo/app","title":"Filed grouped"}`, false,
+		`Created issue #1 in demo/app: http://localhost/forge/demo/app/issues/1`)
+	text, _ := callText(t, cs, "forge_issue", `{"action":"get","repo":"demo/app","issue_number":1}`)
+	if rec := (result{stdout: text + "\n"}).record(t); !strings.Contains(rec, "\n<<<title-NONCE\nFiled grouped\n") {
+		t.Errorf("forge_issue get:\n%s", rec)
+	}
+	wantCall(t, cs, "forge_issue", `{"action":"get","repo":"demo/app"}`, true,
+		`forge_issue get failed: invalid_argument: issue_number: missing required parameter`)
+
+	ro := e.mcpSession("--shape", "grouped", "--read-only")
+	wantTools(t, ro, localOnly, runtime.WithShape(runtime.ShapeGrouped), runtime.WithReadOnly())
+	wantCall(t, ro, "forge_issue", `{"action":"open","repo":"demo/app","title":"x"}`, true,
+		`forge_issue failed: invalid_argument: action open is a write action and the toolset is read-only`)
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	_, err := ro.CallTool(ctx, &mcp.CallToolParams{Name: "forge_push", Arguments: map[string]any{"action": "create_branch", "repo": "demo/app", "branch": "b"}})
+	if want := "forge_push has only push actions and the toolset is read-only"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("forge_push on a read-only grouped session: %v; want %q", err, want)
+	}
+}
