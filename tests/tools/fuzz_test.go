@@ -1,7 +1,9 @@
 package tools_test
 
 import (
+	"bytes"
 	"context"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -18,6 +20,9 @@ import (
 // broker, unwrap, render). Whatever the bytes: no panic reaches the
 // recovery in Execute, a failure is one line naming the tool, and anything
 // that reaches the wire is a request the gateway's own validation accepts.
+// The same arguments, with the action added, go to the tool's grouped
+// tool too: it succeeds exactly when the flat call does, sending the same
+// request and reading back the same text.
 func FuzzExecute(f *testing.F) {
 	for i, c := range contracts {
 		f.Add(uint8(i), []byte(c.args))
@@ -34,30 +39,84 @@ func FuzzExecute(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, pick uint8, args []byte) {
 		c := contracts[int(pick)%len(contracts)]
-		var sent proto.Message
-		ts, err := runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
-			func(_ context.Context, req proto.Message) (proto.Message, error) {
-				sent = req
-				res := proto.Clone(c.success).(*gatewayv1.ForgeCallResult)
-				return res, nil
-			})))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := ts.Execute(context.Background(), runtime.Call{ID: "call_f", Name: c.tool, Args: args})
-		if strings.Contains(res.Text, "the tool crashed") {
+		flat, sent := execute(t, c, runtime.ShapeFlat, c.tool, args)
+		if strings.Contains(flat.Text, "the tool crashed") {
 			t.Fatalf("%s panicked on %q", c.tool, args)
 		}
-		if res.IsError && (!strings.HasPrefix(res.Text, c.tool+" failed: ") || strings.Contains(res.Text, "\n")) {
-			t.Fatalf("%s failure is not one line naming the tool: %q", c.tool, res.Text)
+		if flat.IsError && (!strings.HasPrefix(flat.Text, c.tool+" failed: ") || strings.Contains(flat.Text, "\n")) {
+			t.Fatalf("%s failure is not one line naming the tool: %q", c.tool, flat.Text)
 		}
 		if sent != nil {
 			if err := validator.Validate(sent); err != nil {
 				t.Fatalf("%s sent a request the gateway refuses (%v) for %q", c.tool, err, args)
 			}
-			if res.IsError {
-				t.Fatalf("%s reached the wire but failed: %q", c.tool, res.Text)
+			if flat.IsError {
+				t.Fatalf("%s reached the wire but failed: %q", c.tool, flat.Text)
 			}
 		}
+
+		tool, _ := lookup(c.tool)
+		group := gatewayv1tools.ForgeTools.Name + "_" + tool.Group
+		grouped, sentGrouped := execute(t, c, runtime.ShapeGrouped, group, withAction(tool.Action, args))
+		if strings.Contains(grouped.Text, "the tool crashed") || (grouped.IsError && (!strings.HasPrefix(grouped.Text, group+" ") || strings.Contains(grouped.Text, "\n"))) {
+			t.Fatalf("%s %s on %q: %q", group, tool.Action, args, grouped.Text)
+		}
+		if grouped.IsError != flat.IsError || !proto.Equal(sent, sentGrouped) || (!flat.IsError && nonces.ReplaceAllString(grouped.Text, "N") != nonces.ReplaceAllString(flat.Text, "N")) {
+			t.Fatalf("on %q:\n%s: %q sent %v\n%s %s: %q sent %v", args, c.tool, flat.Text, sent, group, tool.Action, grouped.Text, sentGrouped)
+		}
 	})
+}
+
+// nonces are the random part of the fences a read renders.
+var nonces = regexp.MustCompile(`(?:<<<\S*?-|>>>)[0-9a-f]{8}`)
+
+// wire is the gateway the fuzzed toolsets call: it answers the current
+// contract's success and keeps what was sent. A fuzz worker runs one input
+// at a time, so one wire and one toolset per shape serve them all (built
+// once: composing the grouped shape per input would be most of the time).
+var wire struct {
+	answer *gatewayv1.ForgeCallResult
+	sent   proto.Message
+	shapes map[runtime.Shape]*runtime.Toolset
+}
+
+// execute runs one call on the toolset of the shape, its gateway
+// answering the contract's success, and returns the result and what was
+// sent.
+func execute(t *testing.T, c contract, shape runtime.Shape, name string, args []byte) (runtime.Result, proto.Message) {
+	if wire.shapes == nil {
+		wire.shapes = map[runtime.Shape]*runtime.Toolset{}
+	}
+	ts := wire.shapes[shape]
+	if ts == nil {
+		var err error
+		ts, err = runtime.NewToolset(gatewayv1tools.ForgeTools, runtime.NewBroker(runtime.TransportFunc(
+			func(_ context.Context, req proto.Message) (proto.Message, error) {
+				wire.sent = req
+				return proto.Clone(wire.answer).(*gatewayv1.ForgeCallResult), nil
+			}), runtime.WithNonce("fuzz")), runtime.WithShape(shape))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire.shapes[shape] = ts
+	}
+	wire.answer, wire.sent = c.success, nil
+	return ts.Execute(context.Background(), runtime.Call{ID: "call_f", Name: name, Args: args}), wire.sent
+}
+
+// withAction is a flat call's arguments as its grouped action's: the
+// action added in front of the object's members, anything else unchanged
+// (for the grouped tool to refuse, as the flat one does).
+func withAction(action string, args []byte) []byte {
+	trimmed := bytes.TrimSpace(args)
+	head := `{"action":"` + action + `"`
+	switch {
+	case len(trimmed) == 0:
+		return []byte(head + "}")
+	case trimmed[0] != '{':
+		return args
+	case len(bytes.TrimSpace(trimmed[1:])) > 0 && bytes.TrimSpace(trimmed[1:])[0] == '}':
+		return append([]byte(head), bytes.TrimSpace(trimmed[1:])...)
+	}
+	return append([]byte(head+","), trimmed[1:]...)
 }
