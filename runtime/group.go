@@ -295,9 +295,7 @@ func (t *Toolset) renameMentions() {
 	if len(flat) == 0 {
 		return
 	}
-	// Longest first, so forge_get_issue_comments would win over
-	// forge_get_issue at the same position.
-	slices.SortFunc(flat, func(a, b string) int { return len(b) - len(a) })
+	slices.Sort(flat) // the same pattern every run (t.groups is a map)
 	t.mentions = regexp.MustCompile(`\b(` + strings.Join(flat, "|") + `)\b`)
 	for i, tool := range t.tools {
 		desc, schema := t.rename(tool.Description, tool.Group), t.rename(tool.InputSchema, tool.Group)

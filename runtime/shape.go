@@ -44,5 +44,6 @@ func WithShape(s Shape) Option { return func(c *config) { c.shape = s } }
 // WithAliases lists each tool's earlier names (Tool.Aliases) as tools of
 // their own in Tools, so a client that still names a tool the old way sees
 // it. A call under an alias runs without this option too; it only changes
-// what is listed.
+// what is listed, and only in the flat shape (the grouped shape lists no
+// flat tool to give an old name to).
 func WithAliases() Option { return func(c *config) { c.aliases = true } }
