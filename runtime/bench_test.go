@@ -61,9 +61,27 @@ func BenchmarkExecute(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	for name, ts := range map[string]*runtime.Toolset{"": ts, "narrowed/": narrowed} {
-		for _, c := range []runtime.Call{read, create} {
-			b.Run(name+c.Name, func(b *testing.B) {
+	// grouped is the grouped shape: the same calls through forge_issue,
+	// which reads the action and hands the rest to the flat tool.
+	grouped, err := runtime.NewToolset(testTable(), runtime.NewBroker(runtime.TransportFunc(
+		func(_ context.Context, req proto.Message) (proto.Message, error) {
+			return reply(req.(*gatewayv1.ForgeCallRequest))
+		})), runtime.WithShape(runtime.ShapeGrouped))
+	if err != nil {
+		b.Fatal(err)
+	}
+	groupedCalls := []runtime.Call{
+		{ID: read.ID, Name: "forge_issue", Args: []byte(`{"action":"get","repo":"acme/widgets","issue_number":12}`)},
+		{ID: create.ID, Name: "forge_issue", Args: []byte(`{"action":"open","repo":"acme/widgets","title":"Crash on start","body":"It crashes."}`)},
+	}
+	for _, run := range []struct {
+		prefix string
+		ts     *runtime.Toolset
+		calls  []runtime.Call
+	}{{"", ts, []runtime.Call{read, create}}, {"narrowed/", narrowed, []runtime.Call{read, create}}, {"grouped/", grouped, groupedCalls}} {
+		ts := run.ts
+		for i, c := range run.calls {
+			b.Run(run.prefix+[]string{read.Name, create.Name}[i], func(b *testing.B) {
 				b.ReportAllocs()
 				defer reportCPU(b)()
 				for b.Loop() {

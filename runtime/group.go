@@ -19,8 +19,9 @@ const actionParam = "action"
 // the flat tools its actions run.
 type group struct {
 	tool    *Tool
-	actions []*Tool  // in table order; Tool.Action names each
-	params  []string // every parameter the grouped tool takes
+	actions []*Tool          // in table order; Tool.Action names each
+	params  []string         // every parameter the grouped tool takes
+	values  map[string]int32 // action name -> index in actions
 	// dropped says, by action, why the table's actions of the group that
 	// the toolset filtered out are not offered.
 	dropped map[string]string
@@ -38,7 +39,10 @@ type group struct {
 // what one action requires beyond that is stated on its line of the
 // description and enforced by its decoder.
 func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
-	gr := &group{actions: members, params: []string{actionParam}, dropped: map[string]string{}}
+	gr := &group{actions: members, params: []string{actionParam}, values: map[string]int32{}, dropped: map[string]string{}}
+	for i, m := range members {
+		gr.values[m.Action] = int32(i)
+	}
 	var (
 		order    []string
 		variants = map[string][]*jsonobj.Object{}
@@ -204,20 +208,20 @@ func objectSchema(t *Tool) (*jsonobj.Object, error) {
 // parameters is checked first, so a misspelt key is named against every
 // parameter the grouped tool takes.
 func (gr *group) resolve(data []byte) (*Tool, []byte, error) {
-	var named struct{ Action string }
-	if json.Unmarshal(data, &named) == nil && gr.dropped[named.Action] != "" {
-		return nil, nil, errors.New(gr.dropped[named.Action])
-	}
 	o, err := args.Parse(data, gr.params...)
+	var i int32
+	if err == nil {
+		i = args.Enum(o, actionParam, args.Required, gr.values)
+		err = o.Err()
+	}
 	if err != nil {
-		return nil, nil, err
-	}
-	values := make(map[string]int32, len(gr.actions))
-	for i, m := range gr.actions {
-		values[m.Action] = int32(i)
-	}
-	i := args.Enum(o, actionParam, args.Required, values)
-	if err := o.Err(); err != nil {
+		// An action the filters dropped gets its reason rather than the
+		// union's or the enum's words: its parameters may be missing from
+		// the union, and it is not misspelt.
+		var named struct{ Action string }
+		if json.Unmarshal(data, &named) == nil && gr.dropped[named.Action] != "" {
+			return nil, nil, errors.New(gr.dropped[named.Action])
+		}
 		return nil, nil, err
 	}
 	return gr.actions[i], args.Without(data, actionParam), nil
