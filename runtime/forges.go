@@ -10,7 +10,6 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/forgetools/forgetools/runtime/args"
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -132,10 +131,9 @@ func (n *narrowing) applies(g Guidance) bool {
 // tool returns t narrowed: its schema rewritten and its decoder checking
 // the selector against what the schema still offers.
 func (n *narrowing) tool(t *Tool) (*Tool, error) {
-	doc, err := jsonobj.Parse([]byte(t.InputSchema))
-	schema, ok := doc.(*jsonobj.Object)
-	if err != nil || !ok || schema.Obj("properties") == nil {
-		return nil, fmt.Errorf("%s: the input schema is not an object schema", t.Name)
+	schema, err := objectSchema(t)
+	if err != nil {
+		return nil, err
 	}
 	props := schema.Obj("properties")
 	for _, p := range n.dropped {

@@ -106,25 +106,12 @@ func (t *Toolset) rename(text, in string) string {
 		return text
 	}
 	return t.mentions.ReplaceAllStringFunc(text, func(name string) string {
-		action := t.byFlatName(name)
+		action := t.byName[name] // group() keeps each action under its flat name
 		if action.Group == in {
 			return "action " + action.Action
 		}
 		return t.table.Name + "_" + action.Group + " action " + action.Action
 	})
-}
-
-// byFlatName is the table tool of a flat name the grouped shape offers as
-// an action.
-func (t *Toolset) byFlatName(name string) *Tool {
-	for _, g := range t.groups {
-		for _, a := range g.actions {
-			if a.Name == name {
-				return a
-			}
-		}
-	}
-	return nil
 }
 
 // emptyGroup says why a group has no tool in this toolset: read-only mode
