@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path"
@@ -22,8 +21,6 @@ import (
 // the tools the command would print with a baseline surface.
 type breakingFlags struct {
 	against, declared, snapshots string
-	// snapshotsSet: --snapshots was given, so the shape does not choose.
-	snapshotsSet bool
 }
 
 func (b *breakingFlags) register(cmd *cobra.Command) {
@@ -37,18 +34,18 @@ func (b *breakingFlags) register(cmd *cobra.Command) {
 // active is whether the command checks instead of printing.
 func (b *breakingFlags) active(cmd *cobra.Command) bool {
 	f := cmd.Flags()
-	b.snapshotsSet = f.Changed("snapshots")
 	return f.Changed("breaking-against") || f.Changed("declared") || f.Changed("snapshots")
 }
 
 // check compares ts with the baseline, prints one line per change and a
 // summary, and fails on an undeclared break or a stale declaration.
-func (b *breakingFlags) check(w io.Writer, ts *runtime.Toolset) error {
+func (b *breakingFlags) check(cmd *cobra.Command, ts *runtime.Toolset) error {
+	w := cmd.OutOrStdout()
 	if b.against == "" {
 		return usageError{errors.New("--declared and --snapshots need --breaking-against")}
 	}
 	dir := b.snapshots
-	if !b.snapshotsSet && ts.Shape() == runtime.ShapeGrouped {
+	if !cmd.Flags().Changed("snapshots") && ts.Shape() == runtime.ShapeGrouped {
 		dir = path.Join(dir, "grouped") // where the grouped shape's snapshots live
 	}
 	files, where, err := b.baseline(dir)

@@ -83,7 +83,7 @@ checked; --snapshots defaults to the shape's snapshot directory
 				return usageError{err}
 			}
 			if brk.active(cmd) {
-				return brk.check(cmd.OutOrStdout(), ts)
+				return brk.check(cmd, ts)
 			}
 			return printTools(cmd.OutOrStdout(), ts, format)
 		},
