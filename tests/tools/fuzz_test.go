@@ -3,7 +3,6 @@ package tools_test
 import (
 	"bytes"
 	"context"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -61,14 +60,11 @@ func FuzzExecute(f *testing.F) {
 		if strings.Contains(grouped.Text, "the tool crashed") || (grouped.IsError && (!strings.HasPrefix(grouped.Text, group+" ") || strings.Contains(grouped.Text, "\n"))) {
 			t.Fatalf("%s %s on %q: %q", group, tool.Action, args, grouped.Text)
 		}
-		if grouped.IsError != flat.IsError || !proto.Equal(sent, sentGrouped) || (!flat.IsError && nonces.ReplaceAllString(grouped.Text, "N") != nonces.ReplaceAllString(flat.Text, "N")) {
+		if grouped.IsError != flat.IsError || !proto.Equal(sent, sentGrouped) || (!flat.IsError && fenceNonce.ReplaceAllString(grouped.Text, "${1}NONCE") != fenceNonce.ReplaceAllString(flat.Text, "${1}NONCE")) {
 			t.Fatalf("on %q:\n%s: %q sent %v\n%s %s: %q sent %v", args, c.tool, flat.Text, sent, group, tool.Action, grouped.Text, sentGrouped)
 		}
 	})
 }
-
-// nonces are the random part of the fences a read renders.
-var nonces = regexp.MustCompile(`(?:<<<\S*?-|>>>)[0-9a-f]{8}`)
 
 // wire is the gateway the fuzzed toolsets call: it answers the current
 // contract's success and keeps what was sent. A fuzz worker runs one input
