@@ -93,11 +93,11 @@ func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
 	schema.Set("additionalProperties", false)
 	text, err := json.MarshalIndent(schema, "", "  ")
 	if err != nil {
-		return nil, fmt.Errorf("%s_%s: %w", table.Name, g.Name, err)
+		return nil, fmt.Errorf("%s: %w", table.GroupTool(g.Name), err)
 	}
 
 	gr.tool = &Tool{
-		Name:        table.Name + "_" + g.Name,
+		Name:        table.GroupTool(g.Name),
 		Title:       g.Title,
 		Description: groupDescription(g, members, required, common),
 		InputSchema: string(text),

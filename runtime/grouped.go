@@ -30,7 +30,7 @@ func (t *Toolset) group() error {
 	var tools []*Tool
 	byName := map[string]*Tool{}
 	for _, def := range t.table.Groups {
-		name := t.table.Name + "_" + def.Name
+		name := t.table.GroupTool(def.Name)
 		if len(members[def.Name]) == 0 {
 			t.dropped[name] = t.emptyGroup(name, def)
 			continue
@@ -110,7 +110,7 @@ func (t *Toolset) rename(text, in string) string {
 		if action.Group == in {
 			return "action " + action.Action
 		}
-		return t.table.Name + "_" + action.Group + " action " + action.Action
+		return t.table.GroupTool(action.Group) + " action " + action.Action
 	})
 }
 

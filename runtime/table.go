@@ -208,3 +208,7 @@ type Table struct {
 	// names, by full field name, so violations name what the model wrote.
 	ParamNames map[string]string
 }
+
+// GroupTool is the name of a group's tool in the grouped shape: toolset
+// "forge" and group "issue" make "forge_issue", as the plugin checks it.
+func (t *Table) GroupTool(group string) string { return t.Name + "_" + group }

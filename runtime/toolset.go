@@ -225,7 +225,7 @@ func validNames(table *Table) []string {
 		out = append(out, t.Name)
 	}
 	for _, g := range table.Groups {
-		out = append(out, table.Name+"_"+g.Name)
+		out = append(out, table.GroupTool(g.Name))
 	}
 	return out
 }
@@ -237,7 +237,7 @@ func expand(table *Table, names []string) []string {
 	for _, n := range names {
 		var members []string
 		for _, g := range table.Groups {
-			if n != table.Name+"_"+g.Name {
+			if n != table.GroupTool(g.Name) {
 				continue
 			}
 			for _, t := range table.Tools {

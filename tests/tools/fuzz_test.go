@@ -55,7 +55,7 @@ func FuzzExecute(f *testing.F) {
 		}
 
 		tool, _ := lookup(c.tool)
-		group := gatewayv1tools.ForgeTools.Name + "_" + tool.Group
+		group := gatewayv1tools.ForgeTools.GroupTool(tool.Group)
 		grouped, sentGrouped := execute(t, c, runtime.ShapeGrouped, group, withAction(tool.Action, args))
 		if strings.Contains(grouped.Text, "the tool crashed") || (grouped.IsError && (!strings.HasPrefix(grouped.Text, group+" ") || strings.Contains(grouped.Text, "\n"))) {
 			t.Fatalf("%s %s on %q: %q", group, tool.Action, args, grouped.Text)
