@@ -128,8 +128,14 @@ func FuzzEscalations(f *testing.F) {
 			t.Fatalf("%d reasons for one value: %q", len(got), got)
 		}
 		for _, r := range got {
-			quoted, _, ok := strings.Cut(strings.TrimPrefix(r, "message: "), " (")
-			excerpt, err := strconv.Unquote(quoted)
+			// The excerpt is a Go-quoted string, which may itself hold " (".
+			rest := strings.TrimPrefix(r, "message: ")
+			quoted, err := strconv.QuotedPrefix(rest)
+			var excerpt string
+			if err == nil {
+				excerpt, err = strconv.Unquote(quoted)
+			}
+			ok := strings.HasPrefix(rest[len(quoted):], " (") && strings.HasSuffix(r, ")")
 			if !strings.HasPrefix(r, "message: ") || !ok || err != nil || !utf8.ValidString(r) ||
 				utf8.RuneCountInString(excerpt) > maxExcerpt+1 { // the cut is marked with one "…"
 				t.Fatalf("reason %q", r)
