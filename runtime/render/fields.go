@@ -10,11 +10,9 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/vocab"
 )
-
-// defaultMaxItems caps a repeated field whose (render).max_items is 0.
-const defaultMaxItems = 20
 
 // field is how one field of a result message reaches the model, read once
 // per message type from its (forgetools.options.v1.render) option.
@@ -27,6 +25,10 @@ type field struct {
 	ackNote  string
 	// maxChars is the fence budget from (render).max_chars; 0 = by depth.
 	maxChars int
+	// total is the sibling integer field counting this aggregate on the
+	// forge ((render).total_of), when the result carries only its first
+	// items; nil when the aggregate is always whole.
+	total protoreflect.FieldDescriptor
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -42,14 +44,11 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 	p := make([]field, 0, fds.Len())
 	for i := range fds.Len() {
 		fd := fds.Get(i)
-		f := field{fd: fd, label: string(fd.Name()), maxItems: defaultMaxItems}
+		f := field{fd: fd, label: string(fd.Name()), maxItems: shown.Items(fd)}
 		if o, ok := proto.GetExtension(fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions); ok && o != nil {
 			f.as = o.GetAs()
 			if o.GetLabel() != "" {
 				f.label = o.GetLabel()
-			}
-			if o.GetMaxItems() > 0 {
-				f.maxItems = int(o.GetMaxItems())
 			}
 			f.ackNote = o.GetAckNote()
 			f.maxChars = int(o.GetMaxChars())
@@ -60,8 +59,24 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 		}
 		p = append(p, f)
 	}
+	for i := range fds.Len() {
+		if of := shown.TotalOf(fds.Get(i)); of != "" && isCount(fds.Get(i)) {
+			for j := range p {
+				if string(p[j].fd.Name()) == of && p[j].fd.IsList() {
+					p[j].total = fds.Get(i)
+				}
+			}
+		}
+	}
 	plans.Store(md, p)
 	return p
+}
+
+// isCount is a singular unsigned integer field, what (render).total_of
+// may annotate.
+func isCount(fd protoreflect.FieldDescriptor) bool {
+	k := fd.Kind()
+	return !fd.IsList() && (k == protoreflect.Uint32Kind || k == protoreflect.Uint64Kind)
 }
 
 // guard is the shape guard a scalar field passes through. Fenced and claim

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -98,7 +99,7 @@ func (r *reader) field(m protoreflect.Message, f field, path string, depth int) 
 	switch {
 	case f.as == optionsv1.Render_RENDER_OMIT:
 	case f.fd.IsList() && f.fd.Message() != nil:
-		r.aggregate(f, m.Get(f.fd).List(), path, depth)
+		r.aggregate(f, m.Get(f.fd).List(), count(m, f), path, depth)
 	case f.fd.IsList():
 		r.scalars(f, m.Get(f.fd).List(), depth)
 	case f.fd.IsMap():
@@ -119,18 +120,28 @@ func (r *reader) field(m protoreflect.Message, f field, path string, depth int) 
 	}
 }
 
+// count is how many items the aggregate f of m holds: the forge's count
+// when the result carries only the first of them, else the items present.
+func count(m protoreflect.Message, f field) int {
+	n := m.Get(f.fd).List().Len()
+	if f.total != nil {
+		n = max(n, int(min(m.Get(f.total).Uint(), math.MaxInt32)))
+	}
+	return n
+}
+
 // aggregate writes a repeated message field as a count line and one record
-// per item, at most f.maxItems of them; the count says how many were left
-// out. An empty aggregate is stated only on the top record.
-func (r *reader) aggregate(f field, items protoreflect.List, path string, depth int) {
-	n := items.Len()
+// per item, at most f.maxItems of them; the count (n, the forge's when it
+// holds more than the result carries) says how many were left out. An
+// empty aggregate is stated only on the top record.
+func (r *reader) aggregate(f field, items protoreflect.List, n int, path string, depth int) {
 	if n == 0 {
 		if depth == 0 {
 			r.line(f.label + ": none")
 		}
 		return
 	}
-	shown := min(n, f.maxItems)
+	shown := min(items.Len(), f.maxItems)
 	if shown < n {
 		r.line(f.label, ": ", strconv.Itoa(n), " (first ", strconv.Itoa(shown),
 			" shown, ", strconv.Itoa(n-shown), " more not shown)")

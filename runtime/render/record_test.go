@@ -237,6 +237,38 @@ func TestReadCapsAggregates(t *testing.T) {
 	}
 }
 
+// A provider fetches only the items the render shows and says how many
+// the forge holds (comments_total): the count line is the forge's, and
+// the total field is shown nowhere else.
+func TestReadCountsByTheForgeTotal(t *testing.T) {
+	issue := &forgev1.Issue{Number: 1, CommentsTotal: 1000}
+	for i := range 30 {
+		issue.Comments = append(issue.Comments, &forgev1.Comment{Author: fmt.Sprintf("u%d", i), Body: "c"})
+	}
+	p := parse(t, render.Read(issue))
+	if !contains(p.outside, "comments: 1000 (first 30 shown, 970 more not shown)") {
+		t.Errorf("count line not the forge's total: %q", p.outside)
+	}
+	for _, l := range p.outside {
+		if strings.Contains(l, "comments_total") {
+			t.Errorf("the total field was rendered as a line of its own: %q", l)
+		}
+	}
+	// A total below the items carried (a forge's stale count) never
+	// undercounts what is there.
+	issue.CommentsTotal = 3
+	if p := parse(t, render.Read(issue)); !contains(p.outside, "comments: 30") {
+		t.Errorf("stale total undercounted: %q", p.outside)
+	}
+	dir := &forgev1.DirListing{Repo: "a/b", NextCursor: "o200", EntriesTotal: 450}
+	for i := range 200 {
+		dir.Entries = append(dir.Entries, &forgev1.DirEntry{Name: fmt.Sprintf("f%d", i), Type: "file"})
+	}
+	if p := parse(t, render.Read(dir)); !contains(p.outside, "entries: 200") || !contains(p.outside, "entries_total: 450") || !contains(p.outside, "next_cursor: o200") {
+		t.Errorf("directory page: %q", p.outside)
+	}
+}
+
 func TestReadIssueList(t *testing.T) {
 	list := &forgev1.IssueList{Issues: []*forgev1.Issue{
 		{Repo: "acme/widgets", Number: 1, Title: "first"},

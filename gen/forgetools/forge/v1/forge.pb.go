@@ -539,8 +539,11 @@ type Issue struct {
 	// them silently when the credential lacks push access. Only a create
 	// result carries it, and its ack names them.
 	LabelsNotApplied []string `protobuf:"bytes,19,rep,name=labels_not_applied,json=labelsNotApplied,proto3" json:"labels_not_applied,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// How many comments the issue has when the result carries only the
+	// first of them; 0 = comments is whole.
+	CommentsTotal uint32 `protobuf:"varint,20,opt,name=comments_total,json=commentsTotal,proto3" json:"comments_total,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Issue) Reset() {
@@ -706,6 +709,13 @@ func (x *Issue) GetLabelsNotApplied() []string {
 	return nil
 }
 
+func (x *Issue) GetCommentsTotal() uint32 {
+	if x != nil {
+		return x.CommentsTotal
+	}
+	return 0
+}
+
 type IssueList struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Issues        []*Issue               `protobuf:"bytes,1,rep,name=issues,proto3" json:"issues,omitempty"`
@@ -774,7 +784,11 @@ type PullRequest struct {
 	Merged  bool   `protobuf:"varint,17,opt,name=merged,proto3" json:"merged,omitempty"`
 	// Whether the forge says it can merge: true, false, or empty while it is
 	// still computing (or when the forge does not say).
-	Mergeable     string `protobuf:"bytes,18,opt,name=mergeable,proto3" json:"mergeable,omitempty"`
+	Mergeable string `protobuf:"bytes,18,opt,name=mergeable,proto3" json:"mergeable,omitempty"`
+	// How many reviews and conversation comments the pull request has when
+	// the result carries only the first of them; 0 = the list is whole.
+	ReviewsTotal  uint32 `protobuf:"varint,19,opt,name=reviews_total,json=reviewsTotal,proto3" json:"reviews_total,omitempty"`
+	CommentsTotal uint32 `protobuf:"varint,20,opt,name=comments_total,json=commentsTotal,proto3" json:"comments_total,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -933,6 +947,20 @@ func (x *PullRequest) GetMergeable() string {
 		return x.Mergeable
 	}
 	return ""
+}
+
+func (x *PullRequest) GetReviewsTotal() uint32 {
+	if x != nil {
+		return x.ReviewsTotal
+	}
+	return 0
+}
+
+func (x *PullRequest) GetCommentsTotal() uint32 {
+	if x != nil {
+		return x.CommentsTotal
+	}
+	return 0
 }
 
 type PullRequestList struct {
@@ -1569,12 +1597,16 @@ func (x *DirEntry) GetSha() string {
 
 // One directory at a ref.
 type DirListing struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Forge         *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
-	Repo          string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
-	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
-	Ref           string                 `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
-	Entries       []*DirEntry            `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Forge   *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo    string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path    string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Ref     string                 `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
+	Entries []*DirEntry            `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
+	// Pass as cursor to read the next page of entries; empty on the last.
+	NextCursor string `protobuf:"bytes,6,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	// How many entries the directory holds, on every page.
+	EntriesTotal  uint32 `protobuf:"varint,7,opt,name=entries_total,json=entriesTotal,proto3" json:"entries_total,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1642,6 +1674,20 @@ func (x *DirListing) GetEntries() []*DirEntry {
 		return x.Entries
 	}
 	return nil
+}
+
+func (x *DirListing) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+func (x *DirListing) GetEntriesTotal() uint32 {
+	if x != nil {
+		return x.EntriesTotal
+	}
+	return 0
 }
 
 // A branch a push created.
@@ -2569,7 +2615,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\vattribution\x18\x03 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
 	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12F\n" +
-	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xf5\x06\n" +
+	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xae\a\n" +
 	"\x05Issue\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -2597,9 +2643,10 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"updated_at\x18\x10 \x01(\tB\x06ڥ\x19\x02\b\x04R\tupdatedAt\x12#\n" +
 	"\tclosed_at\x18\x11 \x01(\tB\x06ڥ\x19\x02\b\x04R\bclosedAt\x12)\n" +
 	"\fstate_reason\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\vstateReason\x12\x8e\x01\n" +
-	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\"G\n" +
+	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\x127\n" +
+	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"G\n" +
 	"\tIssueList\x12:\n" +
-	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xef\x05\n" +
+	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xde\x06\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -2622,7 +2669,9 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\bcomments\x18\x0f \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18\x1eR\bcomments\x12!\n" +
 	"\bhead_sha\x18\x10 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12\x1e\n" +
 	"\x06merged\x18\x11 \x01(\bB\x06ڥ\x19\x02\b\x04R\x06merged\x12$\n" +
-	"\tmergeable\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\tmergeable\"`\n" +
+	"\tmergeable\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\tmergeable\x124\n" +
+	"\rreviews_total\x18\x13 \x01(\rB\x0fڥ\x19\v\b\x05:\areviewsR\freviewsTotal\x127\n" +
+	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"`\n" +
 	"\x0fPullRequestList\x12M\n" +
 	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\"\xd6\x01\n" +
 	"\n" +
@@ -2694,7 +2743,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1a\n" +
 	"\x04type\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04type\x12\x1a\n" +
 	"\x04size\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04size\x12\x18\n" +
-	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\"\xe1\x01\n" +
+	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\"\xb7\x02\n" +
 	"\n" +
 	"DirListing\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -2702,7 +2751,10 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
 	"\x04path\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x18\n" +
 	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12@\n" +
-	"\aentries\x18\x05 \x03(\v2\x1d.forgetools.forge.v1.DirEntryB\aڥ\x19\x03\x18\xc8\x01R\aentries\"\xbc\x01\n" +
+	"\aentries\x18\x05 \x03(\v2\x1d.forgetools.forge.v1.DirEntryB\aڥ\x19\x03\x18\xc8\x01R\aentries\x12'\n" +
+	"\vnext_cursor\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12+\n" +
+	"\rentries_total\x18\a \x01(\rB\x06ڥ\x19\x02\b\x04R\fentriesTotal\"\xbc\x01\n" +
 	"\tBranchRef\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +

@@ -1857,6 +1857,7 @@ type ListDirRequest struct {
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
 	Ref           string                 `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	Cursor        string                 `protobuf:"bytes,4,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1908,6 +1909,13 @@ func (x *ListDirRequest) GetPath() string {
 func (x *ListDirRequest) GetRef() string {
 	if x != nil {
 		return x.Ref
+	}
+	return ""
+}
+
+func (x *ListDirRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
 	}
 	return ""
 }
@@ -3416,12 +3424,14 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0fReadFileRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x121\n" +
 	"\x04path\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\x80\b2\x11[^\\t-\\r\\x85\\p{Z}]R\x04path\x12\x1a\n" +
-	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\"\x96\x01\n" +
+	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\"\xcb\x01\n" +
 	"\x0eListDirRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x125\n" +
 	"\x04path\x18\x02 \x01(\tB!\xbaH\x05r\x03\x18\x80\bҥ\x19\x15\n" +
 	"\x13Omitted = the root.R\x04path\x12\x1a\n" +
-	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\"\xaf\x02\n" +
+	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x123\n" +
+	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\xaf\x02\n" +
 	"\x17ListPullRequestsRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12b\n" +
 	"\x05state\x18\x02 \x01(\x0e2-.forgetools.gateway.v1.PullRequestStateFilterB\x1d\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x11\n" +

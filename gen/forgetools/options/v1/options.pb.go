@@ -1130,7 +1130,14 @@ type RenderOptions struct {
 	// truncation marker. 0 = the runtime default (4,000 for an artifact's own
 	// text, 1,000 inside an aggregate). For text the model acts on whole, such
 	// as a file it may rewrite.
-	MaxChars      uint32 `protobuf:"varint,6,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
+	MaxChars uint32 `protobuf:"varint,6,opt,name=max_chars,json=maxChars,proto3" json:"max_chars,omitempty"`
+	// For an integer field: how many items the named sibling repeated field
+	// holds on the forge when the result carries only the first of them
+	// (providers fetch what the renderer shows, not every page). The
+	// renderer counts that aggregate by it ("comments: 1000 (first 30 shown,
+	// 970 more not shown)") and shows the field nowhere else; 0 = the
+	// aggregate is whole.
+	TotalOf       string `protobuf:"bytes,7,opt,name=total_of,json=totalOf,proto3" json:"total_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1205,6 +1212,13 @@ func (x *RenderOptions) GetMaxChars() uint32 {
 		return x.MaxChars
 	}
 	return 0
+}
+
+func (x *RenderOptions) GetTotalOf() string {
+	if x != nil {
+		return x.TotalOf
+	}
+	return ""
 }
 
 // Set on the arms of the result oneof.
@@ -1414,7 +1428,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
 	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xc8\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\xe3\x01\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
@@ -1422,7 +1436,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\n" +
 	"claim_from\x18\x04 \x01(\tR\tclaimFrom\x12\x19\n" +
 	"\back_note\x18\x05 \x01(\tR\aackNote\x12\x1b\n" +
-	"\tmax_chars\x18\x06 \x01(\rR\bmaxChars\"%\n" +
+	"\tmax_chars\x18\x06 \x01(\rR\bmaxChars\x12\x19\n" +
+	"\btotal_of\x18\a \x01(\tR\atotalOf\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*^\n" +
 	"\bApproval\x12\x18\n" +

@@ -1140,6 +1140,11 @@ var ForgeListDirTool = &runtime.Tool{
       "type": "string",
       "maxLength": 255
     },
+    "cursor": {
+      "type": "string",
+      "description": "A next_cursor.",
+      "maxLength": 64
+    },
     "forge_provider": {
       "type": "string",
       "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
@@ -1162,14 +1167,15 @@ var ForgeListDirTool = &runtime.Tool{
 
 // decodeForgeListDir decodes the arguments of forge_list_dir.
 func decodeForgeListDir(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "repo", "path", "ref", "forge_provider", "forge_host")
+	o, err := args.Parse(data, "repo", "path", "ref", "cursor", "forge_provider", "forge_host")
 	if err != nil {
 		return runtime.Args{}, err
 	}
 	req := &gatewayv1.ListDirRequest{
-		Repo: args.String(o, "repo", args.Required),
-		Path: args.String(o, "path", args.Optional),
-		Ref:  args.String(o, "ref", args.Optional),
+		Repo:   args.String(o, "repo", args.Required),
+		Path:   args.String(o, "path", args.Optional),
+		Ref:    args.String(o, "ref", args.Optional),
+		Cursor: args.String(o, "cursor", args.Optional),
 	}
 	selector := decodeForgeSelector(o)
 	if err := o.Err(); err != nil {
