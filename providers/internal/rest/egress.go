@@ -66,7 +66,8 @@ func RefuseRedirect(pinned string, allows func(*url.URL) bool, u *url.URL) error
 // pinnedTransport refuses every request whose origin allows rejects. It is
 // the last check before the network: whatever built the URL (a client
 // library, a redirect, a URL taken from a response), nothing and no
-// credential reaches another host.
+// credential reaches another host. It is also the first reader of every
+// answer, and caps its body (bodycap.go).
 type pinnedTransport struct {
 	pinned string // what a refusal names as allowed
 	allows func(*url.URL) bool
@@ -80,7 +81,9 @@ func (t *pinnedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 		}
 		return nil, &EgressError{Target: Origin(r.URL), Pinned: t.pinned}
 	}
-	return t.next.RoundTrip(r)
+	resp, err := t.next.RoundTrip(r)
+	capBody(resp, MaxResponseBytes)
+	return resp, err
 }
 
 // redirectPolicy follows redirects that allows accepts, on reads only. A

@@ -119,10 +119,13 @@ func (f *Forge) classify(err error) *handler.Error {
 		urlErr  *url.Error
 		syntax  *json.SyntaxError
 		typeErr *json.UnmarshalTypeError
+		large   *TooLargeError
 	)
 	switch {
 	case errors.As(err, &egress):
 		return handler.Errorf(codeCondition, "%v", egress)
+	case errors.As(err, &large):
+		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "%v", large)
 	case errors.Is(err, context.DeadlineExceeded):
 		return handler.Errorf(codeUnavailable, "%s did not answer within %s", f.Name, f.Timeout)
 	case errors.Is(err, context.Canceled):
