@@ -47,7 +47,7 @@ func TestReadRedirectOnSameHostIsFollowed(t *testing.T) {
 		// The same number in the repository's own id: a rename (a transfer
 		// would be another repository's), which the repository's id shows.
 		exchange{method: "GET", path: repoPath, accept: acceptRepo, reply: fixture(t, "repo.json")},
-		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
 	)
 	got, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
 	if err != nil {

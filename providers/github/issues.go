@@ -21,7 +21,8 @@ const (
 	maxPerPage = 100
 )
 
-// GetIssue reads an issue and its comments. GitHub serves pull requests on
+// GetIssue reads an issue and the comments the renderer shows (the first
+// page, with the issue's count of them). GitHub serves pull requests on
 // the issues endpoint too; one is refused as not_found, saying what it is,
 // and so is an issue transferred to another repository, saying where.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
@@ -41,13 +42,15 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, handler.Errorf(codeNotFound,
 				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
-		comments, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+		comments, err := firstPage(shownIssueComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return p.author.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
-		return p.issue(repo, i, comments), nil
+		out := p.issue(repo, i, comments.items)
+		out.CommentsTotal = comments.total(i.GetComments())
+		return out, nil
 	})
 }
 

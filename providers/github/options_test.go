@@ -77,7 +77,7 @@ func TestHostsMapToTheirAPI(t *testing.T) {
 		t.Run(tc.apiHost, func(t *testing.T) {
 			f := newTLSFake(t,
 				exchange{method: "GET", path: tc.prefix + repoPath + "/issues/1347", host: tc.apiHost, accept: acceptReactions, reply: fixture(t, "issue.json")},
-				exchange{method: "GET", path: tc.prefix + repoPath + "/issues/1347/comments", host: tc.apiHost, query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
+				exchange{method: "GET", path: tc.prefix + repoPath + "/issues/1347/comments", host: tc.apiHost, query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
 			)
 			p, err := New(Options{Host: tc.host, Token: authorToken, UserAgent: testUserAgent, Transport: dialing(f, tc.tlsName)})
 			if err != nil {
@@ -99,7 +99,7 @@ func TestHostsMapToTheirAPI(t *testing.T) {
 func TestAPIURLOverride(t *testing.T) {
 	f := newFake(t,
 		exchange{method: "GET", path: "/ghe/api/v3" + repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		exchange{method: "GET", path: "/ghe/api/v3" + repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
+		exchange{method: "GET", path: "/ghe/api/v3" + repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
 	)
 	p := f.provider(t, func(o *Options) { o.Host = "ghe.example.com"; o.APIURL = f.srv.URL + "/ghe/api/v3" })
 	got, err := p.GetIssue(ctx, noCall, getIssue1347)

@@ -12,9 +12,9 @@ import (
 	"github.com/forgetools/forgetools/handler"
 )
 
-// GetPullRequest reads a pull request with its reviews (inline comments
-// grouped under them), its conversation comments and a roll-up of its head
-// commit's checks. The requests run one after another, as GitHub asks of
+// GetPullRequest reads a pull request with the reviews (inline comments
+// grouped under them) and conversation comments the renderer shows, their
+// counts, and a roll-up of its head commit's checks. The requests run one after another, as GitHub asks of
 // integrations to stay clear of its secondary rate limits.
 func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
@@ -27,27 +27,35 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		if err != nil {
 			return nil, err
 		}
-		rs, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
+		rs, err := firstPage(shownReviews, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
 			return c.PullRequests.ListReviews(ctx, repo.owner, repo.name, n, &o)
 		})
 		if err != nil {
 			return nil, err
 		}
-		inline, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestComment, *gh.Response, error) {
+		// Review comments are grouped under the shown reviews: one page of
+		// the most GitHub serves, not every page.
+		inline, err := firstPage(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestComment, *gh.Response, error) {
 			return c.PullRequests.ListComments(ctx, repo.owner, repo.name, n, &gh.PullRequestListCommentsOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
-		conversation, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+		conversation, err := firstPage(shownPullComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return c.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
 		out := p.pullRequest(repo, pr)
-		out.Reviews = reviews(rs, inline)
-		out.Comments = issueComments(conversation)
+		out.Reviews = reviews(rs.items, inline.items)
+		count, err := rs.countByLastPage()
+		if err != nil {
+			return nil, err
+		}
+		out.ReviewsTotal = rs.total(count)
+		out.Comments = issueComments(conversation.items)
+		out.CommentsTotal = conversation.total(pr.GetComments())
 		out.ChecksState = p.checks(ctx, repo, pr.GetHead().GetSHA())
 		return out, nil
 	})

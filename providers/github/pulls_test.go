@@ -16,9 +16,9 @@ const headSHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
 func pullReads(t *testing.T, n, pull, reviews, inline, conversation string) []exchange {
 	return []exchange{
 		{method: "GET", path: repoPath + "/pulls/" + n, reply: fixture(t, pull)},
-		{method: "GET", path: repoPath + "/pulls/" + n + "/reviews", query: q("per_page", "100"), reply: reviews},
+		{method: "GET", path: repoPath + "/pulls/" + n + "/reviews", query: q("per_page", "30"), reply: reviews},
 		{method: "GET", path: repoPath + "/pulls/" + n + "/comments", query: q("per_page", "100"), accept: acceptReviewComments, reply: inline},
-		{method: "GET", path: repoPath + "/issues/" + n + "/comments", query: q("per_page", "100"), accept: acceptReactions, reply: conversation},
+		{method: "GET", path: repoPath + "/issues/" + n + "/comments", query: q("per_page", "30"), accept: acceptReactions, reply: conversation},
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 func okIssue1347(t *testing.T) []exchange {
 	return []exchange{
 		{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: fixture(t, "issue_comments.json")},
+		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: fixture(t, "issue_comments.json")},
 	}
 }
 

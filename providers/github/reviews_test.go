@@ -15,7 +15,7 @@ func TestSubmitReviewUsesReviewerCredentialOnlyForReviews(t *testing.T) {
 	body := "<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nNeeds a test."
 	f := newFake(t,
 		exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "100"), accept: acceptReactions, reply: "[]"},
+		exchange{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
 		exchange{
 			method: "POST", path: repoPath + "/pulls/1350/reviews", token: reviewerToken, accept: acceptMultiLine,
 			body: `{"body":"<!-- forgetools: agent=a1 owner=o1 session=s1 -->\nNeeds a test.","event":"REQUEST_CHANGES","comments":[` +

@@ -1,0 +1,96 @@
+package github
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/github/githubtest"
+)
+
+// Bounded reads (issue 19, item 2): a read fetches the page the renderer
+// shows and the forge's count, never every page of an aggregate.
+
+// requestsTo counts the fake's requests whose path ends in suffix, and
+// returns the per_page each asked for.
+func requestsTo(srv *githubtest.Server, suffix string) (n int, perPage []string) {
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, suffix) {
+			n++
+			perPage = append(perPage, r.Query.Get("per_page"))
+		}
+	}
+	return n, perPage
+}
+
+func TestGetIssueReadsOnlyTheShownComments(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Busy"})
+	for i := range 1000 {
+		srv.Comment("octocat/Hello-World", n, "someone", fmt.Sprint("comment ", i))
+	}
+	got, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetComments()) != 30 || got.GetCommentsTotal() != 1000 || got.GetComments()[29].GetBody() != "comment 29" {
+		t.Errorf("comments %d (total %d); want the first 30 of 1000", len(got.GetComments()), got.GetCommentsTotal())
+	}
+	if pages, per := requestsTo(srv, fmt.Sprintf("/issues/%d/comments", n)); pages != 1 || per[0] != "30" {
+		t.Errorf("%d requests for comments (per_page %v); want 1 of 30", pages, per)
+	}
+}
+
+func TestGetPullRequestReadsOnlyTheShownPages(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Busy", Head: "feature"})
+	for i := range 120 {
+		srv.Review("octocat/Hello-World", n, "reviewer", "COMMENTED", fmt.Sprint("review ", i))
+	}
+	for i := range 300 {
+		srv.Comment("octocat/Hello-World", n, "someone", fmt.Sprint("comment ", i))
+	}
+	got, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetReviews()) != 30 || got.GetReviewsTotal() != 120 {
+		t.Errorf("reviews %d (total %d); want the first 30 of 120", len(got.GetReviews()), got.GetReviewsTotal())
+	}
+	if len(got.GetComments()) != 30 || got.GetCommentsTotal() != 300 {
+		t.Errorf("comments %d (total %d); want the first 30 of 300", len(got.GetComments()), got.GetCommentsTotal())
+	}
+	// The reviews' count costs one more request (the last page), not
+	// every page; conversation comments come with the pull request's count.
+	if pages, per := requestsTo(srv, fmt.Sprintf("/pulls/%d/reviews", n)); pages > 2 || per[0] != "30" {
+		t.Errorf("%d requests for reviews (per_page %v); want the first page and the last", pages, per)
+	}
+	if pages, _ := requestsTo(srv, fmt.Sprintf("/issues/%d/comments", n)); pages != 1 {
+		t.Errorf("%d requests for conversation comments; want 1", pages)
+	}
+	if pages, _ := requestsTo(srv, fmt.Sprintf("/pulls/%d/comments", n)); pages != 1 {
+		t.Errorf("%d requests for review comments; want 1", pages)
+	}
+}
+
+// A hostile forge ignoring per_page answers every comment on the first
+// page: the provider keeps the shown ones and counts the rest.
+func TestGetIssueKeepsTheShownCommentsOfAnOversizedPage(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Busy"})
+	var page []map[string]any
+	for i := range 500 {
+		page = append(page, map[string]any{"id": i + 1, "body": fmt.Sprint("comment ", i), "user": map[string]any{"login": "someone"}})
+	}
+	body, _ := json.Marshal(page)
+	srv.Inject(fmt.Sprintf("GET /repos/octocat/Hello-World/issues/%d/comments", n), githubtest.Response{Body: string(body)})
+	got, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetComments()) != 30 || got.GetCommentsTotal() != 500 {
+		t.Errorf("comments %d (total %d); want 30 of the 500 sent", len(got.GetComments()), got.GetCommentsTotal())
+	}
+}
