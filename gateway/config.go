@@ -74,6 +74,9 @@ type Account struct {
 	// PushToDefaultBranch lets the account's pushes write to a repository's
 	// default branch; providers receive it in handler.Call.
 	PushToDefaultBranch bool
+	// Limits bounds the account's calls in flight, read results and write
+	// quotas (limits.go); zero fields take the defaults.
+	Limits Limits
 }
 
 // Token is a bearer token for the TCP listener.
@@ -130,6 +133,7 @@ func allIn(s, extra string) bool {
 type account struct {
 	Account
 	scope scope
+	meter *meter // the account's limits and what it has spent of them
 }
 
 // tokenEntry is a token as the gateway keeps it: a digest, so comparing a
@@ -210,7 +214,7 @@ func (c *checked) addAccounts(accounts []Account) error {
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		acct := &account{Account: a, scope: sc}
+		acct := &account{Account: a, scope: sc, meter: newMeter(a.Limits)}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {

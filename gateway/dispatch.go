@@ -21,7 +21,7 @@ func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message)
 	if err != nil {
 		return s.failed(o, err)
 	}
-	out, err := s.run(ctx, o, p)
+	out, err := s.limited(ctx, o, p)
 	if err != nil {
 		return s.failed(o, err)
 	}
