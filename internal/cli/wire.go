@@ -76,6 +76,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
 			Scope: a.Scope, Peers: map[string]gateway.Peer{}, PushToDefaultBranch: a.PushToDefaultBranch,
+			Limits: gateway.Limits(a.Limits),
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)

@@ -110,6 +110,13 @@ func (c *Config) Check() error {
 				bad("%s.token_envs[%d] %s", where, j, problem)
 			}
 		}
+		for name, v := range map[string]int{"in_flight": a.Limits.InFlight, "result_bytes": a.Limits.ResultBytes,
+			"write_calls_per_minute": a.Limits.WriteCallsPerMinute, "write_bytes_per_minute": a.Limits.WriteBytesPerMinute,
+			"push_calls_per_minute": a.Limits.PushCallsPerMinute, "push_bytes_per_minute": a.Limits.PushBytesPerMinute} {
+			if v < 0 {
+				bad("%s.limits.%s: %d is negative (omit it for the default)", where, name, v)
+			}
+		}
 		if len(a.Sessions) == 0 && len(a.TokenEnvs) == 0 {
 			bad("%s: no sessions and no token_envs: nothing can connect as this account", where)
 		}

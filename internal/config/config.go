@@ -125,6 +125,22 @@ type Account struct {
 	// repository's default branch (forge_write_file); off, the agent must
 	// work on a branch and open a pull request.
 	PushToDefaultBranch bool `yaml:"push_to_default_branch"`
+	// Limits bounds what the account's calls may make the gateway hold
+	// and write; omitted fields take the gateway's defaults
+	// (docs/limits.md).
+	Limits Limits `yaml:"limits"`
+}
+
+// Limits is gateway.Limits in YAML: calls in flight, a read result's
+// bytes, and the write and push arms' calls and request bytes a minute.
+// Kept per gateway process, in memory.
+type Limits struct {
+	InFlight            int `yaml:"in_flight"`
+	ResultBytes         int `yaml:"result_bytes"`
+	WriteCallsPerMinute int `yaml:"write_calls_per_minute"`
+	WriteBytesPerMinute int `yaml:"write_bytes_per_minute"`
+	PushCallsPerMinute  int `yaml:"push_calls_per_minute"`
+	PushBytesPerMinute  int `yaml:"push_bytes_per_minute"`
 }
 
 // Session is one agent session: its name, and optionally the peer

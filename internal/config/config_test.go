@@ -64,6 +64,8 @@ func TestParseRejects(t *testing.T) {
 		{"two defaults", "forges:\n  - {provider: local, default: true}\n  - {provider: github, token_env: T, default: true}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "exactly one forge"},
 		{"bad session", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [../x]}\n", "names a socket file"},
 		{"shared session", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n  - {name: b, agent_handle: h, owner_handle: o, sessions: [s]}\n", `already belongs to account "a"`},
+		{"negative limit", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s], limits: {in_flight: -1}}\n", "limits.in_flight: -1 is negative"},
+		{"unknown limit", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s], limits: {writes: 3}}\n", "field writes not found"},
 		{"unreachable account", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n", "nothing can connect"},
 		{"bad duration", "forges:\n  - {provider: local, timeout: soon}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not a duration"},
 		{"ci on github", "forges:\n  - {provider: github, token_env: T, ci_command: make}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of github"},
@@ -260,6 +262,22 @@ func TestPushToDefaultBranchIsPerAccount(t *testing.T) {
 	if !cfg.Accounts[0].PushToDefaultBranch || cfg.Accounts[1].PushToDefaultBranch {
 		t.Fatalf("push_to_default_branch: a %v, b %v; want true, false (off unless given)",
 			cfg.Accounts[0].PushToDefaultBranch, cfg.Accounts[1].PushToDefaultBranch)
+	}
+}
+
+// An account's limits are read per account; omitted ones stay zero (the
+// gateway's defaults).
+func TestLimitsArePerAccount(t *testing.T) {
+	cfg, err := Parse([]byte("forges:\n  - provider: local\naccounts:\n" +
+		"  - name: a\n    agent_handle: h\n    owner_handle: o\n    sessions: [s1]\n    limits:\n      in_flight: 4\n      result_bytes: 1000000\n" +
+		"      write_calls_per_minute: 10\n      write_bytes_per_minute: 2000\n      push_calls_per_minute: 5\n      push_bytes_per_minute: 3000\n" +
+		"  - {name: b, agent_handle: h, owner_handle: o, sessions: [s2]}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Limits{InFlight: 4, ResultBytes: 1000000, WriteCallsPerMinute: 10, WriteBytesPerMinute: 2000, PushCallsPerMinute: 5, PushBytesPerMinute: 3000}
+	if cfg.Accounts[0].Limits != want || cfg.Accounts[1].Limits != (Limits{}) {
+		t.Fatalf("limits: a %+v, b %+v; want %+v and none", cfg.Accounts[0].Limits, cfg.Accounts[1].Limits, want)
 	}
 }
 
