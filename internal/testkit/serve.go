@@ -95,6 +95,10 @@ func (s *Server) read(out io.Reader, listeners int, ready chan<- struct{}) {
 	close(s.exited)
 }
 
+// Pid is serve's process id, for a test that measures the process (its
+// peak memory in /proc/<pid>/status, say).
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
 // Stop sends sig to serve and returns its exit code once it has exited: -1
 // when a signal ended it rather than its own exit.
 func (s *Server) Stop(sig os.Signal) int {
