@@ -7,6 +7,8 @@
 package shown
 
 import (
+	"math"
+
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -40,4 +42,19 @@ func Of(m proto.Message, field string) int {
 func TotalOf(fd protoreflect.FieldDescriptor) string {
 	o, _ := proto.GetExtension(fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions)
 	return o.GetTotalOf()
+}
+
+// Total is a (render).total_of field's value for an aggregate whose result
+// carries kept items: the largest of counts (the forge's count, the items
+// the forge sent) when it is more than kept, else 0 (the aggregate is
+// whole). A forge's count below what it sent never hides what arrived.
+func Total(kept int, counts ...int) uint32 {
+	n := 0
+	for _, c := range counts {
+		n = max(n, c)
+	}
+	if n <= kept {
+		return 0
+	}
+	return uint32(min(n, math.MaxUint32))
 }

@@ -1,8 +1,6 @@
 package github
 
 import (
-	"math"
-
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -56,13 +54,5 @@ func (pg *page[T]) countByLastPage() (int, error) {
 	return (pg.last-1)*pg.size + min(len(items), pg.size), nil
 }
 
-// total is the result's count field for the aggregate: count (the forge's,
-// or what was seen) when the result carries fewer, else 0 (whole). A
-// forge's count below what it sent never hides what arrived.
-func (pg *page[T]) total(count int) uint32 {
-	n := max(count, pg.received)
-	if n <= len(pg.items) {
-		return 0
-	}
-	return uint32(min(n, math.MaxUint32))
-}
+// total is the result's count field for the aggregate (see shown.Total).
+func (pg *page[T]) total(count int) uint32 { return shown.Total(len(pg.items), count, pg.received) }

@@ -37,6 +37,7 @@ import (
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
@@ -271,6 +272,36 @@ func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T,
 		opt.Page = resp.NextPage
 	}
 	return all, nil
+}
+
+// How many comments a read keeps: what the renderer shows (the results'
+// (render).max_items), read from the same option.
+var (
+	shownIssueComments = shown.Of(&forgev1.Issue{}, "comments")
+	shownPullComments  = shown.Of(&forgev1.PullRequest{}, "comments")
+)
+
+// firstNotes reads the first page of an issue's or merge request's notes,
+// the most GitLab serves in one (system notes share the list with the
+// comments the renderer shows), and never further pages; more reports
+// that there are. A forge sending more than a page has the rest dropped.
+func firstNotes(fetch func(gl.ListOptions) ([]*gl.Note, *gl.Response, error)) (notes []*gl.Note, more bool, err error) {
+	items, resp, err := fetch(gl.ListOptions{PerPage: perPage, Page: 1})
+	if err != nil {
+		return nil, false, fail(resp, err)
+	}
+	return items[:min(len(items), perPage)], len(items) > perPage || resp != nil && resp.NextPage != 0, nil
+}
+
+// diffNotes counts the notes anchored to a diff (review comments).
+func diffNotes(notes []*gl.Note) int {
+	n := 0
+	for _, note := range notes {
+		if !note.System && note.Position != nil {
+			n++
+		}
+	}
+	return n
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -11,10 +11,12 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
-// GetIssue reads an issue (by iid) and its comments: the user notes, not
-// GitLab's system notes ("changed the description").
+// GetIssue reads an issue (by iid) and the comments the renderer shows:
+// the user notes, not GitLab's system notes ("changed the description"),
+// from one page, with the issue's count of user notes.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
@@ -25,14 +27,18 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		notes, err := collect(func(o gl.ListOptions) ([]*gl.Note, *gl.Response, error) {
+		notes, _, err := firstNotes(func(o gl.ListOptions) ([]*gl.Note, *gl.Response, error) {
 			return p.author.Notes.ListIssueNotes(repo.String(), n,
 				&gl.ListIssueNotesOptions{ListOptions: o, OrderBy: ptr("created_at"), Sort: ptr("asc")}, ro)
 		})
 		if err != nil {
 			return nil, err
 		}
-		return p.issue(repo, i, notes), nil
+		out := p.issue(repo, i, notes)
+		seen := len(out.Comments)
+		out.Comments = out.Comments[:min(seen, shownIssueComments)]
+		out.CommentsTotal = shown.Total(len(out.Comments), seen, int(i.UserNotesCount))
+		return out, nil
 	})
 }
 

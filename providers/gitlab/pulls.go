@@ -11,6 +11,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
@@ -35,7 +36,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 				"code", p.mapError("approvals", fail(resp, err)).Code.String())
 			approvals = nil
 		}
-		notes, err := collect(func(o gl.ListOptions) ([]*gl.Note, *gl.Response, error) {
+		notes, more, err := firstNotes(func(o gl.ListOptions) ([]*gl.Note, *gl.Response, error) {
 			return p.author.Notes.ListMergeRequestNotes(repo.String(), n,
 				&gl.ListMergeRequestNotesOptions{ListOptions: o, OrderBy: ptr("created_at"), Sort: ptr("asc")}, ro)
 		})
@@ -44,7 +45,15 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		}
 		out := p.basicMR(repo, &mr.BasicMergeRequest)
 		out.Reviews = reviews(approvals, notes)
-		out.Comments = comments(notes)
+		cs := comments(notes)
+		out.Comments = cs[:min(len(cs), shownPullComments)]
+		// GitLab counts user notes, diff notes among them: past the first
+		// page, the conversation is that count less the diff notes seen.
+		forge := 0
+		if more {
+			forge = int(mr.UserNotesCount) - diffNotes(notes)
+		}
+		out.CommentsTotal = shown.Total(len(out.Comments), len(cs), forge)
 		out.ChecksState = checksState(mr.HeadPipeline)
 		return out, nil
 	})
