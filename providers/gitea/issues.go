@@ -29,13 +29,15 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, handler.Errorf(codeNotFound,
 				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
-		comments, err := collect(func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
+		comments, err := firstPage(shownIssueComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
-		return p.issue(repo, i, comments), nil
+		out := p.issue(repo, i, comments.items)
+		out.CommentsTotal = comments.total(i.Comments)
+		return out, nil
 	})
 }
 

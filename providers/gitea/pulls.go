@@ -28,14 +28,15 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		rs, err := collect(func(o sdk.ListOptions) ([]*sdk.PullReview, *sdk.Response, error) {
+		rs, err := firstPage(shownReviews, func(o sdk.ListOptions) ([]*sdk.PullReview, *sdk.Response, error) {
 			return c.ListPullReviews(repo.owner, repo.name, n, sdk.ListPullReviewsOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
 		out := p.pullRequest(repo, pr)
-		for _, r := range rs {
+		out.ReviewsTotal = rs.total(0)
+		for _, r := range rs.items {
 			if r.State == sdk.ReviewStatePending || r.State == sdk.ReviewStateRequestReview {
 				// A pending review is a draft only its author sees; a
 				// review request is not a review.
@@ -50,13 +51,14 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 			}
 			out.Reviews = append(out.Reviews, review(r, inline))
 		}
-		conversation, err := collect(func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
+		conversation, err := firstPage(shownPullComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
 		})
 		if err != nil {
 			return nil, err
 		}
-		out.Comments = issueComments(conversation)
+		out.Comments = issueComments(conversation.items)
+		out.CommentsTotal = conversation.total(0)
 		out.ChecksState = p.checks(ctx, c, repo, out.GetHeadSha())
 		return out, nil
 	})
