@@ -52,7 +52,7 @@ func (f *Forge) loadIssue(ctx context.Context, tx *sql.Tx, repo string, n uint64
 		return nil, err
 	}
 	out := f.issue(it, lists[it.number])
-	out.Comments, err = f.comments(ctx, tx, it)
+	out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shownIssueComments)
 	return out, err
 }
 

@@ -10,6 +10,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/subscriptions"
 )
 
@@ -211,23 +212,26 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 	}, nil
 }
 
-// comments reads an artifact's conversation, oldest first.
-func (f *Forge) comments(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Comment, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, author, body FROM local_comments
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id`, it.repoID, it.number)
+// comments reads an artifact's conversation, oldest first: the first
+// limit comments (what the renderer shows) and how many there are, in one
+// statement (the count is a window over the rows before LIMIT).
+func (f *Forge) comments(ctx context.Context, tx *sql.Tx, it *item, limit int) ([]*forgev1.Comment, uint32, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, author, body, COUNT(*) OVER () FROM local_comments
+		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, limit)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	var out []*forgev1.Comment
+	total := 0
 	for rows.Next() {
 		var id int64
 		cm := &forgev1.Comment{}
-		if err := rows.Scan(&id, &cm.Author, &cm.Body); err != nil {
-			return nil, err
+		if err := rows.Scan(&id, &cm.Author, &cm.Body, &total); err != nil {
+			return nil, 0, err
 		}
 		cm.Url = f.commentURL(it.kind, it.repo, it.number, strconv.FormatInt(id, 10))
 		out = append(out, cm)
 	}
-	return out, rows.Err()
+	return out, shown.Total(len(out), total), rows.Err()
 }

@@ -13,6 +13,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // GetPullRequest reads a pull request with its conversation and reviews,
@@ -31,10 +32,10 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 			return err
 		}
 		out = f.pullRequest(r, it)
-		if out.Comments, err = f.comments(ctx, tx, it); err != nil {
+		if out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shownPullComments); err != nil {
 			return err
 		}
-		if out.Reviews, err = f.reviews(ctx, tx, it); err != nil {
+		if out.Reviews, out.ReviewsTotal, err = f.reviews(ctx, tx, it); err != nil {
 			return err
 		}
 		out.ChecksState, err = checksOf(ctx, tx, it)
@@ -227,48 +228,55 @@ func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
 	return strconv.FormatBool(clean)
 }
 
-// reviews reads a pull request's reviews, oldest first, each with its inline
-// comments in the order they were submitted.
-func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body FROM local_reviews
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id`, it.repoID, it.number)
+// reviews reads a pull request's first reviews (what the renderer shows),
+// oldest first, each with its first inline comments in the order they were
+// submitted, and how many reviews there are.
+func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, uint32, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body, COUNT(*) OVER () FROM local_reviews
+		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, shownReviews)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []*forgev1.Review
 	byID := map[int64]*forgev1.Review{}
+	total, last := 0, int64(0)
 	for rows.Next() {
 		var id int64
 		r := &forgev1.Review{}
-		if err := rows.Scan(&id, &r.Author, &r.Verdict, &r.Body); err != nil {
+		if err := rows.Scan(&id, &r.Author, &r.Verdict, &r.Body, &total); err != nil {
 			rows.Close()
-			return nil, err
+			return nil, 0, err
 		}
 		r.Url = f.reviewURL(it.repo, it.number, strconv.FormatInt(id, 10))
 		byID[id] = r
 		out = append(out, r)
+		last = id
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil || len(out) == 0 {
-		return out, err
+		return out, 0, err
 	}
+	count := shown.Total(len(out), total)
 
 	rows, err = tx.QueryContext(ctx, `SELECT c.review_id, c.path, c.line, c.side, c.body
 		FROM local_review_comments c JOIN local_reviews r ON r.id = c.review_id
-		WHERE r.repo_id = $1 AND r.number = CAST($2 AS BIGINT) ORDER BY c.id`, it.repoID, it.number)
+		WHERE r.repo_id = $1 AND r.number = CAST($2 AS BIGINT) AND r.id <= $3 ORDER BY c.id`, it.repoID, it.number, last)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id, line int64
 		rc := &forgev1.ReviewComment{}
 		if err := rows.Scan(&id, &rc.Path, &line, &rc.Side, &rc.Body); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		r := byID[id]
+		if r == nil || len(r.Comments) >= shownReviewComments {
+			continue // past what the renderer shows: read, not kept
+		}
 		rc.Line, rc.Author = uint64(line), r.Author
 		r.Comments = append(r.Comments, rc)
 	}
-	return out, rows.Err()
+	return out, count, rows.Err()
 }
