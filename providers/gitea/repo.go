@@ -13,6 +13,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
+	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
@@ -122,7 +123,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 				Name: e.Name, Type: e.Type, Size: uint64(max(e.Size, 0)), Sha: e.SHA,
 			})
 		}
-		return out, nil
+		return out, dirpage.Cut(out, req.GetCursor())
 	})
 }
 

@@ -94,3 +94,34 @@ func TestGetIssueKeepsTheShownCommentsOfAnOversizedPage(t *testing.T) {
 		t.Errorf("comments %d (total %d); want 30 of the 500 sent", len(got.GetComments()), got.GetCommentsTotal())
 	}
 }
+
+// forge_list_dir pages a directory of 450 entries: 200 a page, a
+// next_cursor while more follow, the count on every page.
+func TestListDirPages(t *testing.T) {
+	srv, p := stateful(t)
+	var files []githubtest.File
+	for i := range 450 {
+		files = append(files, githubtest.File{Path: fmt.Sprintf("big/f%03d.txt", i), Content: "x"})
+	}
+	srv.Commit("octocat/Hello-World", "main", "many files", files...)
+	var names []string
+	cursor := ""
+	for range 3 {
+		got, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.GetEntriesTotal() != 450 || len(got.GetEntries()) > 200 {
+			t.Fatalf("page: %d entries of %d", len(got.GetEntries()), got.GetEntriesTotal())
+		}
+		for _, e := range got.GetEntries() {
+			names = append(names, e.GetName())
+		}
+		cursor = got.GetNextCursor()
+	}
+	if cursor != "" || len(names) != 450 || names[449] != "f449.txt" {
+		t.Errorf("three pages: %d entries, last cursor %q", len(names), cursor)
+	}
+	_, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: "entry:9999"})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "past the directory's 450 entries")
+}

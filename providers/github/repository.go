@@ -14,6 +14,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/dirpage"
 )
 
 const (
@@ -203,7 +204,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 				Sha:  e.GetSHA(),
 			})
 		}
-		return out, nil
+		return out, dirpage.Cut(out, req.GetCursor())
 	})
 }
 

@@ -13,6 +13,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
+	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
@@ -104,7 +105,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		for _, n := range nodes {
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
-		return out, nil
+		return out, dirpage.Cut(out, req.GetCursor())
 	})
 }
 

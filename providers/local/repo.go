@@ -12,6 +12,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/local/localgit"
 )
 
@@ -178,7 +179,7 @@ func (f *Forge) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.List
 	for _, e := range entries {
 		out.Entries = append(out.Entries, &forgev1.DirEntry{Name: e.Name, Type: e.Type, Size: uint64(e.Size), Sha: e.Hash.String()})
 	}
-	return out, nil
+	return out, dirpage.Cut(out, req.GetCursor())
 }
 
 // pageURL is BaseURL/<repo>/<kind>/<ref>[/<path>], each segment escaped.

@@ -13,5 +13,4 @@ var (
 	shownPullComments   = shown.Of(&forgev1.PullRequest{}, "comments")
 	shownReviews        = shown.Of(&forgev1.PullRequest{}, "reviews")
 	shownReviewComments = shown.Of(&forgev1.Review{}, "comments")
-	shownDirEntries     = shown.Of(&forgev1.DirListing{}, "entries")
 )

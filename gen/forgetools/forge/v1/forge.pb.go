@@ -1605,7 +1605,8 @@ type DirListing struct {
 	Entries []*DirEntry            `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
 	// Pass as cursor to read the next page of entries; empty on the last.
 	NextCursor string `protobuf:"bytes,6,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
-	// How many entries the directory holds, on every page.
+	// How many entries the directory holds, on every page when it takes
+	// more than one; 0 = entries is the whole directory.
 	EntriesTotal  uint32 `protobuf:"varint,7,opt,name=entries_total,json=entriesTotal,proto3" json:"entries_total,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
