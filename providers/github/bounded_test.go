@@ -125,3 +125,14 @@ func TestListDirPages(t *testing.T) {
 	_, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: "entry:9999"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "past the directory's 450 entries")
 }
+
+// A hostile forge's single comment larger than one answer may be (17 MiB):
+// the read stops at the cap and says so, resource_exhausted, not internal
+// and not a gateway holding the whole of it.
+func TestGetIssueWithAHugeCommentIsResourceExhausted(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Huge"})
+	srv.Comment("octocat/Hello-World", n, "someone", strings.Repeat("x", 17<<20))
+	_, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "larger than the 16 MiB")
+}

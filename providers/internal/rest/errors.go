@@ -103,7 +103,14 @@ func (f *Forge) Map(what string, err error) *handler.Error {
 // words can quote the forge too.
 func Map(what string, err error, r *redact.Redactor, classify func(error) *handler.Error) *handler.Error {
 	e, ok := handler.AsError(err)
-	if !ok {
+	var large *TooLargeError
+	switch {
+	case ok:
+	case errors.As(err, &large):
+		// Before any forge's classify, which would call it internal: an
+		// answer past the cap is the forge's excess, said in the cap's words.
+		e = handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "%s: %v", what, large)
+	default:
 		e = classify(err)
 		e.Message = what + ": " + e.Message
 	}
@@ -119,13 +126,10 @@ func (f *Forge) classify(err error) *handler.Error {
 		urlErr  *url.Error
 		syntax  *json.SyntaxError
 		typeErr *json.UnmarshalTypeError
-		large   *TooLargeError
 	)
 	switch {
 	case errors.As(err, &egress):
 		return handler.Errorf(codeCondition, "%v", egress)
-	case errors.As(err, &large):
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "%v", large)
 	case errors.Is(err, context.DeadlineExceeded):
 		return handler.Errorf(codeUnavailable, "%s did not answer within %s", f.Name, f.Timeout)
 	case errors.Is(err, context.Canceled):
