@@ -103,3 +103,20 @@ func TestWriteQuotaBytes(t *testing.T) {
 		wantRetry(t, h.call("alice-1", comment("small")), 60_000, "10000 bytes")
 	})
 }
+
+// A read whose result is past the account's result bytes is refused,
+// saying so; a write's result never is (the write happened).
+func TestResultBytesCap(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		h := start(t, dsn, limits(gateway.Limits{ResultBytes: 2_000}))
+		body := strings.Repeat("y", 3_000)
+		if res := h.call("alice-1", createIssue("acme/web", "big", body, "k1")); res.GetError() != nil || res.GetIssue() == nil {
+			t.Fatalf("the create's result was refused: %v", res.GetError())
+		}
+		res := h.call("alice-1", getIssue("acme/web", 1))
+		wantError(t, res, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "forge_get_issue", "over this gateway's limit of 2000")
+		if strings.Contains(res.GetError().GetMessage(), body[:100]) {
+			t.Error("the refusal quotes the result")
+		}
+	})
+}
