@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 )
 
@@ -58,3 +59,12 @@ func Total(kept int, counts ...int) uint32 {
 	}
 	return uint32(min(n, math.MaxUint32))
 }
+
+// The aggregates of the forge types' results the providers fetch, by the
+// options of their fields.
+var (
+	IssueComments  = Of(&forgev1.Issue{}, "comments")
+	PullReviews    = Of(&forgev1.PullRequest{}, "reviews")
+	PullComments   = Of(&forgev1.PullRequest{}, "comments")
+	ReviewComments = Of(&forgev1.Review{}, "comments")
+)

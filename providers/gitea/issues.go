@@ -11,6 +11,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // GetIssue reads an issue and its comments. Gitea serves pull requests on
@@ -29,7 +30,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, handler.Errorf(codeNotFound,
 				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
-		comments, err := firstPage(shownIssueComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
+		comments, err := firstPage(shown.IssueComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
 		})
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // GetPullRequest reads a pull request with its reviews (each with its
@@ -28,7 +29,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		rs, err := firstPage(shownReviews, func(o sdk.ListOptions) ([]*sdk.PullReview, *sdk.Response, error) {
+		rs, err := firstPage(shown.PullReviews, func(o sdk.ListOptions) ([]*sdk.PullReview, *sdk.Response, error) {
 			return c.ListPullReviews(repo.owner, repo.name, n, sdk.ListPullReviewsOptions{ListOptions: o})
 		})
 		if err != nil {
@@ -51,7 +52,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 			}
 			out.Reviews = append(out.Reviews, review(r, inline))
 		}
-		conversation, err := firstPage(shownPullComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
+		conversation, err := firstPage(shown.PullComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
 		})
 		if err != nil {

@@ -3,16 +3,7 @@ package github
 import (
 	gh "github.com/google/go-github/v84/github"
 
-	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/internal/shown"
-)
-
-// How many items of each aggregate a read fetches: what the renderer shows
-// (the results' (render).max_items), read from the same option.
-var (
-	shownIssueComments = shown.Of(&forgev1.Issue{}, "comments")
-	shownReviews       = shown.Of(&forgev1.PullRequest{}, "reviews")
-	shownPullComments  = shown.Of(&forgev1.PullRequest{}, "comments")
 )
 
 // page is the first page of an aggregate, read at the size the renderer

@@ -10,6 +10,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // GetPullRequest reads a pull request with the reviews (inline comments
@@ -27,7 +28,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		if err != nil {
 			return nil, err
 		}
-		rs, err := firstPage(shownReviews, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
+		rs, err := firstPage(shown.PullReviews, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
 			return c.PullRequests.ListReviews(ctx, repo.owner, repo.name, n, &o)
 		})
 		if err != nil {
@@ -41,7 +42,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		if err != nil {
 			return nil, err
 		}
-		conversation, err := firstPage(shownPullComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
+		conversation, err := firstPage(shown.PullComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return c.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
 		})
 		if err != nil {

@@ -37,7 +37,6 @@ import (
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
-	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
@@ -273,13 +272,6 @@ func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T,
 	}
 	return all, nil
 }
-
-// How many comments a read keeps: what the renderer shows (the results'
-// (render).max_items), read from the same option.
-var (
-	shownIssueComments = shown.Of(&forgev1.Issue{}, "comments")
-	shownPullComments  = shown.Of(&forgev1.PullRequest{}, "comments")
-)
 
 // firstNotes reads the first page of an issue's or merge request's notes,
 // the most GitLab serves in one (system notes share the list with the

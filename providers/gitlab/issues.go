@@ -36,7 +36,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		}
 		out := p.issue(repo, i, notes)
 		seen := len(out.Comments)
-		out.Comments = out.Comments[:min(seen, shownIssueComments)]
+		out.Comments = out.Comments[:min(seen, shown.IssueComments)]
 		out.CommentsTotal = shown.Total(len(out.Comments), seen, int(i.UserNotesCount))
 		return out, nil
 	})

@@ -46,7 +46,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 		out := p.basicMR(repo, &mr.BasicMergeRequest)
 		out.Reviews = reviews(approvals, notes)
 		cs := comments(notes)
-		out.Comments = cs[:min(len(cs), shownPullComments)]
+		out.Comments = cs[:min(len(cs), shown.PullComments)]
 		// GitLab counts user notes, diff notes among them: past the first
 		// page, the conversation is that count less the diff notes seen.
 		forge := 0

@@ -10,6 +10,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // Listing bounds, as the list_issues tool documents them.
@@ -52,7 +53,7 @@ func (f *Forge) loadIssue(ctx context.Context, tx *sql.Tx, repo string, n uint64
 		return nil, err
 	}
 	out := f.issue(it, lists[it.number])
-	out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shownIssueComments)
+	out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shown.IssueComments)
 	return out, err
 }
 

@@ -32,7 +32,7 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 			return err
 		}
 		out = f.pullRequest(r, it)
-		if out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shownPullComments); err != nil {
+		if out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shown.PullComments); err != nil {
 			return err
 		}
 		if out.Reviews, out.ReviewsTotal, err = f.reviews(ctx, tx, it); err != nil {
@@ -233,7 +233,7 @@ func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
 // submitted, and how many reviews there are.
 func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, uint32, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body, COUNT(*) OVER () FROM local_reviews
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, shownReviews)
+		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, shown.PullReviews)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -272,7 +272,7 @@ func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.R
 			return nil, 0, err
 		}
 		r := byID[id]
-		if r == nil || len(r.Comments) >= shownReviewComments {
+		if r == nil || len(r.Comments) >= shown.ReviewComments {
 			continue // past what the renderer shows: read, not kept
 		}
 		rc.Line, rc.Author = uint64(line), r.Author
