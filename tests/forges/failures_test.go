@@ -124,8 +124,8 @@ func TestGitHubFailuresInBand(t *testing.T) {
 			// transferred.
 			"GET /repos/octocat/Hello-World author",
 			"GET /repositories/ID author",
-			"GET /repos/octocat/Hello-World/issues/1/comments?per_page=100 author",
-			"GET /repositories/ID/issues/1/comments?per_page=100 author",
+			"GET /repos/octocat/Hello-World/issues/1/comments?per_page=30 author",
+			"GET /repositories/ID/issues/1/comments?per_page=30 author",
 			`POST /repos/octocat/Hello-World/issues author {"title":"Lost?","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+mark+`"}`)
 	})
 

@@ -160,7 +160,7 @@ Reproduced on main.
 >>>NONCE`)
 	wantSent(t, "get issue", sent(t, gh, 2),
 		"GET /repos/octocat/Hello-World/issues/3 author",
-		"GET /repos/octocat/Hello-World/issues/3/comments?per_page=100 author")
+		"GET /repos/octocat/Hello-World/issues/3/comments?per_page=30 author")
 
 	// The issues endpoint answers #3, pull request #2 and #1: the list
 	// keeps the issues.
@@ -286,9 +286,9 @@ Rebased.
 >>>NONCE`)
 	wantSent(t, "get pull request", sent(t, gh, 10),
 		"GET /repos/octocat/Hello-World/pulls/4 author",
-		"GET /repos/octocat/Hello-World/pulls/4/reviews?per_page=100 author",
+		"GET /repos/octocat/Hello-World/pulls/4/reviews?per_page=30 author",
 		"GET /repos/octocat/Hello-World/pulls/4/comments?per_page=100 author",
-		"GET /repos/octocat/Hello-World/issues/4/comments?per_page=100 author",
+		"GET /repos/octocat/Hello-World/issues/4/comments?per_page=30 author",
 		"GET /repos/octocat/Hello-World/commits/SHA/status?per_page=100 author",
 		"GET /repos/octocat/Hello-World/commits/SHA/check-runs?per_page=100 author")
 
@@ -353,7 +353,7 @@ func TestForgeSelectors(t *testing.T) {
 	wantSent(t, "Enterprise", sent(t, e.ghe, 0),
 		`POST /repos/acme/widgets/issues ghe {"title":"Jam again","body":"`+jsonText(strings.TrimSuffix(stamped, "\n\n"))+mark+`"}`,
 		"GET /repos/acme/widgets/issues/1 ghe",
-		"GET /repos/acme/widgets/issues/1/comments?per_page=100 ghe")
+		"GET /repos/acme/widgets/issues/1/comments?per_page=30 ghe")
 
 	got = e.ok("forge_get_issue", `{`+hello+`,"issue_number":1,"forge_provider":"github"}`)
 	if !strings.Contains(got, "url: https://github.com/octocat/Hello-World/issues/1\n") {

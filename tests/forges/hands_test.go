@@ -243,11 +243,11 @@ func TestGitHubIssueUpdates(t *testing.T) {
 		"GET /repos/octocat/Hello-World/issues/1 author",
 		`PATCH /repos/octocat/Hello-World/issues/1 author {"labels":["wontfix"],"state":"closed","state_reason":"not_planned"}`,
 		"GET /repos/octocat/Hello-World/issues/1 author",
-		"GET /repos/octocat/Hello-World/issues/1/comments?per_page=100 author",
+		"GET /repos/octocat/Hello-World/issues/1/comments?per_page=30 author",
 		"GET /repos/octocat/Hello-World/issues/1 author",
 		`PATCH /repos/octocat/Hello-World/issues/1 author {"title":"Found a bug, again","body":"`+jsonText(stamped)+`Still crashes.","state":"open"}`,
 		"GET /repos/octocat/Hello-World/issues/1 author",
-		"GET /repos/octocat/Hello-World/issues/1/comments?per_page=100 author",
+		"GET /repos/octocat/Hello-World/issues/1/comments?per_page=30 author",
 		"GET /repos/octocat/Hello-World/issues/2 author")
 
 	want(t, "create with assignees", e.ok("forge_create_issue", fmt.Sprintf(`{%s,"title":"Track it","assignees":["hubot"],"milestone":%d}`, hello, milestone)),
