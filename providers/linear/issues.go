@@ -9,6 +9,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/shown"
 )
 
 const (
@@ -29,7 +30,8 @@ func issueState(stateType string) string {
 	return "closed"
 }
 
-// GetIssue reads issue KEY-N with its comments.
+// GetIssue reads issue KEY-N with the comments the renderer shows, and
+// counts the rest when there are more.
 func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	key, err := parseTeamKey(req.GetRepo())
 	if err != nil {
@@ -43,7 +45,38 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 	if err := inTeam(n.Team.Key, key, id); err != nil {
 		return nil, err
 	}
-	return p.toIssue(n), nil
+	out := p.toIssue(n)
+	if pi := n.Comments.PageInfo; pi.HasNextPage && pi.EndCursor != "" {
+		more, err := p.countComments(ctx, "get issue "+id, id, pi.EndCursor)
+		if err != nil {
+			return nil, err
+		}
+		out.CommentsTotal = shown.Total(len(out.Comments), len(out.Comments)+more)
+	}
+	return out, nil
+}
+
+// countComments counts an issue's comments after the cursor, by id only
+// (what the renderer shows is already read), for at most countPageLimit
+// pages: Linear's connections carry no count.
+func (p *Provider) countComments(ctx context.Context, op, id, after string) (int, error) {
+	n := 0
+	for range countPageLimit {
+		var a commentIDsAnswer
+		if err := p.do(ctx, op+" (count comments)", queryCommentIDs, afterVars{ID: id, After: &after}, &a); err != nil {
+			return 0, err
+		}
+		if a.Issue == nil {
+			break
+		}
+		n += len(a.Issue.Comments.Nodes)
+		pi := a.Issue.Comments.PageInfo
+		if !pi.HasNextPage || pi.EndCursor == "" {
+			break
+		}
+		after = pi.EndCursor
+	}
+	return n, nil
 }
 
 // ListIssues lists the team's issues, newest first, that carry every
@@ -188,7 +221,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 
 func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, error) {
 	var a issueAnswer
-	if err := p.do(ctx, op, queryIssue, idVars{ID: id}, &a); err != nil {
+	if err := p.do(ctx, op, queryIssue, issueVars{ID: id, Comments: shown.IssueComments}, &a); err != nil {
 		return nil, err
 	}
 	if a.Issue == nil {

@@ -23,14 +23,48 @@ fragment IssueFields on Issue {
 }`
 
 // queryIssue reads one issue by identifier ("ENG-123") or by UUID: Linear's
-// issue(id:) accepts both. It fetches up to 50 comments; the renderer shows
-// at most 30 and states how many it left out.
-const queryIssue = `query Issue($id: String!) {
+// issue(id:) accepts both. It fetches the comments the renderer shows
+// ($comments) and whether there are more; Linear gives no count, so
+// queryCommentIDs counts the rest by id alone.
+const queryIssue = `query Issue($id: String!, $comments: Int!) {
   issue(id: $id) {
     ...IssueFields
-    comments(first: 50) { nodes { body url createdAt user { name displayName } } }
+    comments(first: $comments) { nodes { body url createdAt user { name displayName } } pageInfo { hasNextPage endCursor } }
   }
 }` + issueFields
+
+// queryCommentIDs pages an issue's comments by id, to count them.
+const queryCommentIDs = `query CommentIDs($id: String!, $after: String) {
+  issue(id: $id) { comments(first: 250, after: $after) { nodes { id } pageInfo { hasNextPage endCursor } } }
+}`
+
+// countPageLimit bounds the id pages one count reads (2,500 comments past
+// the shown ones); past it the count is a lower bound.
+const countPageLimit = 10
+
+type pageInfo struct {
+	HasNextPage bool   `json:"hasNextPage"`
+	EndCursor   string `json:"endCursor"`
+}
+
+type commentIDsAnswer struct {
+	Issue *struct {
+		Comments struct {
+			Nodes    []struct{ ID string } `json:"nodes"`
+			PageInfo pageInfo              `json:"pageInfo"`
+		} `json:"comments"`
+	} `json:"issue"`
+}
+
+type issueVars struct {
+	ID       string `json:"id"`
+	Comments int    `json:"comments"`
+}
+
+type afterVars struct {
+	ID    string  `json:"id"`
+	After *string `json:"after"`
+}
 
 // queryIssueRef resolves an identifier to the UUID commentCreate needs.
 const queryIssueRef = `query IssueRef($id: String!) {
@@ -97,7 +131,8 @@ type issueNode struct {
 		Nodes []labelNode `json:"nodes"`
 	} `json:"labels"`
 	Comments struct {
-		Nodes []commentNode `json:"nodes"`
+		Nodes    []commentNode `json:"nodes"`
+		PageInfo pageInfo      `json:"pageInfo"`
 	} `json:"comments"`
 }
 

@@ -106,7 +106,7 @@ Flaky upload test
 Times out one run in ten.
 >>>NONCE
 comments: none`)
-	wantLinear(t, "get created", linearSent(t, lin, 3), `Issue {"id":"ENG-3"}`)
+	wantLinear(t, "get created", linearSent(t, lin, 3), `Issue {"comments":30,"id":"ENG-3"}`)
 
 	ack := e.ok("forge_comment_on_issue", `{`+eng+`,"issue_number":1,"body":"Reproduced."}`)
 	m := regexp.MustCompile(`#comment-([0-9a-f]{8})$`).FindStringSubmatch(ack)
@@ -184,7 +184,7 @@ Reproduced.
 	}
 	want(t, "missing issue", e.fails("forge_get_issue", `{`+eng+`,"issue_number":99}`),
 		"forge_get_issue failed: not_found: linear get issue ENG-99: not found: Entity not found: Issue (Could not find referenced Issue.) [INPUT_ERROR]")
-	wantLinear(t, "refused arms", linearSent(t, lin, before), `Issue {"id":"ENG-99"}`)
+	wantLinear(t, "refused arms", linearSent(t, lin, before), `Issue {"comments":30,"id":"ENG-99"}`)
 }
 
 // Linear's own idempotency: a gateway that lost its memo (a fresh store)

@@ -55,6 +55,7 @@ func (s *Server) execute(authorization string, op *operation, vars map[string]an
 		return errorsAnswer(gqlError{Message: "Authentication required, not authenticated",
 			Extensions: ext("authentication error", "AUTHENTICATION_ERROR", 401, true, "You need to authenticate to access this operation.")})
 	}
+	op.vars = vars
 	data := map[string]any{}
 	for _, sel := range op.root {
 		v, gerr := s.resolve(sel.name, bind(sel.args, vars).(map[string]any), viewer)

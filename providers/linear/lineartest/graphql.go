@@ -38,6 +38,9 @@ type operation struct {
 	kind, name string // "query" or "mutation", and the operation name
 	root       []selection
 	fragments  map[string][]selection
+	// vars are the request's variables, which a field's arguments below
+	// the root may name (an issue's comments(first: $n, after: $cursor)).
+	vars map[string]any
 }
 
 type parser struct {
@@ -262,8 +265,9 @@ func bind(v any, vars map[string]any) any {
 	return v
 }
 
-// object is resolved data: a map whose values may be thunks (func() any),
-// evaluated only when selected, so objects can refer to each other (an
+// object is resolved data: a map whose values may be thunks (func() any,
+// or func(args) any for a field that takes arguments), evaluated only when
+// selected, so objects can refer to each other (an
 // issue's comments, a comment's issue) without building cycles. Each object
 // names its type in "__typename".
 type object = map[string]any
@@ -317,6 +321,11 @@ func (op *operation) fill(out map[string]any, obj object, sel []selection) error
 		v, ok := obj[s.name]
 		if !ok {
 			return fmt.Errorf("Cannot query field %q on type %q.", s.name, obj["__typename"])
+		}
+		if f, ok := v.(func(args map[string]any) any); ok {
+			// A field that takes arguments (a connection's first, after).
+			args, _ := bind(s.args, op.vars).(map[string]any)
+			v = f(args)
 		}
 		if s.sub == nil {
 			if f, ok := v.(func() any); ok {

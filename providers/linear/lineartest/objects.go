@@ -49,14 +49,17 @@ func (s *Server) issueObj(i *issue) object {
 			}
 			return connection("IssueLabelConnection", nodes)
 		},
-		"comments": func() any {
+		// Paged like Linear's connections: first (50 when omitted),
+		// after, pageInfo.
+		"comments": func(args map[string]any) any {
 			nodes := []object{}
 			for _, c := range s.comments {
 				if c.issue == i {
 					nodes = append(nodes, s.commentObj(c))
 				}
 			}
-			return connection("CommentConnection", nodes)
+			page, _ := list("CommentConnection", nodes, args)
+			return page
 		},
 	}
 }
