@@ -1,0 +1,113 @@
+package local_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/local"
+)
+
+// requireSandbox skips a test of the sandbox itself where bubblewrap is
+// missing, unless FORGETOOLS_REQUIRE_SANDBOX=1 (make test) makes that a
+// failure.
+func requireSandbox(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("FORGETOOLS_REQUIRE_SANDBOX") == "1" {
+			t.Fatalf("FORGETOOLS_REQUIRE_SANDBOX=1 but bwrap is not installed (apt-get install bubblewrap): %v", err)
+		}
+		t.Skip("bwrap is not installed; scripts/test installs it and sets FORGETOOLS_REQUIRE_SANDBOX=1")
+	}
+}
+
+// Where the sandbox cannot be made, CI refuses and records no run: it
+// never falls back to running unconfined.
+func TestCISandboxFailsClosed(t *testing.T) {
+	t.Setenv("PATH", t.TempDir()) // no bwrap, no prlimit
+	f, _ := newForge(t, sqliteDatabase(t), local.Options{CI: local.CI{Command: "touch /tmp/ran"}})
+	ctx := context.Background()
+	_, err := f.TriggerCi(ctx, alice, &gatewayv1.TriggerCIRequest{Repo: "acme/app", Workflow: "ci", Ref: "main"})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "refuses to run CI", "bwrap is not installed", "ci_sandbox: none")
+	runs, err := f.ListCiRuns(ctx, alice, &gatewayv1.ListCIRunsRequest{Repo: "acme/app"})
+	if err != nil || len(runs.GetRuns()) != 0 {
+		t.Fatalf("a refused run was recorded: %v, %v", runs, err)
+	}
+}
+
+// ci_sandbox: none runs the command as the gateway's user, saying so in
+// the log at every run.
+func TestCISandboxNoneWarnsEveryRun(t *testing.T) {
+	var logs bytes.Buffer
+	f, _ := newForge(t, sqliteDatabase(t), local.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+		CI: local.CI{Command: "id -u; false"}})
+	for range 2 {
+		run := trigger(t, f, "main", "x")
+		if got := run.GetJobs()[0].GetLogTail(); strings.TrimSpace(got) != strings.TrimSpace(uidOf(t)) {
+			t.Errorf("an unsandboxed run ran as %q, want the gateway's uid %s", got, uidOf(t))
+		}
+	}
+	if n := strings.Count(logs.String(), "CI runs unsandboxed (ci_sandbox: none)"); n != 2 {
+		t.Errorf("%d warnings for 2 unsandboxed runs:\n%s", n, logs.String())
+	}
+}
+
+func uidOf(t *testing.T) string {
+	out, err := exec.Command("id", "-u").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out)
+}
+
+func TestCISandboxSettingsChecked(t *testing.T) {
+	for _, ci := range []local.CI{{Command: "true", Sandbox: "docker"}, {Command: "true", UID: -1}} {
+		if _, err := local.New(context.Background(), sqliteDatabase(t).open(t), local.Options{GitDir: t.TempDir(), CI: ci}); err == nil {
+			t.Errorf("CI settings %+v accepted", ci)
+		}
+	}
+}
+
+// sandboxProbe reports what a run can see and do, one line each.
+const sandboxProbe = `
+echo "uid=$(id -u) gid=$(id -g)"
+for p in /proc/[0-9]*; do echo "pid ${p#/proc/}"; done
+touch /work/mine && echo "checkout writable"
+touch /tmp/mine && echo "tmp writable"
+touch /usr/mine 2>/dev/null && echo "usr WRITABLE"
+test -e "$GITDIR" && echo "git dir VISIBLE"
+test -e /etc/shadow && echo "shadow VISIBLE"
+ls /
+(exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && echo "network OPEN"
+ip -o link 2>/dev/null | cut -d: -f2
+false
+`
+
+// A sandboxed run is nobody (the gateway here is root or not), sees only
+// its own processes, writes only its checkout and /tmp, and sees none of
+// the gateway's files.
+func TestCISandboxConfines(t *testing.T) {
+	requireSandbox(t)
+	d := sqliteDatabase(t)
+	t.Setenv("GITDIR", d.gitDir)
+	f, _ := newForge(t, d, local.Options{CI: local.CI{Command: "exec /bin/bash -c '" + strings.ReplaceAll(sandboxProbe, "'", `'\''`) + "'", Env: []string{"GITDIR"}}})
+	log := trigger(t, f, "main", "x").GetJobs()[0].GetLogTail()
+	for _, want := range []string{"uid=65534 gid=65534\n", "checkout writable\n", "tmp writable\n"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("the run's log lacks %q:\n%s", want, log)
+		}
+	}
+	for _, bad := range []string{"WRITABLE", "VISIBLE", "OPEN", "\nrun\n", "\nroot\n", "\nhome\n", "\nopt\n"} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the run's log shows %q:\n%s", bad, log)
+		}
+	}
+	if n := strings.Count(log, "pid "); n > 4 {
+		t.Errorf("the run sees %d processes, more than its own:\n%s", n, log)
+	}
+}
