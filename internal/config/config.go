@@ -105,6 +105,9 @@ type Forge struct {
 	// as root; zero = 65534 (nobody).
 	CIUID int `yaml:"ci_uid"`
 	CIGID int `yaml:"ci_gid"`
+	// CIMemoryMB bounds the address space of each process of a
+	// sandboxed CI run; zero = 4096 (raise it for go test -race).
+	CIMemoryMB int64 `yaml:"ci_memory_mb"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 	// WebhookSecretEnv names the environment variable holding the secret

@@ -126,6 +126,10 @@ type CI struct {
 	// UID and GID are who a sandboxed run is when the gateway runs as
 	// root. Zero: 65534 (nobody, nogroup); root is refused.
 	UID, GID int
+	// Memory bounds the address space of each process of a sandboxed
+	// run, in bytes. Zero: DefaultCIMemory (4 GiB). The race detector
+	// reserves far more address space than it uses: raise it for -race.
+	Memory int64
 }
 
 // DefaultCITimeout bounds a CI run when CI.Timeout is zero.

@@ -30,13 +30,15 @@ const (
 // processes count for the run's uid, and the wall-clock bound is
 // CI.Timeout.
 const (
-	ciMemoryBytes  = 4 << 30 // address space of one process
-	ciFileBytes    = 1 << 30 // largest file a run may write
-	ciProcesses    = 512     // processes and threads of the run's uid
-	ciTmpBytes     = 1 << 30 // the private /tmp (a tmpfs)
-	ciNobody       = 65534   // nobody and nogroup on Debian
-	ciCheckoutPath = "/work" // where the checkout is inside the sandbox
-	ciProbeTimeout = time.Minute
+	// DefaultCIMemory is CI.Memory when it is zero: the address space
+	// of one process.
+	DefaultCIMemory = 4 << 30
+	ciFileBytes     = 1 << 30 // largest file a run may write
+	ciProcesses     = 512     // processes and threads of the run's uid
+	ciTmpBytes      = 1 << 30 // the private /tmp (a tmpfs)
+	ciNobody        = 65534   // nobody and nogroup on Debian
+	ciCheckoutPath  = "/work" // where the checkout is inside the sandbox
+	ciProbeTimeout  = time.Minute
 )
 
 // ciSystemDirs are the host directories a run sees, read-only: the
@@ -60,6 +62,7 @@ type sandbox struct {
 	uid, gid int
 	network  bool
 	cpu      time.Duration
+	memory   int64
 }
 
 // checkSandbox checks the sandbox settings of ci.
@@ -73,6 +76,12 @@ func checkSandbox(ci CI) (CI, error) {
 	}
 	if ci.UID < 0 || ci.GID < 0 {
 		return ci, fmt.Errorf("CI uid %d or gid %d is negative", ci.UID, ci.GID)
+	}
+	if ci.Memory < 0 {
+		return ci, fmt.Errorf("CI memory limit %d is negative", ci.Memory)
+	}
+	if ci.Memory == 0 {
+		ci.Memory = DefaultCIMemory
 	}
 	if ci.UID == 0 {
 		ci.UID = ciNobody
@@ -96,7 +105,7 @@ func (f *Forge) sandbox(ctx context.Context) (*sandbox, error) {
 		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
 			"the local forge refuses to run CI: its sandbox cannot be made: %s. Install bubblewrap and prlimit (Debian: apt-get install bubblewrap util-linux) where user namespaces are allowed, or have the operator set ci_sandbox: none to run CI unconfined", why)
 	}
-	s := &sandbox{uid: f.ci.UID, gid: f.ci.GID, network: f.ci.Network, cpu: f.ci.Timeout, drop: os.Geteuid() == 0}
+	s := &sandbox{uid: f.ci.UID, gid: f.ci.GID, network: f.ci.Network, cpu: f.ci.Timeout, memory: f.ci.Memory, drop: os.Geteuid() == 0}
 	var err error
 	if s.bwrap, err = exec.LookPath("bwrap"); err != nil {
 		return nil, refuse("bwrap is not installed")
@@ -118,6 +127,9 @@ func (s *sandbox) probe(ctx context.Context) string {
 		return err.Error()
 	}
 	defer os.RemoveAll(dir)
+	if err := s.own(dir); err != nil {
+		return err.Error()
+	}
 	ctx, cancel := context.WithTimeout(ctx, ciProbeTimeout)
 	defer cancel()
 	cmd := s.command(ctx, dir, "true", []string{"PATH=/usr/bin:/bin"})
@@ -136,26 +148,28 @@ func (s *sandbox) checkoutDir() (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("cannot make a checkout directory: %w", err)
 	}
-	if err := s.own(dir); err != nil {
-		os.RemoveAll(dir)
-		return "", err
-	}
 	return dir, nil
 }
 
 // own gives dir and everything under it to the run's uid, so the only
 // place the run may write is its checkout. Symlinks are changed, never
-// followed, and nothing in dir is the run's yet.
+// followed. dir itself changes hands last: until then it is the
+// gateway's, mode 0700, so no process of the run's uid can swap an entry
+// for a symlink while the walk is under way.
 func (s *sandbox) own(dir string) error {
 	if !s.drop {
 		return nil
 	}
-	return filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
-		if err != nil {
+	err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil || p == dir {
 			return err
 		}
 		return os.Lchown(p, s.uid, s.gid)
 	})
+	if err != nil {
+		return err
+	}
+	return os.Lchown(dir, s.uid, s.gid)
 }
 
 // command runs script under sh in the sandbox, with dir as its writable
@@ -164,7 +178,7 @@ func (s *sandbox) own(dir string) error {
 func (s *sandbox) command(ctx context.Context, dir, script string, env []string) *exec.Cmd {
 	cpu := int64(max(s.cpu.Seconds(), 1))
 	args := []string{
-		"--cpu=" + strconv.FormatInt(cpu, 10), "--as=" + strconv.Itoa(ciMemoryBytes), "--fsize=" + strconv.Itoa(ciFileBytes),
+		"--cpu=" + strconv.FormatInt(cpu, 10), "--as=" + strconv.FormatInt(s.memory, 10), "--fsize=" + strconv.Itoa(ciFileBytes),
 		"--nproc=" + strconv.Itoa(ciProcesses), "--core=0", "--", s.bwrap,
 		"--unshare-user", "--unshare-ipc", "--unshare-pid", "--unshare-uts", "--unshare-cgroup-try", "--disable-userns",
 		"--die-with-parent", "--new-session", "--hostname", "forgetools-ci",

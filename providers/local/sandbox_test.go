@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
+	"net"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +47,7 @@ func TestCISandboxFailsClosed(t *testing.T) {
 func TestCISandboxNoneWarnsEveryRun(t *testing.T) {
 	var logs bytes.Buffer
 	f, _ := newForge(t, sqliteDatabase(t), local.Options{Logger: slog.New(slog.NewTextHandler(&logs, nil)),
-		CI: local.CI{Command: "id -u; false"}})
+		CI: local.CI{Command: "id -u; false", Sandbox: local.SandboxNone}})
 	for range 2 {
 		run := trigger(t, f, "main", "x")
 		if got := run.GetJobs()[0].GetLogTail(); strings.TrimSpace(got) != strings.TrimSpace(uidOf(t)) {
@@ -84,7 +86,8 @@ test -e "$GITDIR" && echo "git dir VISIBLE"
 test -e /etc/shadow && echo "shadow VISIBLE"
 ls /
 (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && echo "network OPEN"
-ip -o link 2>/dev/null | cut -d: -f2
+echo "limits cpu=$(ulimit -t) as=$(ulimit -v) procs=$(ulimit -u) fsize=$(ulimit -f)"
+(exec 3<>/dev/tcp/127.0.0.1/$PORT) 2>/dev/null && echo "listener OPEN"
 false
 `
 
@@ -95,9 +98,13 @@ func TestCISandboxConfines(t *testing.T) {
 	requireSandbox(t)
 	d := sqliteDatabase(t)
 	t.Setenv("GITDIR", d.gitDir)
-	f, _ := newForge(t, d, local.Options{CI: local.CI{Command: "exec /bin/bash -c '" + strings.ReplaceAll(sandboxProbe, "'", `'\''`) + "'", Env: []string{"GITDIR"}}})
+	t.Setenv("PORT", listen(t))
+	ci := local.CI{Command: "exec /bin/bash -c '" + strings.ReplaceAll(sandboxProbe, "'", `'\''`) + "'", Env: []string{"GITDIR", "PORT"}}
+	f, _ := newForge(t, d, local.Options{CI: ci})
 	log := trigger(t, f, "main", "x").GetJobs()[0].GetLogTail()
-	for _, want := range []string{"uid=65534 gid=65534\n", "checkout writable\n", "tmp writable\n"} {
+	for _, want := range []string{"uid=65534 gid=65534\n", "checkout writable\n", "tmp writable\n",
+		// bash's ulimit -v and -f count KiB; the timeout is 10m.
+		"limits cpu=600 as=4194304 procs=512 fsize=1048576\n"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("the run's log lacks %q:\n%s", want, log)
 		}
@@ -109,5 +116,35 @@ func TestCISandboxConfines(t *testing.T) {
 	}
 	if n := strings.Count(log, "pid "); n > 4 {
 		t.Errorf("the run sees %d processes, more than its own:\n%s", n, log)
+	}
+}
+
+// listen opens a loopback listener for the test and returns its port.
+func listen(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+// ci_network: true shares the host's network with a sandboxed run.
+func TestCISandboxNetworkWhenAsked(t *testing.T) {
+	requireSandbox(t)
+	t.Setenv("PORT", listen(t))
+	f, _ := newForge(t, sqliteDatabase(t), local.Options{CI: local.CI{Network: true, Env: []string{"PORT"},
+		Command: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/$PORT' && echo "listener OPEN"; false`}})
+	if log := trigger(t, f, "main", "x").GetJobs()[0].GetLogTail(); !strings.Contains(log, "listener OPEN\n") {
+		t.Fatalf("with ci_network the run cannot reach a loopback listener:\n%s", log)
 	}
 }
