@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/forgetools/forgetools/internal/gitpath"
 )
 
 // entry is one non-tree entry of a flattened tree: a file, a symlink or a
@@ -167,35 +169,10 @@ func (r *Repo) commit(tree plumbing.Hash, parents []plumbing.Hash, message strin
 }
 
 // CheckPath refuses a path git would not store or that could leave a
-// checkout: empty, absolute, with empty, "." or ".." components, a ".git"
-// component, a backslash or a control character.
+// checkout, by git's own rules (gitpath, which the gateway applies to
+// every forge's paths too).
 func CheckPath(p string) error {
-	why := ""
-	switch {
-	case p == "":
-		why = "it is empty"
-	case strings.HasPrefix(p, "/"):
-		why = "it starts with /; paths are from the repository root"
-	case strings.ContainsAny(p, "\\"):
-		why = `it contains "\"`
-	}
-	for _, c := range p {
-		if why == "" && (c < 0x20 || c == 0x7f) {
-			why = fmt.Sprintf("it contains %q", c)
-		}
-	}
-	for _, part := range strings.Split(p, "/") {
-		if why != "" {
-			break
-		}
-		switch {
-		case part == "" || part == "." || part == "..":
-			why = `it has an empty, "." or ".." component`
-		case strings.EqualFold(part, ".git"):
-			why = `it has a ".git" component`
-		}
-	}
-	if why != "" {
+	if why := gitpath.Problem(p); why != "" {
 		return fmt.Errorf("%w: path %q: %s", ErrInvalid, p, why)
 	}
 	return nil
