@@ -253,7 +253,9 @@ func (r *Repo) rootTree(commit plumbing.Hash) (*object.Tree, error) {
 	return c.Tree()
 }
 
-// find is the tree entry at p in commit.
+// find is the tree entry at p in commit. It walks p a component at a
+// time, so a path under a file or a symlink ("README.md/x") is the
+// caller's mistake, said as such, not a failure to read a tree.
 func (r *Repo) find(commit plumbing.Hash, p string) (*object.TreeEntry, error) {
 	if err := CheckPath(p); err != nil {
 		return nil, err
@@ -262,11 +264,27 @@ func (r *Repo) find(commit plumbing.Hash, p string) (*object.TreeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := t.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7])
+	parts := strings.Split(p, "/")
+	for i, name := range parts {
+		e, err := t.FindEntry(name)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7])
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i == len(parts)-1 {
+			return e, nil
+		}
+		if e.Mode != filemode.Dir {
+			under := strings.Join(parts[:i+1], "/")
+			return nil, fmt.Errorf("%w: %s is a %s, not a directory, so there is no %s under it", ErrInvalid, under, typeOf(e.Mode), p)
+		}
+		if t, err = r.git.TreeObject(e.Hash); err != nil {
+			return nil, err
+		}
 	}
-	return e, err
+	return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7]) // unreachable: p has a component
 }
 
 // Entry is one entry of a directory listing.
