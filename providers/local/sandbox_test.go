@@ -5,28 +5,15 @@ import (
 	"context"
 	"log/slog"
 	"net"
-	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/providers/local"
 )
-
-// requireSandbox skips a test of the sandbox itself where bubblewrap is
-// missing, unless FORGETOOLS_REQUIRE_SANDBOX=1 (make test) makes that a
-// failure.
-func requireSandbox(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		if os.Getenv("FORGETOOLS_REQUIRE_SANDBOX") == "1" {
-			t.Fatalf("FORGETOOLS_REQUIRE_SANDBOX=1 but bwrap is not installed (apt-get install bubblewrap): %v", err)
-		}
-		t.Skip("bwrap is not installed; scripts/test installs it and sets FORGETOOLS_REQUIRE_SANDBOX=1")
-	}
-}
 
 // Where the sandbox cannot be made, CI refuses and records no run: it
 // never falls back to running unconfined.
@@ -95,7 +82,7 @@ false
 // its own processes, writes only its checkout and /tmp, and sees none of
 // the gateway's files.
 func TestCISandboxConfines(t *testing.T) {
-	requireSandbox(t)
+	testkit.RequireSandbox(t)
 	d := sqliteDatabase(t)
 	t.Setenv("GITDIR", d.gitDir)
 	t.Setenv("PORT", listen(t))
@@ -140,7 +127,7 @@ func listen(t *testing.T) string {
 
 // ci_network: true shares the host's network with a sandboxed run.
 func TestCISandboxNetworkWhenAsked(t *testing.T) {
-	requireSandbox(t)
+	testkit.RequireSandbox(t)
 	t.Setenv("PORT", listen(t))
 	f, _ := newForge(t, sqliteDatabase(t), local.Options{CI: local.CI{Network: true, Env: []string{"PORT"},
 		Command: `bash -c 'exec 3<>/dev/tcp/127.0.0.1/$PORT' && echo "listener OPEN"; false`}})

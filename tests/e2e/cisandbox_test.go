@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -66,12 +65,7 @@ false
 // that would find it.
 func TestCISandboxKeepsTheGatewaysSecrets(t *testing.T) {
 	t.Parallel()
-	if _, err := exec.LookPath("bwrap"); err != nil {
-		if os.Getenv("FORGETOOLS_REQUIRE_SANDBOX") == "1" {
-			t.Fatalf("FORGETOOLS_REQUIRE_SANDBOX=1 but bwrap is not installed: %v", err)
-		}
-		t.Skip("bwrap is not installed; scripts/test installs it and sets FORGETOOLS_REQUIRE_SANDBOX=1")
-	}
+	testkit.RequireSandbox(t)
 	for _, mode := range []string{"bubblewrap", "none"} {
 		t.Run(mode, func(t *testing.T) {
 			t.Parallel()
