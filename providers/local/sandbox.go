@@ -47,11 +47,12 @@ const (
 var ciSystemDirs = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}
 
 // ciEtc are the files of /etc a run sees, read-only: users and groups,
-// the dynamic linker, Debian's alternatives, certificates, the time zone
-// and name resolution. The rest of /etc (where an operator may keep the
+// the dynamic linker, Debian's alternatives, CA certificates (never
+// /etc/ssl/private, where the gateway's TLS key may be), the time zone and
+// name resolution. The rest of /etc (where an operator may keep the
 // gateway's configuration) does not exist for it.
 var ciEtc = []string{"/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/hosts", "/etc/resolv.conf",
-	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl", "/etc/ca-certificates",
+	"/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/ssl/certs", "/etc/ssl/openssl.cnf", "/etc/ca-certificates",
 	"/etc/localtime", "/etc/timezone", "/etc/protocols", "/etc/services"}
 
 // sandbox is how runs are started when they are confined.

@@ -71,6 +71,8 @@ touch /tmp/mine && echo "tmp writable"
 touch /usr/mine 2>/dev/null && echo "usr WRITABLE"
 test -e "$GITDIR" && echo "git dir VISIBLE"
 test -e /etc/shadow && echo "shadow VISIBLE"
+test -e /etc/ssl/private && echo "TLS keys VISIBLE"
+test -e /etc/ssl/certs/ca-certificates.crt || echo "CA bundle MISSING"
 ls /
 (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null && echo "network OPEN"
 echo "limits cpu=$(ulimit -t) as=$(ulimit -v) procs=$(ulimit -u) fsize=$(ulimit -f)"
@@ -96,7 +98,7 @@ func TestCISandboxConfines(t *testing.T) {
 			t.Errorf("the run's log lacks %q:\n%s", want, log)
 		}
 	}
-	for _, bad := range []string{"WRITABLE", "VISIBLE", "OPEN", "\nrun\n", "\nroot\n", "\nhome\n", "\nopt\n"} {
+	for _, bad := range []string{"WRITABLE", "VISIBLE", "OPEN", "MISSING", "\nrun\n", "\nroot\n", "\nhome\n", "\nopt\n"} {
 		if strings.Contains(log, bad) {
 			t.Errorf("the run's log shows %q:\n%s", bad, log)
 		}
