@@ -39,6 +39,9 @@ func (r *Repo) flatten(tree plumbing.Hash) (map[string]entry, error) {
 	}
 	w := object.NewTreeWalker(t, true, nil)
 	defer w.Close()
+	// The names are held to CheckPath below, so a tree someone pushed
+	// with a path git refuses is said to be that (invalid), not a failure.
+	w.SkipPathValidation()
 	for {
 		name, e, err := w.Next()
 		if errors.Is(err, io.EOF) {
@@ -46,6 +49,9 @@ func (r *Repo) flatten(tree plumbing.Hash) (map[string]entry, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if why := gitpath.Problem(name); why != "" {
+			return nil, fmt.Errorf("%w: the tree holds %q, a path git refuses (%s): no write or merge may carry it on", ErrInvalid, name, why)
 		}
 		if e.Mode != filemode.Dir {
 			out[name] = entry{hash: e.Hash, mode: e.Mode}
