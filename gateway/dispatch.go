@@ -41,7 +41,7 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (h
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"the request names no operation (the call is unset, or is one this gateway does not know)")
 	}
-	if err := s.validate(req); err != nil {
+	if err := s.validateCall(o, req); err != nil {
 		return nil, err
 	}
 	o.scope = o.arm.Scope

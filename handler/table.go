@@ -107,4 +107,16 @@ type Arm struct {
 	Serve func(ctx context.Context, h any, c Call, req proto.Message) (proto.Message, error)
 	// Wrap puts the arm's result message into a result envelope.
 	Wrap func(callID string, res proto.Message) proto.Message
+
+	// Paths returns the request's repository paths (fields marked
+	// (param).repo_path), for the gateway to hold to git's path rules
+	// before any provider runs; nil when the arm has none.
+	Paths func(req proto.Message) []RepoPath
+}
+
+// RepoPath is one repository path of a request.
+type RepoPath struct {
+	// Path names the field by proto field names ("comments[2].path").
+	Path  string
+	Value *string
 }

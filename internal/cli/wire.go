@@ -189,7 +189,8 @@ func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder
 	}
 	return local.New(ctx, st.DB(), local.Options{
 		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir, Recorder: rec,
-		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
+		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv, Sandbox: f.CISandbox,
+			Network: f.CINetwork, UID: f.CIUID, GID: f.CIGID, Memory: f.CIMemoryMB << 20},
 	})
 }
 

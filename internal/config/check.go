@@ -53,8 +53,15 @@ func (c *Config) Check() error {
 		if f.Auth != "" && (f.Provider != "linear" || (f.Auth != "api_key" && f.Auth != "oauth")) {
 			bad("%s.auth: %q: only a linear forge takes auth, and it is api_key or oauth", where, f.Auth)
 		}
-		if f.Provider != "local" && (f.GitDir != "" || f.CICommand != "" || f.CITimeout != 0 || len(f.CIEnv) > 0) {
-			bad("%s: git_dir, ci_command, ci_timeout and ci_env are settings of the local forge, not of %s", where, f.Provider)
+		if f.Provider != "local" && (f.GitDir != "" || f.CICommand != "" || f.CITimeout != 0 || len(f.CIEnv) > 0 ||
+			f.CISandbox != "" || f.CINetwork || f.CIUID != 0 || f.CIGID != 0 || f.CIMemoryMB != 0) {
+			bad("%s: git_dir and the ci_ settings (ci_command, ci_timeout, ci_env, ci_sandbox, ci_network, ci_uid, ci_gid, ci_memory_mb) are settings of the local forge, not of %s", where, f.Provider)
+		}
+		if f.CISandbox != "" && f.CISandbox != "bubblewrap" && f.CISandbox != "none" {
+			bad("%s.ci_sandbox: %q is neither bubblewrap nor none", where, f.CISandbox)
+		}
+		if f.CIUID < 0 || f.CIGID < 0 || f.CIMemoryMB < 0 {
+			bad("%s: ci_uid, ci_gid and ci_memory_mb are not negative", where)
 		}
 		if f.CITimeout < 0 {
 			bad("%s.ci_timeout: %s is negative", where, time.Duration(f.CITimeout))

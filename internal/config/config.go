@@ -94,6 +94,20 @@ type Forge struct {
 	// it sees only PATH, HOME and a few locale variables otherwise, never
 	// the gateway's credentials.
 	CIEnv []string `yaml:"ci_env"`
+	// CISandbox is how a CI run is confined: bubblewrap (the default:
+	// its own uid, namespaces and limits; CI refuses to run where that
+	// cannot be made) or none (the gateway's own user, warned at every
+	// run). SECURITY.md describes the sandbox.
+	CISandbox string `yaml:"ci_sandbox"`
+	// CINetwork lets a sandboxed CI run reach the network.
+	CINetwork bool `yaml:"ci_network"`
+	// CIUID and CIGID are who a sandboxed run is when the gateway runs
+	// as root; zero = 65534 (nobody).
+	CIUID int `yaml:"ci_uid"`
+	CIGID int `yaml:"ci_gid"`
+	// CIMemoryMB bounds the address space of each process of a
+	// sandboxed CI run; zero = 4096 (raise it for go test -race).
+	CIMemoryMB int64 `yaml:"ci_memory_mb"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 	// WebhookSecretEnv names the environment variable holding the secret

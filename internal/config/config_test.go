@@ -69,6 +69,8 @@ func TestParseRejects(t *testing.T) {
 		{"unreachable account", "forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n", "nothing can connect"},
 		{"bad duration", "forges:\n  - {provider: local, timeout: soon}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "not a duration"},
 		{"ci on github", "forges:\n  - {provider: github, token_env: T, ci_command: make}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of github"},
+		{"ci_network on gitea", "forges:\n  - {provider: gitea, token_env: T, ci_network: true}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of gitea"},
+		{"ci_sandbox unknown", "forges:\n  - {provider: local, ci_command: make, ci_sandbox: docker}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", `ci_sandbox: "docker" is neither bubblewrap nor none`},
 		{"git_dir on linear", "forges:\n  - {provider: linear, token_env: T, git_dir: /x}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "settings of the local forge, not of linear"},
 		{"negative ci_timeout", "forges:\n  - {provider: local, ci_timeout: -1s}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", "ci_timeout: -1s is negative"},
 		{"bad ci_env", "forges:\n  - {provider: local, ci_env: [\"A=B\"]}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, sessions: [s]}\n", `"A=B" is not an environment variable name`},

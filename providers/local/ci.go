@@ -65,6 +65,10 @@ func (f *Forge) TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.Tr
 	if err != nil {
 		return nil, err
 	}
+	sb, err := f.sandbox(ctx)
+	if err != nil {
+		return nil, err
+	}
 	inputs := make([]ciInput, len(req.GetInputs()))
 	for i, in := range req.GetInputs() {
 		inputs[i] = ciInput{Name: in.GetName(), Value: in.GetValue()}
@@ -84,7 +88,7 @@ func (f *Forge) TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.Tr
 	if err != nil {
 		return nil, err
 	}
-	if err := f.execute(ctx, r, ru, inputs); err != nil {
+	if err := f.execute(ctx, sb, r, ru, inputs); err != nil {
 		return nil, err
 	}
 	return &forgev1.CITriggered{
@@ -113,6 +117,10 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 	if err := json.Unmarshal([]byte(ru.inputs), &inputs); err != nil {
 		return nil, internal(err)
 	}
+	sb, err := f.sandbox(ctx)
+	if err != nil {
+		return nil, err
+	}
 	// Only a finished run starts again, checked in the update itself, so
 	// two re-runs of one run cannot both start it.
 	err = f.write(ctx, func(tx *sql.Tx) error {
@@ -127,7 +135,7 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 	if err != nil {
 		return nil, err
 	}
-	if err := f.execute(ctx, r, ru, inputs); err != nil {
+	if err := f.execute(ctx, sb, r, ru, inputs); err != nil {
 		return nil, err
 	}
 	return f.ciRun(r.name, ru, true), nil
@@ -238,8 +246,8 @@ func (f *Forge) runURL(repo string, id int64) string {
 // execute runs the command for ru and records how it ended. The record is
 // written even when the caller has gone, so a run never stays in progress
 // because the agent stopped waiting.
-func (f *Forge) execute(ctx context.Context, r *repository, ru *run, inputs []ciInput) error {
-	res := f.runCommand(ctx, r, plumbing.NewHash(ru.headSHA), ru, inputs)
+func (f *Forge) execute(ctx context.Context, sb *sandbox, r *repository, ru *run, inputs []ciInput) error {
+	res := f.runCommand(ctx, sb, r, plumbing.NewHash(ru.headSHA), ru, inputs)
 	ru.status, ru.conclusion, ru.logTail = "completed", res.conclusion, res.logTail
 	done, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeGrace)
 	defer cancel()

@@ -124,7 +124,7 @@ func TestRepositoryReads(t *testing.T) {
 			{&gatewayv1.ReadFileRequest{Path: "README.md", Ref: "no-such-branch"}, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
 				`"no-such-branch" is not a branch, tag or commit of this repository`},
 			{&gatewayv1.ReadFileRequest{Path: "docs"}, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "docs is a directory"},
-			{&gatewayv1.ReadFileRequest{Path: "../../etc/passwd"}, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `".." component`},
+			{&gatewayv1.ReadFileRequest{Path: "../../etc/passwd"}, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `its component ".." is . or ..`},
 			{&gatewayv1.ReadFileRequest{Path: "README.md", Ref: "main~1"}, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "not a branch, tag or commit"},
 		} {
 			tc.req.Repo = "acme/app"
@@ -183,7 +183,7 @@ func TestWriteFileRules(t *testing.T) {
 			{"path under a file", alice, &gatewayv1.WriteFileRequest{Branch: "fix", Path: "src/a.go/b"},
 				gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "src/a.go is a file"},
 			{"a .git path", alice, &gatewayv1.WriteFileRequest{Branch: "fix", Path: ".git/config"},
-				gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `".git" component`},
+				gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `its component ".git" would be taken for the repository's .git directory`},
 		} {
 			tc.req.Repo, tc.req.Message, tc.req.Content = "acme/app", "m", "x"
 			_, err := f.WriteFile(ctx, tc.c, tc.req)

@@ -115,6 +115,21 @@ type CI struct {
 	// HOME and the locale; the gateway's own environment (its credentials)
 	// is never passed on whole.
 	Env []string
+	// Sandbox is how a run is confined: "" or SandboxBubblewrap (its own
+	// unprivileged uid, mount, pid, IPC and network namespaces, resource
+	// limits; CI refuses to run when that cannot be made), or SandboxNone
+	// (the gateway's uid and file system; a warning at every run).
+	Sandbox string
+	// Network lets a sandboxed run reach the network (the host's network
+	// namespace). Off: the run has only a loopback interface of its own.
+	Network bool
+	// UID and GID are who a sandboxed run is when the gateway runs as
+	// root. Zero: 65534 (nobody, nogroup); root is refused.
+	UID, GID int
+	// Memory bounds the address space of each process of a sandboxed
+	// run, in bytes. Zero: DefaultCIMemory (4 GiB). The race detector
+	// reserves far more address space than it uses: raise it for -race.
+	Memory int64
 }
 
 // DefaultCITimeout bounds a CI run when CI.Timeout is zero.

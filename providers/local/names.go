@@ -9,6 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/local/localgit"
 )
 
 // The two kinds of numbered artifact, as stored in local_items.kind.
@@ -89,8 +90,35 @@ func branchProblem(ref string) string {
 			return fmt.Sprintf(`its component %q starts with "." or ends with ".lock"`, part)
 		}
 	}
+	return shadowProblem(ref)
+}
+
+// minAbbrev is the shortest sha abbreviation git reads (its
+// MINIMUM_ABBREV): a branch named with as many hex digits or more could
+// be taken for a commit.
+const minAbbrev = 4
+
+// shadowProblem refuses a name git would find ambiguous with something
+// else it resolves (gitrevisions(7)): a sha or an abbreviation of one,
+// HEAD and the other pseudo-refs, or a name that a lookup by git's rules
+// finds under refs/ before refs/heads/ ("tags/v1" is refs/tags/v1 first).
+func shadowProblem(ref string) string {
+	switch {
+	case len(ref) >= minAbbrev && localgit.IsHex(ref):
+		return "it is all hex digits, so git could take it for a commit sha; add a word (e.g. fix-" + ref + ")"
+	case pseudoRef.MatchString(ref):
+		return "it is spelled like HEAD or another of git's pseudo-refs"
+	}
+	for _, prefix := range []string{"refs/", "heads/", "tags/", "remotes/"} {
+		if strings.HasPrefix(ref, prefix) {
+			return fmt.Sprintf("it starts with %q, so git would look for it outside the branches (refs/%s…) first", prefix, ref)
+		}
+	}
 	return ""
 }
+
+// pseudoRef is git's spelling of HEAD, ORIG_HEAD, FETCH_HEAD and the like.
+var pseudoRef = regexp.MustCompile(`^[A-Z_]*HEAD$`)
 
 // dbNumber converts a requested number to the database's signed integer; a
 // number past its range names nothing that exists.

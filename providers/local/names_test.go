@@ -73,6 +73,11 @@ func TestBranchNames(t *testing.T) {
 		"a//b": false, "a b": false, "a\tb": false, "a~1": false, "a^": false, "a:b": false, "a?": false,
 		"a*": false, "a[": false, `a\b`: false, "x.lock": false, "x.lock/y": false, ".hidden": false,
 		"a/.b": false, strings.Repeat("x", 256): false, strings.Repeat("x", 255): true,
+		// Names that could shadow a sha, HEAD or another ref (issue 19).
+		"da39a3ee5e6b4b0d3255bfef95601890afd80709": false, "DA39A3EE": false, "cafe": false, "1234": false,
+		"abc": true, "cafe-fix": true, "feature/cafe": true, "HEAD": false, "ORIG_HEAD": false, "FETCH_HEAD": false,
+		"head": true, "refs/heads/x": false, "heads/x": false, "tags/v1": false, "remotes/origin/x": false,
+		"x/heads/y": true,
 	} {
 		if got := checkBranch("ref", ref) == nil; got != ok {
 			t.Errorf("checkBranch(%q) accepted = %t, want %t", ref, got, ok)

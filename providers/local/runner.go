@@ -32,6 +32,10 @@ const (
 var baseCIEnv = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TZ", "TMPDIR", "TERM"}
 
 func checkCI(ci CI) (CI, error) {
+	ci, err := checkSandbox(ci)
+	if err != nil {
+		return ci, err
+	}
 	if ci.Timeout < 0 {
 		return ci, fmt.Errorf("CI timeout %s is negative", ci.Timeout)
 	}
@@ -54,9 +58,16 @@ type outcome struct {
 
 // runCommand checks ru's commit out into a temporary directory and runs
 // the command there, in its own process group (killed whole on timeout),
-// with a scrubbed environment plus what describes the run.
-func (f *Forge) runCommand(ctx context.Context, r *repository, commit plumbing.Hash, ru *run, inputs []ciInput) outcome {
-	dir, err := os.MkdirTemp("", "forgetools-ci-")
+// with a scrubbed environment plus what describes the run: in sb's
+// sandbox, or as the gateway's user when sb is nil (ci_sandbox: none).
+func (f *Forge) runCommand(ctx context.Context, sb *sandbox, r *repository, commit plumbing.Hash, ru *run, inputs []ciInput) outcome {
+	var dir string
+	var err error
+	if sb != nil {
+		dir, err = sb.checkoutDir()
+	} else {
+		dir, err = os.MkdirTemp("", "forgetools-ci-")
+	}
 	if err != nil {
 		return outcome{"failure", "forgetools: cannot make a checkout directory: " + err.Error()}
 	}
@@ -66,11 +77,19 @@ func (f *Forge) runCommand(ctx context.Context, r *repository, commit plumbing.H
 	}
 	ctx, cancel := context.WithTimeout(ctx, f.ci.Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", f.ci.Command)
-	cmd.Dir = dir
-	cmd.Env = f.ciEnv(r.name, ru, inputs)
+	var cmd *exec.Cmd
+	if sb != nil {
+		if err := sb.own(dir); err != nil {
+			return outcome{"failure", "forgetools: cannot hand the checkout to the run's user: " + err.Error()}
+		}
+		cmd = sb.command(ctx, dir, f.ci.Command, sandboxEnv(f.ciEnv(r.name, ru, inputs)))
+	} else {
+		cmd = exec.CommandContext(ctx, "/bin/sh", "-c", f.ci.Command)
+		cmd.Dir = dir
+		cmd.Env = f.ciEnv(r.name, ru, inputs)
+		processGroup(cmd)
+	}
 	cmd.WaitDelay = killGrace
-	processGroup(cmd)
 	tail := &tailBuffer{max: logTailBytes}
 	cmd.Stdout, cmd.Stderr = tail, tail
 	err = cmd.Run()

@@ -14,3 +14,9 @@ func processGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 }
+
+// runAs makes cmd run as uid and gid with no supplementary groups (the
+// gateway is root and the run must not be).
+func runAs(cmd *exec.Cmd, uid, gid int) {
+	cmd.SysProcAttr.Credential = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid), Groups: []uint32{}}
+}

@@ -61,8 +61,10 @@ url: https://github.com/octocat/Hello-World`)
 		"forge_read_file failed: not_found: read nope.md in octocat/Hello-World: GitHub answered 404 Not Found (it does not exist, or the credential cannot see it)")
 	want(t, "read at an unknown ref", e.fails("forge_read_file", `{`+hello+`,"path":"README.md","ref":"gone"}`),
 		"forge_read_file failed: not_found: read README.md in octocat/Hello-World: GitHub answered 404 Not Found: No commit found for the ref gone (it does not exist, or the credential cannot see it)")
+	// The gateway refuses it for every forge, before GitHub's provider
+	// (which refuses it too) is reached.
 	want(t, "a path with ..", e.fails("forge_read_file", `{`+hello+`,"path":"src/../../etc/passwd"}`),
-		`forge_read_file failed: invalid_argument: path "src/../../etc/passwd" contains "..", which GitHub's contents API refuses`)
+		`forge_read_file failed: invalid_argument: read_file.path: path "src/../../etc/passwd" is one git refuses: its component ".." is . or .., which git never stores`)
 }
 
 // readmeOnMain is what forge_read_file shows of README.md on main when it

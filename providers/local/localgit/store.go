@@ -191,37 +191,97 @@ func hexRef(ref string) bool {
 	if len(ref) < 7 || len(ref) > 64 {
 		return false
 	}
-	for _, c := range ref {
+	return IsHex(ref)
+}
+
+// IsHex reports whether s is all hex digits (either case): what git may
+// read as an object id or an abbreviation of one.
+func IsHex(s string) bool {
+	for _, c := range s {
 		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
 			return false
 		}
 	}
-	return true
+	return s != ""
 }
 
-// Resolve finds the commit ref names: a branch, else a tag, else a commit
-// sha or an unambiguous prefix of one (7 hex digits or more). Nothing else
-// (no HEAD~2, no ranges): a ref comes from a model.
+// refRules are git's rules for finding a ref by a short name
+// (gitrevisions(7)), in its order: HEAD and full names (refs/...) first,
+// then refs/<name>, refs/tags/<name>, refs/heads/<name>,
+// refs/remotes/<name>. So a tag shadows a branch of its name, as in git.
+var refRules = []string{"%s", "refs/%s", "refs/tags/%s", "refs/heads/%s", "refs/remotes/%s"}
+
+// Resolve finds the commit ref names, by git's precedence: a full sha is
+// that object, whatever a ref may be called (git warns such a ref is
+// ambiguous and takes the object); then a ref by refRules; then an
+// unambiguous sha prefix of 7 hex digits or more. Nothing else (no
+// HEAD~2, no ranges): a ref comes from a model.
 func (r *Repo) Resolve(ref string) (plumbing.Hash, error) {
-	if h, ok, err := r.Branch(ref); err != nil || ok {
-		return h, err
-	}
-	if tag, err := r.git.Tag(ref); err == nil {
-		if t, err := r.git.TagObject(tag.Hash()); err == nil {
-			c, err := t.Commit()
-			if err != nil {
-				return plumbing.ZeroHash, fmt.Errorf("%w: tag %q does not point at a commit", ErrInvalid, ref)
-			}
-			return c.Hash, nil
+	notFound := fmt.Errorf("%w: %q is not a branch, tag or commit of this repository", ErrNotFound, ref)
+	if len(ref) == 40 && IsHex(ref) {
+		h := plumbing.NewHash(strings.ToLower(ref))
+		if _, err := r.git.Storer.EncodedObject(plumbing.AnyObject, h); err != nil {
+			return plumbing.ZeroHash, notFound
 		}
-		return tag.Hash(), nil // a lightweight tag
+		return r.peel(ref, h)
+	}
+	if safeRefName(ref) {
+		for _, rule := range refRules {
+			name := plumbing.ReferenceName(fmt.Sprintf(rule, ref))
+			if rule == "%s" && ref != "HEAD" && !strings.HasPrefix(ref, "refs/") {
+				continue // of $GIT_DIR/<name>, only HEAD and refs/ name refs here
+			}
+			got, err := r.git.Reference(name, true)
+			if err == nil {
+				return r.peel(ref, got.Hash())
+			}
+			if !errors.Is(err, plumbing.ErrReferenceNotFound) {
+				return plumbing.ZeroHash, err
+			}
+		}
 	}
 	if hexRef(ref) {
 		if h, err := r.git.ResolveRevision(plumbing.Revision(strings.ToLower(ref))); err == nil {
-			return *h, nil
+			return r.peel(ref, *h)
 		}
 	}
-	return plumbing.ZeroHash, fmt.Errorf("%w: %q is not a branch, tag or commit of this repository", ErrNotFound, ref)
+	return plumbing.ZeroHash, notFound
+}
+
+// peel is the commit h names: h itself, or what an annotated tag points
+// at.
+func (r *Repo) peel(ref string, h plumbing.Hash) (plumbing.Hash, error) {
+	if t, err := r.git.TagObject(h); err == nil {
+		c, err := t.Commit()
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("%w: tag %q does not point at a commit", ErrInvalid, ref)
+		}
+		return c.Hash, nil
+	}
+	if _, err := r.git.CommitObject(h); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("%w: %q names no commit (%s is not one)", ErrInvalid, ref, h)
+	}
+	return h, nil
+}
+
+// safeRefName holds a looked-up name to what a ref file may be called:
+// no component that is empty, ".", ".." or hidden, no backslash or
+// control character, so no lookup reads a file outside refs/.
+func safeRefName(ref string) bool {
+	if ref == "" || strings.ContainsAny(ref, "\\\x00") {
+		return false
+	}
+	for _, part := range strings.Split(ref, "/") {
+		if part == "" || strings.HasPrefix(part, ".") {
+			return false
+		}
+		for _, c := range part {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // CreateBranch points a new branch at commit.
@@ -233,6 +293,9 @@ func (r *Repo) CreateBranch(name string, at plumbing.Hash) error {
 			return err
 		}
 		return fmt.Errorf("%w: branch %q exists, at %s", ErrExists, name, h)
+	}
+	if _, err := r.git.Storer.Reference(plumbing.NewTagReferenceName(name)); err == nil {
+		return fmt.Errorf("%w: %q is a tag's name, and git resolves the tag before a branch of that name: choose another", ErrInvalid, name)
 	}
 	return r.git.Storer.SetReference(plumbing.NewHashReference(plumbing.NewBranchReferenceName(name), at))
 }

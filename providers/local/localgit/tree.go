@@ -13,6 +13,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/forgetools/forgetools/internal/gitpath"
 )
 
 // entry is one non-tree entry of a flattened tree: a file, a symlink or a
@@ -37,6 +39,9 @@ func (r *Repo) flatten(tree plumbing.Hash) (map[string]entry, error) {
 	}
 	w := object.NewTreeWalker(t, true, nil)
 	defer w.Close()
+	// The names are held to CheckPath below, so a tree someone pushed
+	// with a path git refuses is said to be that (invalid), not a failure.
+	w.SkipPathValidation()
 	for {
 		name, e, err := w.Next()
 		if errors.Is(err, io.EOF) {
@@ -44,6 +49,9 @@ func (r *Repo) flatten(tree plumbing.Hash) (map[string]entry, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if why := gitpath.Problem(name); why != "" {
+			return nil, fmt.Errorf("%w: the tree holds %q, a path git refuses (%s): no write or merge may carry it on", ErrInvalid, name, why)
 		}
 		if e.Mode != filemode.Dir {
 			out[name] = entry{hash: e.Hash, mode: e.Mode}
@@ -167,35 +175,10 @@ func (r *Repo) commit(tree plumbing.Hash, parents []plumbing.Hash, message strin
 }
 
 // CheckPath refuses a path git would not store or that could leave a
-// checkout: empty, absolute, with empty, "." or ".." components, a ".git"
-// component, a backslash or a control character.
+// checkout, by git's own rules (gitpath, which the gateway applies to
+// every forge's paths too).
 func CheckPath(p string) error {
-	why := ""
-	switch {
-	case p == "":
-		why = "it is empty"
-	case strings.HasPrefix(p, "/"):
-		why = "it starts with /; paths are from the repository root"
-	case strings.ContainsAny(p, "\\"):
-		why = `it contains "\"`
-	}
-	for _, c := range p {
-		if why == "" && (c < 0x20 || c == 0x7f) {
-			why = fmt.Sprintf("it contains %q", c)
-		}
-	}
-	for _, part := range strings.Split(p, "/") {
-		if why != "" {
-			break
-		}
-		switch {
-		case part == "" || part == "." || part == "..":
-			why = `it has an empty, "." or ".." component`
-		case strings.EqualFold(part, ".git"):
-			why = `it has a ".git" component`
-		}
-	}
-	if why != "" {
+	if why := gitpath.Problem(p); why != "" {
 		return fmt.Errorf("%w: path %q: %s", ErrInvalid, p, why)
 	}
 	return nil
@@ -276,7 +259,9 @@ func (r *Repo) rootTree(commit plumbing.Hash) (*object.Tree, error) {
 	return c.Tree()
 }
 
-// find is the tree entry at p in commit.
+// find is the tree entry at p in commit. It walks p a component at a
+// time, so a path under a file or a symlink ("README.md/x") is the
+// caller's mistake, said as such, not a failure to read a tree.
 func (r *Repo) find(commit plumbing.Hash, p string) (*object.TreeEntry, error) {
 	if err := CheckPath(p); err != nil {
 		return nil, err
@@ -285,11 +270,27 @@ func (r *Repo) find(commit plumbing.Hash, p string) (*object.TreeEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	e, err := t.FindEntry(p)
-	if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
-		return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7])
+	parts := strings.Split(p, "/")
+	for i, name := range parts {
+		e, err := t.FindEntry(name)
+		if errors.Is(err, object.ErrEntryNotFound) || errors.Is(err, object.ErrDirectoryNotFound) {
+			return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7])
+		}
+		if err != nil {
+			return nil, err
+		}
+		if i == len(parts)-1 {
+			return e, nil
+		}
+		if e.Mode != filemode.Dir {
+			under := strings.Join(parts[:i+1], "/")
+			return nil, fmt.Errorf("%w: %s is a %s, not a directory, so there is no %s under it", ErrInvalid, under, typeOf(e.Mode), p)
+		}
+		if t, err = r.git.TreeObject(e.Hash); err != nil {
+			return nil, err
+		}
 	}
-	return e, err
+	return nil, fmt.Errorf("%w: no %s at %s", ErrNotFound, p, commit.String()[:7]) // unreachable: p has a component
 }
 
 // Entry is one entry of a directory listing.

@@ -54,6 +54,7 @@ func (h *helpers) emit() {
 	}
 	e.messageWalkers(agentTexts)
 	e.messageWalkers(serverTexts)
+	e.messageWalkers(serverPaths)
 	e.enumTables()
 }
 

@@ -146,6 +146,10 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	if texts {
 		items = append(items, field("Texts", jen.Id(textsFunc(t.name))))
 	}
+	paths := hasText(t.obj, serverPaths)
+	if paths {
+		items = append(items, field("Paths", jen.Id(serverPaths.funcName(t.name))))
+	}
 	items = append(items,
 		field("Serve", jen.Id(serveFunc(t.name))),
 		field("Wrap", jen.Id(wrapFunc(ts.name, string(t.resultArm.Desc.Name())))),
@@ -173,6 +177,9 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	}
 	if texts {
 		e.texts(t, serverTexts)
+	}
+	if paths {
+		e.texts(t, serverPaths)
 	}
 }
 

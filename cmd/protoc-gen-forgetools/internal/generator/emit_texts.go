@@ -2,6 +2,7 @@ package generator
 
 import (
 	"github.com/dave/jennifer/jen"
+	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
@@ -14,6 +15,8 @@ import (
 // the same way, so one emitter writes both walkers.
 type textSide struct {
 	support string // package of the Text type
+	typ     string // the type's name there: Text (or RepoPath)
+	prefix  string // the walkers' names start with it: texts (or paths)
 	pathKey string // the Text field holding the path
 	want    func(p *param) bool
 	name    func(p *param) string
@@ -22,6 +25,8 @@ type textSide struct {
 
 var agentTexts = &textSide{
 	support: runtimePkg,
+	typ:     "Text",
+	prefix:  "texts",
 	pathKey: "Param",
 	want:    func(p *param) bool { return p.agentText && !p.hidden },
 	name:    func(p *param) string { return p.name },
@@ -29,6 +34,8 @@ var agentTexts = &textSide{
 
 var serverTexts = &textSide{
 	support: handlerPkg,
+	typ:     "Text",
+	prefix:  "texts",
 	pathKey: "Path",
 	want:    func(p *param) bool { return p.attribution != optionsv1.Attribution_ATTRIBUTION_UNSPECIFIED },
 	name:    func(p *param) string { return string(p.field.Desc.Name()) },
@@ -39,6 +46,27 @@ var serverTexts = &textSide{
 		}
 		return []jen.Code{field("Attribution", jen.Qual(handlerPkg, mode))}
 	},
+}
+
+// serverPaths hands the gateway the fields marked (param).repo_path, so
+// it checks every repository path with git's rules whatever the arm.
+var serverPaths = &textSide{
+	support: handlerPkg,
+	typ:     "RepoPath",
+	prefix:  "paths",
+	pathKey: "Path",
+	want:    func(p *param) bool { return p.repoPath },
+	name:    func(p *param) string { return string(p.field.Desc.Name()) },
+}
+
+// funcName names side's walker of a tool's request.
+func (side *textSide) funcName(tool string) string {
+	return side.prefix + camel(tool)
+}
+
+// messageFunc names side's walker of a nested message.
+func (side *textSide) messageFunc(local protogen.GoImportPath, id protogen.GoIdent, pkg protogen.GoPackageName) string {
+	return side.prefix + upperFirst(qualified(local, id, pkg))
 }
 
 // hasText reports whether obj holds text the side wants, directly or in a
@@ -69,7 +97,7 @@ func (side *textSide) text(p *param, path, value jen.Code) jen.Code {
 	if side.extra != nil {
 		items = append(items, side.extra(p)...)
 	}
-	return jen.Qual(side.support, "Text").Values(items...)
+	return jen.Qual(side.support, side.typ).Values(items...)
 }
 
 // texts emits a tool's text walker for side: the wanted fields of its
@@ -82,18 +110,21 @@ func (e *emitter) texts(t *tool, side *textSide) {
 		for i, p := range plain {
 			items[i] = side.text(p, jen.Lit(side.name(p)), jen.Op("&").Id("req").Dot(p.field.GoName))
 		}
-		body = append(body, jen.Return(jen.Index().Qual(side.support, "Text").Add(lines(items...))))
+		body = append(body, jen.Return(jen.Index().Qual(side.support, side.typ).Add(lines(items...))))
 	} else {
-		body = append(body, jen.Var().Id("texts").Index().Qual(side.support, "Text"))
+		body = append(body, jen.Var().Id("texts").Index().Qual(side.support, side.typ))
 		body = append(body, e.walk(t.obj, jen.Id("req"), "", side)...)
 		body = append(body, jen.Return(jen.Id("texts")))
 	}
 	what := "the agent-authored text"
-	if side != agentTexts {
+	switch side {
+	case serverTexts:
 		what = "the text the gateway stamps or strips"
+	case serverPaths:
+		what = "the repository paths the gateway checks"
 	}
-	e.doc(textsFunc(t.name) + " returns " + what + " of a " + t.name + " request.")
-	e.f.Func().Id(textsFunc(t.name)).Params(jen.Id("m").Qual(protoPkg, "Message")).Index().Qual(side.support, "Text").Block(body...)
+	e.doc(side.funcName(t.name) + " returns " + what + " of a " + t.name + " request.")
+	e.f.Func().Id(side.funcName(t.name)).Params(jen.Id("m").Qual(protoPkg, "Message")).Index().Qual(side.support, side.typ).Block(body...)
 }
 
 // plainTexts returns the wanted fields of obj when all of them are plain
@@ -119,12 +150,16 @@ func plainTexts(obj *object, side *textSide) []*param {
 func (e *emitter) messageWalkers(side *textSide) {
 	for i := 0; i < len(e.h.walkers[side]); i++ {
 		obj := e.h.walkers[side][i]
-		name := e.messageFunc(obj, messageTextsFunc)
+		name := e.messageFunc(obj, side.messageFunc)
 		body := append(e.walk(obj, jen.Id("m"), "prefix", side), jen.Return(jen.Id("texts")))
-		e.doc(name + " appends the text fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
+		noun := "text"
+		if side == serverPaths {
+			noun = "repository path"
+		}
+		e.doc(name + " appends the " + noun + " fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
 		e.f.Func().Id(name).Params(
-			jen.Id("texts").Index().Qual(side.support, "Text"), jen.Id("prefix").String(), jen.Id("m").Op("*").Add(e.ident(obj.msg.GoIdent)),
-		).Index().Qual(side.support, "Text").Block(body...)
+			jen.Id("texts").Index().Qual(side.support, side.typ), jen.Id("prefix").String(), jen.Id("m").Op("*").Add(e.ident(obj.msg.GoIdent)),
+		).Index().Qual(side.support, side.typ).Block(body...)
 	}
 }
 
@@ -161,7 +196,7 @@ func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *te
 		switch {
 		case nested != nil:
 			e.queueWalker(nested, side)
-			walker := jen.Id(e.messageFunc(nested, messageTextsFunc))
+			walker := jen.Id(e.messageFunc(nested, side.messageFunc))
 			switch {
 			case p.field.Desc.IsMap():
 				key := "[%v]."
@@ -198,7 +233,7 @@ func (e *emitter) walk(obj *object, recv *jen.Statement, prefix string, side *te
 }
 
 func (e *emitter) queueWalker(obj *object, side *textSide) {
-	key := side.support + " texts " + string(obj.msg.Desc.FullName())
+	key := side.support + " " + side.prefix + " " + string(obj.msg.Desc.FullName())
 	if !e.h.queued[key] {
 		e.h.queued[key] = true
 		e.h.walkers[side] = append(e.h.walkers[side], obj)

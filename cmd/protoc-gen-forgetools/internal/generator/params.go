@@ -37,11 +37,14 @@ type param struct {
 	// (param).scope and (param).attribution.
 	scope       optionsv1.Scope
 	attribution optionsv1.Attribution
-	rules       *validate.FieldRules // nil when the field has none
-	obj         *object              // for message fields
-	enum        []enumValue          // for enum fields: the values the model may name
-	wkt         wellKnown            // for google.protobuf messages the tool takes
-	key, val    *param               // for maps: the entry's key and value
+	// repoPath: the value is a repository path the gateway checks
+	// ((param).repo_path).
+	repoPath bool
+	rules    *validate.FieldRules // nil when the field has none
+	obj      *object              // for message fields
+	enum     []enumValue          // for enum fields: the values the model may name
+	wkt      wellKnown            // for google.protobuf messages the tool takes
+	key, val *param               // for maps: the entry's key and value
 	// oneof is the real oneof the field belongs to; nil for others.
 	oneof *protogen.Oneof
 	// deprecated: the field is marked deprecated and exposed anyway;
@@ -122,6 +125,10 @@ func (o *objects) request(m *protogen.Message) *object {
 		p.deprecated, p.hidden = deprecated, hidden
 		p.agentText = opts.GetAgentText()
 		p.scope, p.attribution = opts.GetScope(), opts.GetAttribution()
+		p.repoPath = opts.GetRepoPath()
+		if p.repoPath && (f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsMap() || f.Desc.HasPresence() || p.wkt != wkNone) {
+			o.problems.add(f.Desc, nil, "repo_path is set on %s, which is not a plain string (or list of strings)", f.Desc.FullName())
+		}
 		if p.agentText && !textKind(p) {
 			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string (or a list, oneof member or StringValue of strings)", f.Desc.FullName())
 		}

@@ -217,6 +217,10 @@ func TestRefusals(t *testing.T) {
 		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." attribution: ATTRIBUTION_STAMP},`},
 		want:  `minimal.proto:42: attribution is set on minimal.v1.PingRequest.host, which is not a singular agent_text string`,
 	}, {
+		name:  "repo_path on a number",
+		edits: []string{"optional uint32 count = 2 [", "optional uint32 count = 2 [(forgetools.options.v1.param).repo_path = true, "},
+		want:  `minimal.proto:46: repo_path is set on minimal.v1.PingRequest.count, which is not a plain string (or list of strings)`,
+	}, {
 		name:  "result without an error arm",
 		edits: []string{`    Failure failure = 2 [(forgetools.options.v1.result).error = true];`, `    Failure failure = 2;`},
 		want:  `minimal.proto:60: result oneof minimal.v1.Outcome.result has no error arm: the gateway answers failures in-band, so mark one arm (forgetools.options.v1.result).error`,

@@ -987,8 +987,15 @@ type ParamOptions struct {
 	// neither sees nor sends it) unless this is set; then it stays a
 	// parameter, and its description and schema say it is deprecated.
 	ExposeDeprecated bool `protobuf:"varint,6,opt,name=expose_deprecated,json=exposeDeprecated,proto3" json:"expose_deprecated,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The value is a path inside a repository (a string, or a list of
+	// them). The gateway refuses, for every forge, a path git itself would
+	// refuse under core.protectNTFS and core.protectHFS (a .git look-alike,
+	// "..", an empty component, an absolute path) before any provider runs.
+	// An empty value is left to the field's own rules (the root, or
+	// omitted).
+	RepoPath      bool `protobuf:"varint,7,opt,name=repo_path,json=repoPath,proto3" json:"repo_path,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ParamOptions) Reset() {
@@ -1059,6 +1066,13 @@ func (x *ParamOptions) GetAttribution() Attribution {
 func (x *ParamOptions) GetExposeDeprecated() bool {
 	if x != nil {
 		return x.ExposeDeprecated
+	}
+	return false
+}
+
+func (x *ParamOptions) GetRepoPath() bool {
+	if x != nil {
+		return x.RepoPath
 	}
 	return false
 }
@@ -1418,7 +1432,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a?\n" +
 	"\x11DescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x8a\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa7\x02\n" +
 	"\fParamOptions\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n" +
@@ -1426,7 +1440,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"agent_text\x18\x03 \x01(\bR\tagentText\x122\n" +
 	"\x05scope\x18\x04 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12D\n" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
-	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\"&\n" +
+	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\x12\x1b\n" +
+	"\trepo_path\x18\a \x01(\bR\brepoPath\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\xe3\x01\n" +
 	"\rRenderOptions\x12-\n" +

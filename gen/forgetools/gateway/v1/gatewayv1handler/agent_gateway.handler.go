@@ -445,6 +445,7 @@ var forgeSubmitReviewArm = &handler.Arm{
 	Scope:      handler.ScopeRepository,
 	ScopeKey:   scopeForgeSubmitReview,
 	Texts:      textsForgeSubmitReview,
+	Paths:      pathsForgeSubmitReview,
 	Serve:      serveForgeSubmitReview,
 	Wrap:       wrapForgeReviewResult,
 }
@@ -473,6 +474,17 @@ func textsForgeSubmitReview(m proto.Message) []handler.Text {
 	texts = append(texts, handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp})
 	for i, item := range req.Comments {
 		texts = textsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
+	}
+	return texts
+}
+
+// pathsForgeSubmitReview returns the repository paths the gateway checks of a
+// forge_submit_review request.
+func pathsForgeSubmitReview(m proto.Message) []handler.RepoPath {
+	req := m.(*gatewayv1.SubmitReviewRequest)
+	var texts []handler.RepoPath
+	for i, item := range req.Comments {
+		texts = pathsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
 	}
 	return texts
 }
@@ -648,6 +660,7 @@ var forgeReadFileArm = &handler.Arm{
 	Result:     "file",
 	Scope:      handler.ScopeRepository,
 	ScopeKey:   scopeForgeReadFile,
+	Paths:      pathsForgeReadFile,
 	Serve:      serveForgeReadFile,
 	Wrap:       wrapForgeFileResult,
 }
@@ -667,6 +680,15 @@ func scopeForgeReadFile(m proto.Message) string {
 	return m.(*gatewayv1.ReadFileRequest).GetRepo()
 }
 
+// pathsForgeReadFile returns the repository paths the gateway checks of a
+// forge_read_file request.
+func pathsForgeReadFile(m proto.Message) []handler.RepoPath {
+	req := m.(*gatewayv1.ReadFileRequest)
+	return []handler.RepoPath{
+		handler.RepoPath{Path: "path", Value: &req.Path},
+	}
+}
+
 // forgeListDirArm is the list_dir arm (forge_list_dir).
 var forgeListDirArm = &handler.Arm{
 	Name:       "list_dir",
@@ -675,6 +697,7 @@ var forgeListDirArm = &handler.Arm{
 	Result:     "dir",
 	Scope:      handler.ScopeRepository,
 	ScopeKey:   scopeForgeListDir,
+	Paths:      pathsForgeListDir,
 	Serve:      serveForgeListDir,
 	Wrap:       wrapForgeDirResult,
 }
@@ -692,6 +715,15 @@ func serveForgeListDir(ctx context.Context, h any, c handler.Call, req proto.Mes
 // scopeForgeListDir returns the repo the gateway scopes forge_list_dir by.
 func scopeForgeListDir(m proto.Message) string {
 	return m.(*gatewayv1.ListDirRequest).GetRepo()
+}
+
+// pathsForgeListDir returns the repository paths the gateway checks of a
+// forge_list_dir request.
+func pathsForgeListDir(m proto.Message) []handler.RepoPath {
+	req := m.(*gatewayv1.ListDirRequest)
+	return []handler.RepoPath{
+		handler.RepoPath{Path: "path", Value: &req.Path},
+	}
 }
 
 // forgeListPullRequestsArm is the list_pull_requests arm
@@ -853,6 +885,7 @@ var forgeWriteFileArm = &handler.Arm{
 	Result:     "file_commit",
 	Scope:      handler.ScopeRepository,
 	ScopeKey:   scopeForgeWriteFile,
+	Paths:      pathsForgeWriteFile,
 	Serve:      serveForgeWriteFile,
 	Wrap:       wrapForgeFileCommitResult,
 }
@@ -870,6 +903,15 @@ func serveForgeWriteFile(ctx context.Context, h any, c handler.Call, req proto.M
 // scopeForgeWriteFile returns the repo the gateway scopes forge_write_file by.
 func scopeForgeWriteFile(m proto.Message) string {
 	return m.(*gatewayv1.WriteFileRequest).GetRepo()
+}
+
+// pathsForgeWriteFile returns the repository paths the gateway checks of a
+// forge_write_file request.
+func pathsForgeWriteFile(m proto.Message) []handler.RepoPath {
+	req := m.(*gatewayv1.WriteFileRequest)
+	return []handler.RepoPath{
+		handler.RepoPath{Path: "path", Value: &req.Path},
+	}
 }
 
 // forgeMergePullRequestArm is the merge_pull_request arm
@@ -1217,5 +1259,12 @@ func forgeError(callID string, e *gatewayv1.ForgeCallError) proto.Message {
 // their paths prefixed.
 func textsReviewCommentInput(texts []handler.Text, prefix string, m *gatewayv1.ReviewCommentInput) []handler.Text {
 	texts = append(texts, handler.Text{Path: prefix + "body", Value: &m.Body, Attribution: handler.Strip})
+	return texts
+}
+
+// pathsReviewCommentInput appends the repository path fields of a
+// ReviewCommentInput, their paths prefixed.
+func pathsReviewCommentInput(texts []handler.RepoPath, prefix string, m *gatewayv1.ReviewCommentInput) []handler.RepoPath {
+	texts = append(texts, handler.RepoPath{Path: prefix + "path", Value: &m.Path})
 	return texts
 }
