@@ -74,6 +74,9 @@ type Account struct {
 	// PushToDefaultBranch lets the account's pushes write to a repository's
 	// default branch; providers receive it in handler.Call.
 	PushToDefaultBranch bool
+	// Flow configures the account's information-flow rules (see
+	// FlowRules); the zero value turns them all on.
+	Flow FlowRules
 }
 
 // Token is a bearer token for the TCP listener.
@@ -129,7 +132,8 @@ func allIn(s, extra string) bool {
 // account is a validated Account.
 type account struct {
 	Account
-	scope scope
+	scope   scope
+	trusted map[string]bool // lower-cased trusted authors
 }
 
 // tokenEntry is a token as the gateway keeps it: a digest, so comparing a
@@ -210,7 +214,11 @@ func (c *checked) addAccounts(accounts []Account) error {
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		acct := &account{Account: a, scope: sc}
+		trusted, err := trustedAuthors(a)
+		if err != nil {
+			return fmt.Errorf("account %q: %w", a.Name, err)
+		}
+		acct := &account{Account: a, scope: sc, trusted: trusted}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {

@@ -76,6 +76,11 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
 			Scope: a.Scope, Peers: map[string]gateway.Peer{}, PushToDefaultBranch: a.PushToDefaultBranch,
+			Flow: gateway.FlowRules{
+				AllowPrivateToPublic:  a.Flow.PrivateToPublic != nil && !*a.Flow.PrivateToPublic,
+				AllowUntrustedContent: a.Flow.UntrustedContent != nil && !*a.Flow.UntrustedContent,
+				TrustedAuthors:        a.Flow.TrustedAuthors,
+			},
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)
@@ -188,7 +193,7 @@ func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder
 	}
 	return local.New(ctx, st.DB(), local.Options{
 		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir, Recorder: rec,
-		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv},
+		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv}, Repos: publicRepos(f.PublicRepos),
 	})
 }
 
@@ -255,6 +260,15 @@ func nonEmpty(vs ...string) []string {
 		if v != "" {
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// publicRepos configures the local forge's public repositories.
+func publicRepos(names []string) []local.Repo {
+	var out []local.Repo
+	for _, n := range names {
+		out = append(out, local.Repo{Name: n, Visibility: "public"})
 	}
 	return out
 }

@@ -94,6 +94,10 @@ type Forge struct {
 	// it sees only PATH, HOME and a few locale variables otherwise, never
 	// the gateway's credentials.
 	CIEnv []string `yaml:"ci_env"`
+	// PublicRepos are the local forge's repositories it reports public
+	// (forge_get_repo, and so the gateway's private-to-public rule); every
+	// other one is private.
+	PublicRepos []string `yaml:"public_repos"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 	// WebhookSecretEnv names the environment variable holding the secret
@@ -125,6 +129,22 @@ type Account struct {
 	// repository's default branch (forge_write_file); off, the agent must
 	// work on a branch and open a pull request.
 	PushToDefaultBranch bool `yaml:"push_to_default_branch"`
+	// Flow configures the information-flow rules; both are on unless
+	// turned off here.
+	Flow Flow `yaml:"flow"`
+}
+
+// Flow is an account's information-flow rules.
+type Flow struct {
+	// PrivateToPublic: after a session read a private or internal
+	// repository, its writes to a public one need an operator. Default on.
+	PrivateToPublic *bool `yaml:"private_to_public"`
+	// UntrustedContent: after a session read text by an author outside
+	// TrustedAuthors, its pushes and merges need an operator. Default on.
+	UntrustedContent *bool `yaml:"untrusted_content"`
+	// TrustedAuthors are forge logins whose text does not taint a session.
+	// Unset: the account's name, agent handle and owner handle.
+	TrustedAuthors []string `yaml:"trusted_authors"`
 }
 
 // Session is one agent session: its name, and optionally the peer
