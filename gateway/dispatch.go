@@ -50,6 +50,10 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (h
 	if err := s.validate(req); err != nil {
 		return nil, err
 	}
+	var err error
+	if o.sc, err = s.scopeOf(ctx, o.acct); err != nil {
+		return nil, err
+	}
 	o.scope = o.arm.Scope
 	if o.arm.ScopeWhenEmpty != handler.ScopeNone && (o.arm.ScopeKey == nil || o.arm.ScopeKey(o.req) == "") {
 		o.scope = o.arm.ScopeWhenEmpty
@@ -130,7 +134,7 @@ func (s *Service) scopeOwnState(o *operation) (handler.Provider, error) {
 }
 
 func (o *operation) inScope() error {
-	if !o.acct.scope.allows(o.repo) {
+	if !o.sc.allows(o.ref, o.repo) {
 		return refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
 			"repository %q is outside the scope of account %q", o.repo, o.acct.Name)
 	}

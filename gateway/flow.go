@@ -19,7 +19,9 @@ import (
 // The information-flow rules, per session, with their state in the store:
 //
 //   - Private to public: once a session has read from a repository its
-//     forge reports private or internal (or cannot say), a write (approval
+//     forge reports private or internal (or cannot say; asked when the
+//     read is made, so a later change of forge or of visibility does not
+//     undo what was read), a write (approval
 //     write or push) to a repository the forge reports public (or cannot
 //     say) waits for an operator. A write back into a repository the
 //     session read is no flow out of it, so it is never held for that
@@ -172,7 +174,7 @@ func (s *Service) privateHold(ctx context.Context, o *operation, reads []store.F
 	var named []string
 	n := 0
 	for _, r := range candidates {
-		v := s.visibility(ctx, o, r.Forge.Ref(), r.Repo)
+		v := normalVisibility(r.Visibility)
 		if v == visibilityPublic {
 			continue
 		}
@@ -224,9 +226,16 @@ func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Messa
 	base := store.FlowRead{Account: o.acct.Name, Session: o.id.Session, Forge: store.ForgeOf(ref), Repo: o.repo, Tool: o.tool}
 	var reads []store.FlowRead
 	if o.repo != "" && o.ref != nil {
-		s.noteVisibility(out.ProtoReflect(), o.ref, o.repo)
+		v := s.noteVisibility(out.ProtoReflect(), o.ref, o.repo)
 		if !rules.AllowPrivateToPublic {
-			reads = append(reads, base)
+			if v == visibilityUnknown {
+				v = s.visibility(ctx, o, o.ref, o.repo)
+			}
+			if v != visibilityPublic {
+				r := base
+				r.Visibility = v
+				reads = append(reads, r)
+			}
 		}
 	}
 	if !rules.AllowUntrustedContent {

@@ -44,6 +44,7 @@ type Service struct {
 	tables    []*handler.Table
 	byRequest map[protoreflect.FullName]*handler.Table
 	flow      *flowState
+	scopes    scopeCache
 }
 
 // New validates cfg and returns its Service. The Service does not own
@@ -124,6 +125,7 @@ type operation struct {
 	env   handler.Envelope
 	tool  string        // as the model names it; "" until the arm is known
 	scope handler.Scope // what scoped the call, once checked
+	sc    scope         // the account's effective scope
 	repo  string
 	forge string            // described coordinate, once resolved
 	ref   *forgev1.ForgeRef // the resolved forge; nil for own state

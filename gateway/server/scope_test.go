@@ -79,7 +79,7 @@ func TestScopeEntries(t *testing.T) {
 			t.Errorf("create in %s = %v, want an issue", repo, res)
 		}
 	}
-	// A bare team key on Linear.
+	// A team key, on the Linear forge its entry names.
 	req := withForge(createIssue("ENG", "on linear", "", ""), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
 	if res := h.call("alice-1", req); res.GetIssue().GetForge().GetHost() != "linear.app" {
 		t.Errorf("create in ENG on linear = %v", res)
@@ -111,5 +111,30 @@ func TestMalformedRepositoriesAreRefused(t *testing.T) {
 	}
 	if h.github.Total() != 0 {
 		t.Fatalf("malformed repositories reached the forge")
+	}
+}
+
+// An entry covers its name on one forge: "acme/app" is the default forge's
+// (github.com), and reaches neither the GitHub Enterprise forge configured
+// beside it nor Linear; "ghe.example.com:acme/app" is that forge's only.
+func TestScopeIsPerForge(t *testing.T) {
+	h := start(t, storetest.SQLite(t), scope("acme/app", "ghe.example.com:tools/*"))
+	onGHE := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallRequest {
+		return withForge(req, forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com")
+	}
+	for _, req := range everyArm("acme/app") {
+		wantError(t, h.call("alice-1", onGHE(req)), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "acme/app", "outside the scope")
+	}
+	for _, req := range everyArm("tools/cli") {
+		wantError(t, h.call("alice-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "tools/cli", "outside the scope")
+	}
+	if h.ghe.Total() != 0 || h.github.Total() != 0 {
+		t.Fatalf("a refused call reached a forge: github %d, ghe %d calls", h.github.Total(), h.ghe.Total())
+	}
+	if res := h.call("alice-1", createIssue("acme/app", "on github.com", "", "")); res.GetIssue().GetForge().GetHost() != "github.com" {
+		t.Errorf("create in acme/app on the default forge = %v", res)
+	}
+	if res := h.call("alice-1", onGHE(createIssue("tools/cli", "on ghe", "", ""))); res.GetIssue().GetForge().GetHost() != "ghe.example.com" {
+		t.Errorf("create in tools/cli on ghe.example.com = %v", res)
 	}
 }

@@ -24,7 +24,10 @@ type FlowRead struct {
 	Artifact string
 	// Author is who wrote the text; empty for a repository read.
 	Author string
-	Read   time.Time
+	// Visibility is the repository's visibility when it was read, for a
+	// repository read.
+	Visibility string
+	Read       time.Time
 }
 
 // maxFlowReads bounds what one session's flow check loads: enough to name
@@ -48,10 +51,10 @@ func (s *Store) RecordFlowReads(ctx context.Context, reads []FlowRead) error {
 				untrusted = 1
 			}
 			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO gateway_flow_reads
-				(account, session, provider, host, repo, untrusted, tool, artifact, author, read_ms)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
+				(account, session, provider, host, repo, untrusted, tool, artifact, author, visibility, read_ms)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`),
 				r.Account, r.Session, providerColumn(r.Forge.Provider), r.Forge.Host, r.Repo, untrusted,
-				r.Tool, r.Artifact, r.Author, millis(r.Read)); err != nil {
+				r.Tool, r.Artifact, r.Author, r.Visibility, millis(r.Read)); err != nil {
 				return err
 			}
 		}
@@ -67,7 +70,7 @@ func (s *Store) RecordFlowReads(ctx context.Context, reads []FlowRead) error {
 // maxFlowReads rows (untrusted reads first, so a long session still names
 // what tainted it).
 func (s *Store) FlowReads(ctx context.Context, account, session string) ([]FlowRead, error) {
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT provider, host, repo, untrusted, tool, artifact, author, read_ms
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT provider, host, repo, untrusted, tool, artifact, author, visibility, read_ms
 		FROM gateway_flow_reads WHERE account = ? AND session = ?
 		ORDER BY untrusted DESC, read_ms, repo, artifact, author LIMIT ?`), account, session, maxFlowReads)
 	if err != nil {
@@ -81,7 +84,7 @@ func (s *Store) FlowReads(ctx context.Context, account, session string) ([]FlowR
 			provider          string
 			untrusted, readMS int64
 		)
-		if err := rows.Scan(&provider, &r.Forge.Host, &r.Repo, &untrusted, &r.Tool, &r.Artifact, &r.Author, &readMS); err != nil {
+		if err := rows.Scan(&provider, &r.Forge.Host, &r.Repo, &untrusted, &r.Tool, &r.Artifact, &r.Author, &r.Visibility, &readMS); err != nil {
 			return nil, fmt.Errorf("list flow reads: %w", err)
 		}
 		if r.Forge.Provider, err = parseProvider(provider); err != nil {

@@ -1,6 +1,8 @@
 -- +goose Up
 -- What each session has read, for the information-flow rules: one row per
--- repository read (author = '', untrusted = 0), and one per piece of text
+-- repository read that was not public (author = '', untrusted = 0, with
+-- the visibility the forge reported when it was read: private, internal
+-- or unknown), and one per piece of text
 -- read whose author is outside the account's trusted authors
 -- (untrusted = 1, artifact names it: "issue #3", "comment on issue #3").
 -- A row is never updated; the same read twice is recorded once.
@@ -14,6 +16,7 @@ CREATE TABLE gateway_flow_reads (
     tool      TEXT    NOT NULL,
     artifact  TEXT    NOT NULL,
     author    TEXT    NOT NULL,
+    visibility TEXT   NOT NULL DEFAULT '',
     read_ms   BIGINT NOT NULL,
     PRIMARY KEY (account, session, provider, host, repo, untrusted, artifact, author)
 );
