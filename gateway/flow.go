@@ -132,6 +132,9 @@ func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
 	return holds, nil
 }
 
+// maxLookups bounds the visibility reads one call's result can cause.
+const maxLookups = 20
+
 // maxNamed bounds how many reads a hold's reason names.
 const maxNamed = 5
 
@@ -219,31 +222,50 @@ func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Messa
 	if rules.AllowPrivateToPublic && rules.AllowUntrustedContent {
 		return nil
 	}
-	ref := o.ref
-	if ref == nil {
-		ref = &forgev1.ForgeRef{}
+	at := place{ref: o.ref, repo: o.repo}
+	if at.ref == nil {
+		at.ref = &forgev1.ForgeRef{}
 	}
-	base := store.FlowRead{Account: o.acct.Name, Session: o.id.Session, Forge: store.ForgeOf(ref), Repo: o.repo, Tool: o.tool}
-	var reads []store.FlowRead
+	places, texts := readsOf(out.ProtoReflect(), at, "", nil, nil)
 	if o.repo != "" && o.ref != nil {
-		v := s.noteVisibility(out.ProtoReflect(), o.ref, o.repo)
-		if !rules.AllowPrivateToPublic {
-			if v == visibilityUnknown {
-				v = s.visibility(ctx, o, o.ref, o.repo)
+		s.noteVisibility(out.ProtoReflect(), o.ref, o.repo)
+		places = append(places, at)
+	}
+	var reads []store.FlowRead
+	read := func(pl place) store.FlowRead {
+		return store.FlowRead{Account: o.acct.Name, Session: o.id.Session, Forge: store.ForgeOf(pl.ref), Repo: pl.repo, Tool: o.tool}
+	}
+	if !rules.AllowPrivateToPublic {
+		seen := map[visibilityKey]bool{}
+		for _, pl := range places {
+			k := keyOf(pl.ref, pl.repo)
+			if seen[k] || pl.ref.GetProvider() == 0 || !validRepo(pl.repo) {
+				continue
+			}
+			seen[k] = true
+			// Only the account's own repositories are asked about, and
+			// at most maxLookups per call: a result naming others (a
+			// hostile forge's) costs no forge calls; they count as unknown.
+			v := visibilityUnknown
+			if len(seen) <= maxLookups && o.sc.allowsRepo(pl.ref, pl.repo) {
+				v = s.visibility(ctx, o, pl.ref, pl.repo)
 			}
 			if v != visibilityPublic {
-				r := base
+				r := read(pl)
 				r.Visibility = v
 				reads = append(reads, r)
 			}
 		}
 	}
 	if !rules.AllowUntrustedContent {
-		for _, t := range authored(out.ProtoReflect(), "", nil) {
+		for _, t := range texts {
 			if o.acct.trusted[strings.ToLower(t.author)] {
 				continue
 			}
-			r := base
+			r := read(t.place)
+			if !validRepo(r.Repo) {
+				r.Repo = ""
+			}
 			r.Untrusted, r.Artifact, r.Author = true, t.artifact, loginText(t.author)
 			reads = append(reads, r)
 		}

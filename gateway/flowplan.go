@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
@@ -76,6 +77,8 @@ type flowPlan struct {
 	author     protoreflect.FieldDescriptor
 	visibility protoreflect.FieldDescriptor
 	number     protoreflect.FieldDescriptor
+	repo       protoreflect.FieldDescriptor   // (artifact) = REPO
+	forge      protoreflect.FieldDescriptor   // the singular ForgeRef beside it
 	fenced     []protoreflect.FieldDescriptor // text someone wrote
 	nested     []protoreflect.FieldDescriptor
 }
@@ -102,6 +105,14 @@ func flowPlanOf(md protoreflect.MessageDescriptor) *flowPlan {
 			}
 		case optionsv1.ArtifactRole_ARTIFACT_ROLE_NUMBER:
 			p.number = fd
+		case optionsv1.ArtifactRole_ARTIFACT_ROLE_REPO:
+			if single {
+				p.repo = fd
+			}
+		}
+		if fd.Message() != nil && fd.Message().FullName() == forgeRefMsg.FullName() && !fd.IsList() && p.forge == nil {
+			p.forge = fd
+			continue
 		}
 		ro, _ := proto.GetExtension(fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions)
 		if ro.GetAs() == optionsv1.Render_RENDER_FENCED && fd.Kind() == protoreflect.StringKind && !fd.IsMap() {
@@ -115,18 +126,36 @@ func flowPlanOf(md protoreflect.MessageDescriptor) *flowPlan {
 	return actual.(*flowPlan)
 }
 
-// authoredText is one piece of text a result carried and who wrote it.
+// place is a repository on a forge.
+type place struct {
+	ref  *forgev1.ForgeRef
+	repo string
+}
+
+// authoredText is one piece of text a result carried, who wrote it and
+// where.
 type authoredText struct {
+	place
 	artifact string // "issue #3", "comment on issue #3"
 	author   string
 }
 
-// authored lists the texts in m with their authors, however deeply nested
-// (a list's issues, an issue's comments, a review's inline comments). A
-// message counts when it has an author field and some non-empty text; its
-// artifact is named after the message type and the nearest number.
-func authored(m protoreflect.Message, within string, out []authoredText) []authoredText {
+// readsOf walks a result however deeply nested (a list's issues, an
+// issue's comments, an event list's events): the repositories it names
+// (a message's (artifact) = REPO field, on the forge of its ForgeRef
+// field, else where the call went) and the texts in it with their
+// authors. A message counts as text when it has an author field and some
+// non-empty RENDER_FENCED text; its artifact is named after the message
+// type and the nearest number.
+func readsOf(m protoreflect.Message, at place, within string, places []place, texts []authoredText) ([]place, []authoredText) {
 	p := flowPlanOf(m.Descriptor())
+	if p.repo != nil && m.Get(p.repo).String() != "" {
+		at.repo = m.Get(p.repo).String()
+		if p.forge != nil && m.Has(p.forge) {
+			at.ref = m.Get(p.forge).Message().Interface().(*forgev1.ForgeRef)
+		}
+		places = append(places, at)
+	}
 	name := snake(string(m.Descriptor().Name()))
 	if p.number != nil && m.Get(p.number).Uint() != 0 {
 		name += " #" + strconv.FormatUint(m.Get(p.number).Uint(), 10)
@@ -134,7 +163,7 @@ func authored(m protoreflect.Message, within string, out []authoredText) []autho
 		name += " on " + within
 	}
 	if p.author != nil && hasText(m, p.fenced) {
-		out = append(out, authoredText{artifact: name, author: m.Get(p.author).String()})
+		texts = append(texts, authoredText{place: at, artifact: name, author: m.Get(p.author).String()})
 	}
 	for _, fd := range p.nested {
 		if !m.Has(fd) {
@@ -143,13 +172,13 @@ func authored(m protoreflect.Message, within string, out []authoredText) []autho
 		if fd.IsList() {
 			l := m.Get(fd).List()
 			for i := range l.Len() {
-				out = authored(l.Get(i).Message(), name, out)
+				places, texts = readsOf(l.Get(i).Message(), at, name, places, texts)
 			}
 			continue
 		}
-		out = authored(m.Get(fd).Message(), name, out)
+		places, texts = readsOf(m.Get(fd).Message(), at, name, places, texts)
 	}
-	return out
+	return places, texts
 }
 
 // hasText reports whether any of the fenced fields of m holds text.

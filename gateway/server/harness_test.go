@@ -54,6 +54,11 @@ func scope(entries ...string) option {
 	return func(c *gateway.Config, _ *server.Options) { c.Accounts[0].Scope = entries }
 }
 
+// scopeRefresh sets how long the gateway keeps a stored scope.
+func scopeRefresh(d time.Duration) option {
+	return func(c *gateway.Config, _ *server.Options) { c.ScopeRefresh = d }
+}
+
 func dedupWindow(d time.Duration) option {
 	return func(c *gateway.Config, _ *server.Options) { c.DedupWindow = d }
 }

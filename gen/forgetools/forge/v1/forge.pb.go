@@ -2258,7 +2258,9 @@ type Event struct {
 	Cursor         uint64    `protobuf:"varint,1,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	SubscriptionId string    `protobuf:"bytes,2,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
 	Forge          *ForgeRef `protobuf:"bytes,3,opt,name=forge,proto3" json:"forge,omitempty"`
-	Repo           string    `protobuf:"bytes,4,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The information-flow rules read it (with forge) as a repository the
+	// session read from.
+	Repo string `protobuf:"bytes,4,opt,name=repo,proto3" json:"repo,omitempty"`
 	// issue or pull_request.
 	Kind   string    `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
 	Number uint64    `protobuf:"varint,6,opt,name=number,proto3" json:"number,omitempty"`
@@ -2770,12 +2772,13 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\bworkflow\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\bworkflow\x12\x18\n" +
 	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x03ref\x12\x1d\n" +
 	"\x06run_id\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05runId\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdf\x06\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xe3\x06\n" +
 	"\x05Event\x12\x1e\n" +
 	"\x06cursor\x18\x01 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06cursor\x12/\n" +
 	"\x0fsubscription_id\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\x12;\n" +
-	"\x05forge\x18\x03 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\x06ڥ\x19\x02\b\x05R\x05forge\x12\x1a\n" +
-	"\x04repo\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
+	"\x05forge\x18\x03 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\x06ڥ\x19\x02\b\x05R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x04 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1a\n" +
 	"\x04kind\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04kind\x12\x1e\n" +
 	"\x06number\x18\x06 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12:\n" +
 	"\x04type\x18\a \x01(\x0e2\x1e.forgetools.forge.v1.EventTypeB\x06ڥ\x19\x02\b\x04R\x04type\x12\x18\n" +
