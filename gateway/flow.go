@@ -19,13 +19,13 @@ import (
 // The information-flow rules, per session, with their state in the store:
 //
 //   - Private to public: once a session has read from a repository its
-//     forge reports private or internal (or cannot say; asked when the
-//     read is made, so a later change of forge or of visibility does not
-//     undo what was read), a write (approval
-//     write or push) to a repository the forge reports public (or cannot
-//     say) waits for an operator. A write back into a repository the
-//     session read is no flow out of it, so it is never held for that
-//     read.
+//     forge reports private or internal (or cannot say: asked when a
+//     write needs it, unless known when the read was made), a write that
+//     publishes (approval write or push, and an action class that is not a
+//     read's, so not a subscription) to a repository the forge reports
+//     public (or cannot say) waits for an operator. A write back into a
+//     repository the session read is no flow out of it, so it is never
+//     held for that read.
 //   - Untrusted content: once a session has read text (a RENDER_FENCED
 //     field) written by an author outside the account's trusted authors,
 //     its pushes (approval push: branches, file writes, merges) wait for an
@@ -109,7 +109,8 @@ func (s *Service) approvalOf(o *operation) optionsv1.Approval {
 func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
 	level := s.approvalOf(o)
 	rules := o.acct.Flow
-	private := !rules.AllowPrivateToPublic && (level == optionsv1.Approval_APPROVAL_WRITE || level == optionsv1.Approval_APPROVAL_PUSH)
+	private := !rules.AllowPrivateToPublic && (level == optionsv1.Approval_APPROVAL_WRITE || level == optionsv1.Approval_APPROVAL_PUSH) &&
+		!s.flow.tables[o.table].reads[o.arm]
 	untrusted := !rules.AllowUntrustedContent && level == optionsv1.Approval_APPROVAL_PUSH
 	if !private && !untrusted {
 		return nil, nil
@@ -132,7 +133,7 @@ func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
 	return holds, nil
 }
 
-// maxLookups bounds the visibility reads one call's result can cause.
+// maxLookups bounds the visibility reads one check can cause.
 const maxLookups = 20
 
 // maxNamed bounds how many reads a hold's reason names.
@@ -176,8 +177,18 @@ func (s *Service) privateHold(ctx context.Context, o *operation, reads []store.F
 	}
 	var named []string
 	n := 0
+	lookups := 0
 	for _, r := range candidates {
 		v := normalVisibility(r.Visibility)
+		if r.Visibility == "" {
+			// Only the account's own repositories are asked about, and at
+			// most maxLookups per check: rows naming others (from a
+			// hostile forge's result) cost no forge calls; they stay
+			// unknown.
+			if lookups++; lookups <= maxLookups && o.sc.allowsRepo(r.Forge.Ref(), r.Repo) {
+				v = s.visibility(ctx, o, r.Forge.Ref(), r.Repo)
+			}
+		}
 		if v == visibilityPublic {
 			continue
 		}
@@ -243,13 +254,10 @@ func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Messa
 				continue
 			}
 			seen[k] = true
-			// Only the account's own repositories are asked about, and
-			// at most maxLookups per call: a result naming others (a
-			// hostile forge's) costs no forge calls; they count as unknown.
-			v := visibilityUnknown
-			if len(seen) <= maxLookups && o.sc.allowsRepo(pl.ref, pl.repo) {
-				v = s.visibility(ctx, o, pl.ref, pl.repo)
-			}
+			// A read makes no forge call of its own: the visibility is
+			// recorded when already known (a forge_get_repo result, an
+			// earlier check), else asked for when a write needs it.
+			v, _ := s.flow.visibility.get(k)
 			if v != visibilityPublic {
 				r := read(pl)
 				r.Visibility = v

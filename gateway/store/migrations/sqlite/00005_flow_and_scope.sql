@@ -1,8 +1,8 @@
 -- +goose Up
 -- What each session has read, for the information-flow rules: one row per
--- repository read that was not public (author = '', untrusted = 0, with
--- the visibility the forge reported when it was read: private, internal
--- or unknown), and one per piece of text
+-- repository read not known to be public (author = '', untrusted = 0,
+-- visibility as known when it was read: private, internal, unknown, or ''
+-- when not yet asked), and one per piece of text
 -- read whose author is outside the account's trusted authors
 -- (untrusted = 1, artifact names it: "issue #3", "comment on issue #3").
 -- A row is never updated; the same read twice is recorded once.
