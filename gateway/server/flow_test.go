@@ -3,14 +3,12 @@ package server_test
 import (
 	"context"
 	"log/slog"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/forgetools/forgetools/gateway"
-	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -54,17 +52,7 @@ func serveFlow(t *testing.T, dsn string, accounts ...gateway.Account) *flowGatew
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := server.New(svc, server.Options{Logger: log})
-	dir, err := os.MkdirTemp("", "ftflow")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if _, err := srv.ListenSockets(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return &flowGateway{localGateway: &localGateway{store: st, dir: dir}, forge: forge, gitDir: gitDir, cfg: cfg}
+	return &flowGateway{localGateway: &localGateway{store: st, dir: listenSockets(t, svc)}, forge: forge, gitDir: gitDir, cfg: cfg}
 }
 
 // restarted is a second gateway on the same store and forge, as after a

@@ -70,6 +70,25 @@ func scopeStore(cmd *cobra.Command, g *gatewayFlags) (*config.Config, *store.Sto
 	return cfg, st, nil
 }
 
+// scopeCommand is a scope subcommand: run gets the configuration and its
+// open store.
+func scopeCommand(use, short string, args cobra.PositionalArgs, run func(*cobra.Command, *config.Config, *store.Store, []string) error) *cobra.Command {
+	var g gatewayFlags
+	cmd := &cobra.Command{
+		Use: use, Short: short, Long: scopeHelp, Args: args,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, st, err := scopeStore(cmd, &g)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			return run(cmd, cfg, st, args)
+		},
+	}
+	g.register(cmd, "warn")
+	return cmd
+}
+
 // configuredAccount finds the account name names, or says which exist.
 func configuredAccount(cfg *config.Config, name string) (config.Account, error) {
 	var names []string
@@ -83,18 +102,8 @@ func configuredAccount(cfg *config.Config, name string) (config.Account, error) 
 }
 
 func newScopeList() *cobra.Command {
-	var g gatewayFlags
-	cmd := &cobra.Command{
-		Use:   "list ACCOUNT",
-		Short: "Print an account's scope and where it comes from (the store or the configuration)",
-		Long:  scopeHelp,
-		Args:  cobra.ExactArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, st, err := scopeStore(cmd, &g)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+	return scopeCommand("list ACCOUNT", "Print an account's scope and where it comes from (the store or the configuration)", cobra.ExactArgs(1),
+		func(cmd *cobra.Command, cfg *config.Config, st *store.Store, args []string) error {
 			acct, err := configuredAccount(cfg, args[0])
 			if err != nil {
 				return err
@@ -110,10 +119,7 @@ func newScopeList() *cobra.Command {
 				from = "the store (the configuration's scope is ignored for this account)"
 			}
 			return printScope(cmd.OutOrStdout(), acct.Name, from, entries)
-		},
-	}
-	g.register(cmd, "warn")
-	return cmd
+		})
 }
 
 func printScope(w io.Writer, account, from string, entries []string) error {
@@ -129,18 +135,13 @@ func printScope(w io.Writer, account, from string, entries []string) error {
 }
 
 func newScopeChange(action string) *cobra.Command {
-	var g gatewayFlags
 	var actor string
 	short := "Add an entry to an account's stored scope"
 	if action == store.ScopeRemove {
 		short = "Remove an entry from an account's stored scope"
 	}
-	cmd := &cobra.Command{
-		Use:   action + " ACCOUNT ENTRY",
-		Short: short,
-		Long:  scopeHelp,
-		Args:  cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
+	cmd := scopeCommand(action+" ACCOUNT ENTRY", short, cobra.ExactArgs(2),
+		func(cmd *cobra.Command, cfg *config.Config, st *store.Store, args []string) error {
 			entry := args[1]
 			if err := gateway.CheckScopeEntry(entry); err != nil {
 				return usageError{err}
@@ -154,11 +155,6 @@ func newScopeChange(action string) *cobra.Command {
 			if len(actor) > 100 || strings.ContainsFunc(actor, unicode.IsControl) {
 				return usageError{fmt.Errorf("--actor %q: want a name of at most 100 characters, without control characters", actor)}
 			}
-			cfg, st, err := scopeStore(cmd, &g)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
 			acct, err := configuredAccount(cfg, args[0])
 			if err != nil {
 				return err
@@ -179,9 +175,7 @@ func newScopeChange(action string) *cobra.Command {
 			}
 			verb := map[string]string{store.ScopeAdd: "added", store.ScopeRemove: "removed"}[action]
 			return printScope(cmd.OutOrStdout(), acct.Name, fmt.Sprintf("the store, %s %q by %s", verb, entry, actor), entries)
-		},
-	}
-	g.register(cmd, "warn")
+		})
 	cmd.Flags().StringVar(&actor, "actor", "", "who makes the change, for the log (default: the system user name)")
 	skipEnv(cmd, "actor")
 	return cmd
@@ -197,18 +191,8 @@ func operatorName() string {
 }
 
 func newScopeLog() *cobra.Command {
-	var g gatewayFlags
-	cmd := &cobra.Command{
-		Use:   "log [ACCOUNT]",
-		Short: "Print every change made to stored scopes: when, who, which account, what",
-		Long:  scopeHelp,
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			_, st, err := scopeStore(cmd, &g)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
+	return scopeCommand("log [ACCOUNT]", "Print every change made to stored scopes: when, who, which account, what", cobra.MaximumNArgs(1),
+		func(cmd *cobra.Command, _ *config.Config, st *store.Store, args []string) error {
 			var account string
 			if len(args) == 1 {
 				account = args[0]
@@ -228,8 +212,5 @@ func newScopeLog() *cobra.Command {
 				fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.At.Format(time.RFC3339), c.Actor, c.Account, c.Action, c.Entry)
 			}
 			return tw.Flush()
-		},
-	}
-	g.register(cmd, "warn")
-	return cmd
+		})
 }
