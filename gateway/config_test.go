@@ -53,6 +53,8 @@ func TestConfigErrors(t *testing.T) {
 		{"empty owner handle", func(c *Config) { c.Accounts[0].OwnerHandle = "" }, "owner handle"},
 		{"bad scope", func(c *Config) { c.Accounts[0].Scope = []string{"acme/*/web"} }, `scope entry "acme/*/web"`},
 		{"wildcard owner", func(c *Config) { c.Accounts[0].Scope = []string{"*/web"} }, "scope entry"},
+		{"scope on an unknown provider", func(c *Config) { c.Accounts[0].Scope = []string{"nosuch/x.com:a/b"} }, `names provider "nosuch"`},
+		{"bad trusted author", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"a b"} }, `trusted author "a b"`},
 		{"bad session", func(c *Config) { c.Accounts[0].Sessions = []string{"../s"} }, `session "../s"`},
 		{"session twice", func(c *Config) { c.Accounts[0].Sessions = []string{"s1", "s1"} }, "twice"},
 		{"session in two accounts", func(c *Config) {
