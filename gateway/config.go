@@ -43,6 +43,11 @@ type Config struct {
 	// Tables are the tables the gateway serves, each on its own Connect
 	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
 	Tables []*handler.Table
+	// ScopeRefresh is how long the gateway keeps an account's scope read
+	// from the store before reading it again: how soon `forgetools scope`
+	// changes reach it. Zero means DefaultScopeRefresh; negative reads the
+	// store on every call.
+	ScopeRefresh time.Duration
 	// Redact lists further secret values (forge credentials, say) that
 	// must never reach a log line, an error message or a result, in any
 	// encoding or in pieces (see internal/redact). Account tokens are
@@ -77,6 +82,9 @@ type Account struct {
 	// Limits bounds the account's calls in flight, read results and write
 	// quotas (limits.go); zero fields take the defaults.
 	Limits Limits
+	// Flow configures the account's information-flow rules (see
+	// FlowRules); the zero value turns them all on.
+	Flow FlowRules
 }
 
 // Token is a bearer token for the TCP listener.
@@ -132,8 +140,9 @@ func allIn(s, extra string) bool {
 // account is a validated Account.
 type account struct {
 	Account
-	scope scope
-	meter *meter // the account's limits and what it has spent of them
+	scope   scope
+	meter   *meter          // the account's limits and what it has spent of them
+	trusted map[string]bool // lower-cased trusted authors
 }
 
 // tokenEntry is a token as the gateway keeps it: a digest, so comparing a
@@ -155,6 +164,9 @@ type checked struct {
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
 	state       handler.Provider
+	// def is the default forge, which a scope entry naming none covers.
+	def          coordinate
+	scopeRefresh time.Duration
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -166,7 +178,11 @@ func checkConfig(cfg Config) (*checked, error) {
 		return nil, err
 	}
 	c := &checked{accounts: map[string]*account{}, registry: reg, state: cfg.State, peers: map[string]Peer{},
-		secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
+		secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow, scopeRefresh: cfg.ScopeRefresh}
+	if c.scopeRefresh == 0 {
+		c.scopeRefresh = DefaultScopeRefresh
+	}
+	c.def = coordinate{reg.def.Ref().GetProvider(), strings.ToLower(reg.def.Ref().GetHost())}
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
 	}
@@ -210,11 +226,15 @@ func (c *checked) addAccounts(accounts []Account) error {
 				return fmt.Errorf("account %q: %s %q must be 1-100 letters, digits, '.', '_', ':' or '-', starting with a letter or digit", a.Name, h.what, h.v)
 			}
 		}
-		sc, err := parseScope(a.Scope)
+		sc, err := parseScope(a.Scope, c.def)
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		acct := &account{Account: a, scope: sc, meter: newMeter(a.Limits)}
+		trusted, err := trustedAuthors(a)
+		if err != nil {
+			return fmt.Errorf("account %q: %w", a.Name, err)
+		}
+		acct := &account{Account: a, scope: sc, meter: newMeter(a.Limits), trusted: trusted}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {

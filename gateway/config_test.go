@@ -53,6 +53,8 @@ func TestConfigErrors(t *testing.T) {
 		{"empty owner handle", func(c *Config) { c.Accounts[0].OwnerHandle = "" }, "owner handle"},
 		{"bad scope", func(c *Config) { c.Accounts[0].Scope = []string{"acme/*/web"} }, `scope entry "acme/*/web"`},
 		{"wildcard owner", func(c *Config) { c.Accounts[0].Scope = []string{"*/web"} }, "scope entry"},
+		{"scope on an unknown provider", func(c *Config) { c.Accounts[0].Scope = []string{"nosuch/x.com:a/b"} }, `names provider "nosuch"`},
+		{"bad trusted author", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"a b"} }, `trusted author "a b"`},
 		{"bad session", func(c *Config) { c.Accounts[0].Sessions = []string{"../s"} }, `session "../s"`},
 		{"session twice", func(c *Config) { c.Accounts[0].Sessions = []string{"s1", "s1"} }, "twice"},
 		{"session in two accounts", func(c *Config) {
@@ -108,8 +110,17 @@ func TestIdentities(t *testing.T) {
 	}
 }
 
+// The default forge of the scope tests, and the forges beside it.
+var (
+	testDef    = coordinate{forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com"}
+	githubRef  = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "github.com"}
+	gheRef     = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "ghe.example.com"}
+	linearRef  = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, Host: "linear.app"}
+	gitlabPort = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITLAB, Host: "git.corp:8443"}
+)
+
 func TestScope(t *testing.T) {
-	s, err := parseScope([]string{"acme/web", "Tools/*", "ENG"})
+	s, err := parseScope([]string{"acme/web", "Tools/*", "ENG"}, testDef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,13 +128,13 @@ func TestScope(t *testing.T) {
 		"acme/web": true, "ACME/Web": true, "tools/cli": true, "TOOLS/x": true, "ENG": true, "eng": true,
 		"acme/api": false, "tools": false, "tools/a/b": false, "toolsx/a": false, "ENG/x": false, "web": false,
 	} {
-		if got := s.allows(repo); got != want {
+		if got := s.allows(githubRef, repo); got != want {
 			t.Errorf("allows(%q) = %v, want %v", repo, got, want)
 		}
 	}
 	// GitLab's nested groups: an exact nested path, one level below a
 	// subgroup, every depth below a group.
-	nested, err := parseScope([]string{"platform/infra/deploy", "platform/tools/*", "corp/**", "platform/web/app-?"})
+	nested, err := parseScope([]string{"platform/infra/deploy", "platform/tools/*", "corp/**", "platform/web/app-?"}, testDef)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,25 +145,65 @@ func TestScope(t *testing.T) {
 		"platform/app": false, "corp": false, "corpx/app": false, "platform/infra/deploy/x": false,
 		"platform/web/app-1": true, "platform/web/app-12": false, "platform/web/app-1/x": false,
 	} {
-		if got := nested.allows(repo); got != want {
+		if got := nested.allows(githubRef, repo); got != want {
 			t.Errorf("nested allows(%q) = %v, want %v", repo, got, want)
 		}
 	}
-	for _, bad := range []string{"a/**/b", "**", "a/../b", "a//b", "/*", "a/b c", "a/*/b", "*/b", "a/b**", "a/[b"} {
-		if _, err := parseScope([]string{bad}); err == nil {
+	for _, bad := range []string{"a/**/b", "**", "a/../b", "a//b", "/*", "a/b c", "a/*/b", "*/b", "a/b**", "a/[b",
+		":acme/app", "github.com:", "git hub.com:acme/app", "nosuch/github.com:acme/app", "github.com:a/../b", "/github.com:acme/app"} {
+		if _, err := parseScope([]string{bad}, testDef); err == nil {
 			t.Errorf("parseScope(%q) accepted it", bad)
 		}
 	}
 	if validRepo(strings.Repeat("a/", maxSegments) + "z") {
 		t.Error("validRepo accepts a path deeper than GitLab nests")
 	}
-	empty, _ := parseScope(nil)
-	if empty.allows("acme/web") || empty.allows("ENG") {
+	empty, _ := parseScope(nil, testDef)
+	if empty.allows(githubRef, "acme/web") || empty.allows(linearRef, "ENG") || empty.allows(gheRef, "acme/web") {
 		t.Error("an empty scope allows something")
 	}
-	all, _ := parseScope([]string{"*"})
-	if !all.allows("any/thing") || !all.allows("KEY") {
+	all, _ := parseScope([]string{"*"}, testDef)
+	if !all.allows(githubRef, "any/thing") || !all.allows(linearRef, "KEY") || !all.allows(gheRef, "x/y") {
 		t.Error(`"*" does not allow everything`)
+	}
+}
+
+// An entry covers its name on the forge it names, and one that names none
+// covers it on the default forge only: never the same name on another
+// instance.
+func TestScopePerForge(t *testing.T) {
+	s, err := parseScope([]string{"acme/app", "GHE.example.com:acme/*", "linear/linear.app:ENG", "git.corp:8443:group/**", "github.com:solo/x"}, testDef)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		ref  *forgev1.ForgeRef
+		repo string
+		want bool
+	}{
+		{githubRef, "acme/app", true},
+		{gheRef, "acme/app", true}, // by its own entry, acme/*
+		{gheRef, "acme/other", true},
+		{githubRef, "acme/other", false}, // acme/* is GHE's only
+		{githubRef, "solo/x", true},
+		{gheRef, "solo/x", false},
+		{linearRef, "ENG", true},
+		{githubRef, "ENG", false},
+		{gitlabPort, "group/a/b", true},
+		{&forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITLAB, Host: "git.corp"}, "group/a/b", false},
+		{&forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITEA, Host: "linear.app"}, "ENG", false}, // provider named
+	} {
+		if got := s.allows(c.ref, c.repo); got != c.want {
+			t.Errorf("allows(%s, %q) = %v, want %v", describe(c.ref), c.repo, got, c.want)
+		}
+	}
+	only, _ := parseScope([]string{"acme/app"}, testDef)
+	if only.allows(gheRef, "acme/app") {
+		t.Error(`"acme/app" covers acme/app on a GitHub Enterprise forge beside github.com`)
+	}
+	onHost, _ := parseScope([]string{"ghe.example.com:*"}, testDef)
+	if !onHost.allows(gheRef, "any/thing") || onHost.allows(githubRef, "any/thing") {
+		t.Error(`"ghe.example.com:*" is not every repository of that forge and only those`)
 	}
 }
 

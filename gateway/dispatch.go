@@ -18,10 +18,16 @@ import (
 // has passed.
 func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message) (proto.Message, *gatewayv1.ForgeCallError, error) {
 	p, err := s.check(ctx, o, req)
+	if err == nil {
+		err = s.gate(ctx, o)
+	}
 	if err != nil {
 		return s.failed(o, err)
 	}
 	out, err := s.limited(ctx, o, p)
+	if err == nil {
+		err = s.recordReads(ctx, o, out)
+	}
 	if err != nil {
 		return s.failed(o, err)
 	}
@@ -42,6 +48,10 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (h
 			"the request names no operation (the call is unset, or is one this gateway does not know)")
 	}
 	if err := s.validateCall(o, req); err != nil {
+		return nil, err
+	}
+	var err error
+	if o.sc, err = s.scopeOf(ctx, o.acct); err != nil {
 		return nil, err
 	}
 	o.scope = o.arm.Scope
@@ -72,7 +82,7 @@ func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
 	if fe != nil {
 		return nil, inBand{fe}
 	}
-	o.forge = describe(p.Ref())
+	o.ref, o.forge = p.Ref(), describe(p.Ref())
 	// The shape before the scope: a model that left out the owner learns
 	// the shape the forge needs rather than reading a scope denial.
 	if fe := repoShape(p.Ref().GetProvider(), o.repo); fe != nil {
@@ -97,7 +107,7 @@ func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.
 	if err != nil {
 		return nil, err
 	}
-	o.repo, o.forge = sub.Repo, describe(sub.Forge.Ref())
+	o.repo, o.ref, o.forge = sub.Repo, sub.Forge.Ref(), describe(sub.Forge.Ref())
 	if err := o.inScope(); err != nil {
 		return nil, err
 	}
@@ -124,7 +134,7 @@ func (s *Service) scopeOwnState(o *operation) (handler.Provider, error) {
 }
 
 func (o *operation) inScope() error {
-	if !o.acct.scope.allows(o.repo) {
+	if !o.sc.allows(o.ref, o.repo) {
 		return refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
 			"repository %q is outside the scope of account %q", o.repo, o.acct.Name)
 	}

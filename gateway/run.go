@@ -51,7 +51,7 @@ func (o *operation) call() handler.Call {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
 	if o.scope == handler.ScopeOwnState {
-		c.InScope = o.acct.scope.allowsRepo
+		c.InScope = o.sc.allowsRepo
 	}
 	return c
 }

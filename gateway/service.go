@@ -27,6 +27,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/forgetools/forgetools/gateway/store"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
@@ -42,6 +43,8 @@ type Service struct {
 	validator protovalidate.Validator
 	tables    []*handler.Table
 	byRequest map[protoreflect.FullName]*handler.Table
+	flow      *flowState
+	scopes    scopeCache
 }
 
 // New validates cfg and returns its Service. The Service does not own
@@ -72,6 +75,7 @@ func New(cfg Config) (*Service, error) {
 		s.byRequest[name] = t
 		s.tables = append(s.tables, t)
 	}
+	s.flow = newFlowState(s.tables)
 	return s, nil
 }
 
@@ -121,8 +125,10 @@ type operation struct {
 	env   handler.Envelope
 	tool  string        // as the model names it; "" until the arm is known
 	scope handler.Scope // what scoped the call, once checked
+	sc    scope         // the account's effective scope
 	repo  string
-	forge string // described coordinate, once resolved
+	forge string            // described coordinate, once resolved
+	ref   *forgev1.ForgeRef // the resolved forge; nil for own state
 	// replay marks a create answered from the dedup memo.
 	replay bool
 }

@@ -43,12 +43,13 @@ type Call struct {
 	// arm that would write there is refused, and the agent works on a
 	// branch and opens a pull request.
 	PushToDefaultBranch bool
-	// InScope reports whether the account's scope covers a repository. It
+	// InScope reports whether the account's scope covers a repository on
+	// a forge. It
 	// is set on calls scoped by the caller's own state (ScopeOwnState),
 	// which gather what the account holds across repositories and must
 	// leave out what its scope no longer covers; nil on other calls, which
 	// the gateway has scoped already.
-	InScope func(repo string) bool
+	InScope func(forge *forgev1.ForgeRef, repo string) bool
 }
 
 // Provider is a configured forge instance. It serves the arms whose

@@ -54,6 +54,11 @@ func scope(entries ...string) option {
 	return func(c *gateway.Config, _ *server.Options) { c.Accounts[0].Scope = entries }
 }
 
+// scopeRefresh sets how long the gateway keeps a stored scope.
+func scopeRefresh(d time.Duration) option {
+	return func(c *gateway.Config, _ *server.Options) { c.ScopeRefresh = d }
+}
+
 func dedupWindow(d time.Duration) option {
 	return func(c *gateway.Config, _ *server.Options) { c.DedupWindow = d }
 }
@@ -64,7 +69,8 @@ func maxRequestBytes(n int) option {
 
 // start serves a gateway on the store at dsn. Accounts: alice (sessions
 // alice-1 and alice-2, token aliceToken as session alice-tcp, scope
-// acme/web, tools/* and ENG) and bob (session bob-1, token bobToken, empty
+// acme/web and tools/* on github.com, acme/web on ghe.example.com and ENG
+// on linear.app: an entry covers its forge only) and bob (session bob-1, token bobToken, empty
 // scope).
 func start(t *testing.T, dsn string, opts ...option) *harness {
 	t.Helper()
@@ -86,7 +92,7 @@ func start(t *testing.T, dsn string, opts ...option) *harness {
 		Accounts: []gateway.Account{
 			{
 				Name: "alice", AgentHandle: "claude-7", OwnerHandle: "alice-h",
-				Scope:    []string{"acme/web", "tools/*", "ENG"},
+				Scope:    []string{"acme/web", "tools/*", "ghe.example.com:acme/web", "linear.app:ENG"},
 				Sessions: []string{"alice-1", "alice-2"},
 				Tokens:   []gateway.Token{{Session: "alice-tcp", Secret: aliceToken}},
 			},

@@ -19,10 +19,8 @@ func limits(l gateway.Limits) option {
 	return func(c *gateway.Config, _ *server.Options) { c.Accounts[0].Limits = l }
 }
 
-func comment(body string) *gatewayv1.ForgeCallRequest {
-	return &gatewayv1.ForgeCallRequest{CallId: "c", Call: &gatewayv1.ForgeCallRequest_CommentOnIssue{
-		CommentOnIssue: &gatewayv1.CommentOnIssueRequest{Repo: "acme/web", IssueNumber: 1, Body: body}}}
-}
+// webComment is a comment on acme/web#1, the limit tests' write.
+func webComment(body string) *gatewayv1.ForgeCallRequest { return comment("acme/web", 1, body) }
 
 // wantRetry asserts resource_exhausted with a retry hint within (0, max].
 func wantRetry(t *testing.T, res *gatewayv1.ForgeCallResult, max uint64, fragments ...string) {
@@ -74,12 +72,12 @@ func TestWriteQuotaCalls(t *testing.T) {
 			t.Fatal(res.GetError())
 		}
 		for i := range 2 {
-			if res := h.call("alice-1", comment("ok")); res.GetError() != nil {
+			if res := h.call("alice-1", webComment("ok")); res.GetError() != nil {
 				t.Fatalf("comment %d: %v", i, res.GetError())
 			}
 		}
 		before := h.github.Calls("CommentOnIssue")
-		wantRetry(t, h.call("alice-2", comment("one too many")), 60_000, "3 write calls in the last minute")
+		wantRetry(t, h.call("alice-2", webComment("one too many")), 60_000, "3 write calls in the last minute")
 		if h.github.Calls("CommentOnIssue") != before {
 			t.Error("a write past the quota reached the forge")
 		}
@@ -97,10 +95,10 @@ func TestWriteQuotaBytes(t *testing.T) {
 		if res := h.call("alice-1", createIssue("acme/web", "one", "b", "k1")); res.GetError() != nil {
 			t.Fatal(res.GetError())
 		}
-		if res := h.call("alice-1", comment(strings.Repeat("x", 15_000))); res.GetError() != nil {
+		if res := h.call("alice-1", webComment(strings.Repeat("x", 15_000))); res.GetError() != nil {
 			t.Fatalf("a first large comment: %v", res.GetError())
 		}
-		wantRetry(t, h.call("alice-1", comment("small")), 60_000, "10000 bytes")
+		wantRetry(t, h.call("alice-1", webComment("small")), 60_000, "10000 bytes")
 	})
 }
 

@@ -100,8 +100,14 @@ type localGateway struct {
 func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGateway {
 	t.Helper()
 	svc, st, _ := localService(t, dsn, nil, accounts...)
-	log := slog.New(slog.DiscardHandler)
-	srv := server.New(svc, server.Options{Logger: log})
+	return &localGateway{store: st, dir: listenSockets(t, svc)}
+}
+
+// listenSockets serves svc on its sessions' sockets until the test ends,
+// and returns their directory.
+func listenSockets(t *testing.T, svc *gateway.Service) string {
+	t.Helper()
+	srv := server.New(svc, server.Options{Logger: slog.New(slog.DiscardHandler)})
 	dir, err := os.MkdirTemp("", "ftlocal")
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,7 @@ func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGat
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { srv.Shutdown(context.Background()) })
-	return &localGateway{store: st, dir: dir}
+	return dir
 }
 
 func (g *localGateway) client(session string) gatewayv1connect.AgentGatewayClient {

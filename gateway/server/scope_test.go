@@ -1,10 +1,13 @@
 package server_test
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -79,7 +82,7 @@ func TestScopeEntries(t *testing.T) {
 			t.Errorf("create in %s = %v, want an issue", repo, res)
 		}
 	}
-	// A bare team key on Linear.
+	// A team key, on the Linear forge its entry names.
 	req := withForge(createIssue("ENG", "on linear", "", ""), forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "")
 	if res := h.call("alice-1", req); res.GetIssue().GetForge().GetHost() != "linear.app" {
 		t.Errorf("create in ENG on linear = %v", res)
@@ -111,5 +114,106 @@ func TestMalformedRepositoriesAreRefused(t *testing.T) {
 	}
 	if h.github.Total() != 0 {
 		t.Fatalf("malformed repositories reached the forge")
+	}
+}
+
+// An entry covers its name on one forge: "acme/app" is the default forge's
+// (github.com), and reaches neither the GitHub Enterprise forge configured
+// beside it nor Linear; "ghe.example.com:acme/app" is that forge's only.
+func TestScopeIsPerForge(t *testing.T) {
+	h := start(t, storetest.SQLite(t), scope("acme/app", "ghe.example.com:tools/*"))
+	onGHE := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallRequest {
+		return withForge(req, forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com")
+	}
+	for _, req := range everyArm("acme/app") {
+		wantError(t, h.call("alice-1", onGHE(req)), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "acme/app", "outside the scope")
+	}
+	for _, req := range everyArm("tools/cli") {
+		wantError(t, h.call("alice-1", req), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "tools/cli", "outside the scope")
+	}
+	if h.ghe.Total() != 0 || h.github.Total() != 0 {
+		t.Fatalf("a refused call reached a forge: github %d, ghe %d calls", h.github.Total(), h.ghe.Total())
+	}
+	if res := h.call("alice-1", createIssue("acme/app", "on github.com", "", "")); res.GetIssue().GetForge().GetHost() != "github.com" {
+		t.Errorf("create in acme/app on the default forge = %v", res)
+	}
+	if res := h.call("alice-1", onGHE(createIssue("tools/cli", "on ghe", "", ""))); res.GetIssue().GetForge().GetHost() != "ghe.example.com" {
+		t.Errorf("create in tools/cli on ghe.example.com = %v", res)
+	}
+}
+
+// A scope kept in the store is the account's whole scope once set, seen
+// by the running gateway: it can revoke what the configuration granted,
+// grant what it did not, per forge, and empty denies everything; on both
+// stores.
+func TestStoredScope(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		h := start(t, dsn, scopeRefresh(-1))
+		ctx := t.Context()
+		yaml := []string{"acme/web", "tools/*", "ghe.example.com:acme/web", "linear.app:ENG"}
+		change := func(account, action, entry string, seed []string) {
+			t.Helper()
+			if err := h.store.ChangeScope(ctx, store.ScopeChange{Account: account, Action: action, Entry: entry, Actor: "ops"}, seed); err != nil {
+				t.Fatal(err)
+			}
+		}
+		allowed := func(session string, req *gatewayv1.ForgeCallRequest) {
+			t.Helper()
+			if fe := h.call(session, req).GetError(); fe != nil {
+				t.Fatalf("%s: %v: %v", session, req, fe)
+			}
+		}
+		onGHE := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallRequest {
+			return withForge(req, forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com")
+		}
+		allowed("alice-1", createIssue("acme/web", "t", "", ""))
+
+		// Revoke an entry the configuration granted; the rest stays.
+		change("alice", store.ScopeRemove, "acme/web", yaml)
+		wantError(t, h.call("alice-1", getIssue("acme/web", 1)), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "outside the scope")
+		allowed("alice-1", createIssue("tools/cli", "t", "", ""))
+		allowed("alice-1", onGHE(createIssue("acme/web", "t", "", "")))
+
+		// Grant per forge: bob (configured with nothing) gets ghe's tools/*.
+		change("bob", store.ScopeAdd, "ghe.example.com:tools/*", nil)
+		allowed("bob-1", onGHE(createIssue("tools/x", "t", "", "")))
+		wantError(t, h.call("bob-1", createIssue("tools/x", "t", "", "")), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "outside the scope")
+
+		// Emptied, the stored scope denies everything.
+		change("bob", store.ScopeRemove, "ghe.example.com:tools/*", nil)
+		wantError(t, h.call("bob-1", onGHE(getIssue("tools/x", 1))), gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "outside the scope")
+		if entries, stored, err := h.store.StoredScope(ctx, "bob"); err != nil || !stored || len(entries) != 0 {
+			t.Fatalf("bob's stored scope = %v, %v, %v; want stored and empty", entries, stored, err)
+		}
+
+		log, err := h.store.ScopeLog(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range log {
+			got = append(got, c.Account+" "+c.Action+" "+c.Entry+" "+c.Actor)
+		}
+		want := []string{"alice seed acme/web ops", "alice seed tools/* ops", "alice seed ghe.example.com:acme/web ops", "alice seed linear.app:ENG ops",
+			"alice remove acme/web ops", "bob add ghe.example.com:tools/* ops", "bob remove ghe.example.com:tools/* ops"}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("scope log:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	})
+}
+
+// The gateway keeps a stored scope for its refresh interval, so a call
+// costs no store read for it.
+func TestStoredScopeIsCached(t *testing.T) {
+	h := start(t, storetest.SQLite(t), scopeRefresh(time.Hour))
+	if fe := h.call("alice-1", createIssue("acme/web", "t", "", "")).GetError(); fe != nil {
+		t.Fatal(fe)
+	}
+	if err := h.store.ChangeScope(t.Context(), store.ScopeChange{Account: "alice", Action: store.ScopeRemove, Entry: "acme/web", Actor: "ops"},
+		[]string{"acme/web"}); err != nil {
+		t.Fatal(err)
+	}
+	if fe := h.call("alice-1", getIssue("acme/web", 1)).GetError(); fe != nil {
+		t.Fatalf("within the refresh interval the cached scope applies; got %v", fe)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 )
 
 // Change is one change to a watched artifact, as a source reports it, before
@@ -145,8 +147,8 @@ type EventQuery struct {
 	// Limit caps the events returned (at least 1).
 	Limit int
 	// InScope, when set, leaves out events of subscriptions whose
-	// repository it refuses.
-	InScope func(repo string) bool
+	// forge and repository it refuses.
+	InScope func(forge *forgev1.ForgeRef, repo string) bool
 }
 
 // EventPage is a page of events after the stream's acknowledged cursor.
@@ -182,7 +184,7 @@ func (s *Store) ReadEvents(ctx context.Context, q EventQuery) (EventPage, error)
 			}
 			for _, e := range batch {
 				from = e.Cursor
-				if q.InScope != nil && !q.InScope(e.Subscription.Repo) {
+				if q.InScope != nil && !q.InScope(e.Subscription.Forge.Ref(), e.Subscription.Repo) {
 					continue
 				}
 				if len(page.Events) == q.Limit {

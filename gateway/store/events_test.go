@@ -9,6 +9,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 )
 
 func subscribeTo(t *testing.T, s *store.Store, account string, a store.Artifact) store.Subscription {
@@ -177,7 +178,7 @@ func TestOwnEventsAndScope(t *testing.T) {
 		}
 		// A narrowed scope hides the other repository's events, and the
 		// page still fills.
-		q := store.EventQuery{Account: "alice", Session: "s", Limit: 1, InScope: func(repo string) bool { return repo == "tools/cli" }}
+		q := store.EventQuery{Account: "alice", Session: "s", Limit: 1, InScope: func(_ *forgev1.ForgeRef, repo string) bool { return repo == "tools/cli" }}
 		if p := read(t, s, q); !slices.Equal(payloads(p), []string{"tools/cli#4:l1"}) || p.More {
 			t.Fatalf("in scope: %v more=%v", payloads(p), p.More)
 		}

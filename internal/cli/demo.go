@@ -238,6 +238,10 @@ func demoConfig(store string) *config.Config {
 	cfg := config.Default(filepath.Dir(store))
 	cfg.Store = store
 	cfg.Forges[0].CICommand = demoCI
+	// The agent's session reads the maintainer's code and the reviewer's
+	// review before it merges: the operator trusts both, so the
+	// untrusted-content rule does not hold the merge.
+	cfg.Accounts[0].Flow.TrustedAuthors = []string{cfg.Accounts[0].Name, cfg.Accounts[0].AgentHandle, cfg.Accounts[0].OwnerHandle, demoMaintainer, reviewer}
 	cfg.Accounts = append(cfg.Accounts, config.Account{
 		Name: demoMaintainer, AgentHandle: "maintainer", OwnerHandle: "demo-owner", Scope: []string{"demo/*"},
 		Sessions: []config.Session{{Name: demoMaintainer}}, PushToDefaultBranch: true,

@@ -60,12 +60,18 @@ configuration: delete the lines this account must not touch.`,
 			if err != nil {
 				return err
 			}
-			lister, where, closeFn, err := openLister(cmd.Context(), cfg, f, log)
+			lister, where, host, closeFn, err := openLister(cmd.Context(), cfg, f, log)
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			n, err := listRepos(cmd.Context(), lister, cmd.OutOrStdout(), scopeYAML, where)
+			// A scope entry without a forge covers the default forge only:
+			// another forge's entries name it.
+			prefix := ""
+			if d := defaultForge(cfg); f.Provider != d.Provider || !strings.EqualFold(f.Host, d.Host) {
+				prefix = host + ":"
+			}
+			n, err := listRepos(cmd.Context(), lister, cmd.OutOrStdout(), scopeYAML, where, prefix)
 			if err != nil {
 				return fmt.Errorf("%s: %s", where, message(err))
 			}
@@ -106,24 +112,24 @@ func hostSuffix(host string) string {
 
 // openLister builds the forge's provider (the local forge on the
 // configured store) and returns it as a discovery.Lister.
-func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *slog.Logger) (discovery.Lister, string, func(), error) {
+func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *slog.Logger) (_ discovery.Lister, where, host string, _ func(), _ error) {
 	var (
 		p       subscriptions.Provider
 		closeFn = func() {}
 	)
 	if f.Provider == "local" {
 		if _, err := prepareStore(cfg.Store, log); err != nil {
-			return nil, "", nil, err
+			return nil, "", "", nil, err
 		}
 		st, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
 		if err != nil {
-			return nil, "", nil, err
+			return nil, "", "", nil, err
 		}
 		closeFn = func() { st.Close() }
 		// Listing writes nothing, so nothing to record: no event feed.
 		if p, err = buildLocal(ctx, st, nil, f, cfg.Store, log); err != nil {
 			closeFn()
-			return nil, "", nil, fmt.Errorf("forge local: %w", err)
+			return nil, "", "", nil, fmt.Errorf("forge local: %w", err)
 		}
 	} else {
 		// Only this forge's credentials: listing one forge needs no other's.
@@ -131,34 +137,48 @@ func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *sl
 		for _, env := range []string{f.TokenEnv, f.ReviewerTokenEnv} {
 			v, err := config.Secret(env)
 			if err != nil {
-				return nil, "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
+				return nil, "", "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
 			}
 			creds[env] = v
 		}
 		log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
 		var err error
 		if p, _, err = buildRemote(f, creds, log); err != nil {
-			return nil, "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
+			return nil, "", "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
 		}
 	}
-	where := f.Provider // the local forge's host is only a label
+	where = f.Provider // the local forge's host is only a label
 	if f.Provider != "local" {
 		where += hostSuffix(p.Ref().GetHost())
 	}
 	l, ok := p.(discovery.Lister)
 	if !ok {
 		closeFn()
-		return nil, "", nil, fmt.Errorf("forge %s cannot list what its credential reaches", where)
+		return nil, "", "", nil, fmt.Errorf("forge %s cannot list what its credential reaches", where)
 	}
-	return l, where, closeFn, nil
+	return l, where, p.Ref().GetHost(), closeFn, nil
+}
+
+// defaultForge is the forge a call naming none goes to: the one marked
+// default, else the first.
+func defaultForge(cfg *config.Config) config.Forge {
+	for _, f := range cfg.Forges {
+		if f.Default {
+			return f
+		}
+	}
+	if len(cfg.Forges) == 0 {
+		return config.Forge{}
+	}
+	return cfg.Forges[0]
 }
 
 // plainYAML is a scope entry YAML reads as a plain string.
-var plainYAML = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./-]*$`)
+var plainYAML = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_./:-]*$`)
 
 // listRepos streams the listing to w as it pages in: a table, or a scope
 // block. It returns how many it found.
-func listRepos(ctx context.Context, l discovery.Lister, w io.Writer, scopeYAML bool, where string) (int, error) {
+func listRepos(ctx context.Context, l discovery.Lister, w io.Writer, scopeYAML bool, where, prefix string) (int, error) {
 	n := 0
 	if scopeYAML {
 		fmt.Fprintf(w, "    # reachable on %s: keep only what this account may touch\n    scope:\n", where)
@@ -173,7 +193,7 @@ func listRepos(ctx context.Context, l discovery.Lister, w io.Writer, scopeYAML b
 			_, err := fmt.Fprintf(w, "%-9s %s\n", perm, r.Repo)
 			return err
 		}
-		entry := r.Repo
+		entry := prefix + r.Repo
 		if !plainYAML.MatchString(entry) {
 			entry = fmt.Sprintf("%q", entry)
 		}

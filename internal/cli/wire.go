@@ -77,6 +77,11 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
 			Scope: a.Scope, Peers: map[string]gateway.Peer{}, PushToDefaultBranch: a.PushToDefaultBranch,
 			Limits: gateway.Limits(a.Limits),
+			Flow: gateway.FlowRules{
+				AllowPrivateToPublic:  a.Flow.PrivateToPublic != nil && !*a.Flow.PrivateToPublic,
+				AllowUntrustedContent: a.Flow.UntrustedContent != nil && !*a.Flow.UntrustedContent,
+				TrustedAuthors:        a.Flow.TrustedAuthors,
+			},
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)
@@ -191,6 +196,7 @@ func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder
 		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir, Recorder: rec,
 		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv, Sandbox: f.CISandbox,
 			Network: f.CINetwork, UID: f.CIUID, GID: f.CIGID, Memory: f.CIMemoryMB << 20},
+		Repos: publicRepos(f.PublicRepos),
 	})
 }
 
@@ -257,6 +263,15 @@ func nonEmpty(vs ...string) []string {
 		if v != "" {
 			out = append(out, v)
 		}
+	}
+	return out
+}
+
+// publicRepos configures the local forge's public repositories.
+func publicRepos(names []string) []local.Repo {
+	var out []local.Repo
+	for _, n := range names {
+		out = append(out, local.Repo{Name: n, Visibility: "public"})
 	}
 	return out
 }

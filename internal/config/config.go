@@ -108,6 +108,10 @@ type Forge struct {
 	// CIMemoryMB bounds the address space of each process of a
 	// sandboxed CI run; zero = 4096 (raise it for go test -race).
 	CIMemoryMB int64 `yaml:"ci_memory_mb"`
+	// PublicRepos are the local forge's repositories it reports public
+	// (forge_get_repo, and so the gateway's private-to-public rule); every
+	// other one is private.
+	PublicRepos []string `yaml:"public_repos"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 	// WebhookSecretEnv names the environment variable holding the secret
@@ -143,6 +147,9 @@ type Account struct {
 	// and write; omitted fields take the gateway's defaults
 	// (docs/limits.md).
 	Limits Limits `yaml:"limits"`
+	// Flow configures the information-flow rules; both are on unless
+	// turned off here.
+	Flow Flow `yaml:"flow"`
 }
 
 // Limits is gateway.Limits in YAML: calls in flight, a read result's
@@ -155,6 +162,19 @@ type Limits struct {
 	WriteBytesPerMinute int `yaml:"write_bytes_per_minute"`
 	PushCallsPerMinute  int `yaml:"push_calls_per_minute"`
 	PushBytesPerMinute  int `yaml:"push_bytes_per_minute"`
+}
+
+// Flow is an account's information-flow rules.
+type Flow struct {
+	// PrivateToPublic: after a session read a private or internal
+	// repository, its writes to a public one need an operator. Default on.
+	PrivateToPublic *bool `yaml:"private_to_public"`
+	// UntrustedContent: after a session read text by an author outside
+	// TrustedAuthors, its pushes and merges need an operator. Default on.
+	UntrustedContent *bool `yaml:"untrusted_content"`
+	// TrustedAuthors are forge logins whose text does not taint a session.
+	// Unset: the account's name, agent handle and owner handle.
+	TrustedAuthors []string `yaml:"trusted_authors"`
 }
 
 // Session is one agent session: its name, and optionally the peer

@@ -327,3 +327,32 @@ func TestEveryForgeProviderIsServed(t *testing.T) {
 		t.Errorf("forge_provider offers %v; the configuration serves %v", names, served)
 	}
 }
+
+// The flow rules are on unless an account turns one off; trusted authors
+// are the account's own handles unless listed; the local forge names its
+// public repositories.
+func TestFlowRulesPerAccount(t *testing.T) {
+	cfg, err := Parse([]byte("forges:\n  - {provider: local, public_repos: [acme/site]}\naccounts:\n" +
+		"  - {name: a, agent_handle: h, owner_handle: o, sessions: [s1]}\n" +
+		"  - {name: b, agent_handle: h, owner_handle: o, sessions: [s2], flow: {private_to_public: false, trusted_authors: [ann, acme-bot]}}\n" +
+		"  - {name: c, agent_handle: h, owner_handle: o, sessions: [s3], flow: {untrusted_content: false, trusted_authors: []}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := cfg.Accounts[0].Flow, cfg.Accounts[1].Flow, cfg.Accounts[2].Flow
+	if a.PrivateToPublic != nil || a.UntrustedContent != nil || a.TrustedAuthors != nil {
+		t.Errorf("a sets nothing, got %+v", a)
+	}
+	if b.PrivateToPublic == nil || *b.PrivateToPublic || b.UntrustedContent != nil || len(b.TrustedAuthors) != 2 {
+		t.Errorf("b = %+v", b)
+	}
+	if c.UntrustedContent == nil || *c.UntrustedContent || c.TrustedAuthors == nil || len(c.TrustedAuthors) != 0 {
+		t.Errorf("c = %+v (an empty list trusts nobody, so it is not nil)", c)
+	}
+	if got := cfg.Forges[0].PublicRepos; len(got) != 1 || got[0] != "acme/site" {
+		t.Errorf("public_repos = %v", got)
+	}
+	if _, err := Parse([]byte("forges:\n  - provider: local\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o, flow: {private: false}}\n")); err == nil {
+		t.Error("an unknown flow key was accepted")
+	}
+}

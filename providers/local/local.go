@@ -102,6 +102,11 @@ type Repo struct {
 	// DefaultBranch is the base of pull requests that omit base_ref. Empty:
 	// Options.DefaultBranch.
 	DefaultBranch string
+	// Visibility is what forge_get_repo reports, and so what the
+	// gateway's information-flow rules read: "public", "private" or
+	// "internal". Empty: private, as every repository not configured here
+	// is.
+	Visibility string
 }
 
 // CI is what forge_trigger_ci runs on the local forge.
@@ -150,6 +155,9 @@ type Forge struct {
 	ci            CI
 	log           *slog.Logger
 	recorder      subscriptions.Recorder
+	// visibility holds the configured repositories' visibility by
+	// case-folded name; a repository not in it is private.
+	visibility map[string]string
 
 	// writeMu serialises this process's SQLite writers, so they queue here
 	// instead of spinning in SQLite's busy handler. Other processes on the
@@ -285,7 +293,16 @@ func (f *Forge) Ref() *forgev1.ForgeRef {
 // seed creates the configured repositories; configuration wins over the
 // default branch a repository got on first use.
 func (f *Forge) seed(ctx context.Context, repos []Repo) error {
+	f.visibility = map[string]string{}
 	for _, r := range repos {
+		switch r.Visibility {
+		case "", "private", "public", "internal":
+		default:
+			return fmt.Errorf("local forge: configured repository %s: visibility %q is not public, private or internal", r.Name, r.Visibility)
+		}
+		if r.Visibility != "" {
+			f.visibility[repoKey(r.Name)] = r.Visibility
+		}
 		branch := r.DefaultBranch
 		if branch == "" {
 			branch = f.defaultBranch

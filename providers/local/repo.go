@@ -141,7 +141,7 @@ func (f *Forge) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetR
 		return nil, err
 	}
 	return &forgev1.Repository{
-		Forge: f.Ref(), Repo: r.name, DefaultBranch: r.defaultBranch, Visibility: "private",
+		Forge: f.Ref(), Repo: r.name, DefaultBranch: r.defaultBranch, Visibility: f.visibilityOf(r.name),
 		Permission: "write", OpenIssues: open, Url: f.baseURL + "/" + r.name,
 	}, nil
 }
@@ -218,4 +218,13 @@ func gitError(err error) error {
 		}
 	}
 	return internal(err)
+}
+
+// visibilityOf is a repository's configured visibility; private unless
+// configured otherwise.
+func (f *Forge) visibilityOf(name string) string {
+	if v, ok := f.visibility[repoKey(name)]; ok {
+		return v
+	}
+	return "private"
 }

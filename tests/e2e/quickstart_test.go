@@ -53,10 +53,17 @@ func TestGitHubQuickStart(t *testing.T) {
 	ghe.AddToken(quickToken, "quick-bot")
 	ghe.AddRepo("acme/widgets", "trunk")
 	ghe.AddIssue("acme/widgets", githubtest.Issue{Title: "Widget jams"})
-	e.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`,
-		"--github", "--github-host", "ghe.example.com", "--github-api-url", ghe.APIURL(), "--repo", "acme/*").
+	gheFlags := []string{"--github", "--github-host", "ghe.example.com", "--github-api-url", ghe.APIURL(), "--repo", "acme/*"}
+	// The session (the data directory's "agent") read github.com
+	// repositories this configuration cannot ask about any more: unknown
+	// counts as private, so a public write waits for an operator.
+	e.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`, gheFlags...).
+		want(t, 1, `forge_create_issue failed: permission_denied: forge_create_issue waits for an operator: flow: private to public: this session read github/github\.com octocat/Hello-World \(unknown, read with forge_get_issue\).*`)
+	// A fresh agent (its own data directory) has read nothing.
+	e2 := newEnv(t, "GITHUB_TOKEN="+quickToken)
+	e2.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`, gheFlags...).
 		want(t, 0, `Created issue #2 in acme/widgets: https://ghe\.example\.com/acme/widgets/issues/2`)
-	if audit := e.run("audit", "--format", "json"); !strings.Contains(audit.stdout, `"host": "ghe.example.com"`) {
+	if audit := e2.run("audit", "--format", "json"); !strings.Contains(audit.stdout, `"host": "ghe.example.com"`) {
 		t.Errorf("the Enterprise create is not audited on its host:\n%s", audit.stdout)
 	}
 

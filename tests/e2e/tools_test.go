@@ -215,7 +215,7 @@ func TestDemo(t *testing.T) {
 func TestHelpHasExamples(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	for _, cmd := range []string{"serve", "mcp", "tools", "call", "demo", "repos"} {
+	for _, cmd := range []string{"serve", "mcp", "tools", "call", "demo", "repos", "scope"} {
 		r := e.run(cmd, "--help")
 		if r.code != 0 || !strings.Contains(r.stdout, "\nExamples:\n  forgetools "+cmd) {
 			t.Errorf("%s --help: want exit 0 and an example; got %v", cmd, r)

@@ -191,8 +191,13 @@ forges:
   - name: %s
     agent_handle: release-bot
     owner_handle: alice
-    scope: [octocat/Hello-World, acme/*, ENG, demo/app, platform/infra/*]
+    scope: [octocat/Hello-World, acme/*, "ghe.example.com:acme/*", "linear.app:ENG", "local:demo/app",
+      "gitlab.example.com:platform/infra/*", "gitlab.example.com:acme/*", "gitea.example.com:acme/*", "codeberg.example.com:acme/*"]
     sessions: [%s]
+    # These sessions test what each forge does; they read issues by other
+    # people before they push, which the untrusted-content rule would hold
+    # (its own tests are in gateway/server and tests/e2e).
+    flow: {untrusted_content: false}
 `, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), listen, e.github.APIURL(), s.githubTimeout,
 		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {

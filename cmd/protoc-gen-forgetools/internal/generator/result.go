@@ -274,10 +274,12 @@ func (r *reader) checkClaim(md protoreflect.MessageDescriptor, f protoreflect.Fi
 const attributionName protoreflect.FullName = "forgetools.forge.v1.Attribution"
 
 var artifactShapes = map[optionsv1.ArtifactRole]string{
-	optionsv1.ArtifactRole_ARTIFACT_ROLE_FORGE:  "a singular forgetools.forge.v1.ForgeRef",
-	optionsv1.ArtifactRole_ARTIFACT_ROLE_REPO:   "a singular string",
-	optionsv1.ArtifactRole_ARTIFACT_ROLE_NUMBER: "a singular uint64 or uint32",
-	optionsv1.ArtifactRole_ARTIFACT_ROLE_ID:     "a singular string",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_FORGE:      "a singular forgetools.forge.v1.ForgeRef",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_REPO:       "a singular string",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_NUMBER:     "a singular uint64 or uint32",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_ID:         "a singular string",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_AUTHOR:     "a singular string",
+	optionsv1.ArtifactRole_ARTIFACT_ROLE_VISIBILITY: "a singular string",
 }
 
 func artifactShape(role optionsv1.ArtifactRole, f protoreflect.FieldDescriptor) bool {

@@ -2305,7 +2305,9 @@ type Event struct {
 	Cursor         uint64    `protobuf:"varint,1,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	SubscriptionId string    `protobuf:"bytes,2,opt,name=subscription_id,json=subscriptionId,proto3" json:"subscription_id,omitempty"`
 	Forge          *ForgeRef `protobuf:"bytes,3,opt,name=forge,proto3" json:"forge,omitempty"`
-	Repo           string    `protobuf:"bytes,4,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The information-flow rules read it (with forge) as a repository the
+	// session read from.
+	Repo string `protobuf:"bytes,4,opt,name=repo,proto3" json:"repo,omitempty"`
 	// issue or pull_request.
 	Kind   string    `protobuf:"bytes,5,opt,name=kind,proto3" json:"kind,omitempty"`
 	Number uint64    `protobuf:"varint,6,opt,name=number,proto3" json:"number,omitempty"`
@@ -2598,25 +2600,28 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\fagent_handle\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\vagentHandle\x12)\n" +
 	"\fowner_handle\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\vownerHandle\x12%\n" +
 	"\n" +
-	"session_id\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\tsessionId\"\xb1\x01\n" +
-	"\aComment\x12\x1e\n" +
-	"\x06author\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\bR\x06author\x12P\n" +
+	"session_id\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\tsessionId\"\xb5\x01\n" +
+	"\aComment\x12\"\n" +
+	"\x06author\x18\x01 \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12P\n" +
 	"\vattribution\x18\x02 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
-	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\x9f\x01\n" +
+	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\xa3\x01\n" +
 	"\rReviewComment\x12\x1a\n" +
 	"\x04path\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
 	"\x04line\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
-	"\x04side\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\x1e\n" +
-	"\x06author\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\bR\x06author\x12\x1a\n" +
-	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\x9a\x02\n" +
-	"\x06Review\x12\x1e\n" +
-	"\x06author\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\bR\x06author\x12 \n" +
+	"\x04side\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\"\n" +
+	"\x06author\x18\x04 \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12\x1a\n" +
+	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\x9e\x02\n" +
+	"\x06Review\x12\"\n" +
+	"\x06author\x18\x01 \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12 \n" +
 	"\averdict\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x06R\averdict\x12P\n" +
 	"\vattribution\x18\x03 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
 	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12F\n" +
-	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xae\a\n" +
+	"\bcomments\x18\x06 \x03(\v2\".forgetools.forge.v1.ReviewCommentB\x06ڥ\x19\x02\x18\x14R\bcomments\"\xb2\a\n" +
 	"\x05Issue\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -2629,8 +2634,9 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"identifier\x12\x1c\n" +
 	"\x05state\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05state\x12\x18\n" +
 	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1e\n" +
-	"\x06labels\x18\a \x03(\tB\x06ڥ\x19\x02\b\bR\x06labels\x12\x1e\n" +
-	"\x06author\x18\b \x01(\tB\x06ڥ\x19\x02\b\bR\x06author\x12P\n" +
+	"\x06labels\x18\a \x03(\tB\x06ڥ\x19\x02\b\bR\x06labels\x12\"\n" +
+	"\x06author\x18\b \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12P\n" +
 	"\vattribution\x18\t \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x1c\n" +
 	"\x05title\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1a\n" +
@@ -2647,7 +2653,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\x127\n" +
 	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"G\n" +
 	"\tIssueList\x12:\n" +
-	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xde\x06\n" +
+	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xe2\x06\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -2660,9 +2666,10 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\bhead_ref\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x01R\aheadRef\x12!\n" +
 	"\bbase_ref\x18\a \x01(\tB\x06ڥ\x19\x02\b\x01R\abaseRef\x12\x1c\n" +
 	"\x05draft\x18\b \x01(\bB\x06ڥ\x19\x02\b\x04R\x05draft\x12)\n" +
-	"\fchecks_state\x18\t \x01(\tB\x06ڥ\x19\x02\b\x04R\vchecksState\x12\x1e\n" +
+	"\fchecks_state\x18\t \x01(\tB\x06ڥ\x19\x02\b\x04R\vchecksState\x12\"\n" +
 	"\x06author\x18\n" +
-	" \x01(\tB\x06ڥ\x19\x02\b\bR\x06author\x12P\n" +
+	" \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12P\n" +
 	"\vattribution\x18\v \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x1c\n" +
 	"\x05title\x18\f \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1a\n" +
 	"\x04body\x18\r \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12=\n" +
@@ -2708,16 +2715,17 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x06number\x18\x05 \x01(\x04B\n" +
 	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\"?\n" +
 	"\fUnsubscribed\x12/\n" +
-	"\x0fsubscription_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\"\xf9\x02\n" +
+	"\x0fsubscription_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\"\xfd\x02\n" +
 	"\n" +
 	"Repository\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
 	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12-\n" +
 	"\x0edefault_branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\rdefaultBranch\x12(\n" +
-	"\vdescription\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\vdescription\x12&\n" +
+	"\vdescription\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\vdescription\x12*\n" +
 	"\n" +
-	"visibility\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"visibility\x18\x05 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x06R\n" +
 	"visibility\x12\"\n" +
 	"\barchived\x18\x06 \x01(\bB\x06ڥ\x19\x02\b\x04R\barchived\x12&\n" +
 	"\n" +
@@ -2817,17 +2825,19 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\bworkflow\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\bworkflow\x12\x18\n" +
 	"\x03ref\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x03ref\x12\x1d\n" +
 	"\x06run_id\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05runId\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdb\x06\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xe3\x06\n" +
 	"\x05Event\x12\x1e\n" +
 	"\x06cursor\x18\x01 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06cursor\x12/\n" +
 	"\x0fsubscription_id\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x0esubscriptionId\x12;\n" +
-	"\x05forge\x18\x03 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\x06ڥ\x19\x02\b\x05R\x05forge\x12\x1a\n" +
-	"\x04repo\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1a\n" +
+	"\x05forge\x18\x03 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\x06ڥ\x19\x02\b\x05R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x04 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1a\n" +
 	"\x04kind\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04kind\x12\x1e\n" +
 	"\x06number\x18\x06 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12:\n" +
 	"\x04type\x18\a \x01(\x0e2\x1e.forgetools.forge.v1.EventTypeB\x06ڥ\x19\x02\b\x04R\x04type\x12\x18\n" +
-	"\x03own\x18\b \x01(\bB\x06ڥ\x19\x02\b\x04R\x03own\x12\x1c\n" +
-	"\x05actor\x18\t \x01(\tB\x06ڥ\x19\x02\b\bR\x05actor\x12'\n" +
+	"\x03own\x18\b \x01(\bB\x06ڥ\x19\x02\b\x04R\x03own\x12 \n" +
+	"\x05actor\x18\t \x01(\tB\n" +
+	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x05actor\x12'\n" +
 	"\voccurred_at\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
 	"occurredAt\x12\x1c\n" +

@@ -405,6 +405,16 @@ const (
 	ArtifactRole_ARTIFACT_ROLE_NUMBER ArtifactRole = 3
 	// The forge's own id of a comment or review (string).
 	ArtifactRole_ARTIFACT_ROLE_ID ArtifactRole = 4
+	// The forge account that wrote the text of this message (string): an
+	// issue's, a comment's or a review's author. The gateway's
+	// untrusted-content rule reads it: a session that read text (a
+	// RENDER_FENCED field) by an author outside the account's trusted
+	// authors needs an operator for its pushes.
+	ArtifactRole_ARTIFACT_ROLE_AUTHOR ArtifactRole = 5
+	// The repository's visibility as the forge reports it (string: public,
+	// private or internal). The gateway's private-to-public rule reads it
+	// from the read arm whose result carries it.
+	ArtifactRole_ARTIFACT_ROLE_VISIBILITY ArtifactRole = 6
 )
 
 // Enum value maps for ArtifactRole.
@@ -415,6 +425,8 @@ var (
 		2: "ARTIFACT_ROLE_REPO",
 		3: "ARTIFACT_ROLE_NUMBER",
 		4: "ARTIFACT_ROLE_ID",
+		5: "ARTIFACT_ROLE_AUTHOR",
+		6: "ARTIFACT_ROLE_VISIBILITY",
 	}
 	ArtifactRole_value = map[string]int32{
 		"ARTIFACT_ROLE_UNSPECIFIED": 0,
@@ -422,6 +434,8 @@ var (
 		"ARTIFACT_ROLE_REPO":        2,
 		"ARTIFACT_ROLE_NUMBER":      3,
 		"ARTIFACT_ROLE_ID":          4,
+		"ARTIFACT_ROLE_AUTHOR":      5,
+		"ARTIFACT_ROLE_VISIBILITY":  6,
 	}
 )
 
@@ -1489,13 +1503,15 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\vRENDER_OMIT\x10\x05\x12\x12\n" +
 	"\x0eRENDER_VERDICT\x10\x06\x12\x10\n" +
 	"\fRENDER_CLAIM\x10\a\x12\x0f\n" +
-	"\vRENDER_NAME\x10\b*\x8e\x01\n" +
+	"\vRENDER_NAME\x10\b*\xc6\x01\n" +
 	"\fArtifactRole\x12\x1d\n" +
 	"\x19ARTIFACT_ROLE_UNSPECIFIED\x10\x00\x12\x17\n" +
 	"\x13ARTIFACT_ROLE_FORGE\x10\x01\x12\x16\n" +
 	"\x12ARTIFACT_ROLE_REPO\x10\x02\x12\x18\n" +
 	"\x14ARTIFACT_ROLE_NUMBER\x10\x03\x12\x14\n" +
-	"\x10ARTIFACT_ROLE_ID\x10\x04:`\n" +
+	"\x10ARTIFACT_ROLE_ID\x10\x04\x12\x18\n" +
+	"\x14ARTIFACT_ROLE_AUTHOR\x10\x05\x12\x1c\n" +
+	"\x18ARTIFACT_ROLE_VISIBILITY\x10\x06:`\n" +
 	"\atoolset\x12\x1d.google.protobuf.OneofOptions\x18ؔ\x03 \x01(\v2%.forgetools.options.v1.ToolsetOptionsR\atoolset:W\n" +
 	"\x04tool\x12\x1d.google.protobuf.FieldOptions\x18ؔ\x03 \x01(\v2\".forgetools.options.v1.ToolOptionsR\x04tool:c\n" +
 	"\benvelope\x12\x1d.google.protobuf.FieldOptions\x18ٔ\x03 \x01(\v2&.forgetools.options.v1.EnvelopeOptionsR\benvelope:Z\n" +
