@@ -18,7 +18,7 @@ const (
 // seeded is a fake with octocat/Hello-World: issue #1, pull request #2 from
 // new-topic by octocat, and the tokens of forgetools-bot and a reviewer.
 func seeded(t *testing.T, o Options) *Server {
-	s := New(o)
+	s := NewChecked(t, o)
 	t.Cleanup(s.Close)
 	s.AddToken(token, "forgetools-bot")
 	s.AddToken(reviewer, "forgetools-reviewer")
