@@ -114,6 +114,8 @@ type repoJSON struct {
 	Owner         userJSON `json:"owner"`
 	Private       bool     `json:"private"`
 	HTMLURL       string   `json:"html_url"`
+	Description   *string  `json:"description"`
+	Fork          bool     `json:"fork"` // the fake has no forks
 	URL           string   `json:"url"`
 	DefaultBranch string   `json:"default_branch,omitempty"` // not in a status's repository
 }
@@ -122,7 +124,6 @@ type repoJSON struct {
 // calling credential's permissions.
 type fullRepoJSON struct {
 	repoJSON
-	Description     *string         `json:"description"`
 	Visibility      string          `json:"visibility"`
 	Archived        bool            `json:"archived"`
 	OpenIssuesCount int             `json:"open_issues_count"`
@@ -291,8 +292,8 @@ func (s *Server) labelsJSON(r *repo, names []string) []labelJSON {
 func (s *Server) repoJSON(r *repo) repoJSON {
 	return repoJSON{
 		ID: r.id, NodeID: fmt.Sprintf("R_kgDO%d", r.id), Name: r.name, FullName: r.fullName(),
-		Owner: s.userJSON(r.owner), HTMLURL: s.web("/%s", r.fullName()), URL: s.api("/repos/%s", r.fullName()),
-		DefaultBranch: r.defaultBranch,
+		Owner: s.userJSON(r.owner), HTMLURL: s.web("/%s", r.fullName()), Description: nullable(r.description),
+		URL: s.api("/repos/%s", r.fullName()), DefaultBranch: r.defaultBranch,
 	}
 }
 
@@ -305,7 +306,7 @@ func (s *Server) fullRepoJSON(r *repo, login string) fullRepoJSON {
 	}
 	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
 	out := fullRepoJSON{
-		repoJSON: s.repoJSON(r), Description: nullable(r.description), Visibility: r.visibility, Archived: r.archived,
+		repoJSON: s.repoJSON(r), Visibility: r.visibility, Archived: r.archived,
 		OpenIssuesCount: open, OpenIssues: open,
 		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
 	}

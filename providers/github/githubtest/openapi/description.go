@@ -149,7 +149,7 @@ func Unrequired(name string) bool {
 // format and enum. docs/trust.md lists them; shrink the list as the fake
 // grows.
 var Partial = []string{
-	"repository", "nullable-repository", "full-repository", "minimal-repository",
+	"repository", "nullable-repository", "full-repository",
 	"public-user", "pull-request", "pull-request-simple", "check-run",
 	"integration", "nullable-integration", "pull-request-review-comment",
 }
