@@ -34,6 +34,10 @@ type Description struct {
 	doc   map[string]any
 	base  string // the resource URL schemas are compiled against
 	paths []*template
+	// byLen indexes paths by segment count; spans holds those whose last
+	// parameter may take several segments. Match looks at these only.
+	byLen map[int][]*template
+	spans []*template
 
 	mu       sync.Mutex
 	compiler *jsonschema.Compiler
@@ -101,6 +105,13 @@ func Load(path string) (*Description, error) {
 		d.paths = append(d.paths, t)
 	}
 	sort.Slice(d.paths, func(i, j int) bool { return d.paths[i].raw < d.paths[j].raw })
+	d.byLen = map[int][]*template{}
+	for _, t := range d.paths {
+		d.byLen[len(t.segs)] = append(d.byLen[len(t.segs)], t)
+		if last := t.segs[len(t.segs)-1]; strings.HasPrefix(last, "{") && spans[strings.Trim(last, "{}")] {
+			d.spans = append(d.spans, t)
+		}
+	}
 	return d, nil
 }
 
@@ -259,18 +270,22 @@ func (d *Description) Match(method, escapedPath string) (*Operation, error) {
 	lm := strings.ToLower(method)
 	var best *template
 	var bestParams map[string]string
-	for _, t := range d.paths {
-		if _, ok := t.item[lm]; !ok {
-			continue
-		}
-		params, ok := t.match(segs)
-		if !ok {
-			continue
-		}
-		if best == nil || better(t, best) {
-			best, bestParams = t, params
+	try := func(ts []*template) {
+		for _, t := range ts {
+			if _, ok := t.item[lm]; !ok {
+				continue
+			}
+			params, ok := t.match(segs)
+			if !ok {
+				continue
+			}
+			if best == nil || better(t, best) {
+				best, bestParams = t, params
+			}
 		}
 	}
+	try(d.byLen[len(segs)])
+	try(d.spans)
 	if best == nil {
 		// GitHub redirects a renamed repository's requests to
 		// /repositories/{id}/..., which the description lists for none but
@@ -320,12 +335,14 @@ func (t *template) match(segs []string) (map[string]string, bool) {
 	if len(segs) < len(t.segs) || (len(segs) > len(t.segs) && !span) {
 		return nil, false
 	}
+	for i, ts := range t.segs {
+		if !strings.HasPrefix(ts, "{") && ts != segs[i] {
+			return nil, false
+		}
+	}
 	params := map[string]string{}
 	for i, ts := range t.segs {
 		if !strings.HasPrefix(ts, "{") {
-			if ts != segs[i] {
-				return nil, false
-			}
 			continue
 		}
 		seg := segs[i]

@@ -85,3 +85,34 @@ func TestResponseStatus(t *testing.T) {
 		t.Errorf("401: %v", errs)
 	}
 }
+
+// BenchmarkCheck is the per-exchange cost once the operation's schemas
+// are compiled: an issue read, request and response.
+func BenchmarkCheck(b *testing.B) {
+	d, err := Dotcom()
+	if err != nil {
+		b.Skip(err)
+	}
+	body := []byte(`{"id":1,"node_id":"I_1","url":"https://api.github.com/repos/o/r/issues/1","repository_url":"https://api.github.com/repos/o/r","html_url":"https://github.com/o/r/issues/1","number":1,"state":"open","title":"t","body":null,"user":null,"labels":[],"assignee":null,"assignees":[],"milestone":null,"locked":false,"active_lock_reason":null,"comments":0,"closed_at":null,"created_at":"2024-01-01T00:00:00Z","updated_at":"2024-01-01T00:00:00Z","author_association":"OWNER"}`)
+	ex := Exchange{Method: "GET", Path: "/repos/o/r/issues/1", Status: 200, ResponseType: "application/json", Response: body}
+	if _, errs := d.Check(ex); len(errs) != 0 {
+		b.Fatal(errs)
+	}
+	b.ResetTimer()
+	for range b.N {
+		d.Check(ex)
+	}
+}
+
+// BenchmarkLoad is what a test binary pays once per description.
+func BenchmarkLoad(b *testing.B) {
+	dir := os.Getenv(EnvDir)
+	if dir == "" {
+		dir = defaultDir()
+	}
+	for range b.N {
+		if _, err := Load(dir + "/api.github.com.json"); err != nil {
+			b.Skip(err)
+		}
+	}
+}
