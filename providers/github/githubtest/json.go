@@ -173,6 +173,11 @@ type pullListJSON struct {
 	Base              branchJSON  `json:"base"`
 	AuthorAssociation string      `json:"author_association"`
 	Draft             bool        `json:"draft"`
+	// Required by GitHub's description; the fake assigns no one to a pull
+	// request and models no auto-merge.
+	Assignee  *userJSON      `json:"assignee"`
+	Milestone *milestoneJSON `json:"milestone"`
+	AutoMerge *struct{}      `json:"auto_merge"`
 }
 
 type pullJSON struct {
@@ -182,6 +187,15 @@ type pullJSON struct {
 	MergeableState string `json:"mergeable_state"`
 	Comments       int    `json:"comments"`
 	ReviewComments int    `json:"review_comments"`
+	// Counted from the pull request's patches; one commit per pull
+	// request (the fake does not count the head's commits); the fake has
+	// no forks, so no maintainer edits.
+	MergedBy            *userJSON `json:"merged_by"`
+	Commits             int       `json:"commits"`
+	Additions           int       `json:"additions"`
+	Deletions           int       `json:"deletions"`
+	ChangedFiles        int       `json:"changed_files"`
+	MaintainerCanModify bool      `json:"maintainer_can_modify"`
 }
 
 type reviewJSON struct {
@@ -397,7 +411,7 @@ func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
 		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.mergeSHA),
 		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, or(r.branches[p.base], strings.Repeat("b", 40))),
-		AuthorAssociation: "OWNER", Draft: p.draft,
+		AuthorAssociation: "OWNER", Draft: p.draft, Milestone: s.milestoneJSON(r, it.milestone),
 	}
 }
 
@@ -407,7 +421,21 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 	p := it.pull
 	out := pullJSON{
 		pullListJSON: s.pullListJSON(r, it), Merged: p.merged, MergeableState: "clean",
-		Comments: len(it.comments), ReviewComments: len(p.inline),
+		Comments: len(it.comments), ReviewComments: len(p.inline), Commits: 1, ChangedFiles: len(p.files),
+	}
+	for _, f := range p.files {
+		for _, line := range strings.Split(f.Patch, "\n") {
+			switch {
+			case strings.HasPrefix(line, "+"):
+				out.Additions++
+			case strings.HasPrefix(line, "-"):
+				out.Deletions++
+			}
+		}
+	}
+	if p.merged {
+		who := s.userJSON(or(p.mergedBy, r.owner))
+		out.MergedBy = &who
 	}
 	switch {
 	case it.state != "open":

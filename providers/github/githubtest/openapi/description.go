@@ -161,7 +161,7 @@ func Unrequired(name string) bool {
 // grows.
 var Partial = []string{
 	"repository", "nullable-repository", "full-repository",
-	"public-user", "pull-request", "pull-request-simple", "check-run",
+	"public-user", "check-run",
 	"integration", "nullable-integration", "pull-request-review-comment",
 }
 
