@@ -217,7 +217,9 @@ type reviewCommentJSON struct {
 	ID                  int64    `json:"id"`
 	NodeID              string   `json:"node_id"`
 	Path                string   `json:"path"`
+	DiffHunk            string   `json:"diff_hunk"` // the file's whole patch, not only the hunk up to the line
 	CommitID            string   `json:"commit_id"`
+	OriginalCommitID    string   `json:"original_commit_id"`
 	User                userJSON `json:"user"`
 	Body                string   `json:"body"`
 	CreatedAt           string   `json:"created_at"`
@@ -424,14 +426,8 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 		Comments: len(it.comments), ReviewComments: len(p.inline), Commits: 1, ChangedFiles: len(p.files),
 	}
 	for _, f := range p.files {
-		for _, line := range strings.Split(f.Patch, "\n") {
-			switch {
-			case strings.HasPrefix(line, "+"):
-				out.Additions++
-			case strings.HasPrefix(line, "-"):
-				out.Deletions++
-			}
-		}
+		add, del := f.counts()
+		out.Additions, out.Deletions = out.Additions+add, out.Deletions+del
 	}
 	if p.merged {
 		who := s.userJSON(or(p.mergedBy, r.owner))
@@ -464,7 +460,8 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 func (s *Server) reviewCommentJSON(r *repo, it *item, c *reviewComment) reviewCommentJSON {
 	return reviewCommentJSON{
 		URL: s.api("/repos/%s/pulls/comments/%d", r.fullName(), c.id), PullRequestReviewID: c.reviewID,
-		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, CommitID: r.headSHA(it.pull),
+		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, DiffHunk: it.pull.patchOf(c.path),
+		CommitID: r.headSHA(it.pull), OriginalCommitID: r.headSHA(it.pull),
 		User: s.userJSON(c.author), Body: c.body, CreatedAt: stamp(c.created), UpdatedAt: stamp(c.created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.fullName(), it.number, c.id),
 		PullRequestURL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), AuthorAssociation: "COLLABORATOR",

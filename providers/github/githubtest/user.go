@@ -5,7 +5,32 @@ import (
 	"slices"
 )
 
-// The authenticated user's view: GET /user/repos.
+// The authenticated user's view: GET /user and GET /user/repos.
+
+// publicUserJSON is GET /user's answer as GitHub's description requires
+// it of a public user: the profile members the fake does not model are
+// null or zero.
+type publicUserJSON struct {
+	userJSON
+	Name        *string `json:"name"`
+	Company     *string `json:"company"`
+	Blog        *string `json:"blog"`
+	Location    *string `json:"location"`
+	Email       *string `json:"email"`
+	Hireable    *bool   `json:"hireable"`
+	Bio         *string `json:"bio"`
+	PublicRepos int     `json:"public_repos"`
+	PublicGists int     `json:"public_gists"`
+	Followers   int     `json:"followers"`
+	Following   int     `json:"following"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+}
+
+// me is GET /user: the credential's own user.
+func (s *Server) me(login string) publicUserJSON {
+	return publicUserJSON{userJSON: s.userJSON(login), CreatedAt: stamp(s.clock), UpdatedAt: stamp(s.clock)}
+}
 
 // repoWithPermissions is a repository as /user/repos lists it: with the
 // caller's permissions.
