@@ -123,12 +123,47 @@ type repoJSON struct {
 // fullRepoJSON is the repository as GET /repos/o/n answers it, with the
 // calling credential's permissions.
 type fullRepoJSON struct {
+	richRepoJSON
+	Visibility  string          `json:"visibility"`
+	Permissions permissionsJSON `json:"permissions"`
+}
+
+// richRepoJSON is a repository as GitHub's description requires it of a
+// pull request's head and base, /user/repos and GET /repos/o/n: with its
+// counts and settings.
+type richRepoJSON struct {
 	repoJSON
-	Visibility      string          `json:"visibility"`
-	Archived        bool            `json:"archived"`
-	OpenIssuesCount int             `json:"open_issues_count"`
-	OpenIssues      int             `json:"open_issues"`
-	Permissions     permissionsJSON `json:"permissions"`
+	repoStatsJSON
+}
+
+// repoStatsJSON are the members a repository object carries besides its
+// names. The fake models open issues and archiving; it has no forks,
+// stars, watchers, pages, license or language, and every feature on.
+type repoStatsJSON struct {
+	Archived         bool      `json:"archived"`
+	Disabled         bool      `json:"disabled"`
+	OpenIssuesCount  int       `json:"open_issues_count"`
+	OpenIssues       int       `json:"open_issues"`
+	Forks            int       `json:"forks"`
+	ForksCount       int       `json:"forks_count"`
+	StargazersCount  int       `json:"stargazers_count"`
+	Watchers         int       `json:"watchers"`
+	WatchersCount    int       `json:"watchers_count"`
+	NetworkCount     int       `json:"network_count"`
+	SubscribersCount int       `json:"subscribers_count"`
+	Size             int       `json:"size"`
+	HasIssues        bool      `json:"has_issues"`
+	HasProjects      bool      `json:"has_projects"`
+	HasWiki          bool      `json:"has_wiki"`
+	HasPages         bool      `json:"has_pages"`
+	HasDownloads     bool      `json:"has_downloads"`
+	HasDiscussions   bool      `json:"has_discussions"`
+	Homepage         *string   `json:"homepage"`
+	Language         *string   `json:"language"`
+	License          *struct{} `json:"license"`
+	PushedAt         string    `json:"pushed_at"`
+	CreatedAt        string    `json:"created_at"`
+	UpdatedAt        string    `json:"updated_at"`
 }
 
 type permissionsJSON struct {
@@ -140,11 +175,11 @@ type permissionsJSON struct {
 }
 
 type branchJSON struct {
-	Label string   `json:"label"`
-	Ref   string   `json:"ref"`
-	SHA   string   `json:"sha"`
-	User  userJSON `json:"user"`
-	Repo  repoJSON `json:"repo"`
+	Label string       `json:"label"`
+	Ref   string       `json:"ref"`
+	SHA   string       `json:"sha"`
+	User  userJSON     `json:"user"`
+	Repo  richRepoJSON `json:"repo"`
 }
 
 // pullListJSON is a pull request as the list endpoint has it; pullJSON
@@ -314,20 +349,28 @@ func (s *Server) repoJSON(r *repo) repoJSON {
 }
 
 func (s *Server) fullRepoJSON(r *repo, login string) fullRepoJSON {
+	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
+	out := fullRepoJSON{
+		richRepoJSON: s.richRepoJSON(r), Visibility: r.visibility,
+		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
+	}
+	out.Private = r.visibility != "public"
+	return out
+}
+
+func (s *Server) richRepoJSON(r *repo) richRepoJSON {
 	open := 0
 	for _, it := range r.items {
 		if it.state == "open" {
 			open++ // pull requests too, as GitHub counts them
 		}
 	}
-	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
-	out := fullRepoJSON{
-		repoJSON: s.repoJSON(r), Visibility: r.visibility, Archived: r.archived,
-		OpenIssuesCount: open, OpenIssues: open,
-		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
-	}
-	out.Private = r.visibility != "public"
-	return out
+	t := stamp(s.clock)
+	return richRepoJSON{repoJSON: s.repoJSON(r), repoStatsJSON: repoStatsJSON{
+		Archived: r.archived, OpenIssuesCount: open, OpenIssues: open,
+		HasIssues: true, HasProjects: true, HasWiki: true, HasDownloads: true,
+		PushedAt: t, CreatedAt: t, UpdatedAt: t,
+	}}
 }
 
 // minimalRepoJSON is the repository as a commit status embeds it.
@@ -403,7 +446,7 @@ func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 	p := it.pull
 	html := s.web("/%s/pull/%d", r.fullName(), it.number)
 	branch := func(ref, sha string) branchJSON {
-		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.repoJSON(r)}
+		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.richRepoJSON(r)}
 	}
 	return pullListJSON{
 		URL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), ID: p.id, NodeID: fmt.Sprintf("PR_kwDO%d", p.id),

@@ -35,7 +35,7 @@ func (s *Server) me(login string) publicUserJSON {
 // repoWithPermissions is a repository as /user/repos lists it: with the
 // caller's permissions.
 type repoWithPermissions struct {
-	repoJSON
+	richRepoJSON
 	Permissions map[string]bool `json:"permissions"`
 }
 
@@ -56,7 +56,7 @@ func (s *Server) userRepos(path string, q url.Values, login string) answer {
 	slices.Sort(names)
 	return page(s, path, q, names, func(k string) any {
 		r := s.repos[k]
-		out := repoWithPermissions{repoJSON: s.repoJSON(r), Permissions: map[string]bool{}}
+		out := repoWithPermissions{richRepoJSON: s.richRepoJSON(r), Permissions: map[string]bool{}}
 		at := slices.Index(roles, r.role(login))
 		for i, l := range levels {
 			out.Permissions[l] = i <= at

@@ -72,12 +72,7 @@ func Load(path string) (*Description, error) {
 		return nil, fmt.Errorf("%s: OpenAPI version %q, want 3.0.x", path, v)
 	}
 	nullable(doc)
-	relax(doc, false)
-	if schemas, ok := componentSchemas(doc); ok {
-		for _, name := range Partial {
-			relax(schemas[name], true)
-		}
-	}
+	relax(doc)
 	name := strings.TrimSuffix(path[strings.LastIndex(path, "/")+1:], ".json")
 	d := &Description{
 		Name:    name,
@@ -154,30 +149,10 @@ func Unrequired(name string) bool {
 	return name == "_links" || strings.HasSuffix(name, "_url")
 }
 
-// Partial names the component schemas the fake answers only in part (a
-// repository's counts, feature flags, license and timestamps):
-// within them (and the objects nested in them, not those they $ref) no
-// property is required, though each one sent is still held to its type,
-// format and enum. docs/trust.md lists them; shrink the list as the fake
-// grows.
-var Partial = []string{
-	"repository", "nullable-repository", "full-repository",
-}
-
-func componentSchemas(doc map[string]any) (map[string]any, bool) {
-	c, _ := doc["components"].(map[string]any)
-	s, ok := c["schemas"].(map[string]any)
-	return s, ok
-}
-
-// relax drops the Unrequired names from every "required" list, or with
-// all every name.
-func relax(v any, all bool) {
+// relax drops the Unrequired names from every "required" list.
+func relax(v any) {
 	switch n := v.(type) {
 	case map[string]any:
-		if all {
-			delete(n, "required")
-		}
 		if req, ok := n["required"].([]any); ok {
 			keep := req[:0]
 			for _, r := range req {
@@ -188,11 +163,11 @@ func relax(v any, all bool) {
 			n["required"] = keep
 		}
 		for _, c := range n {
-			relax(c, all)
+			relax(c)
 		}
 	case []any:
 		for _, c := range n {
-			relax(c, all)
+			relax(c)
 		}
 	}
 }
