@@ -17,9 +17,14 @@ import (
 // Main builds cmd/forgetools into a temporary directory, sets *bin to its
 // path, runs the tests and exits with their code once the directory is
 // removed. Call it from TestMain: every test of the package then runs the
-// same binary, built once.
-func Main(m *testing.M, bin *string) {
-	os.Exit(runWithForgetools(m, bin))
+// same binary, built once. Each of after runs once the tests have (to
+// print a figure they gathered).
+func Main(m *testing.M, bin *string, after ...func()) {
+	code := runWithForgetools(m, bin)
+	for _, f := range after {
+		f()
+	}
+	os.Exit(code)
 }
 
 func runWithForgetools(m *testing.M, bin *string) int {

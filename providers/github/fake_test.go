@@ -46,6 +46,9 @@ type exchange struct {
 	header       http.Header // response headers on top of GitHub's usual ones
 	reply        string      // response body
 	hold         bool        // never answer; wait for the client to give up
+	// offDescription says why reply departs from GitHub's description on
+	// purpose; the fake then leaves the reply unchecked.
+	offDescription string
 	// download marks a job-log download from the log store: no
 	// credential, no API headers, a suffix Range for the log's tail.
 	download bool
@@ -74,7 +77,7 @@ func newTLSFake(t *testing.T, script ...exchange) *fakeGitHub {
 }
 
 func startFake(t *testing.T, o githubtest.Options, script []exchange) *fakeGitHub {
-	srv := githubtest.New(o)
+	srv := githubtest.NewChecked(t, o)
 	f := &fakeGitHub{t: t, srv: srv, clock: srv.Clock()}
 	f.expect(script...)
 	t.Cleanup(srv.Close)
@@ -86,7 +89,7 @@ func startFake(t *testing.T, o githubtest.Options, script []exchange) *fakeGitHu
 func (f *fakeGitHub) expect(script ...exchange) {
 	for _, ex := range script {
 		f.script = append(f.script, ex)
-		f.srv.Inject("*", githubtest.Response{Status: ex.status, Header: ex.header, Body: ex.reply, Hold: ex.hold})
+		f.srv.Inject("*", githubtest.Response{Status: ex.status, Header: ex.header, Body: ex.reply, Hold: ex.hold, OffDescription: ex.offDescription})
 	}
 }
 

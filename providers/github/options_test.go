@@ -9,6 +9,7 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
 
 func TestNewRefusesBadOptions(t *testing.T) {
@@ -75,10 +76,12 @@ func TestHostsMapToTheirAPI(t *testing.T) {
 		{"octo.ghe.com", "api.octo.ghe.com", "", "api.example.com"},
 	} {
 		t.Run(tc.apiHost, func(t *testing.T) {
-			f := newTLSFake(t,
-				exchange{method: "GET", path: tc.prefix + repoPath + "/issues/1347", host: tc.apiHost, accept: acceptReactions, reply: fixture(t, "issue.json")},
-				exchange{method: "GET", path: tc.prefix + repoPath + "/issues/1347/comments", host: tc.apiHost, query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
-			)
+			// The fake mounts the API at the prefix and refuses a request
+			// outside it; its recorded paths are within the root.
+			f := startFake(t, githubtest.Options{TLS: true, PathPrefix: tc.prefix}, []exchange{
+				{method: "GET", path: repoPath + "/issues/1347", host: tc.apiHost, accept: acceptReactions, reply: fixture(t, "issue.json")},
+				{method: "GET", path: repoPath + "/issues/1347/comments", host: tc.apiHost, query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
+			})
 			p, err := New(Options{Host: tc.host, Token: authorToken, UserAgent: testUserAgent, Transport: dialing(f, tc.tlsName)})
 			if err != nil {
 				t.Fatal(err)
@@ -97,10 +100,10 @@ func TestHostsMapToTheirAPI(t *testing.T) {
 // api_url points an Enterprise host at another API root (as tests and
 // unusual proxies need); the Ref keeps the configured host.
 func TestAPIURLOverride(t *testing.T) {
-	f := newFake(t,
-		exchange{method: "GET", path: "/ghe/api/v3" + repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
-		exchange{method: "GET", path: "/ghe/api/v3" + repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
-	)
+	f := startFake(t, githubtest.Options{PathPrefix: "/ghe/api/v3"}, []exchange{
+		{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, reply: fixture(t, "issue.json")},
+		{method: "GET", path: repoPath + "/issues/1347/comments", query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
+	})
 	p := f.provider(t, func(o *Options) { o.Host = "ghe.example.com"; o.APIURL = f.srv.URL + "/ghe/api/v3" })
 	got, err := p.GetIssue(ctx, noCall, getIssue1347)
 	if err != nil {

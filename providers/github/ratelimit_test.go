@@ -57,7 +57,7 @@ func TestBogusRateLimitResetIsClamped(t *testing.T) {
 // other's success, arriving later, shows GitHub is answering again, so the
 // next call goes to GitHub instead of being refused for the limit's hour.
 func TestSuccessClearsRateLimit(t *testing.T) {
-	srv := githubtest.New(githubtest.Options{})
+	srv := githubtest.NewChecked(t, githubtest.Options{})
 	t.Cleanup(srv.Close)
 	srv.AddToken(authorToken, "octocat")
 	srv.AddRepo("octocat/Hello-World", "main")

@@ -17,7 +17,7 @@ import (
 // author and reviewer tokens.
 func stateful(t *testing.T) (*githubtest.Server, *Provider) {
 	t.Helper()
-	srv := githubtest.New(githubtest.Options{})
+	srv := githubtest.NewChecked(t, githubtest.Options{})
 	t.Cleanup(srv.Close)
 	srv.AddToken(authorToken, "forgetools-bot")
 	srv.AddToken(reviewerToken, "forgetools-reviewer")

@@ -47,7 +47,7 @@ var githubForge = store.Forge{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GIT
 func fakeGitHub(t *testing.T, clk *clock, issues, pulls int) *githubtest.Server {
 	t.Helper()
 	// The fake's clock (its timestamps, its rate limit reset) is the test's.
-	srv := githubtest.New(githubtest.Options{Clock: clk.now()})
+	srv := githubtest.NewChecked(t, githubtest.Options{Clock: clk.now()})
 	t.Cleanup(srv.Close)
 	srv.AddToken(token, "forgetools-bot")
 	srv.AddRepo("acme/web", "main", "feature")

@@ -38,7 +38,7 @@ type env struct {
 // the receiver of GitHub's webhooks.
 func setup(t *testing.T, dsn string) env {
 	t.Helper()
-	gh := githubtest.New(githubtest.Options{})
+	gh := githubtest.NewChecked(t, githubtest.Options{})
 	t.Cleanup(gh.Close)
 	gh.AddToken(token, "forgetools-bot")
 	gh.AddRepo("acme/web", "main", "feature")

@@ -15,7 +15,7 @@ const quickToken = "ghp_e2eQuickStartToken5Rt8Yu2Io4Pa6Sd"
 // quickGitHub is a GitHub fake holding octocat/Hello-World with one issue,
 // answering the quick-start token.
 func quickGitHub(t *testing.T) *githubtest.Server {
-	gh := githubtest.New(githubtest.Options{})
+	gh := githubtest.NewChecked(t, githubtest.Options{})
 	t.Cleanup(gh.Close)
 	gh.AddToken(quickToken, "quick-bot")
 	gh.AddRepo("octocat/Hello-World", "main")
@@ -48,7 +48,7 @@ func TestGitHubQuickStart(t *testing.T) {
 	}
 
 	// --github-host serves an Enterprise host (its API under /api/v3).
-	ghe := githubtest.New(githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
+	ghe := githubtest.NewChecked(t, githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
 	t.Cleanup(ghe.Close)
 	ghe.AddToken(quickToken, "quick-bot")
 	ghe.AddRepo("acme/widgets", "trunk")

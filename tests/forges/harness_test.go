@@ -62,7 +62,7 @@ const stamped = "> forgetools agent `release-bot` on behalf of `alice`, session 
 // binary is the forgetools command built once for the whole suite.
 var binary string
 
-func TestMain(m *testing.M) { testkit.Main(m, &binary) }
+func TestMain(m *testing.M) { testkit.Main(m, &binary, githubtest.ReportChecked) }
 
 // env is one running gateway and the fakes behind it: github.com (the
 // default forge), a GitHub Enterprise host, GitLab, Gitea, Forgejo,
@@ -114,8 +114,8 @@ func withWebhooks(s *settings) { s.webhooks = true }
 func start(t *testing.T, opts ...setting) *env {
 	t.Helper()
 	e := &env{t: t}
-	e.github = githubtest.New(githubtest.Options{})
-	e.ghe = githubtest.New(githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
+	e.github = githubtest.NewChecked(t, githubtest.Options{})
+	e.ghe = githubtest.NewChecked(t, githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
 	e.linear = lineartest.New(lineartest.Options{})
 	t.Cleanup(e.github.Close)
 	t.Cleanup(e.ghe.Close)

@@ -164,6 +164,26 @@ type runJSON struct {
 	PreviousAttemptURL *string  `json:"previous_attempt_url"`
 	WorkflowURL        string   `json:"workflow_url"`
 	Repository         repoJSON `json:"repository"`
+	// GitHub's description requires both; the fake's runs are never from
+	// a fork, so the head repository is the repository.
+	HeadRepository repoJSON        `json:"head_repository"`
+	HeadCommit     *headCommitJSON `json:"head_commit"`
+}
+
+// headCommitJSON is a run's head commit (simple-commit); null when the
+// fake's git model does not hold the sha.
+type headCommitJSON struct {
+	ID        string          `json:"id"`
+	TreeID    string          `json:"tree_id"`
+	Message   string          `json:"message"`
+	Timestamp string          `json:"timestamp"`
+	Author    *commitUserJSON `json:"author"`
+	Committer *commitUserJSON `json:"committer"`
+}
+
+type commitUserJSON struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
 }
 
 type workflowRunsJSON struct {
@@ -198,6 +218,12 @@ type jobJSON struct {
 	Steps        []stepJSON `json:"steps"`
 	CheckRunURL  string     `json:"check_run_url"`
 	Labels       []string   `json:"labels"`
+	// The runner that took the job: GitHub's description requires the
+	// four, null until a runner has it; the fake models no runner.
+	RunnerID        *int64  `json:"runner_id"`
+	RunnerName      *string `json:"runner_name"`
+	RunnerGroupID   *int64  `json:"runner_group_id"`
+	RunnerGroupName *string `json:"runner_group_name"`
 }
 
 type jobsJSON struct {
@@ -221,6 +247,12 @@ func (s *Server) runJSON(r *repo, ru *run) runJSON {
 		CreatedAt: stamp(ru.created), UpdatedAt: stamp(ru.updated), Actor: s.userJSON(r.owner), RunAttempt: ru.attempt,
 		RunStartedAt: stamp(ru.updated), JobsURL: api + "/jobs", LogsURL: api + "/logs", RerunURL: api + "/rerun",
 		WorkflowURL: s.api("/repos/%s/actions/workflows/%d", r.fullName(), ru.wf.id), Repository: s.minimalRepoJSON(r),
+		HeadRepository: s.minimalRepoJSON(r),
+	}
+	if c := r.commits[ru.sha]; c != nil {
+		who := &commitUserJSON{Name: c.author, Email: c.author + "@users.noreply.github.com"}
+		out.HeadCommit = &headCommitJSON{ID: c.sha, TreeID: hashOf("tree", c.sha), Message: c.message,
+			Timestamp: stamp(c.when), Author: who, Committer: who}
 	}
 	if ru.attempt > 1 {
 		out.PreviousAttemptURL = nullable(fmt.Sprintf("%s/attempts/%d", api, ru.attempt-1))

@@ -67,7 +67,7 @@ func (s *Server) Merge(fullName string, number int) {
 	s.mu.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.pull.headSHA = r.headSHA(it.pull) // a merged pull request keeps its last head
-	it.state, it.pull.merged, it.stateReason = "closed", true, ""
+	it.state, it.pull.merged, it.pull.mergedBy, it.stateReason = "closed", true, r.owner, ""
 	it.updated = s.tick()
 	it.closed = it.updated
 	s.itemEvent(r, it, "closed", r.owner)

@@ -55,6 +55,49 @@ type checkRunJSON struct {
 	StartedAt   string  `json:"started_at"`
 	CompletedAt *string `json:"completed_at"`
 	Name        string  `json:"name"`
+	// Required by GitHub's description. The fake models no check suites
+	// (null) and no output beyond its annotations link, lists no pull
+	// requests on a run, and reports every run as GitHub Actions'.
+	CheckSuite   *struct{}   `json:"check_suite"`
+	Output       checkOutput `json:"output"`
+	App          appJSON     `json:"app"`
+	PullRequests []struct{}  `json:"pull_requests"`
+}
+
+type checkOutput struct {
+	Title            *string `json:"title"`
+	Summary          *string `json:"summary"`
+	Text             *string `json:"text"`
+	AnnotationsCount int     `json:"annotations_count"`
+	AnnotationsURL   string  `json:"annotations_url"`
+}
+
+// appJSON is the GitHub App that reports a check run (integration).
+type appJSON struct {
+	ID          int64             `json:"id"`
+	Slug        string            `json:"slug"`
+	NodeID      string            `json:"node_id"`
+	Owner       userJSON          `json:"owner"`
+	Name        string            `json:"name"`
+	Description string            `json:"description"`
+	ExternalURL string            `json:"external_url"`
+	HTMLURL     string            `json:"html_url"`
+	CreatedAt   string            `json:"created_at"`
+	UpdatedAt   string            `json:"updated_at"`
+	Permissions map[string]string `json:"permissions"`
+	Events      []string          `json:"events"`
+}
+
+// actionsApp is GitHub Actions as an app, as its check runs name it.
+func (s *Server) actionsApp() appJSON {
+	return appJSON{
+		ID: 15368, Slug: "github-actions", NodeID: "MDM6QXBwMTUzNjg=", Owner: s.userJSON("github"),
+		Name: "GitHub Actions", Description: "Automate your workflow from idea to production",
+		ExternalURL: "https://help.github.com/en/actions", HTMLURL: s.web("/apps/github-actions"),
+		CreatedAt: "2018-07-30T09:30:17Z", UpdatedAt: "2019-12-10T19:04:12Z",
+		Permissions: map[string]string{"checks": "write", "contents": "write", "metadata": "read"},
+		Events:      []string{"check_run", "check_suite", "push", "pull_request"},
+	}
 }
 
 type checkRunsJSON struct {
@@ -88,6 +131,8 @@ func (s *Server) checkRunJSON(r *repo, sha string, c *checkRun) checkRunJSON {
 		URL: s.api("/repos/%s/check-runs/%d", r.fullName(), c.id), HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id),
 		DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
 		Status:     c.Status, Name: c.Name, StartedAt: stamp(c.started),
+		Output: checkOutput{AnnotationsURL: s.api("/repos/%s/check-runs/%d/annotations", r.fullName(), c.id)},
+		App:    s.actionsApp(), PullRequests: []struct{}{},
 	}
 	if c.Status == "completed" {
 		j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.started.Add(time.Minute)))

@@ -34,8 +34,7 @@ func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
 	return page(s, path, q, it.pull.files, func(f Change) any {
 		head := r.headSHA(it.pull)
 		sum := sha1.Sum([]byte(f.Patch))
-		add := strings.Count("\n"+f.Patch, "\n+")
-		del := strings.Count("\n"+f.Patch, "\n-")
+		add, del := f.counts()
 		return fileJSON{
 			SHA: hex.EncodeToString(sum[:]), Filename: f.Path, Status: "modified",
 			Additions: add, Deletions: del, Changes: add + del,
@@ -45,6 +44,21 @@ func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
 			Patch:       f.Patch,
 		}
 	})
+}
+
+// counts are the lines the change's patch adds and deletes.
+func (c Change) counts() (add, del int) {
+	return strings.Count("\n"+c.Patch, "\n+"), strings.Count("\n"+c.Patch, "\n-")
+}
+
+// patchOf is the pull request's patch of path ("" when it changes none).
+func (p *pull) patchOf(path string) string {
+	for _, f := range p.files {
+		if f.Path == path {
+			return f.Patch
+		}
+	}
+	return ""
 }
 
 // unresolved is GitHub's refusal of a review whose inline comment names a

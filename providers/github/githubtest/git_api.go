@@ -199,7 +199,7 @@ func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	}
 	c := s.commit(r, parents, login, message, tree)
 	r.branches[p.base] = c.sha
-	p.merged, p.headSHA, p.mergeSHA = true, head, c.sha
+	p.merged, p.mergedBy, p.headSHA, p.mergeSHA = true, login, head, c.sha
 	it.state, it.closed, it.updated = "closed", c.when, c.when
 	s.itemEvent(r, it, "closed", login)
 	return jsonAnswer(http.StatusOK, mergeJSON{SHA: c.sha, Merged: true, Message: "Pull Request successfully merged"})

@@ -18,7 +18,7 @@ const (
 // seeded is a fake with octocat/Hello-World: issue #1, pull request #2 from
 // new-topic by octocat, and the tokens of forgetools-bot and a reviewer.
 func seeded(t *testing.T, o Options) *Server {
-	s := New(o)
+	s := NewChecked(t, o)
 	t.Cleanup(s.Close)
 	s.AddToken(token, "forgetools-bot")
 	s.AddToken(reviewer, "forgetools-reviewer")
@@ -414,5 +414,17 @@ func TestAPIChangesReachHooks(t *testing.T) {
 		"issues unlabeled bug by forgetools-bot merged=false", "pull_request closed  by forgetools-bot merged=true"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("hooks heard\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A pull request's single read counts its patches' added and deleted
+// lines and files, and names no merger until merged.
+func TestPullCounts(t *testing.T) {
+	s := seeded(t, Options{})
+	_, _, got := do(t, s, token, "GET", "/repos/octocat/Hello-World/pulls/2", "")
+	pr := got.(map[string]any)
+	// aGoPatch adds one line and deletes two, in one file.
+	if pr["additions"] != 1.0 || pr["deletions"] != 2.0 || pr["changed_files"] != 1.0 || pr["merged_by"] != nil {
+		t.Errorf("additions %v deletions %v changed_files %v merged_by %v", pr["additions"], pr["deletions"], pr["changed_files"], pr["merged_by"])
 	}
 }

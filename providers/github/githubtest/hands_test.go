@@ -167,6 +167,9 @@ func TestMerge(t *testing.T) {
 	if pr["state"] != "closed" || pr["merged"] != true || pr["mergeable"] != nil || pr["head"].(map[string]any)["sha"] != head {
 		t.Errorf("merged pull request: %v", pr)
 	}
+	if by, _ := pr["merged_by"].(map[string]any); by["login"] != "forgetools-bot" {
+		t.Errorf("merged_by = %v, want the merging credential's login", pr["merged_by"])
+	}
 	status, _, _ = do(t, s, token, "PUT", "/repos/"+full+"/pulls/2/merge", `{"merge_method":"squash"}`)
 	if status != 405 {
 		t.Errorf("second merge: %d, want 405", status)

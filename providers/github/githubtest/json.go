@@ -114,6 +114,8 @@ type repoJSON struct {
 	Owner         userJSON `json:"owner"`
 	Private       bool     `json:"private"`
 	HTMLURL       string   `json:"html_url"`
+	Description   *string  `json:"description"`
+	Fork          bool     `json:"fork"` // the fake has no forks
 	URL           string   `json:"url"`
 	DefaultBranch string   `json:"default_branch,omitempty"` // not in a status's repository
 }
@@ -121,13 +123,47 @@ type repoJSON struct {
 // fullRepoJSON is the repository as GET /repos/o/n answers it, with the
 // calling credential's permissions.
 type fullRepoJSON struct {
+	richRepoJSON
+	Visibility  string          `json:"visibility"`
+	Permissions permissionsJSON `json:"permissions"`
+}
+
+// richRepoJSON is a repository as GitHub's description requires it of a
+// pull request's head and base, /user/repos and GET /repos/o/n: with its
+// counts and settings.
+type richRepoJSON struct {
 	repoJSON
-	Description     *string         `json:"description"`
-	Visibility      string          `json:"visibility"`
-	Archived        bool            `json:"archived"`
-	OpenIssuesCount int             `json:"open_issues_count"`
-	OpenIssues      int             `json:"open_issues"`
-	Permissions     permissionsJSON `json:"permissions"`
+	repoStatsJSON
+}
+
+// repoStatsJSON are the members a repository object carries besides its
+// names. The fake models open issues and archiving; it has no forks,
+// stars, watchers, pages, license or language, and every feature on.
+type repoStatsJSON struct {
+	Archived         bool      `json:"archived"`
+	Disabled         bool      `json:"disabled"`
+	OpenIssuesCount  int       `json:"open_issues_count"`
+	OpenIssues       int       `json:"open_issues"`
+	Forks            int       `json:"forks"`
+	ForksCount       int       `json:"forks_count"`
+	StargazersCount  int       `json:"stargazers_count"`
+	Watchers         int       `json:"watchers"`
+	WatchersCount    int       `json:"watchers_count"`
+	NetworkCount     int       `json:"network_count"`
+	SubscribersCount int       `json:"subscribers_count"`
+	Size             int       `json:"size"`
+	HasIssues        bool      `json:"has_issues"`
+	HasProjects      bool      `json:"has_projects"`
+	HasWiki          bool      `json:"has_wiki"`
+	HasPages         bool      `json:"has_pages"`
+	HasDownloads     bool      `json:"has_downloads"`
+	HasDiscussions   bool      `json:"has_discussions"`
+	Homepage         *string   `json:"homepage"`
+	Language         *string   `json:"language"`
+	License          *struct{} `json:"license"`
+	PushedAt         string    `json:"pushed_at"`
+	CreatedAt        string    `json:"created_at"`
+	UpdatedAt        string    `json:"updated_at"`
 }
 
 type permissionsJSON struct {
@@ -139,11 +175,11 @@ type permissionsJSON struct {
 }
 
 type branchJSON struct {
-	Label string   `json:"label"`
-	Ref   string   `json:"ref"`
-	SHA   string   `json:"sha"`
-	User  userJSON `json:"user"`
-	Repo  repoJSON `json:"repo"`
+	Label string       `json:"label"`
+	Ref   string       `json:"ref"`
+	SHA   string       `json:"sha"`
+	User  userJSON     `json:"user"`
+	Repo  richRepoJSON `json:"repo"`
 }
 
 // pullListJSON is a pull request as the list endpoint has it; pullJSON
@@ -172,6 +208,11 @@ type pullListJSON struct {
 	Base              branchJSON  `json:"base"`
 	AuthorAssociation string      `json:"author_association"`
 	Draft             bool        `json:"draft"`
+	// Required by GitHub's description; the fake assigns no one to a pull
+	// request and models no auto-merge.
+	Assignee  *userJSON      `json:"assignee"`
+	Milestone *milestoneJSON `json:"milestone"`
+	AutoMerge *struct{}      `json:"auto_merge"`
 }
 
 type pullJSON struct {
@@ -181,6 +222,15 @@ type pullJSON struct {
 	MergeableState string `json:"mergeable_state"`
 	Comments       int    `json:"comments"`
 	ReviewComments int    `json:"review_comments"`
+	// Counted from the pull request's patches; one commit per pull
+	// request (the fake does not count the head's commits); the fake has
+	// no forks, so no maintainer edits.
+	MergedBy            *userJSON `json:"merged_by"`
+	Commits             int       `json:"commits"`
+	Additions           int       `json:"additions"`
+	Deletions           int       `json:"deletions"`
+	ChangedFiles        int       `json:"changed_files"`
+	MaintainerCanModify bool      `json:"maintainer_can_modify"`
 }
 
 type reviewJSON struct {
@@ -202,7 +252,9 @@ type reviewCommentJSON struct {
 	ID                  int64    `json:"id"`
 	NodeID              string   `json:"node_id"`
 	Path                string   `json:"path"`
+	DiffHunk            string   `json:"diff_hunk"` // the file's whole patch, not only the hunk up to the line
 	CommitID            string   `json:"commit_id"`
+	OriginalCommitID    string   `json:"original_commit_id"`
 	User                userJSON `json:"user"`
 	Body                string   `json:"body"`
 	CreatedAt           string   `json:"created_at"`
@@ -291,26 +343,34 @@ func (s *Server) labelsJSON(r *repo, names []string) []labelJSON {
 func (s *Server) repoJSON(r *repo) repoJSON {
 	return repoJSON{
 		ID: r.id, NodeID: fmt.Sprintf("R_kgDO%d", r.id), Name: r.name, FullName: r.fullName(),
-		Owner: s.userJSON(r.owner), HTMLURL: s.web("/%s", r.fullName()), URL: s.api("/repos/%s", r.fullName()),
-		DefaultBranch: r.defaultBranch,
+		Owner: s.userJSON(r.owner), HTMLURL: s.web("/%s", r.fullName()), Description: nullable(r.description),
+		URL: s.api("/repos/%s", r.fullName()), DefaultBranch: r.defaultBranch,
 	}
 }
 
 func (s *Server) fullRepoJSON(r *repo, login string) fullRepoJSON {
+	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
+	out := fullRepoJSON{
+		richRepoJSON: s.richRepoJSON(r), Visibility: r.visibility,
+		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
+	}
+	out.Private = r.visibility != "public"
+	return out
+}
+
+func (s *Server) richRepoJSON(r *repo) richRepoJSON {
 	open := 0
 	for _, it := range r.items {
 		if it.state == "open" {
 			open++ // pull requests too, as GitHub counts them
 		}
 	}
-	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
-	out := fullRepoJSON{
-		repoJSON: s.repoJSON(r), Description: nullable(r.description), Visibility: r.visibility, Archived: r.archived,
-		OpenIssuesCount: open, OpenIssues: open,
-		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
-	}
-	out.Private = r.visibility != "public"
-	return out
+	t := stamp(s.clock)
+	return richRepoJSON{repoJSON: s.repoJSON(r), repoStatsJSON: repoStatsJSON{
+		Archived: r.archived, OpenIssuesCount: open, OpenIssues: open,
+		HasIssues: true, HasProjects: true, HasWiki: true, HasDownloads: true,
+		PushedAt: t, CreatedAt: t, UpdatedAt: t,
+	}}
 }
 
 // minimalRepoJSON is the repository as a commit status embeds it.
@@ -386,7 +446,7 @@ func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 	p := it.pull
 	html := s.web("/%s/pull/%d", r.fullName(), it.number)
 	branch := func(ref, sha string) branchJSON {
-		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.repoJSON(r)}
+		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.richRepoJSON(r)}
 	}
 	return pullListJSON{
 		URL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), ID: p.id, NodeID: fmt.Sprintf("PR_kwDO%d", p.id),
@@ -396,7 +456,7 @@ func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
 		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.mergeSHA),
 		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, or(r.branches[p.base], strings.Repeat("b", 40))),
-		AuthorAssociation: "OWNER", Draft: p.draft,
+		AuthorAssociation: "OWNER", Draft: p.draft, Milestone: s.milestoneJSON(r, it.milestone),
 	}
 }
 
@@ -406,7 +466,15 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 	p := it.pull
 	out := pullJSON{
 		pullListJSON: s.pullListJSON(r, it), Merged: p.merged, MergeableState: "clean",
-		Comments: len(it.comments), ReviewComments: len(p.inline),
+		Comments: len(it.comments), ReviewComments: len(p.inline), Commits: 1, ChangedFiles: len(p.files),
+	}
+	for _, f := range p.files {
+		add, del := f.counts()
+		out.Additions, out.Deletions = out.Additions+add, out.Deletions+del
+	}
+	if p.merged {
+		who := s.userJSON(or(p.mergedBy, r.owner))
+		out.MergedBy = &who
 	}
 	switch {
 	case it.state != "open":
@@ -435,7 +503,8 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 func (s *Server) reviewCommentJSON(r *repo, it *item, c *reviewComment) reviewCommentJSON {
 	return reviewCommentJSON{
 		URL: s.api("/repos/%s/pulls/comments/%d", r.fullName(), c.id), PullRequestReviewID: c.reviewID,
-		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, CommitID: r.headSHA(it.pull),
+		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, DiffHunk: it.pull.patchOf(c.path),
+		CommitID: r.headSHA(it.pull), OriginalCommitID: r.headSHA(it.pull),
 		User: s.userJSON(c.author), Body: c.body, CreatedAt: stamp(c.created), UpdatedAt: stamp(c.created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.fullName(), it.number, c.id),
 		PullRequestURL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), AuthorAssociation: "COLLABORATOR",

@@ -28,7 +28,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
 	if r.Method == http.MethodGet && path == "/user" {
-		return jsonAnswer(http.StatusOK, s.userJSON(login))
+		return jsonAnswer(http.StatusOK, s.me(login))
 	}
 	if r.Method == http.MethodGet && path == "/user/repos" {
 		return s.userRepos(path, r.URL.Query(), login)

@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -101,6 +102,10 @@ type Server struct {
 	delivered []Delivery
 	nextID    int64
 	ticks     int
+
+	// check, when set (NewChecked), sees every exchange once answered;
+	// injected says a scripted answer, not the state, gave it.
+	check func(ex openapi.Exchange, scripted, off bool, outside string)
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -181,9 +186,32 @@ func (s *Server) Pending() []string { return s.rec.Pending() }
 func (s *Server) Requests() []Request { return s.rec.Requests() }
 
 // ServeHTTP records the request, then answers it with an injected response
-// or from the state.
+// or from the state; with a check (NewChecked), the exchange is then held
+// to GitHub's description.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
+	if s.check == nil {
+		s.serve(w, r, body)
+		return
+	}
+	cw := &checkedResponse{ResponseWriter: w}
+	injected, off := s.serve(cw, r, body)
+	path, ok := strings.CutPrefix(r.URL.EscapedPath(), s.prefix)
+	if !ok {
+		s.check(openapi.Exchange{}, injected, off, r.Method+" "+r.URL.EscapedPath()+" is outside the API root "+s.prefix)
+		return
+	}
+	ex := openapi.Exchange{Method: r.Method, Path: path, Query: r.URL.Query(),
+		ContentType: r.Header.Get("Content-Type"), Body: body}
+	if cw.status != 0 {
+		ex.Status, ex.ResponseType, ex.Response = cw.status, cw.Header().Get("Content-Type"), cw.body.Bytes()
+	}
+	s.check(ex, injected, off, "")
+}
+
+// serve answers one request and says whether an injected response did,
+// and whether that one departs from GitHub's description on purpose.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, body []byte) (injected, off bool) {
 	path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
 	if !ok {
 		path = r.URL.Path
@@ -199,11 +227,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.usualHeaders(w.Header(), n)
 	if injected && !resp.FromState {
 		s.rec.Answer(w, r, resp)
-		return
+		return true, resp.OffDescription != ""
 	}
 	if !ok {
 		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest")
-		return
+		return false, false
 	}
 	s.mu.Lock()
 	a := s.answer(r, path, body)
@@ -211,11 +239,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// The work is done: webhooks go out whether or not the answer does.
 	s.flush()
 	if injected && !s.rec.Wait(r, resp) {
-		return // the answer never arrives
+		return false, false // the answer never arrives
 	}
 	writeHeaders(w.Header(), a.header)
 	w.WriteHeader(a.status)
 	w.Write(a.body)
+	return false, false
 }
 
 // usualHeaders are what every GitHub answer carries: the media type, the

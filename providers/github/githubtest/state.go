@@ -69,6 +69,7 @@ type pull struct {
 	headSHA     string
 	draft       bool
 	merged      bool
+	mergedBy    string // who merged: the merging credential's login, or the owner (Merge)
 	mergeSHA    string
 	unmergeable bool // conflicts: GitHub reports mergeable false
 	reviews     []*review

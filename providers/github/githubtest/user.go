@@ -5,12 +5,37 @@ import (
 	"slices"
 )
 
-// The authenticated user's view: GET /user/repos.
+// The authenticated user's view: GET /user and GET /user/repos.
+
+// publicUserJSON is GET /user's answer as GitHub's description requires
+// it of a public user: the profile members the fake does not model are
+// null or zero.
+type publicUserJSON struct {
+	userJSON
+	Name        *string `json:"name"`
+	Company     *string `json:"company"`
+	Blog        *string `json:"blog"`
+	Location    *string `json:"location"`
+	Email       *string `json:"email"`
+	Hireable    *bool   `json:"hireable"`
+	Bio         *string `json:"bio"`
+	PublicRepos int     `json:"public_repos"`
+	PublicGists int     `json:"public_gists"`
+	Followers   int     `json:"followers"`
+	Following   int     `json:"following"`
+	CreatedAt   string  `json:"created_at"`
+	UpdatedAt   string  `json:"updated_at"`
+}
+
+// me is GET /user: the credential's own user.
+func (s *Server) me(login string) publicUserJSON {
+	return publicUserJSON{userJSON: s.userJSON(login), CreatedAt: stamp(s.clock), UpdatedAt: stamp(s.clock)}
+}
 
 // repoWithPermissions is a repository as /user/repos lists it: with the
 // caller's permissions.
 type repoWithPermissions struct {
-	repoJSON
+	richRepoJSON
 	Permissions map[string]bool `json:"permissions"`
 }
 
@@ -31,7 +56,7 @@ func (s *Server) userRepos(path string, q url.Values, login string) answer {
 	slices.Sort(names)
 	return page(s, path, q, names, func(k string) any {
 		r := s.repos[k]
-		out := repoWithPermissions{repoJSON: s.repoJSON(r), Permissions: map[string]bool{}}
+		out := repoWithPermissions{richRepoJSON: s.richRepoJSON(r), Permissions: map[string]bool{}}
 		at := slices.Index(roles, r.role(login))
 		for i, l := range levels {
 			out.Permissions[l] = i <= at

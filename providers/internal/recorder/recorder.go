@@ -28,6 +28,12 @@ type Response struct {
 	// Release or Hold, the answer is what is late (a forge that did the
 	// work and then stalled).
 	FromState bool
+	// OffDescription says why this answer departs from the forge's
+	// published API description on purpose: a hostile or malformed
+	// answer, or what the real forge sends against its own description.
+	// A fake that holds its answers to the description leaves it
+	// unchecked (githubtest.NewChecked); the request is still checked.
+	OffDescription string
 }
 
 // Recorder holds a fake's received requests, of type R, and its injected
