@@ -19,10 +19,12 @@ import (
 // removed. Call it from TestMain: every test of the package then runs the
 // same binary, built once.
 func Main(m *testing.M, bin *string) {
-	os.Exit(runWithForgetools(m, bin))
+	os.Exit(Run(m, bin))
 }
 
-func runWithForgetools(m *testing.M, bin *string) int {
+// Run is Main without the exit: it returns the tests' exit code, so a
+// TestMain can stop what the tests shared (a server) before exiting.
+func Run(m *testing.M, bin *string) int {
 	dir, err := os.MkdirTemp("", "forgetools-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testkit:", err)
