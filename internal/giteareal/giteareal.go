@@ -181,7 +181,8 @@ func Start() (*Server, error) {
 	return s, nil
 }
 
-// appINI is the configuration: installed (INSTALL_LOCK), SQLite, loopback
+// appINI is the configuration (its options and templates, which a build
+// without bindata reads from disk, beside the binary): installed (INSTALL_LOCK), SQLite, loopback
 // only, nothing fetched from outside (OFFLINE_MODE), no mail, no SSH, no
 // cron, issues indexed in the database (synchronously, so a list sees an
 // issue as soon as it is created), Actions on.
@@ -219,6 +220,7 @@ START_SSH_SERVER = false
 OFFLINE_MODE = true
 LFS_START_SERVER = false
 APP_DATA_PATH = %[2]s/data
+STATIC_ROOT_PATH = %[7]s
 
 [security]
 INSTALL_LOCK = true
@@ -267,7 +269,7 @@ ROOT_PATH = %[2]s/log
 
 [api]
 MAX_RESPONSE_ITEMS = 50
-`, user, s.dir, port, s.URL, secret, "ftr"+randomHex(40))
+`, user, s.dir, port, s.URL, secret, "ftr"+randomHex(40), filepath.Dir(s.bin))
 }
 
 func (s *Server) env() []string {
