@@ -10,10 +10,7 @@
 package giteareal_test
 
 import (
-	"bytes"
-	"context"
 	"encoding/base64"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -24,7 +21,6 @@ import (
 	"sync"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/forgetools/forgetools/internal/giteareal"
 	"github.com/forgetools/forgetools/internal/testkit"
@@ -209,20 +205,8 @@ func asOutsider(p people) giteareal.User { return p.outsider }
 func (e *env) call(tool, args string) (string, bool) {
 	e.t.Helper()
 	tally.add(e.t.Name(), tool)
-	argv := []string{"call", tool, "{" + e.at + args + "}", "--gateway", "unix://" + e.socket}
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, argv...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	err := cmd.Run()
-	var exit *exec.ExitError
-	failed := errors.As(err, &exit) && exit.ExitCode() == 1
-	if err != nil && !failed {
-		e.t.Fatalf("forgetools %s: %v\nstdout: %s\nstderr: %s", strings.Join(argv, " "), err, &stdout, &stderr)
-	}
-	text := strings.TrimSuffix(stdout.String(), "\n")
-	e.seen = append(e.seen, text, stderr.String())
+	text, stderr, failed := testkit.Call(e.t, binary, e.socket, tool, "{"+e.at+args+"}")
+	e.seen = append(e.seen, text, stderr)
 	return text, failed
 }
 
@@ -265,17 +249,7 @@ func (e *env) get(path string, out any) {
 	e.mustAPI(e.u.bot.Token, "GET", "/repos/"+e.repo+path, nil, out)
 }
 
-// field is the value of a "name: value" line of a read.
-func field(t *testing.T, read, name string) string {
-	t.Helper()
-	for _, line := range strings.Split(read, "\n") {
-		if v, ok := strings.CutPrefix(line, name+": "); ok {
-			return v
-		}
-	}
-	t.Fatalf("no %s line in:\n%s", name, read)
-	return ""
-}
+var field = testkit.Field
 
 func want(t *testing.T, what, got, want string) {
 	t.Helper()
