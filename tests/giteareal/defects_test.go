@@ -50,6 +50,8 @@ func TestRealGiteaCreateBranchFromShaAndTag(t *testing.T) {
 // run API, while Gitea said 404 for the run and lists runs fine.
 func TestRealGiteaMissingRun(t *testing.T) {
 	e := start(t, asBot)
+	// The workflow runs on dispatch only: the repository has no run, and
+	// the run API answers.
 	if got := e.ok("forge_list_ci_runs", ``); strings.Contains(got, "run_id:") {
 		t.Errorf("a repository with no run lists:\n%s", got)
 	}
@@ -59,8 +61,9 @@ func TestRealGiteaMissingRun(t *testing.T) {
 	}
 }
 
-// Actions disabled for the repository: Gitea 1.27 answers an empty list
-// or 403, not 404; the arms say Actions is off, as the README's table says.
+// Actions disabled for a repository with no runs: Gitea 1.27 answers an
+// empty list, or 404 or 403 for a run, not what a missing run API
+// answers; the arms say Actions is off, as the README's table says.
 func TestRealGiteaActionsDisabled(t *testing.T) {
 	e := start(t, asBot)
 	e.mustAPI(e.u.bot.Token, "PATCH", "/repos/"+e.repo, map[string]any{"has_actions": false}, nil)

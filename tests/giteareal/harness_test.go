@@ -126,7 +126,7 @@ func start(t *testing.T, author func(people) giteareal.User) *env {
 	e.mustAPI(u.bot.Token, "POST", "/user/repos", map[string]any{"name": name, "auto_init": true, "default_branch": "main", "readme": "Default"}, nil)
 	for path, content := range map[string]string{
 		"src/gadget.go":           "package gadget\n\nfunc Squeak() string {\n\treturn \"squeak\"\n}\n",
-		".gitea/workflows/ci.yml": "on:\n  push:\n  workflow_dispatch:\n    inputs:\n      level:\n        type: string\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n",
+		".gitea/workflows/ci.yml": "on:\n  workflow_dispatch:\n    inputs:\n      level:\n        type: string\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n",
 	} {
 		e.mustAPI(u.bot.Token, "POST", "/repos/"+e.repo+"/contents/"+path, map[string]any{"content": b64(content), "branch": "main", "message": "add " + path}, nil)
 	}
