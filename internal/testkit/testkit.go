@@ -6,10 +6,13 @@ package testkit
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -20,14 +23,16 @@ import (
 // same binary, built once. Each of after runs once the tests have (to
 // print a figure they gathered).
 func Main(m *testing.M, bin *string, after ...func()) {
-	code := runWithForgetools(m, bin)
+	code := Run(m, bin)
 	for _, f := range after {
 		f()
 	}
 	os.Exit(code)
 }
 
-func runWithForgetools(m *testing.M, bin *string) int {
+// Run is Main without the exit: it returns the tests' exit code, so a
+// TestMain can stop what the tests shared (a server) before exiting.
+func Run(m *testing.M, bin *string) int {
 	dir, err := os.MkdirTemp("", "forgetools-bin-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testkit:", err)
@@ -62,4 +67,38 @@ func (b *Buffer) String() string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.buf.String()
+}
+
+// Call runs one tool call as a model would, `forgetools call TOOL ARGS
+// --gateway unix://SOCKET` with bin, and returns what it printed (the text
+// the model reads, without the last newline), what it wrote to stderr and
+// whether the call failed (exit 1). Any other outcome fails t.
+func Call(t testing.TB, bin, socket, tool, args string, extra ...string) (text, stderr string, failed bool) {
+	t.Helper()
+	argv := append([]string{"call", tool, args, "--gateway", "unix://" + socket}, extra...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*Timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, argv...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	failed = errors.As(err, &exit) && exit.ExitCode() == 1
+	if err != nil && !failed {
+		t.Fatalf("forgetools %s: %v\nstdout: %s\nstderr: %s", strings.Join(argv, " "), err, &out, &errb)
+	}
+	return strings.TrimSuffix(out.String(), "\n"), errb.String(), failed
+}
+
+// Field is the value of a "name: value" line of a read; it fails t when
+// there is none.
+func Field(t testing.TB, read, name string) string {
+	t.Helper()
+	for _, line := range strings.Split(read, "\n") {
+		if v, ok := strings.CutPrefix(line, name+": "); ok {
+			return v
+		}
+	}
+	t.Fatalf("no %s line in:\n%s", name, read)
+	return ""
 }

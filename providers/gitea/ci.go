@@ -25,18 +25,39 @@ func (p *Provider) noRunAPI(arm string) error {
 		"%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
 }
 
-// actionsMissing turns a 404 from an Actions endpoint into unimplemented
-// when the repository itself exists: the instance serves no Actions run
-// API (a Gitea before 1.26, or Actions disabled for the repository).
-func (p *Provider) actionsMissing(c *sdk.Client, repo repoName, resp *sdk.Response, err error) error {
-	if resp == nil || resp.StatusCode != http.StatusNotFound {
+// ciFailure words a failed Actions call on repo (run > 0: about that
+// run). Gitea answers 404 both for a run that does not exist and for an
+// instance without the run API, and 404, 403 or an empty list when
+// Actions is disabled for the repository: the repository says which.
+func (p *Provider) ciFailure(c *sdk.Client, repo repoName, run int64, resp *sdk.Response, err error) error {
+	if resp == nil || (resp.StatusCode != http.StatusNotFound && resp.StatusCode != http.StatusForbidden) {
 		return fail(resp, err)
 	}
-	if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
-		return fail(r, gerr) // the repository is what is missing
+	r, rr, gerr := c.GetRepo(repo.owner, repo.name)
+	if gerr != nil {
+		return fail(rr, gerr) // the repository is what is missing
+	}
+	if !r.HasActions {
+		return p.actionsOff(repo)
+	}
+	if resp.StatusCode != http.StatusNotFound {
+		return fail(resp, err)
+	}
+	if run > 0 {
+		if _, lr, lerr := c.ListRepoActionRuns(repo.owner, repo.name, sdk.ListRepoActionRunsOptions{ListOptions: sdk.ListOptions{Page: 1, PageSize: 1}}); lerr == nil {
+			return handler.Errorf(codeNotFound, "%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
+		} else if lr == nil || lr.StatusCode != http.StatusNotFound {
+			return fail(lr, lerr)
+		}
 	}
 	return handler.Errorf(codeUnimplemented,
-		"%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26) or Actions is disabled for the repository", p.flavor.Name(), repo)
+		"%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
+}
+
+// actionsOff is the answer for a repository whose Actions is disabled.
+func (p *Provider) actionsOff(repo repoName) error {
+	return handler.Errorf(codeUnimplemented,
+		"Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
 }
 
 var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
@@ -73,7 +94,18 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 		for range pageLimit {
 			page, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
 			if err != nil {
-				return nil, p.actionsMissing(c, repo, resp, err)
+				return nil, p.ciFailure(c, repo, 0, resp, err)
+			}
+			if opt.Page == 1 && len(page.WorkflowRuns) == 0 {
+				// With Actions disabled Gitea lists no runs rather than
+				// failing: say it is off, not that nothing ran.
+				r, rr, gerr := c.GetRepo(repo.owner, repo.name)
+				if gerr != nil {
+					return nil, fail(rr, gerr)
+				}
+				if !r.HasActions {
+					return nil, p.actionsOff(repo)
+				}
 			}
 			for _, r := range page.WorkflowRuns {
 				if completed && r.Status != "completed" {
@@ -102,8 +134,21 @@ func (p *Provider) ciRun(repo repoName, r *sdk.ActionWorkflowRun) *forgev1.CIRun
 	return &forgev1.CIRun{
 		Forge: p.Ref(), Repo: repo.String(), RunId: strconv.FormatInt(r.ID, 10), Name: name,
 		Ref: r.HeadBranch, HeadSha: r.HeadSha, Status: r.Status, Conclusion: r.Conclusion,
-		Url: r.HTMLURL, CreatedAt: stamp(r.StartedAt),
+		Url: r.HTMLURL, CreatedAt: runStart(r),
 	}
+}
+
+// runStart is the nearest Gitea comes to a run's creation time: it
+// reports no creation, only the start of the run's latest attempt, and
+// the Unix epoch for a run not yet started (again after each re-run). So
+// created_at is that start for a first attempt that has started, and
+// empty otherwise: never 1970, and never a re-run's start posing as the
+// creation.
+func runStart(r *sdk.ActionWorkflowRun) string {
+	if r.StartedAt.Unix() <= 0 || r.RunAttempt > 1 {
+		return ""
+	}
+	return stamp(r.StartedAt)
 }
 
 func runID(s string) (int64, error) {
@@ -135,7 +180,7 @@ func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.
 func (p *Provider) runWithJobs(c *sdk.Client, repo repoName, id int64) (*forgev1.CIRun, error) {
 	r, resp, err := c.GetRepoActionRun(repo.owner, repo.name, id)
 	if err != nil {
-		return nil, p.actionsMissing(c, repo, resp, err)
+		return nil, p.ciFailure(c, repo, id, resp, err)
 	}
 	out := p.ciRun(repo, r)
 	jobs, resp, err := c.ListRepoActionRunJobs(repo.owner, repo.name, id, sdk.ListRepoActionJobsOptions{ListOptions: sdk.ListOptions{PageSize: pageSize}})
@@ -205,7 +250,12 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			_, resp, err = c.RerunRepoActionRun(repo.owner, repo.name, id)
 		}
 		if err != nil {
-			return nil, p.actionsMissing(c, repo, resp, err)
+			if resp != nil && resp.StatusCode == http.StatusBadRequest {
+				// Gitea re-runs only a run that is done, and only failed
+				// jobs when there are some: its reason is the state's.
+				return nil, handler.Errorf(codePrecondition, "%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
+			}
+			return nil, p.ciFailure(c, repo, id, resp, err)
 		}
 		r, resp, err := c.GetRepoActionRun(repo.owner, repo.name, id)
 		if err != nil {

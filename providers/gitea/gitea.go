@@ -15,8 +15,9 @@
 //     Actions API has its own shapes, so on Forgejo those arms answer
 //     unimplemented in so many words rather than decode one shape as the
 //     other; starting a workflow (workflow dispatch) is the same on both.
-//     A Gitea that serves no run API (older, or Actions disabled) answers
-//     unimplemented too, after checking the repository exists.
+//     A Gitea that serves no run API (older), or a repository with Actions
+//     disabled, answers unimplemented too, after checking the repository
+//     exists; a run that does not exist is not_found.
 //
 // One Provider serves one instance. Its HTTP client only ever talks to the
 // instance's host (providers/internal/rest), every operation runs under a

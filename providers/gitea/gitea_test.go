@@ -138,13 +138,13 @@ func TestPullsReviewsAndMerge(t *testing.T) {
 	ctx := context.Background()
 	r, err := p.SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{Repo: repo, PullNumber: 2, Verdict: gatewayv1.Verdict_VERDICT_REQUEST_CHANGES,
 		Body: "Needs tests.", Comments: []*gatewayv1.ReviewCommentInput{
-			{Path: "src/main.go", Line: 3, Body: "Why?"}, {Path: "README.md", Line: 1, Side: gatewayv1.Side_SIDE_LEFT, Body: "Keep."}}})
+			{Path: "src/main.go", Line: 1, Body: "Why?"}, {Path: "README.md", Line: 1, Side: gatewayv1.Side_SIDE_LEFT, Body: "Keep."}}})
 	if err != nil || r.GetVerdict() != "request_changes" {
 		t.Fatalf("review = %v, %v", r, err)
 	}
 	last := s.Requests()[len(s.Requests())-1]
 	if last.Header.Get("Authorization") != "token "+reviewer || !strings.Contains(string(last.Body), `"event":"REQUEST_CHANGES"`) ||
-		!strings.Contains(string(last.Body), `"new_position":3`) || !strings.Contains(string(last.Body), `"old_position":1`) {
+		!strings.Contains(string(last.Body), `"new_position":1`) || !strings.Contains(string(last.Body), `"old_position":1`) {
 		t.Errorf("review sent %s with %s", last.Body, last.Header.Get("Authorization"))
 	}
 	pr, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: repo, PullNumber: 2})

@@ -3,6 +3,8 @@ package gitea
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,15 +68,35 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		ListOptions: sdk.ListOptions{Page: 1, PageSize: min(limit, pageSize)},
 		State:       issueState(req.GetState()),
 		Type:        sdk.IssueTypeIssue,
-		Labels:      req.GetLabels(),
 		Since:       since,
 		AssignedBy:  req.GetAssignee(),
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(c *sdk.Client) (*forgev1.IssueList, error) {
+		// Gitea drops a label name it does not know and matches the rest
+		// case-sensitively, so an unknown or differently cased name would
+		// widen the listing: every name is resolved to the repository's
+		// own spelling first, and one it lacks is refused.
+		var labels labelSet
+		if len(req.GetLabels()) > 0 {
+			if labels, err = p.repoLabels(c, repo); err != nil {
+				return nil, err
+			}
+		}
+		for _, l := range req.GetLabels() {
+			name, ok := labels.named(l)
+			if !ok {
+				return nil, handler.Errorf(codeInvalid,
+					"%s has no label %q, so no issue carries it: list its labels by reading an issue, or leave labels out", repo, l)
+			}
+			opt.Labels = append(opt.Labels, name)
+		}
 		list := &forgev1.IssueList{}
 		for range pageLimit {
 			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
 			if err != nil {
+				if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
+					return nil, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
+				}
 				return nil, fail(resp, err)
 			}
 			for _, i := range page {
@@ -120,6 +142,24 @@ func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gateway
 		}
 	}
 	return call(ctx, p, "create issue in "+repo.String(), func(c *sdk.Client) (*forgev1.Issue, error) {
+		// Gitea keeps the labels, assignees and milestone of a new issue
+		// only from a credential that can write to the repository, and
+		// drops them silently otherwise; it drops a milestone that is not
+		// the repository's too. Both are refused before anything is
+		// written.
+		if err := p.mayTriage(c, repo, "labels, assignees or milestone of its issue", "open it without them",
+			len(req.GetLabels()) > 0, len(req.GetAssignees()) > 0, req.Milestone != nil); err != nil {
+			return nil, err
+		}
+		if req.Milestone != nil {
+			if _, resp, err := c.GetMilestone(repo.owner, repo.name, in.Milestone); err != nil {
+				if resp != nil && resp.StatusCode == http.StatusNotFound {
+					return nil, handler.Errorf(codeInvalid,
+						"%s has no milestone %d (%s's milestone number is the id in its /milestone/ID page); nothing was written", repo, in.Milestone, p.flavor.Name())
+				}
+				return nil, fail(resp, err)
+			}
+		}
 		if in.Labels, err = p.labelIDs(c, repo, req.GetLabels()); err != nil {
 			return nil, err
 		}
@@ -131,31 +171,53 @@ func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gateway
 	})
 }
 
-// labelIDs resolves label names (case-insensitively, as Gitea's filter
-// matches them) to the repository's label ids.
-func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int64, error) {
-	if len(names) == 0 {
-		return nil, nil
+// labelSet is a repository's labels, by lower-cased name.
+type labelSet map[string]*sdk.Label
+
+// named is the label a name means (case-insensitively, as a person reads
+// it), in the repository's spelling.
+func (s labelSet) named(name string) (string, bool) {
+	l, ok := s[strings.ToLower(name)]
+	if !ok {
+		return "", false
 	}
+	return l.Name, true
+}
+
+// repoLabels reads the repository's labels.
+func (p *Provider) repoLabels(c *sdk.Client, repo repoName) (labelSet, error) {
 	labels, err := collect(func(o sdk.ListOptions) ([]*sdk.Label, *sdk.Response, error) {
 		return c.ListRepoLabels(repo.owner, repo.name, sdk.ListLabelsOptions{ListOptions: o})
 	})
 	if err != nil {
 		return nil, err
 	}
-	byName := map[string]int64{}
+	set := labelSet{}
 	for _, l := range labels {
-		byName[strings.ToLower(l.Name)] = l.ID
+		set[strings.ToLower(l.Name)] = l
+	}
+	return set, nil
+}
+
+// labelIDs resolves label names (case-insensitively) to the repository's
+// label ids; a name it lacks is refused, never dropped.
+func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int64, error) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	set, err := p.repoLabels(c, repo)
+	if err != nil {
+		return nil, err
 	}
 	ids := make([]int64, 0, len(names))
 	var missing []string
 	for _, n := range names {
-		id, ok := byName[strings.ToLower(n)]
+		l, ok := set[strings.ToLower(n)]
 		if !ok {
 			missing = append(missing, fmt.Sprintf("%q", n))
 			continue
 		}
-		ids = append(ids, id)
+		ids = append(ids, l.ID)
 	}
 	if len(missing) > 0 {
 		return nil, handler.Errorf(codeInvalid,
@@ -163,6 +225,18 @@ func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int
 			p.flavor.Name(), repo, strings.Join(missing, ", "))
 	}
 	return ids, nil
+}
+
+// unknownAssignee words the 404 Gitea answers a list filtered by an
+// assignee it has no user for, once the repository is known to exist.
+func (p *Provider) unknownAssignee(c *sdk.Client, repo repoName, who string, resp *sdk.Response, err error) error {
+	if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
+		return fail(r, gerr)
+	}
+	if _, r, uerr := c.GetUserInfo(who); uerr == nil || r == nil || r.StatusCode != http.StatusNotFound {
+		return fail(resp, err)
+	}
+	return handler.Errorf(codeInvalid, "%s has no user %s to filter by assignee", p.flavor.Name(), who)
 }
 
 // UpdateIssue edits an issue: state, title, body and assignees in one
@@ -193,6 +267,13 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 		if cur.PullRequest != nil {
 			return nil, handler.Errorf(codeNotFound, "#%d in %s is a pull request, not an issue; nothing was written", n, repo)
 		}
+		// A credential that cannot write has its assignees dropped and
+		// its labels refused, the latter only after the PATCH landed:
+		// refused first, so an update is all or nothing.
+		if err := p.mayTriage(c, repo, "labels or assignees", "update without them",
+			len(req.GetLabels()) > 0, len(req.GetAssignees()) > 0); err != nil {
+			return nil, err
+		}
 		ids, err := p.labelIDs(c, repo, req.GetLabels())
 		if err != nil {
 			return nil, err
@@ -214,6 +295,25 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 
 func ptr[T any](v T) *T { return &v }
 
+// mayTriage refuses a write that sets labels, assignees or a milestone
+// (each flag one of those asked for) when the credential cannot write to
+// the repository, which is when Gitea drops or refuses them; what and
+// instead word the refusal. Nothing is asked when nothing is set.
+func (p *Provider) mayTriage(c *sdk.Client, repo repoName, what, instead string, asked ...bool) error {
+	if !slices.Contains(asked, true) {
+		return nil
+	}
+	r, resp, err := c.GetRepo(repo.owner, repo.name)
+	if err != nil {
+		return fail(resp, err)
+	}
+	if r.Permissions != nil && (r.Permissions.Push || r.Permissions.Admin) {
+		return nil
+	}
+	return handler.Errorf(codeDenied,
+		"this credential cannot write to %s, and %s would drop or refuse the %s; nothing was written: %s", repo, p.flavor.Name(), what, instead)
+}
+
 // CommentOnIssue posts a comment on an issue.
 func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
@@ -227,6 +327,20 @@ func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64
 		return nil, err
 	}
 	return call(ctx, p, fmt.Sprintf("comment on %s %s#%d", kind, repo, n), func(c *sdk.Client) (*forgev1.CommentRef, error) {
+		// Issues and pull requests share one numbering and one comment
+		// endpoint, which takes either: look first, so a comment meant for
+		// a pull request never lands on an issue, or the reverse.
+		cur, resp, err := c.GetIssue(repo.owner, repo.name, n)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		if isPull := cur.PullRequest != nil; isPull != (kind == "pull request") {
+			is, other, tool := "an issue", "a pull request", "forge_comment_on_issue"
+			if isPull {
+				is, other, tool = "a pull request", "an issue", "forge_comment_on_pull_request"
+			}
+			return nil, handler.Errorf(codeNotFound, "#%d in %s is %s, not %s; nothing was posted: comment on it with %s", n, repo, is, other, tool)
+		}
 		cm, resp, err := c.CreateIssueComment(repo.owner, repo.name, n, sdk.CreateIssueCommentOption{Body: body})
 		if err != nil {
 			return nil, fail(resp, err)

@@ -1,8 +1,8 @@
 package gitea
 
 import (
+	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -205,14 +205,16 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 		if err := headMatches(pr, req.GetExpectedHeadSha(), repo, n); err != nil {
 			return nil, err
 		}
-		merged, resp, err := c.MergePullRequest(repo.owner, repo.name, n, sdk.MergePullRequestOption{
-			Style: style, HeadCommitId: pr.Head.Sha,
-		})
+		// Sent as Gitea documents it, not through the SDK, which keeps
+		// only the status of a refusal and so loses Gitea's reason ("Work
+		// in progress PRs cannot be merged").
+		mresp, err := p.send(ctx, p.token, http.MethodPost, repoPath(repo, "pulls", n, "merge"),
+			sdk.MergePullRequestOption{Style: style, HeadCommitId: pr.Head.Sha}, nil)
 		if err != nil {
-			return nil, fail(resp, err)
-		}
-		if !merged {
-			return nil, p.mergeRefused(resp, repo, n)
+			if mresp != nil && (mresp.StatusCode == http.StatusMethodNotAllowed || mresp.StatusCode == http.StatusConflict) {
+				return nil, p.mergeRefused(mresp.StatusCode, detail(err), repo, n)
+			}
+			return nil, err
 		}
 		pr, resp, err = c.GetPullRequest(repo.owner, repo.name, n)
 		if err != nil {
@@ -247,24 +249,14 @@ func headMatches(pr *sdk.PullRequest, expected string, repo repoName, n int64) e
 	return nil
 }
 
-// mergeRefused words a merge Gitea refused. The SDK reads only the
-// status of a merge answer, so the reason is the status's documented
-// meaning.
-func (p *Provider) mergeRefused(resp *sdk.Response, repo repoName, n int64) error {
-	status := 0
-	if resp != nil {
-		status = resp.StatusCode
-	}
+// mergeRefused words a merge Gitea refused with status and its reason.
+func (p *Provider) mergeRefused(status int, reason string, repo repoName, n int64) error {
 	name := p.flavor.Name()
-	switch status {
-	case http.StatusMethodNotAllowed:
+	if status == http.StatusConflict {
 		return handler.Errorf(codePrecondition,
-			"%s answered 405: %s#%d cannot be merged now (conflicts, failing required checks, missing approvals, or a merge style the repository does not allow); nothing was merged", name, repo, n)
-	case http.StatusConflict:
-		return handler.Errorf(codePrecondition,
-			"%s answered 409: the head of %s#%d moved since you read it; nothing was merged, read it again and decide", name, repo, n)
+			"%s answered 409 (%s): the head of %s#%d moved since you read it, or it conflicts; nothing was merged, read it again and decide", name, reason, repo, n)
 	}
-	return p.mapError("merge", fail(resp, errors.New(http.StatusText(status))))
+	return handler.Errorf(codePrecondition, "%s refused to merge %s#%d: %s; nothing was merged", name, repo, n, reason)
 }
 
 var reviewEvents = map[gatewayv1.Verdict]sdk.ReviewStateType{
@@ -299,8 +291,20 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 		in.Comments = append(in.Comments, rc)
 	}
 	return callAs(ctx, p, p.reviewer, fmt.Sprintf("review pull request %s#%d", repo, n), func(c *sdk.Client) (*forgev1.ReviewRef, error) {
+		if err := p.commentLinesExist(c, repo, n, req.GetComments()); err != nil {
+			return nil, err
+		}
+		pending, err := p.pendingReviews(c, repo, n)
+		if err != nil {
+			return nil, err
+		}
 		r, resp, err := c.CreatePullReview(repo.owner, repo.name, n, in)
 		if err != nil {
+			// A review that fails part way (Gitea answers 500 for a
+			// comment it cannot place) leaves a PENDING review holding
+			// the comments that landed, which the reviewer's next verdict
+			// would submit: remove what this call left.
+			p.dropNewPending(ctx, c, repo, n, pending)
 			return nil, fail(resp, err)
 		}
 		if r.State == sdk.ReviewStatePending {
@@ -311,4 +315,96 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 			ReviewId: strconv.FormatInt(r.ID, 10), Verdict: verdict(r.State), Url: r.HTMLURL,
 		}, nil
 	})
+}
+
+// commentLinesExist refuses an inline comment on a line its file does not
+// have (at the head for the right side, at the merge base for the left),
+// which Gitea answers 500 part way through a review.
+func (p *Provider) commentLinesExist(c *sdk.Client, repo repoName, n int64, comments []*gatewayv1.ReviewCommentInput) error {
+	if len(comments) == 0 {
+		return nil
+	}
+	pr, resp, err := c.GetPullRequest(repo.owner, repo.name, n)
+	if err != nil {
+		return fail(resp, err)
+	}
+	lines := map[[2]string]int{}
+	for i, cm := range comments {
+		ref, at := "", "the head"
+		if pr.Head != nil {
+			ref = pr.Head.Sha
+		}
+		if cm.GetSide() == gatewayv1.Side_SIDE_LEFT {
+			ref, at = pr.MergeBase, "the base"
+		}
+		if ref == "" {
+			continue // nothing to count against; Gitea decides
+		}
+		key := [2]string{ref, cm.GetPath()}
+		count, ok := lines[key]
+		if !ok {
+			raw, resp, err := c.GetFile(repo.owner, repo.name, ref, cm.GetPath())
+			if err != nil {
+				if resp != nil && resp.StatusCode == http.StatusNotFound {
+					return handler.Errorf(codeInvalid, "comments[%d]: %s does not exist at %s of PR #%d; nothing was submitted", i, cm.GetPath(), at, n)
+				}
+				return fail(resp, err)
+			}
+			count = lineCount(raw)
+			lines[key] = count
+		}
+		if int(cm.GetLine()) > count {
+			return handler.Errorf(codeInvalid, "comments[%d]: %s has %d lines at %s of PR #%d, so line %d is past its end; nothing was submitted",
+				i, cm.GetPath(), count, at, n, cm.GetLine())
+		}
+	}
+	return nil
+}
+
+// lineCount is how many lines a file has, a last line without a newline
+// included.
+func lineCount(raw []byte) int {
+	n := bytes.Count(raw, []byte("\n"))
+	if len(raw) > 0 && raw[len(raw)-1] != '\n' {
+		n++
+	}
+	return n
+}
+
+// pendingReviews are the ids of the reviewer's PENDING reviews on the
+// pull request (only their author sees them).
+func (p *Provider) pendingReviews(c *sdk.Client, repo repoName, n int64) (map[int64]bool, error) {
+	rs, err := collect(func(o sdk.ListOptions) ([]*sdk.PullReview, *sdk.Response, error) {
+		return c.ListPullReviews(repo.owner, repo.name, n, sdk.ListPullReviewsOptions{ListOptions: o})
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids := map[int64]bool{}
+	for _, r := range rs {
+		if r.State == sdk.ReviewStatePending {
+			ids[r.ID] = true
+		}
+	}
+	return ids, nil
+}
+
+// dropNewPending deletes the PENDING reviews that were not there before
+// (before): what a failed review left. Best effort: the call has failed
+// already, and says so.
+func (p *Provider) dropNewPending(ctx context.Context, c *sdk.Client, repo repoName, n int64, before map[int64]bool) {
+	now, err := p.pendingReviews(c, repo, n)
+	if err != nil {
+		p.log.DebugContext(ctx, "gitea: cannot list reviews after a failed review", "host", p.host, "repo", repo.String())
+		return
+	}
+	for id := range now {
+		if before[id] {
+			continue
+		}
+		if resp, err := c.DeletePullReview(repo.owner, repo.name, n, id); err != nil {
+			p.log.DebugContext(ctx, "gitea: cannot delete the pending review a failed review left", "host", p.host, "repo", repo.String(),
+				"review", id, "code", p.mapError("delete review", fail(resp, err)).Code.String())
+		}
+	}
 }

@@ -55,7 +55,10 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 	if err != nil {
 		return nil, err
 	}
-	path := strings.TrimPrefix(req.GetPath(), "/")
+	path, err := p.cleanPath(req.GetPath(), false)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("read %s in %s", path, repo), func(c *sdk.Client) (*forgev1.FileContent, error) {
 		ref := req.GetRef()
 		if ref == "" {
@@ -102,7 +105,10 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	if err != nil {
 		return nil, err
 	}
-	path := strings.Trim(req.GetPath(), "/")
+	path, err := p.cleanPath(req.GetPath(), true)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(c *sdk.Client) (*forgev1.DirListing, error) {
 		ref := req.GetRef()
 		if ref == "" {
@@ -127,24 +133,52 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	})
 }
 
-// CreateBranch creates a branch in one call (Gitea's POST .../branches
-// takes the new name and the branch to start from, the default branch
-// when none is given), where GitHub resolves the start to a sha and then
-// creates the ref.
+// maxBranchName is the longest branch name Gitea takes (its API's
+// binding limit, which the SDK checks too): longer is refused here, as
+// invalid_argument, not left to an error the SDK raises without a status.
+const maxBranchName = 100
+
+// CreateBranch creates a branch in one call: Gitea's POST .../branches
+// takes the new name and old_ref_name, the branch, tag or commit to start
+// from (the default branch when none is given). The SDK sends only the
+// deprecated old_branch_name, which Gitea resolves as a branch alone, so
+// the request is sent as Gitea documents it. A start that names nothing
+// makes Gitea answer 500, so it is resolved first.
 func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
-	return call(ctx, p, fmt.Sprintf("create branch %s in %s", req.GetBranch(), repo), func(c *sdk.Client) (*forgev1.BranchRef, error) {
-		b, resp, err := c.CreateBranch(repo.owner, repo.name, sdk.CreateBranchOption{
-			BranchName: req.GetBranch(), OldBranchName: req.GetFromRef(),
-		})
+	branch, from := req.GetBranch(), req.GetFromRef()
+	for _, n := range []struct{ what, v string }{{"branch name", branch}, {"from_ref", from}} {
+		if len(n.v) > maxBranchName {
+			return nil, handler.Errorf(codeInvalid, "%s is %d bytes; %s allows at most %d", n.what, len(n.v), p.flavor.Name(), maxBranchName)
+		}
+	}
+	return call(ctx, p, fmt.Sprintf("create branch %s in %s", branch, repo), func(c *sdk.Client) (*forgev1.BranchRef, error) {
+		if from != "" {
+			var commit struct {
+				SHA string `json:"sha"`
+			}
+			resp, err := p.send(ctx, p.token, http.MethodGet, repoPath(repo, "git", "commits", from)+"?stat=false&verification=false&files=false", nil, &commit)
+			if err != nil {
+				if resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusUnprocessableEntity) {
+					if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
+						return nil, fail(r, gerr)
+					}
+					return nil, handler.Errorf(codeNotFound, "%s has no branch, tag or commit %s to start a branch from; nothing was created", repo, from)
+				}
+				return nil, err
+			}
+		}
+		var b sdk.Branch
+		resp, err := p.send(ctx, p.token, http.MethodPost, repoPath(repo, "branches"),
+			map[string]string{"new_branch_name": branch, "old_ref_name": from}, &b)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.Errorf(codeExists, "branch %s already exists in %s", req.GetBranch(), repo)
+				return nil, handler.Errorf(codeExists, "branch %s already exists in %s", branch, repo)
 			}
-			return nil, fail(resp, err)
+			return nil, err
 		}
 		out := &forgev1.BranchRef{Forge: p.Ref(), Repo: repo.String(), Branch: b.Name}
 		if b.Commit != nil {
@@ -152,6 +186,22 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		}
 		return out, nil
 	})
+}
+
+// cleanPath is a repository path with its leading "/" taken off, or
+// invalid_argument for one that climbs out ("..") or names nothing: Gitea
+// answers such a path 500, as if a retry could help.
+func (p *Provider) cleanPath(raw string, dir bool) (string, error) {
+	path := strings.TrimPrefix(raw, "/")
+	if dir {
+		path = strings.Trim(path, "/")
+	}
+	for _, seg := range strings.Split(path, "/") {
+		if seg == ".." || seg == "." || (seg == "" && !(dir && path == "")) || strings.ContainsRune(seg, 0) {
+			return "", handler.Errorf(codeInvalid, "path %q is not a path inside the repository (no '.', '..' or empty segments); nothing was sent to %s", raw, p.flavor.Name())
+		}
+	}
+	return path, nil
 }
 
 // WriteFile commits one file to a branch: a create when no expected_sha is
@@ -165,7 +215,10 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
-	path := strings.TrimPrefix(req.GetPath(), "/")
+	path, err := p.cleanPath(req.GetPath(), false)
+	if err != nil {
+		return nil, err
+	}
 	branch := req.GetBranch()
 	return call(ctx, p, fmt.Sprintf("write %s to %s in %s", path, branch, repo), func(c *sdk.Client) (*forgev1.FileCommit, error) {
 		if !hc.PushToDefaultBranch {
@@ -179,6 +232,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 		}
 		content := base64.StdEncoding.EncodeToString([]byte(req.GetContent()))
 		opts := sdk.FileOptions{Message: req.GetMessage(), BranchName: branch}
+		opts.Author, opts.Committer = p.commitIdentity(hc)
 		var (
 			fr   *sdk.FileResponse
 			resp *sdk.Response
@@ -215,6 +269,29 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 		}
 		return out, nil
 	})
+}
+
+// commitIdentity is who a written commit names: the account's owner as
+// its author (on whose behalf), the agent as its committer (who wrote
+// it), as the README promises. Gitea needs an email with each name: a
+// no-reply address on the instance's host. Without handles (a call from
+// outside the gateway) both are left to Gitea: the token's user.
+func (p *Provider) commitIdentity(hc handler.Call) (author, committer sdk.Identity) {
+	host, _, _ := strings.Cut(p.host, ":")
+	id := func(name string) sdk.Identity {
+		if name == "" {
+			return sdk.Identity{}
+		}
+		return sdk.Identity{Name: name, Email: name + "@noreply." + host}
+	}
+	author, committer = id(hc.OwnerHandle), id(hc.AgentHandle)
+	if author.Name == "" {
+		author = committer
+	}
+	if committer.Name == "" {
+		committer = author
+	}
+	return author, committer
 }
 
 // refuseDefault is the answer to a push to the default branch the

@@ -32,7 +32,10 @@ func TestGiteaSession(t *testing.T) {
 		"Created issue #2 in acme/gadgets: https://gitea.example.com/acme/gadgets/issues/2")
 	want(t, "create replay", e.ok("forge_create_issue", create, "gt-create-1"),
 		"Issue #2 in acme/gadgets already created by an earlier attempt")
+	// The credential's permission is read first: Gitea drops the labels
+	// of one that cannot write.
 	wantSent(t, "create issue", giteaSent(t, g, 0),
+		"GET /repos/acme/gadgets author",
 		"GET /repos/acme/gadgets/labels?limit=50&page=1 author",
 		`POST /repos/acme/gadgets/issues author {"title":"Gadget squeaks","body":"`+jsonText(stamped)+`Steps: press.","ref":"","assignees":null,"due_date":null,"milestone":0,"labels":[102,103],"closed":false}`)
 	want(t, "missing label", e.fails("forge_create_issue", `{`+onGitea+`,"title":"x","labels":["bug","wontfix"]}`),
@@ -94,9 +97,13 @@ func TestGiteaSession(t *testing.T) {
 	if !strings.HasPrefix(e.ok("forge_submit_review", `{`+onGitea+`,"pull_number":3,"verdict":"approve"}`), "Submitted approve review on PR #3") {
 		t.Error("approve failed")
 	}
-	n := len(g.Requests())
 	e.ok("forge_comment_on_pull_request", `{`+onGitea+`,"pull_number":3,"body":"Rebased."}`)
-	reviews := giteaSent(t, g, n-2)
+	var reviews []string
+	for _, l := range giteaSent(t, g, 0) {
+		if strings.HasPrefix(l, "POST /repos/acme/gadgets/pulls/3/reviews ") {
+			reviews = append(reviews, l)
+		}
+	}
 	if !strings.Contains(reviews[0], `"event":"REQUEST_CHANGES"`) || !strings.Contains(reviews[0], " reviewer ") ||
 		!strings.Contains(reviews[0], `"new_position":1`) || !strings.Contains(reviews[1], `"event":"APPROVED"`) {
 		t.Errorf("reviews sent:\n%s", strings.Join(reviews, "\n"))

@@ -14,6 +14,15 @@ import (
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// runStamp is a run's time as Gitea sends it: the Unix epoch for one not
+// yet started (or stopped).
+func runStamp(t time.Time) string {
+	if t.IsZero() {
+		t = time.Unix(0, 0)
+	}
+	return stamp(t)
+}
+
 func (s *Server) web(format string, args ...any) string {
 	return "https://" + s.host + fmt.Sprintf(format, args...)
 }
@@ -73,7 +82,7 @@ func (s *Server) issueJSON(r *repo, it *item) map[string]any {
 	}
 	var milestone any
 	if it.milestone != 0 {
-		milestone = map[string]any{"id": it.milestone, "title": fmt.Sprintf("v%d", it.milestone), "state": "open"}
+		milestone = map[string]any{"id": it.milestone, "title": r.milestones[it.milestone], "state": "open"}
 	}
 	var closed any
 	if it.closed != nil {
@@ -185,7 +194,7 @@ func (s *Server) runJSON(r *repo, ru *run) map[string]any {
 		"run_number": ru.number, "status": ru.status, "conclusion": ru.conclusion,
 		"url":        s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),
 		"html_url":   s.web("/%s/actions/runs/%d", r.fullName(), ru.number),
-		"started_at": stamp(ru.started), "completed_at": stamp(ru.started.Add(time.Minute)),
+		"started_at": runStamp(ru.started), "completed_at": runStamp(stopped(ru)),
 		"repository_id": r.id,
 	}
 }
@@ -209,4 +218,12 @@ func lastSlash(p string) int {
 		}
 	}
 	return -1
+}
+
+// stopped is when a run stopped: a minute after its start once completed.
+func stopped(ru *run) time.Time {
+	if ru.status != "completed" || ru.started.IsZero() {
+		return time.Time{}
+	}
+	return ru.started.Add(time.Minute)
 }

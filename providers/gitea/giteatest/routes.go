@@ -127,6 +127,18 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "GET commits/S/status":
 		return s.combinedStatus(rp, rest[1])
+	case "GET git/commits/S":
+		// A branch, a tag or a commit; this fake knows branches and their
+		// head commits.
+		if sha := rp.resolve(rest[2]); sha != "" {
+			return ok(map[string]any{"sha": sha, "url": s.api("/repos/%s/git/commits/%s", rp.fullName(), sha)})
+		}
+		return s.apiError(http.StatusNotFound, "commit doesn't exist: "+rest[2])
+	case "GET milestones/N":
+		id, _ := strconv.ParseInt(rest[1], 10, 64)
+		if title, found := rp.milestones[id]; found {
+			return ok(map[string]any{"id": id, "title": title, "state": "open"})
+		}
 	case "POST branches":
 		return s.createBranch(rp, body)
 	case "GET actions/runs":
@@ -159,7 +171,15 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 		}
 	case "POST actions/runs/N/rerun", "POST actions/runs/N/rerun-failed-jobs":
 		if ru := s.runOf(rp, rest, 2); ru != nil {
-			ru.status, ru.conclusion, ru.attempt = "queued", "", ru.attempt+1
+			// Gitea re-runs only a finished run, and only failed jobs
+			// when it has some.
+			if ru.status != "completed" {
+				return s.apiError(http.StatusBadRequest, "this workflow run is not done")
+			}
+			if rest[3] == "rerun-failed-jobs" && !slices.ContainsFunc(ru.jobs, func(j *job) bool { return j.conclusion == "failure" }) {
+				return s.apiError(http.StatusBadRequest, "this workflow run has no failed jobs to re-run")
+			}
+			ru.status, ru.conclusion, ru.attempt, ru.started = "queued", "", ru.attempt+1, time.Time{}
 			if rest[3] == "rerun-failed-jobs" {
 				return answer{Status: http.StatusCreated}
 			}
@@ -173,7 +193,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	}
 	if len(rest) >= 1 && rest[0] == "raw" && r.Method == http.MethodGet {
 		ref, p := q.Get("ref"), strings.Join(rest[1:], "/")
-		if c, found := rp.files[fakewire.Or(ref, rp.defaultBranch)][p]; found {
+		if c, found := rp.files[rp.branchAt(fakewire.Or(ref, rp.defaultBranch))][p]; found {
 			return answer{Status: http.StatusOK, Raw: []byte(c)}
 		}
 	}
@@ -186,7 +206,7 @@ func shape(seg []string) string {
 	for i := range out {
 		if _, err := strconv.ParseInt(out[i], 10, 64); err == nil {
 			out[i] = "N"
-		} else if i == 1 && (seg[0] == "commits") || i == 2 && len(seg) > 2 && seg[0] == "actions" && seg[1] == "workflows" {
+		} else if i == 1 && (seg[0] == "commits") || i == 2 && seg[0] == "git" && seg[1] == "commits" || i == 2 && len(seg) > 2 && seg[0] == "actions" && seg[1] == "workflows" {
 			out[i] = "S"
 		}
 	}
@@ -214,13 +234,23 @@ func (s *Server) runOf(rp *repo, rest []string, _ int) *run {
 	return rp.run(id)
 }
 
-// listIssues is GET .../issues: state, type, labels (names, all of them),
-// since, assigned_by; newest first; paged.
+// listIssues is GET .../issues: state, type, labels, since, assigned_by;
+// newest first; paged. As on Gitea, a label name the repository lacks is
+// dropped from the filter and the rest match case-sensitively (so an
+// unknown name widens the listing), and an assignee Gitea has no user
+// for is a 404.
 func (s *Server) listIssues(rp *repo, path string, q url.Values) answer {
 	state := fakewire.Or(q.Get("state"), "open")
 	var labels []string
 	if l := q.Get("labels"); l != "" {
-		labels = strings.Split(l, ",")
+		for _, name := range strings.Split(l, ",") {
+			if slices.ContainsFunc(rp.labels, func(x *label) bool { return x.name == name }) {
+				labels = append(labels, name)
+			}
+		}
+	}
+	if a := q.Get("assigned_by"); a != "" && !s.isUser(a) {
+		return s.apiError(http.StatusNotFound, "user redirect does not exist [name: "+a+"]")
 	}
 	var since time.Time
 	if v := q.Get("since"); v != "" {
@@ -245,7 +275,7 @@ func (s *Server) listIssues(rp *repo, path string, q url.Values) answer {
 
 func hasLabels(it *item, want []string) bool {
 	for _, w := range want {
-		if !slices.ContainsFunc(it.labels, func(l *label) bool { return strings.EqualFold(l.name, w) }) {
+		if !slices.ContainsFunc(it.labels, func(l *label) bool { return l.name == w }) {
 			return false
 		}
 	}
@@ -279,8 +309,15 @@ func (s *Server) createIssue(rp *repo, login string, body []byte) answer {
 	if !found {
 		return s.apiError(http.StatusUnprocessableEntity, "label does not exist")
 	}
+	if _, found := rp.milestones[in.Milestone]; !found {
+		in.Milestone = 0 // Gitea drops a milestone that is not the repository's
+	}
 	it := s.addItem(rp, in.Title, in.Body, login, nil)
-	it.labels, it.assignees, it.milestone = ls, in.Assignees, in.Milestone
+	if rp.perm == "admin" || rp.perm == "write" {
+		// Gitea keeps these only from a credential that can write, and
+		// drops them silently otherwise.
+		it.labels, it.assignees, it.milestone = ls, in.Assignees, in.Milestone
+	}
 	return created(s.issueJSON(rp, it))
 }
 
@@ -377,6 +414,8 @@ func (s *Server) merge(rp *repo, it *item, body []byte) answer {
 	switch {
 	case p.merged:
 		return s.apiError(http.StatusMethodNotAllowed, "The PR is already merged")
+	case strings.HasPrefix(strings.ToUpper(it.title), "WIP:") || strings.HasPrefix(strings.ToUpper(it.title), "[WIP]"):
+		return s.apiError(http.StatusMethodNotAllowed, "Work in progress PRs cannot be merged")
 	case !p.mergeable || it.state != "open":
 		return s.apiError(http.StatusMethodNotAllowed, "Please try again later")
 	case in.HeadCommitID != "" && in.HeadCommitID != p.headSHA:
@@ -446,20 +485,31 @@ func (s *Server) combinedStatus(rp *repo, sha string) answer {
 	})
 }
 
-// createBranch is POST .../branches: new_branch_name from old_branch_name
-// (the default branch when empty); 409 when it exists, 404 when the old
-// branch does not.
+// createBranch is POST .../branches: new_branch_name from old_ref_name
+// (a branch or a commit) or the deprecated old_branch_name (a branch),
+// the default branch when neither is given; 409 when it exists.
 func (s *Server) createBranch(rp *repo, body []byte) answer {
 	var in struct {
-		New string `json:"new_branch_name"`
-		Old string `json:"old_branch_name"`
+		New    string `json:"new_branch_name"`
+		Old    string `json:"old_branch_name"`
+		OldRef string `json:"old_ref_name"`
 	}
 	if !fakewire.Decode(body, &in) || in.New == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[NewBranchName]: Required")
 	}
-	old := fakewire.Or(in.Old, rp.defaultBranch)
-	if _, found := rp.branches[old]; !found {
-		return s.apiError(http.StatusNotFound, "The old branch does not exist")
+	old := rp.defaultBranch
+	switch {
+	case in.OldRef != "":
+		// Any ref or commit; one that names nothing is a 500 on Gitea.
+		if old = rp.branchAt(in.OldRef); old == "" {
+			return s.apiError(http.StatusInternalServerError, "object does not exist [id: "+in.OldRef+", rel_path: ]")
+		}
+	case in.Old != "":
+		// The deprecated field: a branch name only.
+		if _, found := rp.branches[in.Old]; !found {
+			return s.apiError(http.StatusNotFound, "The old branch does not exist")
+		}
+		old = in.Old
 	}
 	if _, found := rp.branches[in.New]; found {
 		return s.apiError(http.StatusConflict, "The branch already exists.")
@@ -597,14 +647,15 @@ func (s *Server) dispatch(rp *repo, workflow string, body []byte) answer {
 	if _, found := rp.branches[in.Ref]; !found {
 		return s.apiError(http.StatusNotFound, "ref does not exist")
 	}
-	if _, found := rp.files[rp.defaultBranch][".gitea/workflows/"+workflow]; !found {
-		if _, found := rp.files[rp.defaultBranch][".forgejo/workflows/"+workflow]; !found {
+	// Gitea reads the workflow at the dispatched ref.
+	if _, found := rp.files[in.Ref][".gitea/workflows/"+workflow]; !found {
+		if _, found := rp.files[in.Ref][".forgejo/workflows/"+workflow]; !found {
 			return s.apiError(http.StatusNotFound, "workflow "+workflow+" not found")
 		}
 	}
 	rp.runs = append(rp.runs, &run{
 		id: s.n.ID(), number: int64(len(rp.runs) + 1), workflow: workflow, branch: in.Ref, sha: rp.branches[in.Ref],
-		status: "queued", event: "workflow_dispatch", attempt: 1, started: s.n.Tick(),
+		status: "queued", event: "workflow_dispatch", attempt: 1, // not started: Gitea sends the Unix epoch
 	})
 	return answer{Status: http.StatusNoContent}
 }

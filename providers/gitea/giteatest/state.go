@@ -24,7 +24,8 @@ type repo struct {
 	branches      map[string]string // name -> head commit sha
 	files         map[string]map[string]string
 	labels        []*label
-	items         []*item // items[n-1] is number n
+	milestones    map[int64]string // id -> title
+	items         []*item          // items[n-1] is number n
 	runs          []*run
 	commits       int
 }
@@ -174,6 +175,21 @@ func (s *Server) SetPermission(fullName, perm string, private bool) {
 	r.perm, r.private = perm, private
 }
 
+// AddMilestone creates a milestone and returns its id (Gitea addresses a
+// milestone by id, and drops an issue's milestone that is not the
+// repository's).
+func (s *Server) AddMilestone(fullName, title string) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.mustRepo(fullName)
+	if r.milestones == nil {
+		r.milestones = map[int64]string{}
+	}
+	id := s.n.ID()
+	r.milestones[id] = title
+	return id
+}
+
 // AddLabel defines a repository label and returns its id.
 func (s *Server) AddLabel(fullName, name string) int64 {
 	s.mu.Lock()
@@ -304,4 +320,41 @@ func commitSHA(r *repo, branch string, n int) string {
 	}
 	sum := sha1.Sum([]byte(b.String()))
 	return hex.EncodeToString(sum[:])
+}
+
+// isUser reports a login the fake knows (a token's user); Gitea answers
+// 404 for a filter naming anyone else.
+func (s *Server) isUser(login string) bool {
+	for _, l := range s.tokens {
+		if l == login {
+			return true
+		}
+	}
+	return false
+}
+
+// resolve is the commit a ref names: a branch's head, or a branch head's
+// sha (or a prefix of seven or more digits); "" for neither.
+func (r *repo) resolve(ref string) string {
+	if b := r.branchAt(ref); b != "" {
+		return r.branches[b]
+	}
+	return ""
+}
+
+// branchAt is the branch whose files a ref shows: the branch itself, or
+// the branch whose head is that commit; "" for neither.
+func (r *repo) branchAt(ref string) string {
+	if _, found := r.branches[ref]; found {
+		return ref
+	}
+	if len(ref) < 7 {
+		return ""
+	}
+	for _, b := range slices.Sorted(maps.Keys(r.branches)) {
+		if strings.HasPrefix(r.branches[b], strings.ToLower(ref)) {
+			return b
+		}
+	}
+	return ""
 }
