@@ -3,11 +3,14 @@ package forges_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
 
 // approvalLine finds the approval id in a parked call's line.
@@ -61,5 +64,32 @@ func TestGitHubPushParksUntilApproved(t *testing.T) {
 	}
 	if n := len(gh.Requests()); n != approved {
 		t.Fatalf("after the approval %d more requests reached the forge: %v", n-approved, sent(t, gh, approved))
+	}
+}
+
+// An agent allowed to push still cannot merge its own unreviewed pull
+// request into the default branch: neither credential's review counts as
+// someone else's. Only reads reach the forge. With another login's
+// approving review the merge runs.
+func TestGitHubSelfMergeWaitsForAnotherReview(t *testing.T) {
+	e := start(t, withPolicy("{push: allow, risk: {high: allow}}"))
+	gh := e.github
+	n := gh.AddPull(helloRepo, githubtest.Pull{Title: "Fix", Head: "fix-crash"})
+	head := gh.Head(helloRepo, "fix-crash")
+	e.ok("forge_submit_review", fmt.Sprintf(`{%s,"pull_number":%d,"verdict":"approve"}`, hello, n))
+	merge := fmt.Sprintf(`{%s,"pull_number":%d,"expected_head_sha":"%s"}`, hello, n, head)
+	before := len(gh.Requests())
+	text := e.fails("forge_merge_pull_request", merge)
+	if !approvalLine.MatchString(text) || !strings.Contains(text, "no one other than this account approved it (unreviewed_merge: operator)") {
+		t.Fatalf("the self-approved merge: %s", text)
+	}
+	for _, r := range gh.Requests()[before:] {
+		if r.Method != "GET" {
+			t.Fatalf("a parked merge sent %s %s", r.Method, r.Path)
+		}
+	}
+	gh.Review(helloRepo, n, "octocat", "APPROVED", "")
+	if got := e.ok("forge_merge_pull_request", merge); !strings.HasPrefix(got, fmt.Sprintf("Merged PR #%d in octocat/Hello-World", n)) {
+		t.Fatalf("the merge another login approved: %s", got)
 	}
 }
