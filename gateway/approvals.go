@@ -148,7 +148,6 @@ func (s *Service) Approve(ctx context.Context, id, operator, reason string) (App
 	if err := s.store.FinishApproval(rctx, id, result, code, msg); err != nil {
 		s.log.ErrorContext(ctx, "approval outcome not recorded", "approval", id, "cause", s.redact(err.Error()))
 	}
-	s.announce(rctx, r, "approved")
 	return s.Approval(rctx, id)
 }
 
@@ -162,7 +161,6 @@ func (s *Service) Deny(ctx context.Context, id, operator, reason string) (Approv
 	if err != nil {
 		return s.decideFailed(id, r, err)
 	}
-	s.announce(ctx, r, "denied")
 	return s.approvalOf(r)
 }
 
@@ -269,13 +267,6 @@ func (s *Service) approvalOf(r store.Approval) (Approval, error) {
 		}
 	}
 	return a, nil
-}
-
-// announce tells the session's subscriptions about a decision (events.go).
-func (s *Service) announce(ctx context.Context, r store.Approval, decision string) {
-	_ = ctx
-	_ = r
-	_ = decision
 }
 
 // Inspect runs a read-level call of req's table as the approval's account

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -117,7 +116,7 @@ func pending(a store.Approval) error {
 		why = append(why, h.Reason+" ("+h.Rule+")")
 	}
 	return refuse(gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
-		"approval %s: this call waits for an operator and has not reached the forge: %s. Call again with the same arguments to get the decision, or watch forge_get_events",
+		"approval %s: this call waits for an operator and has not reached the forge: %s. Call again with the same arguments to get the decision (the result once approved, the reason once denied)",
 		a.ID, strings.Join(why, "; "))
 }
 
@@ -169,8 +168,50 @@ func (s *Service) parkedEnvelope(o *operation, p handler.Provider, req proto.Mes
 	return env.Interface(), nil
 }
 
-// preview is the request's arguments as text, computed at park time: what
-// an operator reads before a command adds the arm's own detail (a diff).
+// preview is the request's arguments as text, one "path: value" a line
+// in field order (strings quoted, texts in full), computed at park time:
+// what an operator reads before a command adds the arm's own detail (a
+// diff). Not prototext, whose spacing is deliberately unstable.
 func preview(req proto.Message) string {
-	return prototext.MarshalOptions{Multiline: true, Indent: "  "}.Format(req)
+	var b strings.Builder
+	previewFields(&b, req.ProtoReflect(), "")
+	return b.String()
+}
+
+func previewFields(b *strings.Builder, m protoreflect.Message, prefix string) {
+	fields := m.Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if !m.Has(fd) || fd.IsMap() {
+			continue
+		}
+		path := prefix + string(fd.Name())
+		if !fd.IsList() {
+			previewValue(b, fd, m.Get(fd), path)
+			continue
+		}
+		l := m.Get(fd).List()
+		for j := range l.Len() {
+			previewValue(b, fd, l.Get(j), fmt.Sprintf("%s[%d]", path, j))
+		}
+	}
+}
+
+func previewValue(b *strings.Builder, fd protoreflect.FieldDescriptor, v protoreflect.Value, path string) {
+	switch fd.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		previewFields(b, v.Message(), path+".")
+	case protoreflect.StringKind:
+		fmt.Fprintf(b, "%s: %q\n", path, v.String())
+	case protoreflect.BytesKind:
+		fmt.Fprintf(b, "%s: %d bytes\n", path, len(v.Bytes()))
+	case protoreflect.EnumKind:
+		name := fmt.Sprint(int32(v.Enum()))
+		if ev := fd.Enum().Values().ByNumber(v.Enum()); ev != nil {
+			name = string(ev.Name())
+		}
+		fmt.Fprintf(b, "%s: %s\n", path, name)
+	default:
+		fmt.Fprintf(b, "%s: %v\n", path, v.Interface())
+	}
 }

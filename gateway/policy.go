@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/forgetools/forgetools/escalate"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
@@ -242,4 +244,31 @@ func (s *Service) mergeRule(ctx context.Context, o *operation, p handler.Provide
 	r.add(d, "unreviewed_merge: "+string(d), fmt.Sprintf(
 		"it merges pull request #%d into the default branch %s, and no one other than this account approved it", f.Number, f.Base))
 	return nil
+}
+
+// PolicyFor applies id's account policy to req alone and returns the
+// holds it would park the call with (nil: it would run), or the
+// permission_denied a deny rule answers. It neither validates nor scopes
+// req and runs no provider but a MergeReviewer's reads, so it is a dry
+// run for an operator's view and for measuring the policy's cost, never
+// an authorization answer: Call is.
+func (s *Service) PolicyFor(ctx context.Context, id Identity, req proto.Message) ([]ApprovalHold, error) {
+	t, ok := s.byRequest[req.ProtoReflect().Descriptor().FullName()]
+	if !ok {
+		return nil, fmt.Errorf("gateway: no table of this gateway takes %s", req.ProtoReflect().Descriptor().FullName())
+	}
+	o := &operation{id: id, table: t, envelope: req, acct: s.cfg.accounts[id.Account]}
+	if o.arm, o.req, o.env = t.Split(req); o.arm == nil || o.acct == nil {
+		return nil, fmt.Errorf("gateway: the request names no arm, or %q no account", id.Account)
+	}
+	p, fe := s.cfg.registry.resolve(o.env.Forge)
+	if fe != nil {
+		return nil, inBand{fe}
+	}
+	hs, err := s.policyHolds(ctx, o, p)
+	var out []ApprovalHold
+	for _, h := range hs {
+		out = append(out, ApprovalHold{Rule: h.rule, Reason: h.reason})
+	}
+	return out, err
 }

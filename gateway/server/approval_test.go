@@ -125,7 +125,7 @@ func parkedID(t *testing.T, res *gatewayv1.ForgeCallResult) string {
 	if fe.GetCode() != gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL {
 		t.Fatalf("want pending_approval, got %v", res)
 	}
-	for _, w := range []string{"has not reached the forge", "Call again with the same arguments", "forge_get_events"} {
+	for _, w := range []string{"has not reached the forge", "Call again with the same arguments to get the decision"} {
 		if !strings.Contains(fe.GetMessage(), w) {
 			t.Errorf("pending line %q lacks %q", fe.GetMessage(), w)
 		}

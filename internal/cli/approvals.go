@@ -26,8 +26,8 @@ refused (deny); the strictest matching rule decides. The default policy:
 
 A call that waits is parked in the gateway's store, exactly as it will run,
 and never reaches the forge; the model reads "pending_approval" with the
-approval's id and calls again (or watches forge_get_events) for the
-decision. This command is where a person decides:
+approval's id and calls again with the same arguments for the decision:
+the stored result once approved, the operator's reason once denied. This command is where a person decides:
 
   list             the approvals (pending ones by default), newest first
   show ID          what the call will do: for a file write the diff against
