@@ -21,7 +21,9 @@ func TestApprovalsCommand(t *testing.T) {
 		branch := func(name string) result {
 			return e.call("forge_create_branch", `{"repo":"demo/app","branch":"`+name+`"}`, "--store", dsn)
 		}
-		approvals := func(args ...string) result { return e.run(append(append([]string{"approvals"}, args...), "--store", dsn)...) }
+		approvals := func(args ...string) result {
+			return e.run(append(append([]string{"approvals"}, args...), "--store", dsn)...)
+		}
 		parked := `forge_create_branch failed: pending_approval: approval (ap-[a-z2-7]+): this call waits for an operator and has not reached the forge: .*`
 
 		id := branch("a").want(t, 1, parked)[1]
