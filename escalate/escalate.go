@@ -59,6 +59,29 @@ var rewriteInRef = []rewrite{
 // MaxExcerpt bounds the quoted match in a reason, in runes.
 const MaxExcerpt = 60
 
+// keywords are words one of the patterns needs: a value (lower-cased,
+// ASCII) with none of them cannot match, so the patterns are not run on
+// it. A value with other bytes always runs them: (?i) folds some
+// non-ASCII letters (the long s, the Kelvin sign) onto ASCII ones.
+var keywords = []string{"push", "reset", "filter-", "rebase", "commit", "history", "branch", "update-ref", "reflog", "gc"}
+
+// mayMatch reports whether a value of more than one token could match a
+// pattern of rewriteInText.
+func mayMatch(v string) bool {
+	for i := range len(v) {
+		if v[i] >= 0x80 {
+			return true
+		}
+	}
+	v = strings.ToLower(v)
+	for _, k := range keywords {
+		if strings.Contains(v, k) {
+			return true
+		}
+	}
+	return false
+}
+
 // Find lists every force-push or history-rewrite pattern in the
 // strings of req, each as `param: "excerpt" (meaning)`, params named as the
 // model wrote them (renamed names from the table's ParamNames).
@@ -75,6 +98,9 @@ func Find(req proto.Message, names map[string]string) []string {
 					return
 				}
 			}
+		}
+		if !mayMatch(v) {
+			return
 		}
 		for _, r := range rewriteInText {
 			if m := r.re.FindString(v); m != "" {
