@@ -198,11 +198,7 @@ func (s *Service) runApproved(ctx context.Context, r store.Approval) ([]byte, *g
 		s.log.ErrorContext(ctx, "approved call unreadable", "approval", r.ID, "cause", err.Error())
 		return nil, failure(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, internalMessage)
 	}
-	id := Identity{Account: r.Account, Session: r.Session}
-	if a := s.cfg.accounts[r.Account]; a != nil {
-		id = a.identity(r.Session)
-	}
-	o := &operation{id: id, table: t, envelope: env, approved: r.ID}
+	o := &operation{id: s.identityOf(r.Account, r.Session), table: t, envelope: env, approved: r.ID}
 	o.arm, o.req, o.env = t.Split(env)
 	if o.arm != nil {
 		o.tool = o.arm.Tool
@@ -279,11 +275,7 @@ func (s *Service) Inspect(ctx context.Context, a Approval, req proto.Message) (p
 	if !ok {
 		return nil, fmt.Errorf("gateway: no table of this gateway takes %s", req.ProtoReflect().Descriptor().FullName())
 	}
-	id := Identity{Account: a.Account, Session: a.Session}
-	if acct := s.cfg.accounts[a.Account]; acct != nil {
-		id = acct.identity(a.Session)
-	}
-	o := &operation{id: id, table: t, envelope: req, approved: "inspect:" + a.ID}
+	o := &operation{id: s.identityOf(a.Account, a.Session), table: t, envelope: req, approved: "inspect:" + a.ID}
 	o.arm, o.req, o.env = t.Split(req)
 	if o.arm == nil || o.arm.Approval != handler.ApprovalRead {
 		return nil, fmt.Errorf("gateway: Inspect runs only reads")
@@ -293,4 +285,14 @@ func (s *Service) Inspect(ctx context.Context, a Approval, req proto.Message) (p
 	res, fe, cause := s.dispatch(ctx, o, req)
 	s.logCall(ctx, o, fe, cause, time.Since(start))
 	return res, nil
+}
+
+// identityOf is who a parked call was made by, as the configuration
+// names them now (an account since removed keeps its bare names, and the
+// checks refuse it).
+func (s *Service) identityOf(account, session string) Identity {
+	if a := s.cfg.accounts[account]; a != nil {
+		return a.identity(session)
+	}
+	return Identity{Account: account, Session: session}
 }
