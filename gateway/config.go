@@ -47,6 +47,10 @@ type Config struct {
 	// how long a decision answers the same call repeated; zero means
 	// DefaultApprovalExpiry.
 	ApprovalExpiry time.Duration
+	// ApprovalWait holds a parked call open this long for a decision, so
+	// an operator who decides quickly gets the model the real result in
+	// the same call; zero answers pending_approval at once.
+	ApprovalWait time.Duration
 	// Redact lists further secret values (forge credentials, say) that
 	// must never reach a log line, an error message or a result, in any
 	// encoding or in pieces (see internal/redact). Account tokens are
@@ -162,8 +166,9 @@ type checked struct {
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
 	state       handler.Provider
-	// approvalExpiry is how long an approval waits and a decision holds.
-	approvalExpiry time.Duration
+	// approvalExpiry is how long an approval waits and a decision holds;
+	// approvalWait how long a parked call is held open for one.
+	approvalExpiry, approvalWait time.Duration
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -179,6 +184,7 @@ func checkConfig(cfg Config) (*checked, error) {
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
 	}
+	c.approvalWait = cfg.ApprovalWait
 	if c.approvalExpiry = cfg.ApprovalExpiry; c.approvalExpiry <= 0 {
 		c.approvalExpiry = DefaultApprovalExpiry
 	}

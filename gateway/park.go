@@ -60,6 +60,10 @@ func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, ho
 	case err != nil:
 		return nil, err
 	default:
+		if prev.State == store.ApprovalPending {
+			o.parked = prev.ID
+			return s.await(ctx, o, prev)
+		}
 		if res, err, answered := s.decided(o, prev); answered {
 			return res, err
 		}
@@ -84,7 +88,41 @@ func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, ho
 		return nil, err
 	}
 	o.parked = got.ID
-	return nil, pending(got)
+	return s.await(ctx, o, got)
+}
+
+// awaitPoll is how often a call held open (Config.ApprovalWait) looks for
+// its decision.
+const awaitPoll = 100 * time.Millisecond
+
+// await holds a parked call open for Config.ApprovalWait, so a quick
+// decision (on any replica) returns the real result in the same call;
+// past it, or with no wait configured, the model reads pending.
+func (s *Service) await(ctx context.Context, o *operation, a store.Approval) (proto.Message, error) {
+	if s.cfg.approvalWait <= 0 {
+		return nil, pending(a)
+	}
+	wait := time.NewTimer(s.cfg.approvalWait)
+	defer wait.Stop()
+	tick := time.NewTicker(awaitPoll)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, pending(a)
+		case <-wait.C:
+			return nil, pending(a)
+		case <-tick.C:
+		}
+		now, err := s.store.GetApproval(ctx, a.ID)
+		if err != nil {
+			return nil, pending(a)
+		}
+		if now.State == store.ApprovalDone || now.State == store.ApprovalDenied {
+			res, err, _ := s.decided(o, now)
+			return res, err
+		}
+	}
 }
 
 // decided answers a call from its earlier approval, when that still

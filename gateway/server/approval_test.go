@@ -50,7 +50,7 @@ var gatedAccounts = []gateway.Account{
 
 // openGated opens (or, on the same dsn and git directory, reopens, as a
 // restart or a second replica would) the gated gateway.
-func openGated(t *testing.T, dsn, gitDir string, c *clock) *gated {
+func openGated(t *testing.T, dsn, gitDir string, c *clock, wait ...time.Duration) *gated {
 	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
@@ -66,7 +66,7 @@ func openGated(t *testing.T, dsn, gitDir string, c *clock) *gated {
 	svc, err := gateway.New(gateway.Config{
 		Accounts: gatedAccounts,
 		Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
-		Store:    st, Logger: log, ApprovalExpiry: time.Hour,
+		Store:    st, Logger: log, ApprovalExpiry: time.Hour, ApprovalWait: append(wait, 0)[0],
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -353,4 +353,34 @@ func TestUnreviewedMergeWaitsOnTheLocalForge(t *testing.T) {
 			t.Fatalf("an unreviewed merge into release: %v", res)
 		}
 	})
+}
+
+// With approval_wait the parked call is held open: an operator deciding
+// meanwhile (here, as soon as the approval is listed) gets the model the
+// real result in the same call.
+func TestApprovalWaitReturnsTheResult(t *testing.T) {
+	ctx := context.Background()
+	g := openGated(t, storetest.SQLite(t), t.TempDir(), &clock{}, time.Minute)
+	g.seed(t, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateBranch{CreateBranch: &gatewayv1.CreateBranchRequest{Repo: "acme/web", Branch: "base"}}})
+	done := make(chan error, 1)
+	go func() {
+		for {
+			list, err := g.svc.Approvals(ctx, gateway.ApprovalFilter{State: gateway.ApprovalPending})
+			if err != nil || len(list) > 0 {
+				if err == nil {
+					_, err = g.svc.Approve(ctx, list[0].ID, "ops", "quick")
+				}
+				done <- err
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	res := g.as(t, "agent", &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateBranch{CreateBranch: &gatewayv1.CreateBranchRequest{Repo: "acme/web", Branch: "quick"}}})
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if res.GetBranch().GetBranch() != "quick" {
+		t.Fatalf("the held call answered %v, want the branch", res)
+	}
 }

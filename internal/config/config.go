@@ -42,9 +42,13 @@ type Config struct {
 	// operator waits for a decision (after it, approving is refused and the
 	// call parks anew), and how long a decision answers the same call
 	// repeated; empty = 24h.
-	ApprovalExpiry Duration  `yaml:"approval_expiry"`
-	Forges         []Forge   `yaml:"forges"`
-	Accounts       []Account `yaml:"accounts"`
+	ApprovalExpiry Duration `yaml:"approval_expiry"`
+	// ApprovalWait holds a parked call open this long (a few seconds, say)
+	// so a quick decision returns the real result in the same call; empty
+	// = answer pending_approval at once.
+	ApprovalWait Duration  `yaml:"approval_wait"`
+	Forges       []Forge   `yaml:"forges"`
+	Accounts     []Account `yaml:"accounts"`
 	// Events tunes change notifications.
 	Events Events `yaml:"events"`
 }

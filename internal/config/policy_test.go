@@ -13,7 +13,7 @@ import (
 // absent (the gateway's defaults), an empty risk map clears the risk rule,
 // and a misspelt decision is refused at start, naming the account.
 func TestPolicyReachesTheGateway(t *testing.T) {
-	cfg, err := Parse([]byte("approval_expiry: 2h\nforges:\n  - provider: local\naccounts:\n" +
+	cfg, err := Parse([]byte("approval_expiry: 2h\napproval_wait: 3s\nforges:\n  - provider: local\naccounts:\n" +
 		"  - name: a\n    agent_handle: h\n    owner_handle: o\n    sessions: [s1]\n" +
 		"    policy: {push: allow, risk: {}, action_classes: {\"ci:trigger\": operator}, unreviewed_merge: deny}\n" +
 		"  - {name: b, agent_handle: h, owner_handle: o, sessions: [s2]}\n"))
@@ -32,7 +32,7 @@ func TestPolicyReachesTheGateway(t *testing.T) {
 	if got := cfg.Accounts[1].Policy.Gateway(); !reflect.DeepEqual(got, gateway.Policy{}) {
 		t.Fatalf("policy b = %#v, want the zero (default) policy", got)
 	}
-	if time.Duration(cfg.ApprovalExpiry) != 2*time.Hour {
+	if time.Duration(cfg.ApprovalExpiry) != 2*time.Hour || time.Duration(cfg.ApprovalWait) != 3*time.Second {
 		t.Fatalf("approval_expiry = %v", cfg.ApprovalExpiry)
 	}
 	bad := gateway.Account{Name: "a", AgentHandle: "h", OwnerHandle: "o", Policy: Policy{Push: "maybe"}.Gateway()}
