@@ -48,6 +48,14 @@ type Config struct {
 	// changes reach it. Zero means DefaultScopeRefresh; negative reads the
 	// store on every call.
 	ScopeRefresh time.Duration
+	// ApprovalExpiry is how long a parked call waits for a decision, and
+	// how long a decision answers the same call repeated; zero means
+	// DefaultApprovalExpiry.
+	ApprovalExpiry time.Duration
+	// ApprovalWait holds a parked call open this long for a decision, so
+	// an operator who decides quickly gets the model the real result in
+	// the same call; zero answers pending_approval at once.
+	ApprovalWait time.Duration
 	// Redact lists further secret values (forge credentials, say) that
 	// must never reach a log line, an error message or a result, in any
 	// encoding or in pieces (see internal/redact). Account tokens are
@@ -77,7 +85,9 @@ type Account struct {
 	// session name (each must be one of Sessions); see Peer.
 	Peers map[string]Peer
 	// PushToDefaultBranch lets the account's pushes write to a repository's
-	// default branch; providers receive it in handler.Call.
+	// default branch; providers receive it in handler.Call. It governs
+	// direct writes (a commit or branch on the default branch); merging a
+	// pull request into it is the policy's unreviewed-merge rule.
 	PushToDefaultBranch bool
 	// Limits bounds the account's calls in flight, read results and write
 	// quotas (limits.go); zero fields take the defaults.
@@ -85,6 +95,10 @@ type Account struct {
 	// Flow configures the account's information-flow rules (see
 	// FlowRules); the zero value turns them all on.
 	Flow FlowRules
+	// Policy decides which calls run, wait for an operator or are refused
+	// (policy.go); the zero value is the default: reads and writes run,
+	// pushes and high-risk calls wait for an operator.
+	Policy Policy
 }
 
 // Token is a bearer token for the TCP listener.
@@ -141,6 +155,7 @@ func allIn(s, extra string) bool {
 type account struct {
 	Account
 	scope   scope
+	policy  policy
 	meter   *meter          // the account's limits and what it has spent of them
 	trusted map[string]bool // lower-cased trusted authors
 }
@@ -167,6 +182,9 @@ type checked struct {
 	// def is the default forge, which a scope entry naming none covers.
 	def          coordinate
 	scopeRefresh time.Duration
+	// approvalExpiry is how long an approval waits and a decision holds;
+	// approvalWait how long a parked call is held open for one.
+	approvalExpiry, approvalWait time.Duration
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -185,6 +203,10 @@ func checkConfig(cfg Config) (*checked, error) {
 	c.def = coordinate{reg.def.Ref().GetProvider(), strings.ToLower(reg.def.Ref().GetHost())}
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
+	}
+	c.approvalWait = cfg.ApprovalWait
+	if c.approvalExpiry = cfg.ApprovalExpiry; c.approvalExpiry <= 0 {
+		c.approvalExpiry = DefaultApprovalExpiry
 	}
 	if err := c.addAccounts(cfg.Accounts); err != nil {
 		return nil, err
@@ -234,7 +256,11 @@ func (c *checked) addAccounts(accounts []Account) error {
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		acct := &account{Account: a, scope: sc, meter: newMeter(a.Limits), trusted: trusted}
+		pol, err := parsePolicy(a.Policy)
+		if err != nil {
+			return fmt.Errorf("account %q: %w", a.Name, err)
+		}
+		acct := &account{Account: a, scope: sc, policy: pol, meter: newMeter(a.Limits), trusted: trusted}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {

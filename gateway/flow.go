@@ -11,8 +11,6 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -96,22 +94,15 @@ func newFlowState(tables []*handler.Table) *flowState {
 	return fs
 }
 
-func (s *Service) approvalOf(o *operation) optionsv1.Approval {
-	if ft := s.flow.tables[o.table]; ft != nil {
-		return ft.approval[o.arm]
-	}
-	return optionsv1.Approval_APPROVAL_UNSPECIFIED
-}
-
 // flowHolds returns the information-flow rules that hold o, a call that
 // has passed every check. Reads are never held; a write is checked against
 // what its session has read.
 func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
-	level := s.approvalOf(o)
+	level := o.arm.Approval
 	rules := o.acct.Flow
-	private := !rules.AllowPrivateToPublic && (level == optionsv1.Approval_APPROVAL_WRITE || level == optionsv1.Approval_APPROVAL_PUSH) &&
+	private := !rules.AllowPrivateToPublic && (level == handler.ApprovalWrite || level == handler.ApprovalPush) &&
 		!s.flow.tables[o.table].reads[o.arm]
-	untrusted := !rules.AllowUntrustedContent && level == optionsv1.Approval_APPROVAL_PUSH
+	untrusted := !rules.AllowUntrustedContent && level == handler.ApprovalPush
 	if !private && !untrusted {
 		return nil, nil
 	}
@@ -211,22 +202,12 @@ func more(n int) string {
 	return fmt.Sprintf("; and %d more", n-maxNamed)
 }
 
-// holdCall refuses a held call. Until calls are parked for an operator, a
-// held call is refused with every reason; it never reaches a provider.
-func holdCall(o *operation, holds []hold) error {
-	reasons := make([]string, len(holds))
-	for i, h := range holds {
-		reasons[i] = h.rule + ": " + h.reason
-	}
-	return refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "%s waits for an operator: %s", o.tool, strings.Join(reasons, "; "))
-}
-
 // recordReads writes down what a successful read showed the session: the
 // repository it read from, and each text in the result by an untrusted
 // author. It runs before the result is returned; its failure fails the
 // call, so no read goes unrecorded.
 func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Message) error {
-	if s.approvalOf(o) != optionsv1.Approval_APPROVAL_READ {
+	if o.arm.Approval != handler.ApprovalRead {
 		return nil
 	}
 	rules := o.acct.Flow
@@ -325,14 +306,4 @@ func (s *Service) markRecorded(reads []store.FlowRead) {
 			f.size++
 		}
 	}
-}
-
-// gate holds a call that has passed every check when a rule says it waits
-// for an operator.
-func (s *Service) gate(ctx context.Context, o *operation) error {
-	holds, err := s.flowHolds(ctx, o)
-	if err != nil || len(holds) == 0 {
-		return err
-	}
-	return holdCall(o, holds)
 }

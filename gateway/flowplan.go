@@ -22,7 +22,6 @@ import (
 
 // flowTable is one table's flow facts.
 type flowTable struct {
-	approval map[*handler.Arm]optionsv1.Approval
 	// reads marks the writes whose action class is a read ("repo:read":
 	// a subscription changes gateway state, not the forge): they publish
 	// nothing, so the private-to-public rule leaves them alone.
@@ -35,7 +34,7 @@ type flowTable struct {
 }
 
 func newFlowTable(t *handler.Table) *flowTable {
-	ft := &flowTable{approval: map[*handler.Arm]optionsv1.Approval{}, reads: map[*handler.Arm]bool{}}
+	ft := &flowTable{reads: map[*handler.Arm]bool{}}
 	env := t.NewRequest().ProtoReflect()
 	fields := env.Descriptor().Fields()
 	for _, a := range t.Arms {
@@ -44,9 +43,8 @@ func newFlowTable(t *handler.Table) *flowTable {
 			continue
 		}
 		to, _ := proto.GetExtension(fd.Options(), optionsv1.E_Tool).(*optionsv1.ToolOptions)
-		ft.approval[a] = to.GetApproval()
 		ft.reads[a] = strings.HasSuffix(to.GetActionClass(), ":read")
-		if ft.visibility == nil && to.GetApproval() == optionsv1.Approval_APPROVAL_READ && a.Scope == handler.ScopeRepository {
+		if ft.visibility == nil && a.Approval == handler.ApprovalRead && a.Scope == handler.ScopeRepository {
 			if repo := onlyRepoField(fd.Message()); repo != nil && resultHasVisibility(t, a) {
 				ft.visibility, ft.visibilityRepo = a, repo
 				ft.visibilityReq = env.Get(fd).Message().Type()

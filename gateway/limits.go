@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -159,10 +157,10 @@ func (s *Service) admit(o *operation) (release func(), err error) {
 func (m *meter) charge(o *operation) error {
 	var q *quota
 	var kind string
-	switch approvalOf(o.table, o.arm) {
-	case optionsv1.Approval_APPROVAL_WRITE:
+	switch o.arm.Approval {
+	case handler.ApprovalWrite:
 		q, kind = &m.writes, "write"
-	case optionsv1.Approval_APPROVAL_PUSH:
+	case handler.ApprovalPush:
 		q, kind = &m.pushes, "push"
 	default:
 		return nil
@@ -188,7 +186,7 @@ func (m *meter) charge(o *operation) error {
 // write's result is an acknowledgement and never refused: the write has
 // happened, and a refusal would invite a repeat.
 func (s *Service) checkResult(o *operation, out proto.Message) error {
-	if approvalOf(o.table, o.arm) != optionsv1.Approval_APPROVAL_READ {
+	if o.arm.Approval != handler.ApprovalRead {
 		return nil
 	}
 	if n, limit := proto.Size(out), o.acct.meter.limits.ResultBytes; n > limit {
@@ -204,22 +202,3 @@ func exhausted(wait time.Duration, format string, args ...any) error {
 	return inBand{fe}
 }
 
-// approvals caches each arm's (tool).approval, read from the option on the
-// arm's field of the table's request envelope: the classification the
-// agent side's Approver uses, so a table's new arm is metered by what it
-// declares.
-var approvals sync.Map // *handler.Arm -> optionsv1.Approval
-
-func approvalOf(t *handler.Table, arm *handler.Arm) optionsv1.Approval {
-	if a, ok := approvals.Load(arm); ok {
-		return a.(optionsv1.Approval)
-	}
-	a := optionsv1.Approval_APPROVAL_UNSPECIFIED
-	if fd := t.NewRequest().ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(arm.Name)); fd != nil {
-		if to, ok := proto.GetExtension(fd.Options(), optionsv1.E_Tool).(*optionsv1.ToolOptions); ok {
-			a = to.GetApproval()
-		}
-	}
-	approvals.Store(arm, a)
-	return a
-}

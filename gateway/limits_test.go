@@ -8,7 +8,6 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -23,15 +22,16 @@ func armNamed(t *testing.T, name string) *handler.Arm {
 	return nil
 }
 
-// The quota an arm spends is the one its (tool).approval names.
-func TestApprovalOfReadsTheToolOption(t *testing.T) {
-	for arm, want := range map[string]optionsv1.Approval{
-		"get_issue":          optionsv1.Approval_APPROVAL_READ,
-		"comment_on_issue":   optionsv1.Approval_APPROVAL_WRITE,
-		"write_file":         optionsv1.Approval_APPROVAL_PUSH,
-		"merge_pull_request": optionsv1.Approval_APPROVAL_PUSH,
+// The quota an arm spends is the one its (tool).approval names, which the
+// generator puts into the arm.
+func TestArmApprovalIsTheToolOption(t *testing.T) {
+	for arm, want := range map[string]handler.Approval{
+		"get_issue":          handler.ApprovalRead,
+		"comment_on_issue":   handler.ApprovalWrite,
+		"write_file":         handler.ApprovalPush,
+		"merge_pull_request": handler.ApprovalPush,
 	} {
-		if got := approvalOf(gatewayv1handler.ForgeTable, armNamed(t, arm)); got != want {
+		if got := armNamed(t, arm).Approval; got != want {
 			t.Errorf("%s: %v, want %v", arm, got, want)
 		}
 	}

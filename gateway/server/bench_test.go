@@ -17,7 +17,10 @@ import (
 // the checks, the result walk and the log line; for a create, the dedup key
 // and ownership row, committed with the issue in one transaction.
 //
-//	go test ./gateway/server -run X -bench Chokepoint -benchmem
+// The policy sub-benchmarks time the approval gate's policy alone on the
+// same calls; with -v the run prints its share of each call.
+//
+//	go test ./gateway/server -run X -bench Chokepoint -benchmem [-v]
 func BenchmarkChokepoint(b *testing.B) {
 	ctx := context.Background()
 	svc, _, forge := localService(b, storetest.SQLite(b), nil)
@@ -36,6 +39,8 @@ func BenchmarkChokepoint(b *testing.B) {
 	gateway(b, createIssue("acme/web", "Read me", "Body", "seed"))
 	get := getIssue("acme/web", 1)
 	n := 0 // a new key for each create through the gateway
+	// perOp is the last run's ns/op of each sub-benchmark, for the share.
+	perOp := map[string]int64{}
 
 	b.Run("get_issue/provider", func(b *testing.B) {
 		b.ReportAllocs()
@@ -50,6 +55,7 @@ func BenchmarkChokepoint(b *testing.B) {
 		for b.Loop() {
 			gateway(b, get)
 		}
+		perOp["get_issue/gateway"] = b.Elapsed().Nanoseconds() / int64(b.N)
 	})
 	b.Run("create_issue/provider", func(b *testing.B) {
 		b.ReportAllocs()
@@ -66,5 +72,29 @@ func BenchmarkChokepoint(b *testing.B) {
 			n++
 			gateway(b, createIssue("acme/web", "Crash", "Body", fmt.Sprint("key-", n)))
 		}
+		perOp["create_issue/gateway"] = b.Elapsed().Nanoseconds() / int64(b.N)
 	})
+	// The approval gate's policy on an allowed call (the account's default
+	// policy: reads and writes run), alone, and its share of the call
+	// through the gateway (printed with -v).
+	create := createIssue("acme/web", "Crash", "Body", "")
+	policy := func(name string, req *gatewayv1.ForgeCallRequest) {
+		b.Run(name+"/policy", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if hs, err := svc.PolicyFor(ctx, id, req); err != nil || hs != nil {
+					b.Fatal(hs, err)
+				}
+			}
+			perOp[name+"/policy"] = b.Elapsed().Nanoseconds() / int64(b.N)
+		})
+	}
+	policy("get_issue", get)
+	policy("create_issue", create)
+	if testing.Verbose() {
+		for _, name := range []string{"get_issue", "create_issue"} {
+			fmt.Printf("approval policy on an allowed %s: %d ns of %d ns per call through the gateway (%.2f%%)\n",
+				name, perOp[name+"/policy"], perOp[name+"/gateway"], 100*float64(perOp[name+"/policy"])/float64(perOp[name+"/gateway"]))
+		}
+	}
 }

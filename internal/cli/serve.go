@@ -30,6 +30,13 @@ With no --config, serve runs the embedded local forge on a SQLite file in the
 data directory, with one demo account (session "demo") scoped to every
 repository. Stop it with Ctrl-C; in-flight calls finish first.
 
+The gateway decides every call: each account's policy (policy: in the
+configuration) lets it run, parks it for an operator or denies it. The
+default, the embedded account's too: reads and writes run; pushes (branches,
+commits, merges), high-risk calls and a merge into the default branch no one
+else approved wait for an operator, who decides with "forgetools approvals"
+on the same store.
+
 serve also delivers change notifications: the local forge's own writes
 become events at once; subscribed issues and pull requests on GitHub are
 polled (events.poll_interval, one conditional request each) unless their

@@ -71,7 +71,8 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		return nil, err
 	}
 	log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
-	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow)}
+	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow), ApprovalExpiry: time.Duration(cfg.ApprovalExpiry),
+		ApprovalWait: time.Duration(cfg.ApprovalWait)}
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
@@ -82,6 +83,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 				AllowUntrustedContent: a.Flow.UntrustedContent != nil && !*a.Flow.UntrustedContent,
 				TrustedAuthors:        a.Flow.TrustedAuthors,
 			},
+			Policy: a.Policy.Gateway(),
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)
