@@ -6,7 +6,6 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-
 // TestConsoleInChromium signs in as the operator in a real browser (an
 // agent's token first, which is refused), and reads the audit of what the
 // agent created.
