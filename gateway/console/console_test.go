@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/forgetools/forgetools/gateway/store"
 )
 
 const (
@@ -86,6 +88,11 @@ type rig struct {
 
 func newRig(t *testing.T, approvals ...Approval) *rig {
 	t.Helper()
+	return newRigWith(t, nil, approvals...)
+}
+
+func newRigWith(t *testing.T, audit []store.Ownership, approvals ...Approval) *rig {
+	t.Helper()
 	q := &recordingQueue{approvals: map[string]Approval{}}
 	for _, a := range approvals {
 		q.approvals[a.ID] = a
@@ -96,6 +103,9 @@ func newRig(t *testing.T, approvals ...Approval) *rig {
 		Queue:        q,
 		Accounts:     []Account{{Name: "bot", Scope: []string{"acme/app"}, Sessions: []string{"bot-1"}}},
 		LoopbackOnly: true,
+		Audit: func(context.Context, store.AuditFilter) ([]store.Ownership, error) {
+			return audit, nil
+		},
 		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
@@ -311,9 +321,13 @@ func TestForgeScriptInAnApprovalIsEscaped(t *testing.T) {
 	a.Diff = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-" + evil + "\n+\"><img src=x onerror=alert(1)>\n"
 	a.Text = evil
 	a.Merge = &Merge{Title: evil, URL: "javascript:alert(1)", Reviews: []Review{{Author: evil, State: "APPROVED"}}, Checks: []Check{{Name: evil, Status: "success"}}}
-	r := newRig(t, a)
+	// The forge reports the URL of what the agent created, and an agent
+	// chooses a tool's arguments.
+	audit := []store.Ownership{{Account: "bot", Session: "bot-1", Tool: "forge_create_issue", URL: "javascript:alert(1)",
+		Artifact: store.Artifact{Repo: evil, Kind: store.KindIssue, Number: 1}}}
+	r := newRigWith(t, audit, a)
 	cookie, _ := r.signIn(operatorToken)
-	for _, path := range []string{"/", "/approvals/ap-1"} {
+	for _, path := range []string{"/", "/approvals/ap-1", "/audit"} {
 		body := read(t, r.do("GET", path, nil, cookie))
 		if strings.Contains(body, "<script") || strings.Contains(body, "<img") || strings.Contains(body, `href="javascript:`) {
 			t.Fatalf("GET %s renders forge content as markup:\n%s", path, body)
