@@ -106,7 +106,7 @@ func newRigWith(t *testing.T, audit []store.Ownership, approvals ...Approval) *r
 		Audit: func(context.Context, store.AuditFilter) ([]store.Ownership, error) {
 			return audit, nil
 		},
-		Logger:       slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
 	if err != nil {
 		t.Fatal(err)
