@@ -43,6 +43,10 @@ type Config struct {
 	// Tables are the tables the gateway serves, each on its own Connect
 	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
 	Tables []*handler.Table
+	// ApprovalExpiry is how long a parked call waits for a decision, and
+	// how long a decision answers the same call repeated; zero means
+	// DefaultApprovalExpiry.
+	ApprovalExpiry time.Duration
 	// Redact lists further secret values (forge credentials, say) that
 	// must never reach a log line, an error message or a result, in any
 	// encoding or in pieces (see internal/redact). Account tokens are
@@ -72,8 +76,14 @@ type Account struct {
 	// session name (each must be one of Sessions); see Peer.
 	Peers map[string]Peer
 	// PushToDefaultBranch lets the account's pushes write to a repository's
-	// default branch; providers receive it in handler.Call.
+	// default branch; providers receive it in handler.Call. It governs
+	// direct writes (a commit or branch on the default branch); merging a
+	// pull request into it is the policy's unreviewed-merge rule.
 	PushToDefaultBranch bool
+	// Policy decides which calls run, wait for an operator or are refused
+	// (policy.go); the zero value is the default: reads and writes run,
+	// pushes and high-risk calls wait for an operator.
+	Policy Policy
 }
 
 // Token is a bearer token for the TCP listener.
@@ -129,7 +139,8 @@ func allIn(s, extra string) bool {
 // account is a validated Account.
 type account struct {
 	Account
-	scope scope
+	scope  scope
+	policy policy
 }
 
 // tokenEntry is a token as the gateway keeps it: a digest, so comparing a
@@ -151,6 +162,8 @@ type checked struct {
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
 	state       handler.Provider
+	// approvalExpiry is how long an approval waits and a decision holds.
+	approvalExpiry time.Duration
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -165,6 +178,9 @@ func checkConfig(cfg Config) (*checked, error) {
 		secrets: append([]string(nil), cfg.Redact...), dedupWindow: cfg.DedupWindow}
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
+	}
+	if c.approvalExpiry = cfg.ApprovalExpiry; c.approvalExpiry <= 0 {
+		c.approvalExpiry = DefaultApprovalExpiry
 	}
 	if err := c.addAccounts(cfg.Accounts); err != nil {
 		return nil, err
@@ -210,7 +226,11 @@ func (c *checked) addAccounts(accounts []Account) error {
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		acct := &account{Account: a, scope: sc}
+		pol, err := parsePolicy(a.Policy)
+		if err != nil {
+			return fmt.Errorf("account %q: %w", a.Name, err)
+		}
+		acct := &account{Account: a, scope: sc, policy: pol}
 		c.accounts[a.Name] = acct
 		seen := map[string]bool{}
 		for _, s := range a.Sessions {

@@ -12,7 +12,8 @@ import (
 )
 
 // dispatch runs the checks every call passes, in order (identity, shape,
-// validation, forge, the forge's repository shape, scope), then the arm. It returns the result envelope,
+// validation, forge, the forge's repository shape, scope), then the
+// approval gate (the account's policy: run, park or deny), then the arm. It returns the result envelope,
 // the in-band error it carries (nil on success) and, for an unexpected
 // failure, its cause for the log. No provider is called before every check
 // has passed.
@@ -20,6 +21,13 @@ func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message)
 	p, err := s.check(ctx, o, req)
 	if err != nil {
 		return s.failed(o, err)
+	}
+	// The approval gate (park.go): after scope, before any provider.
+	if res, answered, err := s.gate(ctx, o, p); answered {
+		if err != nil {
+			return s.failed(o, err)
+		}
+		return o.arm.Wrap(o.env.CallID, res), nil, nil
 	}
 	out, err := s.run(ctx, o, p)
 	if err != nil {

@@ -24,7 +24,8 @@ const storeGrace = 10 * time.Second
 // once per idempotency key when the arm carries one.
 func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (proto.Message, error) {
 	req := o.req
-	if o.arm.Texts != nil {
+	// An approved call runs as parked: its texts were stamped then.
+	if o.arm.Texts != nil && o.approved == "" {
 		req = proto.Clone(o.req)
 		if err := s.attribute(o, req); err != nil {
 			return nil, err

@@ -92,7 +92,7 @@ func (s *Service) Call(ctx context.Context, id Identity, req proto.Message) (pro
 		return nil, fmt.Errorf("gateway: no table of this gateway takes %s", req.ProtoReflect().Descriptor().FullName())
 	}
 	start := time.Now()
-	o := &operation{id: id, table: table}
+	o := &operation{id: id, table: table, envelope: req}
 	o.arm, o.req, o.env = table.Split(req)
 	if o.arm != nil {
 		o.tool = o.arm.Tool
@@ -125,6 +125,14 @@ type operation struct {
 	forge string // described coordinate, once resolved
 	// replay marks a create answered from the dedup memo.
 	replay bool
+	// envelope is the request envelope as the caller sent it.
+	envelope proto.Message
+	// risk and escalations are the call's, once the policy computed them.
+	risk        handler.Risk
+	escalations []string
+	// parked is the approval that holds (or answered) this call; approved
+	// the approval this call runs for, which the gate lets through.
+	parked, approved string
 }
 
 // logCall writes the one line per call: who, what, where, outcome and how
@@ -147,6 +155,12 @@ func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.Forge
 	}
 	if o.replay {
 		attrs = append(attrs, slog.Bool("replay", true))
+	}
+	if o.parked != "" {
+		attrs = append(attrs, slog.String("approval", o.parked))
+	}
+	if o.approved != "" {
+		attrs = append(attrs, slog.String("approved", o.approved))
 	}
 	if cause != nil {
 		level = slog.LevelError

@@ -91,6 +91,12 @@ type Arm struct {
 	IdempotencyKey bool
 	// OwnsResult: the call creates the artifact its result describes.
 	OwnsResult bool
+	// Approval, ActionClass and Risk are the arm's (tool) options, what the
+	// gateway's approval policy decides on (with the call's escalations,
+	// which raise Risk to RiskHigh).
+	Approval    Approval
+	ActionClass string
+	Risk        Risk
 	// Scope says what ScopeKey returns.
 	Scope Scope
 	// ScopeKey returns the value of the request's scope field; nil when
@@ -107,4 +113,59 @@ type Arm struct {
 	Serve func(ctx context.Context, h any, c Call, req proto.Message) (proto.Message, error)
 	// Wrap puts the arm's result message into a result envelope.
 	Wrap func(callID string, res proto.Message) proto.Message
+}
+
+// Approval is what an arm may change, from its (tool).approval option: the
+// level the gateway's approval policy keys on first.
+type Approval int
+
+const (
+	// ApprovalUnspecified: the arm declares no level (the generator
+	// refuses that for a tool, so only a hand-built table has it).
+	ApprovalUnspecified Approval = iota
+	// ApprovalRead: reads forge state, never changes it.
+	ApprovalRead
+	// ApprovalWrite: changes conversation or CI state (comments, issues,
+	// reviews, CI runs).
+	ApprovalWrite
+	// ApprovalPush: changes the repository itself (branches, commits,
+	// merges).
+	ApprovalPush
+)
+
+// String is the level's policy name: "read", "write" or "push".
+func (a Approval) String() string {
+	switch a {
+	case ApprovalRead:
+		return "read"
+	case ApprovalWrite:
+		return "write"
+	case ApprovalPush:
+		return "push"
+	}
+	return "unspecified"
+}
+
+// Risk is an arm's risk tier, from its (tool).risk option; a call's own
+// text can raise it (package escalate).
+type Risk int
+
+const (
+	RiskUnspecified Risk = iota
+	RiskLow
+	RiskMedium
+	RiskHigh
+)
+
+// String is the tier's policy name: "low", "medium" or "high".
+func (r Risk) String() string {
+	switch r {
+	case RiskLow:
+		return "low"
+	case RiskMedium:
+		return "medium"
+	case RiskHigh:
+		return "high"
+	}
+	return "unspecified"
 }

@@ -22,7 +22,9 @@ import (
 func TestOnTheLocalForge(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
-		g := serveLocal(t, dsn, gateway.Account{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"}})
+		// Every arm runs here: the approval gate has its own tests.
+		g := serveLocal(t, dsn, gateway.Account{Name: "demo", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"demo"},
+			Policy: gateway.Unattended()})
 		st, client := g.store, g.client("demo")
 		call := func(req *gatewayv1.ForgeCallRequest) *gatewayv1.ForgeCallResult {
 			t.Helper()

@@ -128,6 +128,13 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	if t.opts.GetOwnsResult() {
 		items = append(items, field("OwnsResult", jen.True()))
 	}
+	items = append(items, field("Approval", jen.Qual(handlerPkg, approvalNames[t.opts.GetApproval()])))
+	if c := t.opts.GetActionClass(); c != "" {
+		items = append(items, field("ActionClass", jen.Lit(c)))
+	}
+	if r := t.opts.GetRisk(); r != optionsv1.Risk_RISK_UNSPECIFIED {
+		items = append(items, field("Risk", jen.Qual(handlerPkg, riskNames[r])))
+	}
 	if t.scope != nil {
 		scope := "ScopeRepository"
 		if t.scope.scope == optionsv1.Scope_SCOPE_SUBSCRIPTION {

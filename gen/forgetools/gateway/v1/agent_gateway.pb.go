@@ -515,6 +515,10 @@ const (
 	ErrorCode_ERROR_CODE_INTERNAL            ErrorCode = 8
 	ErrorCode_ERROR_CODE_ALREADY_EXISTS      ErrorCode = 9
 	ErrorCode_ERROR_CODE_FAILED_PRECONDITION ErrorCode = 10
+	// The gateway's approval policy parked the call for an operator: it has
+	// not reached the forge. The message names the approval id and why it
+	// waits; the same call repeated answers the decision.
+	ErrorCode_ERROR_CODE_PENDING_APPROVAL ErrorCode = 11
 )
 
 // Enum value maps for ErrorCode.
@@ -531,6 +535,7 @@ var (
 		8:  "ERROR_CODE_INTERNAL",
 		9:  "ERROR_CODE_ALREADY_EXISTS",
 		10: "ERROR_CODE_FAILED_PRECONDITION",
+		11: "ERROR_CODE_PENDING_APPROVAL",
 	}
 	ErrorCode_value = map[string]int32{
 		"ERROR_CODE_UNSPECIFIED":         0,
@@ -544,6 +549,7 @@ var (
 		"ERROR_CODE_INTERNAL":            8,
 		"ERROR_CODE_ALREADY_EXISTS":      9,
 		"ERROR_CODE_FAILED_PRECONDITION": 10,
+		"ERROR_CODE_PENDING_APPROVAL":    11,
 	}
 )
 
@@ -3627,7 +3633,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x13MERGE_METHOD_SQUASH\x10\x02\x1a\f¥\x19\b\n" +
 	"\x06squash\x12%\n" +
 	"\x13MERGE_METHOD_REBASE\x10\x03\x1a\f¥\x19\b\n" +
-	"\x06rebase*\xcc\x04\n" +
+	"\x06rebase*\x85\x05\n" +
 	"\tErrorCode\x12-\n" +
 	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x1a\x11¥\x19\r\n" +
 	"\vunspecified\x127\n" +
@@ -3652,7 +3658,9 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0ealready_exists\x12=\n" +
 	"\x1eERROR_CODE_FAILED_PRECONDITION\x10\n" +
 	"\x1a\x19¥\x19\x15\n" +
-	"\x13failed_precondition2\xcb\x01\n" +
+	"\x13failed_precondition\x127\n" +
+	"\x1bERROR_CODE_PENDING_APPROVAL\x10\v\x1a\x16¥\x19\x12\n" +
+	"\x10pending_approval2\xcb\x01\n" +
 	"\fAgentGateway\x12X\n" +
 	"\x05Forge\x12'.forgetools.gateway.v1.ForgeCallRequest\x1a&.forgetools.gateway.v1.ForgeCallResult\x12a\n" +
 	"\n" +

@@ -69,6 +69,7 @@ var forgeCloseIssueArm = &handler.Arm{
 	Tool:       "forge_close_issue",
 	Capability: "issues",
 	Result:     "issue",
+	Approval:   handler.ApprovalWrite,
 	Scope:      handler.ScopeRepository,
 	ScopeKey:   scopeForgeCloseIssue,
 	Texts:      textsForgeCloseIssue,

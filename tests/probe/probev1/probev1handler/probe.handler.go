@@ -98,6 +98,7 @@ var probeNumbersArm = &handler.Arm{
 	Tool:       "probe_numbers",
 	Capability: "probing",
 	Result:     "done",
+	Approval:   handler.ApprovalRead,
 	Serve:      serveProbeNumbers,
 	Wrap:       wrapProbeDoneResult,
 }
@@ -118,6 +119,7 @@ var probeStringsArm = &handler.Arm{
 	Tool:       "probe_strings",
 	Capability: "probing",
 	Result:     "done",
+	Approval:   handler.ApprovalRead,
 	Serve:      serveProbeStrings,
 	Wrap:       wrapProbeDoneResult,
 }
@@ -138,6 +140,7 @@ var probeTimesArm = &handler.Arm{
 	Tool:       "probe_times",
 	Capability: "probing",
 	Result:     "done",
+	Approval:   handler.ApprovalRead,
 	Serve:      serveProbeTimes,
 	Wrap:       wrapProbeDoneResult,
 }
@@ -157,6 +160,7 @@ var probeMapsArm = &handler.Arm{
 	Tool:       "probe_maps",
 	Capability: "probing",
 	Result:     "done",
+	Approval:   handler.ApprovalWrite,
 	Texts:      textsProbeMaps,
 	Serve:      serveProbeMaps,
 	Wrap:       wrapProbeDoneResult,
@@ -188,6 +192,7 @@ var probeChoicesArm = &handler.Arm{
 	Tool:       "probe_choices",
 	Capability: "probing",
 	Result:     "done",
+	Approval:   handler.ApprovalWrite,
 	Texts:      textsProbeChoices,
 	Serve:      serveProbeChoices,
 	Wrap:       wrapProbeDoneResult,

@@ -275,14 +275,17 @@ var ForgeTable = &handler.Table{
 
 // forgeGetIssueArm is the get_issue arm (forge_get_issue).
 var forgeGetIssueArm = &handler.Arm{
-	Name:       "get_issue",
-	Tool:       "forge_get_issue",
-	Capability: "issues",
-	Result:     "issue",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeGetIssue,
-	Serve:      serveForgeGetIssue,
-	Wrap:       wrapForgeIssueResult,
+	Name:        "get_issue",
+	Tool:        "forge_get_issue",
+	Capability:  "issues",
+	Result:      "issue",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeGetIssue,
+	Serve:       serveForgeGetIssue,
+	Wrap:        wrapForgeIssueResult,
 }
 
 // serveForgeGetIssue calls GetIssue on a provider serving the "issues"
@@ -302,14 +305,17 @@ func scopeForgeGetIssue(m proto.Message) string {
 
 // forgeGetPullRequestArm is the get_pull_request arm (forge_get_pull_request).
 var forgeGetPullRequestArm = &handler.Arm{
-	Name:       "get_pull_request",
-	Tool:       "forge_get_pull_request",
-	Capability: "pull_requests",
-	Result:     "pull_request",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeGetPullRequest,
-	Serve:      serveForgeGetPullRequest,
-	Wrap:       wrapForgePullRequestResult,
+	Name:        "get_pull_request",
+	Tool:        "forge_get_pull_request",
+	Capability:  "pull_requests",
+	Result:      "pull_request",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeGetPullRequest,
+	Serve:       serveForgeGetPullRequest,
+	Wrap:        wrapForgePullRequestResult,
 }
 
 // serveForgeGetPullRequest calls GetPullRequest on a provider serving the
@@ -330,14 +336,17 @@ func scopeForgeGetPullRequest(m proto.Message) string {
 
 // forgeListIssuesArm is the list_issues arm (forge_list_issues).
 var forgeListIssuesArm = &handler.Arm{
-	Name:       "list_issues",
-	Tool:       "forge_list_issues",
-	Capability: "issues",
-	Result:     "issues",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeListIssues,
-	Serve:      serveForgeListIssues,
-	Wrap:       wrapForgeIssuesResult,
+	Name:        "list_issues",
+	Tool:        "forge_list_issues",
+	Capability:  "issues",
+	Result:      "issues",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeListIssues,
+	Serve:       serveForgeListIssues,
+	Wrap:        wrapForgeIssuesResult,
 }
 
 // serveForgeListIssues calls ListIssues on a provider serving the "issues"
@@ -358,16 +367,19 @@ func scopeForgeListIssues(m proto.Message) string {
 
 // forgeCommentOnIssueArm is the comment_on_issue arm (forge_comment_on_issue).
 var forgeCommentOnIssueArm = &handler.Arm{
-	Name:       "comment_on_issue",
-	Tool:       "forge_comment_on_issue",
-	Capability: "issues",
-	Result:     "issue_comment",
-	OwnsResult: true,
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeCommentOnIssue,
-	Texts:      textsForgeCommentOnIssue,
-	Serve:      serveForgeCommentOnIssue,
-	Wrap:       wrapForgeIssueCommentResult,
+	Name:        "comment_on_issue",
+	Tool:        "forge_comment_on_issue",
+	Capability:  "issues",
+	Result:      "issue_comment",
+	OwnsResult:  true,
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeCommentOnIssue,
+	Texts:       textsForgeCommentOnIssue,
+	Serve:       serveForgeCommentOnIssue,
+	Wrap:        wrapForgeIssueCommentResult,
 }
 
 // serveForgeCommentOnIssue calls CommentOnIssue on a provider serving the
@@ -398,16 +410,19 @@ func textsForgeCommentOnIssue(m proto.Message) []handler.Text {
 // forgeCommentOnPullRequestArm is the comment_on_pull_request arm
 // (forge_comment_on_pull_request).
 var forgeCommentOnPullRequestArm = &handler.Arm{
-	Name:       "comment_on_pull_request",
-	Tool:       "forge_comment_on_pull_request",
-	Capability: "pull_requests",
-	Result:     "pr_comment",
-	OwnsResult: true,
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeCommentOnPullRequest,
-	Texts:      textsForgeCommentOnPullRequest,
-	Serve:      serveForgeCommentOnPullRequest,
-	Wrap:       wrapForgePrCommentResult,
+	Name:        "comment_on_pull_request",
+	Tool:        "forge_comment_on_pull_request",
+	Capability:  "pull_requests",
+	Result:      "pr_comment",
+	OwnsResult:  true,
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeCommentOnPullRequest,
+	Texts:       textsForgeCommentOnPullRequest,
+	Serve:       serveForgeCommentOnPullRequest,
+	Wrap:        wrapForgePrCommentResult,
 }
 
 // serveForgeCommentOnPullRequest calls CommentOnPullRequest on a provider
@@ -437,16 +452,19 @@ func textsForgeCommentOnPullRequest(m proto.Message) []handler.Text {
 
 // forgeSubmitReviewArm is the submit_review arm (forge_submit_review).
 var forgeSubmitReviewArm = &handler.Arm{
-	Name:       "submit_review",
-	Tool:       "forge_submit_review",
-	Capability: "reviews",
-	Result:     "review",
-	OwnsResult: true,
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeSubmitReview,
-	Texts:      textsForgeSubmitReview,
-	Serve:      serveForgeSubmitReview,
-	Wrap:       wrapForgeReviewResult,
+	Name:        "submit_review",
+	Tool:        "forge_submit_review",
+	Capability:  "reviews",
+	Result:      "review",
+	OwnsResult:  true,
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeSubmitReview,
+	Texts:       textsForgeSubmitReview,
+	Serve:       serveForgeSubmitReview,
+	Wrap:        wrapForgeReviewResult,
 }
 
 // serveForgeSubmitReview calls SubmitReview on a provider serving the "reviews"
@@ -485,6 +503,9 @@ var forgeCreateIssueArm = &handler.Arm{
 	Result:         "issue",
 	IdempotencyKey: true,
 	OwnsResult:     true,
+	Approval:       handler.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           handler.RiskMedium,
 	Scope:          handler.ScopeRepository,
 	ScopeKey:       scopeForgeCreateIssue,
 	Texts:          textsForgeCreateIssue,
@@ -526,6 +547,9 @@ var forgeCreatePullRequestArm = &handler.Arm{
 	Result:         "pull_request",
 	IdempotencyKey: true,
 	OwnsResult:     true,
+	Approval:       handler.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           handler.RiskMedium,
 	Scope:          handler.ScopeRepository,
 	ScopeKey:       scopeForgeCreatePullRequest,
 	Texts:          textsForgeCreatePullRequest,
@@ -560,14 +584,17 @@ func textsForgeCreatePullRequest(m proto.Message) []handler.Text {
 
 // forgeSubscribeArm is the subscribe arm (forge_subscribe).
 var forgeSubscribeArm = &handler.Arm{
-	Name:       "subscribe",
-	Tool:       "forge_subscribe",
-	Capability: "change_notifications",
-	Result:     "subscribed",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeSubscribe,
-	Serve:      serveForgeSubscribe,
-	Wrap:       wrapForgeSubscribedResult,
+	Name:        "subscribe",
+	Tool:        "forge_subscribe",
+	Capability:  "change_notifications",
+	Result:      "subscribed",
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeSubscribe,
+	Serve:       serveForgeSubscribe,
+	Wrap:        wrapForgeSubscribedResult,
 }
 
 // serveForgeSubscribe calls Subscribe on a provider serving the
@@ -587,14 +614,17 @@ func scopeForgeSubscribe(m proto.Message) string {
 
 // forgeUnsubscribeArm is the unsubscribe arm (forge_unsubscribe).
 var forgeUnsubscribeArm = &handler.Arm{
-	Name:       "unsubscribe",
-	Tool:       "forge_unsubscribe",
-	Capability: "change_notifications",
-	Result:     "unsubscribed",
-	Scope:      handler.ScopeSubscription,
-	ScopeKey:   scopeForgeUnsubscribe,
-	Serve:      serveForgeUnsubscribe,
-	Wrap:       wrapForgeUnsubscribedResult,
+	Name:        "unsubscribe",
+	Tool:        "forge_unsubscribe",
+	Capability:  "change_notifications",
+	Result:      "unsubscribed",
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeSubscription,
+	ScopeKey:    scopeForgeUnsubscribe,
+	Serve:       serveForgeUnsubscribe,
+	Wrap:        wrapForgeUnsubscribedResult,
 }
 
 // serveForgeUnsubscribe calls Unsubscribe on a provider serving the
@@ -615,14 +645,17 @@ func scopeForgeUnsubscribe(m proto.Message) string {
 
 // forgeGetRepoArm is the get_repo arm (forge_get_repo).
 var forgeGetRepoArm = &handler.Arm{
-	Name:       "get_repo",
-	Tool:       "forge_get_repo",
-	Capability: "repository",
-	Result:     "repository",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeGetRepo,
-	Serve:      serveForgeGetRepo,
-	Wrap:       wrapForgeRepositoryResult,
+	Name:        "get_repo",
+	Tool:        "forge_get_repo",
+	Capability:  "repository",
+	Result:      "repository",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeGetRepo,
+	Serve:       serveForgeGetRepo,
+	Wrap:        wrapForgeRepositoryResult,
 }
 
 // serveForgeGetRepo calls GetRepo on a provider serving the "repository"
@@ -642,14 +675,17 @@ func scopeForgeGetRepo(m proto.Message) string {
 
 // forgeReadFileArm is the read_file arm (forge_read_file).
 var forgeReadFileArm = &handler.Arm{
-	Name:       "read_file",
-	Tool:       "forge_read_file",
-	Capability: "repository",
-	Result:     "file",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeReadFile,
-	Serve:      serveForgeReadFile,
-	Wrap:       wrapForgeFileResult,
+	Name:        "read_file",
+	Tool:        "forge_read_file",
+	Capability:  "repository",
+	Result:      "file",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeReadFile,
+	Serve:       serveForgeReadFile,
+	Wrap:        wrapForgeFileResult,
 }
 
 // serveForgeReadFile calls ReadFile on a provider serving the "repository"
@@ -669,14 +705,17 @@ func scopeForgeReadFile(m proto.Message) string {
 
 // forgeListDirArm is the list_dir arm (forge_list_dir).
 var forgeListDirArm = &handler.Arm{
-	Name:       "list_dir",
-	Tool:       "forge_list_dir",
-	Capability: "repository",
-	Result:     "dir",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeListDir,
-	Serve:      serveForgeListDir,
-	Wrap:       wrapForgeDirResult,
+	Name:        "list_dir",
+	Tool:        "forge_list_dir",
+	Capability:  "repository",
+	Result:      "dir",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeListDir,
+	Serve:       serveForgeListDir,
+	Wrap:        wrapForgeDirResult,
 }
 
 // serveForgeListDir calls ListDir on a provider serving the "repository"
@@ -697,14 +736,17 @@ func scopeForgeListDir(m proto.Message) string {
 // forgeListPullRequestsArm is the list_pull_requests arm
 // (forge_list_pull_requests).
 var forgeListPullRequestsArm = &handler.Arm{
-	Name:       "list_pull_requests",
-	Tool:       "forge_list_pull_requests",
-	Capability: "pull_requests",
-	Result:     "pull_requests",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeListPullRequests,
-	Serve:      serveForgeListPullRequests,
-	Wrap:       wrapForgePullRequestsResult,
+	Name:        "list_pull_requests",
+	Tool:        "forge_list_pull_requests",
+	Capability:  "pull_requests",
+	Result:      "pull_requests",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeListPullRequests,
+	Serve:       serveForgeListPullRequests,
+	Wrap:        wrapForgePullRequestsResult,
 }
 
 // serveForgeListPullRequests calls ListPullRequests on a provider serving the
@@ -725,14 +767,17 @@ func scopeForgeListPullRequests(m proto.Message) string {
 
 // forgeListCiRunsArm is the list_ci_runs arm (forge_list_ci_runs).
 var forgeListCiRunsArm = &handler.Arm{
-	Name:       "list_ci_runs",
-	Tool:       "forge_list_ci_runs",
-	Capability: "ci",
-	Result:     "ci_runs",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeListCiRuns,
-	Serve:      serveForgeListCiRuns,
-	Wrap:       wrapForgeCiRunsResult,
+	Name:        "list_ci_runs",
+	Tool:        "forge_list_ci_runs",
+	Capability:  "ci",
+	Result:      "ci_runs",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeListCiRuns,
+	Serve:       serveForgeListCiRuns,
+	Wrap:        wrapForgeCiRunsResult,
 }
 
 // serveForgeListCiRuns calls ListCiRuns on a provider serving the "ci"
@@ -753,14 +798,17 @@ func scopeForgeListCiRuns(m proto.Message) string {
 
 // forgeGetCiRunArm is the get_ci_run arm (forge_get_ci_run).
 var forgeGetCiRunArm = &handler.Arm{
-	Name:       "get_ci_run",
-	Tool:       "forge_get_ci_run",
-	Capability: "ci",
-	Result:     "ci_run",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeGetCiRun,
-	Serve:      serveForgeGetCiRun,
-	Wrap:       wrapForgeCiRunResult,
+	Name:        "get_ci_run",
+	Tool:        "forge_get_ci_run",
+	Capability:  "ci",
+	Result:      "ci_run",
+	Approval:    handler.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        handler.RiskLow,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeGetCiRun,
+	Serve:       serveForgeGetCiRun,
+	Wrap:        wrapForgeCiRunResult,
 }
 
 // serveForgeGetCiRun calls GetCiRun on a provider serving the "ci" capability.
@@ -779,15 +827,18 @@ func scopeForgeGetCiRun(m proto.Message) string {
 
 // forgeUpdateIssueArm is the update_issue arm (forge_update_issue).
 var forgeUpdateIssueArm = &handler.Arm{
-	Name:       "update_issue",
-	Tool:       "forge_update_issue",
-	Capability: "issues",
-	Result:     "issue",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeUpdateIssue,
-	Texts:      textsForgeUpdateIssue,
-	Serve:      serveForgeUpdateIssue,
-	Wrap:       wrapForgeIssueResult,
+	Name:        "update_issue",
+	Tool:        "forge_update_issue",
+	Capability:  "issues",
+	Result:      "issue",
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeUpdateIssue,
+	Texts:       textsForgeUpdateIssue,
+	Serve:       serveForgeUpdateIssue,
+	Wrap:        wrapForgeIssueResult,
 }
 
 // serveForgeUpdateIssue calls UpdateIssue on a provider serving the "issues"
@@ -819,14 +870,17 @@ func textsForgeUpdateIssue(m proto.Message) []handler.Text {
 
 // forgeCreateBranchArm is the create_branch arm (forge_create_branch).
 var forgeCreateBranchArm = &handler.Arm{
-	Name:       "create_branch",
-	Tool:       "forge_create_branch",
-	Capability: "push",
-	Result:     "branch",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeCreateBranch,
-	Serve:      serveForgeCreateBranch,
-	Wrap:       wrapForgeBranchResult,
+	Name:        "create_branch",
+	Tool:        "forge_create_branch",
+	Capability:  "push",
+	Result:      "branch",
+	Approval:    handler.ApprovalPush,
+	ActionClass: "vcs:push",
+	Risk:        handler.RiskHigh,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeCreateBranch,
+	Serve:       serveForgeCreateBranch,
+	Wrap:        wrapForgeBranchResult,
 }
 
 // serveForgeCreateBranch calls CreateBranch on a provider serving the "push"
@@ -847,14 +901,17 @@ func scopeForgeCreateBranch(m proto.Message) string {
 
 // forgeWriteFileArm is the write_file arm (forge_write_file).
 var forgeWriteFileArm = &handler.Arm{
-	Name:       "write_file",
-	Tool:       "forge_write_file",
-	Capability: "push",
-	Result:     "file_commit",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeWriteFile,
-	Serve:      serveForgeWriteFile,
-	Wrap:       wrapForgeFileCommitResult,
+	Name:        "write_file",
+	Tool:        "forge_write_file",
+	Capability:  "push",
+	Result:      "file_commit",
+	Approval:    handler.ApprovalPush,
+	ActionClass: "vcs:push",
+	Risk:        handler.RiskHigh,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeWriteFile,
+	Serve:       serveForgeWriteFile,
+	Wrap:        wrapForgeFileCommitResult,
 }
 
 // serveForgeWriteFile calls WriteFile on a provider serving the "push"
@@ -875,14 +932,17 @@ func scopeForgeWriteFile(m proto.Message) string {
 // forgeMergePullRequestArm is the merge_pull_request arm
 // (forge_merge_pull_request).
 var forgeMergePullRequestArm = &handler.Arm{
-	Name:       "merge_pull_request",
-	Tool:       "forge_merge_pull_request",
-	Capability: "pull_requests",
-	Result:     "merge",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeMergePullRequest,
-	Serve:      serveForgeMergePullRequest,
-	Wrap:       wrapForgeMergeResult,
+	Name:        "merge_pull_request",
+	Tool:        "forge_merge_pull_request",
+	Capability:  "pull_requests",
+	Result:      "merge",
+	Approval:    handler.ApprovalPush,
+	ActionClass: "vcs:push",
+	Risk:        handler.RiskHigh,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeMergePullRequest,
+	Serve:       serveForgeMergePullRequest,
+	Wrap:        wrapForgeMergeResult,
 }
 
 // serveForgeMergePullRequest calls MergePullRequest on a provider serving the
@@ -903,14 +963,17 @@ func scopeForgeMergePullRequest(m proto.Message) string {
 
 // forgeTriggerCiArm is the trigger_ci arm (forge_trigger_ci).
 var forgeTriggerCiArm = &handler.Arm{
-	Name:       "trigger_ci",
-	Tool:       "forge_trigger_ci",
-	Capability: "ci",
-	Result:     "ci_triggered",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeTriggerCi,
-	Serve:      serveForgeTriggerCi,
-	Wrap:       wrapForgeCiTriggeredResult,
+	Name:        "trigger_ci",
+	Tool:        "forge_trigger_ci",
+	Capability:  "ci",
+	Result:      "ci_triggered",
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "ci:trigger",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeTriggerCi,
+	Serve:       serveForgeTriggerCi,
+	Wrap:        wrapForgeCiTriggeredResult,
 }
 
 // serveForgeTriggerCi calls TriggerCi on a provider serving the "ci"
@@ -930,14 +993,17 @@ func scopeForgeTriggerCi(m proto.Message) string {
 
 // forgeRerunCiArm is the rerun_ci arm (forge_rerun_ci).
 var forgeRerunCiArm = &handler.Arm{
-	Name:       "rerun_ci",
-	Tool:       "forge_rerun_ci",
-	Capability: "ci",
-	Result:     "ci_run",
-	Scope:      handler.ScopeRepository,
-	ScopeKey:   scopeForgeRerunCi,
-	Serve:      serveForgeRerunCi,
-	Wrap:       wrapForgeCiRunResult,
+	Name:        "rerun_ci",
+	Tool:        "forge_rerun_ci",
+	Capability:  "ci",
+	Result:      "ci_run",
+	Approval:    handler.ApprovalWrite,
+	ActionClass: "ci:trigger",
+	Risk:        handler.RiskMedium,
+	Scope:       handler.ScopeRepository,
+	ScopeKey:    scopeForgeRerunCi,
+	Serve:       serveForgeRerunCi,
+	Wrap:        wrapForgeCiRunResult,
 }
 
 // serveForgeRerunCi calls RerunCi on a provider serving the "ci" capability.
@@ -960,6 +1026,9 @@ var forgeGetEventsArm = &handler.Arm{
 	Tool:           "forge_get_events",
 	Capability:     "change_notifications",
 	Result:         "events",
+	Approval:       handler.ApprovalRead,
+	ActionClass:    "repo:read",
+	Risk:           handler.RiskLow,
 	Scope:          handler.ScopeSubscription,
 	ScopeKey:       scopeForgeGetEvents,
 	ScopeWhenEmpty: handler.ScopeOwnState,

@@ -1,4 +1,4 @@
-package runtime
+package escalate
 
 import (
 	"strconv"
@@ -74,13 +74,13 @@ func TestEscalationPatterns(t *testing.T) {
 		"a+b",
 	}
 	for text, means := range escalate {
-		got := escalations(&gatewayv1.WriteFileRequest{Message: text}, nil)
+		got := Find(&gatewayv1.WriteFileRequest{Message: text}, nil)
 		if len(got) != 1 || !strings.HasPrefix(got[0], "message: ") || !strings.HasSuffix(got[0], "("+means+")") {
 			t.Errorf("%q: escalations %q, want one for message meaning %q", text, got, means)
 		}
 	}
 	for _, text := range ordinary {
-		if got := escalations(&gatewayv1.WriteFileRequest{Message: text}, nil); len(got) != 0 {
+		if got := Find(&gatewayv1.WriteFileRequest{Message: text}, nil); len(got) != 0 {
 			t.Errorf("%q: escalated as %q; ordinary text must not be", text, got)
 		}
 	}
@@ -97,7 +97,7 @@ func TestEscalationsWalkTheRequest(t *testing.T) {
 		},
 	}
 	names := map[string]string{"forgetools.gateway.v1.ReviewCommentInput.body": "text"}
-	got := escalations(req, names)
+	got := Find(req, names)
 	want := []string{
 		`body: "push --force" (a force push)`,
 		`comments[1].path: "-rf" (a ref git would read as an option)`,
@@ -106,12 +106,12 @@ func TestEscalationsWalkTheRequest(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("escalations\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
-	if got := escalations(nil, nil); got != nil {
+	if got := Find(nil, nil); got != nil {
 		t.Errorf("nil request: %q", got)
 	}
-	long := escalations(&gatewayv1.WriteFileRequest{Message: "git push " + strings.Repeat("é", 100) + " --force"}, nil)
-	if len(long) != 1 || !strings.Contains(long[0], "…") || strings.Count(long[0], "é") != maxExcerpt-len("push ") {
-		t.Errorf("a long match is cut at %d runes: %q", maxExcerpt, long)
+	long := Find(&gatewayv1.WriteFileRequest{Message: "git push " + strings.Repeat("é", 100) + " --force"}, nil)
+	if len(long) != 1 || !strings.Contains(long[0], "…") || strings.Count(long[0], "é") != MaxExcerpt-len("push ") {
+		t.Errorf("a long match is cut at %d runes: %q", MaxExcerpt, long)
 	}
 }
 
@@ -123,7 +123,7 @@ func FuzzEscalations(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		got := escalations(&gatewayv1.WriteFileRequest{Message: text}, nil)
+		got := Find(&gatewayv1.WriteFileRequest{Message: text}, nil)
 		if len(got) > 1 {
 			t.Fatalf("%d reasons for one value: %q", len(got), got)
 		}
@@ -137,7 +137,7 @@ func FuzzEscalations(f *testing.F) {
 			}
 			ok := strings.HasPrefix(rest[len(quoted):], " (") && strings.HasSuffix(r, ")")
 			if !strings.HasPrefix(r, "message: ") || !ok || err != nil || !utf8.ValidString(r) ||
-				utf8.RuneCountInString(excerpt) > maxExcerpt+1 { // the cut is marked with one "…"
+				utf8.RuneCountInString(excerpt) > MaxExcerpt+1 { // the cut is marked with one "…"
 				t.Fatalf("reason %q", r)
 			}
 		}

@@ -1,0 +1,175 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/forgetools/forgetools/gateway/store"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler"
+)
+
+// DefaultApprovalExpiry is Config.ApprovalExpiry's default.
+const DefaultApprovalExpiry = 24 * time.Hour
+
+// gate decides a call that passed every check, before any provider: it
+// runs (parked false), or it is answered here (parked true, with the
+// arm's result or the error): refused by a deny rule, parked for an
+// operator, or answered from the decision on the same call parked
+// earlier. An approved call being run is not gated again.
+func (s *Service) gate(ctx context.Context, o *operation, p handler.Provider) (res proto.Message, parked bool, err error) {
+	if o.approved != "" {
+		return nil, false, nil
+	}
+	holds, err := s.holds(ctx, o, p)
+	if err != nil || len(holds) == 0 {
+		return nil, err != nil, err
+	}
+	res, err = s.park(ctx, o, p, holds)
+	return res, true, err
+}
+
+// park stores o, as it would be sent, for an operator, and answers the
+// model. The identical call made again (same account, same digest) adds
+// nothing: before a decision it gets the same approval id, after an
+// approval the stored result, after a denial the operator's reason.
+func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, holds []hold) (proto.Message, error) {
+	req := o.req
+	if o.arm.Texts != nil {
+		req = proto.Clone(o.req)
+		if err := s.attribute(o, req); err != nil {
+			return nil, err
+		}
+	}
+	// The digest is the dedup fingerprint of the stamped request: the arm,
+	// the resolved forge and the request, never the call id or the
+	// client's idempotency key, which a repeat changes.
+	digest, err := fingerprint(o.arm.Name, p, req)
+	if err != nil {
+		return nil, err
+	}
+	prev, err := s.store.LatestApproval(ctx, o.acct.Name, digest)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+	case err != nil:
+		return nil, err
+	default:
+		if res, err, answered := s.decided(o, prev); answered {
+			return res, err
+		}
+	}
+	env, err := s.parkedEnvelope(o, p, req)
+	if err != nil {
+		return nil, err
+	}
+	a := store.Approval{
+		Account: o.acct.Name, Session: o.id.Session, Tool: o.tool, Forge: o.forge, Repo: o.repo,
+		RequestType: string(env.ProtoReflect().Descriptor().FullName()), Digest: digest,
+		Risk: o.risk.String(), Escalations: o.escalations, Preview: preview(req),
+	}
+	for _, h := range holds {
+		a.Holds = append(a.Holds, store.Hold{Rule: h.rule, Reason: h.reason})
+	}
+	if a.Request, err = (proto.MarshalOptions{Deterministic: true}).Marshal(env); err != nil {
+		return nil, err
+	}
+	got, _, err := s.store.Park(ctx, a, s.cfg.approvalExpiry)
+	if err != nil {
+		return nil, err
+	}
+	o.parked = got.ID
+	return nil, pending(got)
+}
+
+// decided answers a call from its earlier approval, when that still
+// speaks for it: pending or running, or decided within the expiry. An
+// expired one, or a decision older than the expiry, lets the call park
+// anew.
+func (s *Service) decided(o *operation, a store.Approval) (proto.Message, error, bool) {
+	o.parked = a.ID
+	fresh := !a.Decided.IsZero() && s.store.Now().Sub(a.Decided) < s.cfg.approvalExpiry
+	switch {
+	case a.State == store.ApprovalPending:
+		return nil, pending(a), true
+	case a.State == store.ApprovalRunning:
+		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
+			"approval %s: %s approved this call and it is running now; call again with the same arguments for its result", a.ID, a.Operator), true
+	case a.State == store.ApprovalDenied && fresh:
+		return nil, denied(a), true
+	case a.State == store.ApprovalDone && fresh:
+		res, err := s.storedResult(o.table, o.arm, a)
+		return res, err, true
+	}
+	return nil, nil, false
+}
+
+// pending is the one line the model reads for a parked call.
+func pending(a store.Approval) error {
+	var why []string
+	for _, h := range a.Holds {
+		why = append(why, h.Reason+" ("+h.Rule+")")
+	}
+	return refuse(gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
+		"approval %s: this call waits for an operator and has not reached the forge: %s. Call again with the same arguments to get the decision, or watch forge_get_events",
+		a.ID, strings.Join(why, "; "))
+}
+
+func denied(a store.Approval) error {
+	reason := a.Reason
+	if reason == "" {
+		reason = "no reason given"
+	}
+	return refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+		"approval %s: operator %s denied this call: %s", a.ID, a.Operator, reason)
+}
+
+// storedResult is the outcome an approved call had, as the model reads it.
+func (s *Service) storedResult(t *handler.Table, arm *handler.Arm, a store.Approval) (proto.Message, error) {
+	if a.ErrorCode != 0 || a.Result == nil {
+		return nil, refuse(gatewayv1.ErrorCode(a.ErrorCode), "approval %s: the approved call failed: %s", a.ID, a.ErrorMessage)
+	}
+	res := t.NewResult().ProtoReflect()
+	fd := res.Descriptor().Fields().ByName(protoreflect.Name(arm.Result))
+	if fd == nil || fd.Message() == nil {
+		return nil, fmt.Errorf("approval %s: result arm %q is not in %s", a.ID, arm.Result, res.Descriptor().FullName())
+	}
+	m := res.NewField(fd).Message().Interface()
+	if err := proto.Unmarshal(a.Result, m); err != nil {
+		return nil, fmt.Errorf("approval %s: stored result: %w", a.ID, err)
+	}
+	return m, nil
+}
+
+// parkedEnvelope is the request envelope as it will run: the arm's
+// stamped request and the forge that resolved, so neither a later
+// argument nor a change of default forge alters what the operator
+// approved.
+func (s *Service) parkedEnvelope(o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
+	env := proto.Clone(o.envelope).ProtoReflect()
+	fields := env.Descriptor().Fields()
+	arm := fields.ByName(protoreflect.Name(o.arm.Name))
+	if arm == nil {
+		return nil, fmt.Errorf("the envelope %s has no arm %s", env.Descriptor().FullName(), o.arm.Name)
+	}
+	env.Set(arm, protoreflect.ValueOfMessage(req.ProtoReflect()))
+	for i := range fields.Len() {
+		fd := fields.Get(i)
+		if fd.Message() != nil && fd.Message().FullName() == forgeRefMsg.FullName() && !fd.IsList() {
+			env.Set(fd, protoreflect.ValueOfMessage(proto.Clone(p.Ref()).ProtoReflect()))
+		}
+	}
+	return env.Interface(), nil
+}
+
+// preview is the request's arguments as text, computed at park time: what
+// an operator reads before a command adds the arm's own detail (a diff).
+func preview(req proto.Message) string {
+	return prototext.MarshalOptions{Multiline: true, Indent: "  "}.Format(req)
+}
