@@ -41,6 +41,18 @@ func (q *recordingQueue) Pending(context.Context) ([]Approval, error) {
 	return out, nil
 }
 
+func (q *recordingQueue) Decided(context.Context) ([]Approval, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	var out []Approval
+	for _, a := range q.approvals {
+		if a.State != "pending" {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
 func (q *recordingQueue) Show(_ context.Context, id string) (Approval, error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()

@@ -174,6 +174,13 @@ func (c *Console) decisionFailed(w http.ResponseWriter, r *http.Request, s sessi
 	c.render(w, status, "approval.html", p)
 }
 
+// auditView is the audit page: what operators decided and what agents
+// created.
+type auditView struct {
+	Decided []Approval
+	Created []store.Ownership
+}
+
 // auditLimit is how many of the newest ownership records the audit page
 // shows.
 const auditLimit = 200
@@ -194,7 +201,13 @@ func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, s session) {
 	for i := len(records) - 1; i >= 0 && len(rows) < auditLimit; i-- {
 		rows = append(rows, records[i])
 	}
-	p.Data = rows
+	view := auditView{Created: rows}
+	if c.opts.Queue != nil {
+		if view.Decided, err = c.opts.Queue.Decided(r.Context()); err != nil {
+			p.Error = "The decisions could not be read: " + err.Error()
+		}
+	}
+	p.Data = view
 	c.render(w, http.StatusOK, "audit.html", p)
 }
 

@@ -10,8 +10,11 @@ import (
 // gate's API satisfies it through a thin adapter (see internal/cli), so a
 // decision made here runs through the same code as forgetools approvals.
 type Queue interface {
-	// Pending lists the calls waiting for a decision, oldest first.
+	// Pending lists the calls waiting for a decision.
 	Pending(ctx context.Context) ([]Approval, error)
+	// Decided lists the newest decisions (approved, denied, expired):
+	// the audit of what operators let through.
+	Decided(ctx context.Context) ([]Approval, error)
 	// Show returns one approval with what approving it would do.
 	Show(ctx context.Context, id string) (Approval, error)
 	// Approve runs the parked call, once, as stored, and says what came of
@@ -42,13 +45,19 @@ type Approval struct {
 	Expires     time.Time
 	// Summary says in one line what the call does.
 	Summary string
+	// Preview is the call's arguments as it will run, as text.
+	Preview string
 	// What will happen, by kind: a file write's diff against the file at
 	// the branch head (unified), a merge's pull request, a text's text.
 	Diff  string
 	Merge *Merge
 	Text  string
-	// Reason is the operator's reason for a denial.
-	Reason string
+	// The decision: who, when, why (a denial's reason) and, for an
+	// approved call that ran, what came of it.
+	Operator string
+	Decided  time.Time
+	Reason   string
+	Outcome  string
 }
 
 // Merge is what a parked merge would merge.

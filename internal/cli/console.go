@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"context"
 	"crypto/tls"
+	"errors"
+	"fmt"
 	"net"
 	"strings"
 
+	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/console"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/internal/config"
@@ -52,6 +56,85 @@ func consoleAccounts(cfg *config.Config) []console.Account {
 	return out
 }
 
-// queue is the approval gate the console decides through; nil until the
-// gateway has one.
-func (s *system) queue() console.Queue { return nil }
+// queue is the approval gate the console decides through: the gateway's
+// operator API, the same one forgetools approvals uses.
+func (s *system) queue() console.Queue { return gateQueue{s.svc} }
+
+// gateQueue shows the gateway's approvals in the console's terms.
+type gateQueue struct{ svc *gateway.Service }
+
+func (q gateQueue) Pending(ctx context.Context) ([]console.Approval, error) {
+	return q.list(ctx, func(a gateway.Approval) bool { return a.State == gateway.ApprovalPending })
+}
+
+func (q gateQueue) Decided(ctx context.Context) ([]console.Approval, error) {
+	return q.list(ctx, func(a gateway.Approval) bool { return a.State != gateway.ApprovalPending })
+}
+
+// list is the newest approvals keep selects.
+func (q gateQueue) list(ctx context.Context, keep func(gateway.Approval) bool) ([]console.Approval, error) {
+	list, err := q.svc.Approvals(ctx, gateway.ApprovalFilter{})
+	if err != nil {
+		return nil, err
+	}
+	var out []console.Approval
+	for _, a := range list {
+		if keep(a) {
+			out = append(out, consoleApproval(a))
+		}
+	}
+	return out, nil
+}
+
+func (q gateQueue) Show(ctx context.Context, id string) (console.Approval, error) {
+	a, err := q.svc.Approval(ctx, id)
+	if err != nil {
+		return console.Approval{}, notFound(err)
+	}
+	return consoleApproval(a), nil
+}
+
+func (q gateQueue) Approve(ctx context.Context, id, operator string) (string, error) {
+	a, err := q.svc.Approve(ctx, id, operator, "")
+	if err != nil {
+		return "", notFound(err)
+	}
+	if a.Error != nil {
+		return "it ran and failed: " + a.Error.GetMessage(), nil
+	}
+	return "the call ran; the agent's repeat of it returns its result.", nil
+}
+
+func (q gateQueue) Deny(ctx context.Context, id, operator, reason string) error {
+	_, err := q.svc.Deny(ctx, id, operator, reason)
+	return notFound(err)
+}
+
+// notFound gives an unknown id the console's own error, so it answers 404.
+func notFound(err error) error {
+	if errors.Is(err, gateway.ErrApprovalNotFound) {
+		return fmt.Errorf("%w: %w", console.ErrNotFound, err)
+	}
+	return err
+}
+
+// consoleApproval is the console's view of one approval.
+func consoleApproval(a gateway.Approval) console.Approval {
+	c := console.Approval{
+		ID: a.ID, Account: a.Account, Session: a.Session, Tool: a.Tool, Forge: a.Forge, Repo: a.Repo,
+		State: a.State, Risk: a.Risk, Escalations: a.Escalations, Created: a.Created, Expires: a.Expires,
+		Operator: a.Operator, Decided: a.Decided, Reason: a.Reason, Preview: a.Preview, Summary: a.Tool + " on " + a.Repo,
+	}
+	switch {
+	case a.Error != nil:
+		c.Outcome = "it ran and failed: " + a.Error.GetMessage()
+	case a.State == gateway.ApprovalDone:
+		c.Outcome = "it ran"
+	}
+	var rules []string
+	for _, h := range a.Holds {
+		rules = append(rules, h.Rule+" ("+h.Reason+")")
+	}
+	c.Rule = strings.Join(rules, "; ")
+	return c
+}

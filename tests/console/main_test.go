@@ -45,6 +45,7 @@ accounts:
     scope: ["demo/*"]
     sessions: [bot-1]
     token_envs: [FT_AGENT_TOKEN]
+    push_to_default_branch: true
 console:
   operator_token_envs: [FT_OPERATOR_TOKEN]
 `
