@@ -133,15 +133,13 @@ func handler(ts *runtime.Toolset, name string, d Decider, log *slog.Logger) mcp.
 		// the gateway derives a create's dedup key from the session, the
 		// tool and the arguments, and answers a client's retry of the same
 		// create (within its dedup window) from the first.
-		res := ts.Execute(ctx, runtime.Call{Name: name, Args: args})
-		if res.IsError && d != nil && elicit(ctx, req, d, res.Text, log) {
-			// Decided: the same call again answers the decision (the
-			// stored result, or the denial with its reason).
-			res = ts.Execute(ctx, runtime.Call{Name: name, Args: args})
+		call := func() (string, bool) {
+			res := ts.Execute(ctx, runtime.Call{Name: name, Args: args})
+			return res.Text, res.IsError
 		}
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{&mcp.TextContent{Text: res.Text}},
-			IsError: res.IsError,
-		}, nil
+		if d != nil {
+			return decide(ctx, req, d, call, log), nil
+		}
+		return textResult(call()), nil
 	}
 }
