@@ -277,3 +277,29 @@ func (s *Service) announce(ctx context.Context, r store.Approval, decision strin
 	_ = r
 	_ = decision
 }
+
+// Inspect runs a read-level call of req's table as the approval's account
+// and session, for an operator's view of what the approval will do (the
+// file it overwrites, the pull request it merges). It is scoped like any
+// call, never parked (a read for the operator must not wait for one), and
+// refuses a request that is not a read. It returns the result envelope.
+func (s *Service) Inspect(ctx context.Context, a Approval, req proto.Message) (proto.Message, error) {
+	t, ok := s.byRequest[req.ProtoReflect().Descriptor().FullName()]
+	if !ok {
+		return nil, fmt.Errorf("gateway: no table of this gateway takes %s", req.ProtoReflect().Descriptor().FullName())
+	}
+	id := Identity{Account: a.Account, Session: a.Session}
+	if acct := s.cfg.accounts[a.Account]; acct != nil {
+		id = acct.identity(a.Session)
+	}
+	o := &operation{id: id, table: t, envelope: req, approved: "inspect:" + a.ID}
+	o.arm, o.req, o.env = t.Split(req)
+	if o.arm == nil || o.arm.Approval != handler.ApprovalRead {
+		return nil, fmt.Errorf("gateway: Inspect runs only reads")
+	}
+	o.tool = o.arm.Tool
+	start := time.Now()
+	res, fe, cause := s.dispatch(ctx, o, req)
+	s.logCall(ctx, o, fe, cause, time.Since(start))
+	return res, nil
+}

@@ -133,7 +133,8 @@ func denied(a store.Approval) error {
 // storedResult is the outcome an approved call had, as the model reads it.
 func (s *Service) storedResult(t *handler.Table, arm *handler.Arm, a store.Approval) (proto.Message, error) {
 	if a.ErrorCode != 0 || a.Result == nil {
-		return nil, refuse(gatewayv1.ErrorCode(a.ErrorCode), "approval %s: the approved call failed: %s", a.ID, a.ErrorMessage)
+		// The model reads the answer the call had, as if it had run now.
+		return nil, refuse(gatewayv1.ErrorCode(a.ErrorCode), "%s", a.ErrorMessage)
 	}
 	res := t.NewResult().ProtoReflect()
 	fd := res.Descriptor().Fields().ByName(protoreflect.Name(arm.Result))

@@ -34,6 +34,10 @@ type demoStep struct {
 	// and said is how the demo shows it.
 	forge func(ctx context.Context, f *local.Forge) error
 	said  string
+	// decide, when set ("approve" or "deny"), is the operator deciding the
+	// approval the last parked call named ($APPROVAL), with reason,
+	// through the same code as `forgetools approvals`.
+	decide, reason string
 }
 
 // reviewer is someone else on the forge: not an agent of this gateway.
@@ -59,7 +63,12 @@ var (
 	runRe  = regexp.MustCompile(`(?m)^run_id: ([0-9]+)$`)
 	subRe  = regexp.MustCompile(`subscription (\S+)$`)
 	nextRe = regexp.MustCompile(`(?m)^next_cursor: ([0-9]+)$`)
+	// approvalRe finds the approval id in a parked call's line.
+	approvalRe = regexp.MustCompile(`pending_approval: approval (ap-[a-z2-7]+):`)
 )
+
+// demoOperator is the person deciding the demo's parked pushes.
+const demoOperator = "demo-operator"
 
 // jsonValue is s as a JSON string, as a person would write it (no \u0026
 // for &).
@@ -86,10 +95,20 @@ var demoScript = []demoStep{
 		args: `{"repo":"demo/app","workflow":"ci","ref":"main"}`},
 	{id: "call-6", tool: "forge_list_ci_runs", args: `{"repo":"demo/app","ref":"main","limit":1}`, capture: "RUN", re: runRe},
 	{id: "call-7", tool: "forge_get_ci_run", args: `{"repo":"demo/app","run_id":"$RUN"}`},
-	{note: "Committing to main is not the agent's to do: the gateway refuses it.", id: "call-8", tool: "forge_write_file",
+	{note: "It tries to commit straight to main. Pushes wait for an operator (the default policy): the gateway parks the call, and nothing reaches the forge.",
+		id: "call-8", tool: "forge_write_file", capture: "APPROVAL", re: approvalRe,
 		args: `{"repo":"demo/app","branch":"main","path":"config.go","content":"","message":"Fix it on main","expected_sha":"$SHA"}`},
-	{note: "It pushes a branch with the fix, opens a pull request and runs CI on it.", id: "call-9", tool: "forge_create_branch",
-		args: `{"repo":"demo/app","branch":"fix-empty-config"}`},
+	{note: "The operator denies it; calling again, the model reads why.", decide: "deny", reason: "not on main: commit to a branch of your own and open a pull request"},
+	{id: "call-8", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"main","path":"config.go","content":"","message":"Fix it on main","expected_sha":"$SHA"}`},
+	{note: "It pushes a branch with the fix: parked, approved by the operator, and the same call again reads the result.", id: "call-9", tool: "forge_create_branch",
+		args: `{"repo":"demo/app","branch":"fix-empty-config"}`, capture: "APPROVAL", re: approvalRe},
+	{decide: "approve", reason: "a branch for the fix"},
+	{id: "call-9", tool: "forge_create_branch", args: `{"repo":"demo/app","branch":"fix-empty-config"}`},
+	{note: "It commits the fix, opens a pull request and runs CI on it.", id: "call-10", tool: "forge_write_file", capture: "APPROVAL", re: approvalRe,
+		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":` + jsonValue(fixedConfigGo) +
+			`,"message":"Return ErrEmpty for an empty config file\n\nFixes #1.","expected_sha":"$SHA"}`},
+	{decide: "approve", reason: "the diff handles the empty file"},
 	{id: "call-10", tool: "forge_write_file",
 		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":` + jsonValue(fixedConfigGo) +
 			`,"message":"Return ErrEmpty for an empty config file\n\nFixes #1.","expected_sha":"$SHA"}`},
@@ -110,10 +129,15 @@ var demoScript = []demoStep{
 	{id: "call-17", tool: "forge_submit_review",
 		args: `{"repo":"demo/app","pull_number":2,"verdict":"approve","body":"Handles the empty file; CI passes."}`},
 	{id: "call-18", tool: "forge_get_pull_request", args: `{"repo":"demo/app","pull_number":2}`, capture: "HEAD", re: headRe},
-	{note: "A write with the sha read before the fix is stale: refused, nothing written.", id: "call-19", tool: "forge_write_file",
+	{note: "A write with the sha read before the fix is stale: approved, it runs and the forge refuses it, nothing written.", id: "call-19", tool: "forge_write_file",
+		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":"","message":"Oops","expected_sha":"$SHA"}`, capture: "APPROVAL", re: approvalRe},
+	{decide: "approve"},
+	{id: "call-19", tool: "forge_write_file",
 		args: `{"repo":"demo/app","branch":"fix-empty-config","path":"config.go","content":"","message":"Oops","expected_sha":"$SHA"}`},
-	{note: "It merges the head it reviewed, reads config.go back on main and closes the issue.", id: "call-20", tool: "forge_merge_pull_request",
-		args: `{"repo":"demo/app","pull_number":2,"expected_head_sha":"$HEAD"}`},
+	{note: "It merges the head it reviewed (approved by the operator), reads config.go back on main and closes the issue.", id: "call-20", tool: "forge_merge_pull_request",
+		args: `{"repo":"demo/app","pull_number":2,"expected_head_sha":"$HEAD"}`, capture: "APPROVAL", re: approvalRe},
+	{decide: "approve", reason: "reviewed head, CI passes"},
+	{id: "call-20", tool: "forge_merge_pull_request", args: `{"repo":"demo/app","pull_number":2,"expected_head_sha":"$HEAD"}`},
 	{id: "call-21", tool: "forge_read_file", args: `{"repo":"demo/app","path":"config.go","ref":"main"}`},
 	{id: "call-22", tool: "forge_update_issue", args: `{"repo":"demo/app","issue_number":1,"state":"closed","state_reason":"completed"}`},
 	{note: "Passing next_cursor as after acknowledges the page it read; its own writes come marked own.",
@@ -143,7 +167,15 @@ push a branch with a fix, open a pull request and subscribe to it, run CI
 again; a reviewer on the forge asks a question, and the agent reads the
 review as an event; it answers, approves, gets a stale write refused, merges
 the reviewed head, reads the file back on main, closes the issue and reads
-its own writes as events. Each call is printed as the model made it,
+its own writes as events.
+
+The demo plays the operator too. The embedded default's policy is the
+gateway's default: reads and writes run, every push (branch, commit, merge)
+and every high-risk call waits for an operator. So each push parks (the
+model reads pending_approval and an approval id, and nothing reaches the
+forge), the demo's operator decides it through the same code as
+"forgetools approvals approve|deny", and the same call made again reads the
+outcome: its commit to main is denied, and the model reads the reason. Each call is printed as the model made it,
 followed by the text the model reads back; what others do on the forge is
 printed with a "!". A maintainer session, allowed to push to main, seeds the
 repository first.
@@ -187,6 +219,14 @@ the repository from.`,
 			for _, s := range demoScript {
 				if s.note != "" {
 					fmt.Fprintf(out, "\n# %s\n", s.note)
+				}
+				if s.decide != "" {
+					text, err := decide(cmd.Context(), sys.svc, vars["APPROVAL"], s.decide == "approve", demoOperator, s.reason)
+					if err != nil {
+						return fmt.Errorf("demo: the operator's %s: %w", s.decide, err)
+					}
+					fmt.Fprintf(out, "! %s: forgetools approvals %s %s\n%s\n", demoOperator, s.decide, vars["APPROVAL"], indent(strings.TrimSuffix(text, "\n")))
+					continue
 				}
 				if s.forge != nil {
 					fmt.Fprintf(out, "! %s\n", s.said)
@@ -241,6 +281,8 @@ func demoConfig(store string) *config.Config {
 	cfg.Accounts = append(cfg.Accounts, config.Account{
 		Name: demoMaintainer, AgentHandle: "maintainer", OwnerHandle: "demo-owner", Scope: []string{"demo/*"},
 		Sessions: []config.Session{{Name: demoMaintainer}}, PushToDefaultBranch: true,
+		// The maintainer's seeding is the operator's own: it waits for no one.
+		Policy: config.Policy{Push: "allow", Risk: map[string]string{"high": "allow"}, UnreviewedMerge: "allow"},
 	})
 	return cfg
 }

@@ -87,7 +87,7 @@ command line wins.`,
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return applyEnv(cmd) }
-	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newAudit(), newDemo(), newRepos())
+	root.AddCommand(newServe(), newMCP(), newTools(), newCall(), newAudit(), newApprovals(), newDemo(), newRepos())
 	documentEnv(root)
 	return root
 }

@@ -78,11 +78,12 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		return nil, err
 	}
 	log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
-	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow)}
+	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow), ApprovalExpiry: time.Duration(cfg.ApprovalExpiry)}
 	for _, a := range cfg.Accounts {
 		acct := gateway.Account{
 			Name: a.Name, AgentHandle: a.AgentHandle, OwnerHandle: a.OwnerHandle,
 			Scope: a.Scope, Peers: map[string]gateway.Peer{}, PushToDefaultBranch: a.PushToDefaultBranch,
+			Policy: a.Policy.Gateway(),
 		}
 		for _, s := range a.Sessions {
 			acct.Sessions = append(acct.Sessions, s.Name)

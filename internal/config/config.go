@@ -37,9 +37,14 @@ type Config struct {
 	// DedupWindow is how long a create sent without a client_request_id
 	// (MCP, call without --id) is replayed to an identical repeat from the
 	// same session; empty = 10m, "-1s" (any negative) = off.
-	DedupWindow Duration  `yaml:"dedup_window"`
-	Forges      []Forge   `yaml:"forges"`
-	Accounts    []Account `yaml:"accounts"`
+	DedupWindow Duration `yaml:"dedup_window"`
+	// ApprovalExpiry is how long a call an account's policy parked for an
+	// operator waits for a decision (after it, approving is refused and the
+	// call parks anew), and how long a decision answers the same call
+	// repeated; empty = 24h.
+	ApprovalExpiry Duration  `yaml:"approval_expiry"`
+	Forges         []Forge   `yaml:"forges"`
+	Accounts       []Account `yaml:"accounts"`
 	// Events tunes change notifications.
 	Events Events `yaml:"events"`
 	// Console is the operator's web console (serve --console).
@@ -147,6 +152,11 @@ type Account struct {
 	// MCP elicitation. Off by default, because a client may answer an
 	// elicitation on its own.
 	Approvers []string `yaml:"approvers"`
+	// Policy decides, in the gateway, which of the account's calls run,
+	// wait for an operator (`forgetools approvals`) or are refused. Empty
+	// is the default: read allow, write allow, push operator, risk high
+	// operator, unreviewed_merge operator.
+	Policy Policy `yaml:"policy"`
 }
 
 // ApproverMCPClient is the approver that asks the person at the MCP client.
@@ -161,6 +171,34 @@ func (a Account) Approves(approver string) bool {
 		}
 	}
 	return false
+}
+
+// Policy is an account's approval policy. Each rule is allow (run),
+// operator (park the call until a person approves or denies it with
+// `forgetools approvals`) or deny (refuse it, naming the rule). Every rule
+// that matches a call applies and the strictest decides, so no rule
+// loosens another: pushes run unattended only with push: allow and
+// risk: {high: allow} (every push tool's risk is high). Scope is checked
+// first: an out-of-scope call is refused, never parked.
+type Policy struct {
+	// Read, Write and Push decide by the tool's approval level: read
+	// (default allow), write (comments, issues, reviews, CI; default
+	// allow), push (branches, commits, merges; default operator).
+	Read  string `yaml:"read"`
+	Write string `yaml:"write"`
+	Push  string `yaml:"push"`
+	// ActionClasses decide by the tool's action class ("vcs:push",
+	// "comms:external", "ci:trigger", "repo:read"); none by default.
+	ActionClasses map[string]string `yaml:"action_classes"`
+	// Risk decides by the call's risk (low, medium, high), which the
+	// call's own text raises to high when it names a force push or a
+	// history rewrite. Absent = {high: operator}; {} = no risk rule.
+	Risk map[string]string `yaml:"risk"`
+	// UnreviewedMerge decides a merge into the repository's default branch
+	// whose pull request has no approving review by anyone but this
+	// account (asked of the forge: local and github say; other forges are
+	// held by the push rule alone); default operator.
+	UnreviewedMerge string `yaml:"unreviewed_merge"`
 }
 
 // Session is one agent session: its name, and optionally the peer

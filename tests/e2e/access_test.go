@@ -24,6 +24,8 @@ accounts:
     scope: ["demo/*"]
     sessions: [alice-1, alice-2]
     token_envs: [ALICE_GATEWAY_TOKEN]
+    # Pushes run unattended here: the approval gate has its own tests.
+    policy: {push: allow, risk: {high: allow}, unreviewed_merge: allow}
   - name: bob
     agent_handle: bob-bot
     owner_handle: bob

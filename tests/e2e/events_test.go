@@ -38,10 +38,17 @@ func (u updates) next(t *testing.T, what string) string {
 
 // subscribeResource pushes a branch and opens a pull request from it,
 // subscribes to it with the tool and to its resource over MCP, and returns
-// the subscription id and URI.
-func subscribeResource(t *testing.T, cs *mcp.ClientSession, repo string) (id, uri string) {
+// the subscription id and URI. With approve, the branch's push waits for
+// an operator first (the default policy): approve decides the approval
+// the model read, and the same call made again reads the branch.
+func subscribeResource(t *testing.T, cs *mcp.ClientSession, repo string, approve func(id string)) (id, uri string) {
 	t.Helper()
-	wantCall(t, cs, "forge_create_branch", `{"repo":"`+repo+`","branch":"watched"}`, false, `Created branch watched in .*`)
+	branch := `{"repo":"` + repo + `","branch":"watched"}`
+	if approve != nil {
+		text := wantCall(t, cs, "forge_create_branch", branch, true, `forge_create_branch failed: pending_approval: approval ap-[a-z2-7]+: .*`)
+		approve(approvalID.FindStringSubmatch(text)[1])
+	}
+	wantCall(t, cs, "forge_create_branch", branch, false, `Created branch watched in .*`)
 	wantCall(t, cs, "forge_create_pull_request", `{"repo":"`+repo+`","title":"Watch me","head_ref":"watched","base_ref":"main"}`, false, `Opened PR #1 in .*`)
 	text := wantCall(t, cs, "forge_subscribe", `{"repo":"`+repo+`","kind":"pull_request","number":1}`, false, `Subscribed to pull_request #1 in .*: subscription \S+`)
 	id = subscribedRE.FindStringSubmatch(text)[1]
@@ -70,7 +77,11 @@ func TestMCPResourceNotifications(t *testing.T) {
 	if err != nil || len(templates.ResourceTemplates) != 1 || templates.ResourceTemplates[0].URITemplate != "forge://subscriptions/{subscription_id}" {
 		t.Fatalf("resources/templates/list: %+v, %v", templates, err)
 	}
-	id, uri := subscribeResource(t, cs, "demo/app")
+	// Over `forgetools mcp` (stdio) on the embedded default the push parks
+	// until `forgetools approvals approve`.
+	id, uri := subscribeResource(t, cs, "demo/app", func(id string) {
+		e.run("approvals", "approve", id).want(t, 0, `Approved `+id+` \(forge_create_branch on demo/app\); the call ran\.`)
+	})
 
 	// A review of the pull request, made through this MCP session on the
 	// local forge.
@@ -119,7 +130,7 @@ func TestMCPResourceNotificationsThroughGateway(t *testing.T) {
 	srv := e.serve(2, "--config", writeConfig(t, aliceConfig), "--store", storetest.SQLite(t), "--socket-dir", socketDir(t))
 	got := updates(make(chan string, 10))
 	cs := e.mcpClient(got.options(), "--gateway", srv.Sockets[0])
-	_, uri := subscribeResource(t, cs, "demo/app")
+	_, uri := subscribeResource(t, cs, "demo/app", nil)
 
 	// The other session of the account writes, through its own socket.
 	e.call("forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":1,"body":"Seen from alice-2."}`, "--gateway", srv.Sockets[1]).
@@ -134,11 +145,17 @@ func TestMCPResourceNotificationsThroughGateway(t *testing.T) {
 		want(t, 1, `forge_get_events failed: invalid_argument: forge_get_events without a subscription reads your own state across every forge: omit forge_provider and forge_host`)
 }
 
+// approvalID finds the approval id in a parked call's line.
+var approvalID = regexp.MustCompile(`pending_approval: approval (ap-[a-z2-7]+):`)
+
 // TestCallGetEvents: `forgetools call forge_get_events` shows a
 // subscription's events until a page is acknowledged.
 func TestCallGetEvents(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	// The embedded default parks the push; an operator approves it.
+	id := e.call("forge_create_branch", `{"repo":"demo/app","branch":"h"}`).want(t, 1, `forge_create_branch failed: pending_approval: approval (ap-[a-z2-7]+): .*`)[1]
+	e.run("approvals", "approve", id).want(t, 0, `Approved `+id+` \(forge_create_branch on demo/app\); the call ran\.`)
 	e.call("forge_create_branch", `{"repo":"demo/app","branch":"h"}`).want(t, 0, `Created branch h .*`)
 	e.call("forge_create_pull_request", `{"repo":"demo/app","title":"T","head_ref":"h","base_ref":"main"}`).want(t, 0, `Opened PR #1 .*`)
 	e.call("forge_subscribe", `{"repo":"demo/app","kind":"pull_request","number":1}`).want(t, 0, `Subscribed to pull_request #1 in demo/app: subscription \S+`)

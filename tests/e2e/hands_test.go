@@ -25,12 +25,16 @@ accounts:
     owner_handle: alice
     scope: ["demo/*"]
     sessions: [alice-1]
+    # Pushes run unattended here: the approval gate has its own tests.
+    policy: {push: allow, risk: {high: allow}, unreviewed_merge: allow}
   - name: ops
     agent_handle: ops-bot
     owner_handle: ops
     scope: ["demo/*"]
     sessions: [ops-1]
     push_to_default_branch: true
+    # Pushes run unattended here: the approval gate has its own tests.
+    policy: {push: allow, risk: {high: allow}, unreviewed_merge: allow}
 `
 
 // TestAgentHandsOverSocket drives issue 9's tools on the local forge

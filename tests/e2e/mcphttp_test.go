@@ -144,7 +144,7 @@ func TestMCPOverHTTPResourceNotifications(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, uri := subscribeResource(t, alice, "demo/app")
+	_, uri := subscribeResource(t, alice, "demo/app", nil)
 	wantCall(t, alice, "forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":1,"body":"Over HTTP."}`, false, `Commented on PR #1 .*`)
 	if u := got.next(t, "a comment over HTTP"); u != uri {
 		t.Fatalf("updated %q, want %q", u, uri)

@@ -20,6 +20,8 @@ accounts:
     owner_handle: alice
     scope: ["demo/*"]
     sessions: [alice-1, alice-2]
+    # Pushes run unattended here: the approval gate has its own tests.
+    policy: {push: allow, risk: {high: allow}, unreviewed_merge: allow}
 `
 
 // attribution is the claim the gateway stamps for alice's first session
@@ -173,7 +175,14 @@ func TestDemo(t *testing.T) {
 		"  Created issue #1 in demo/app: http://localhost/forge/demo/app/issues/1\n",
 		"  Issue #1 in demo/app already created by an earlier attempt\n",
 		"  config.go: Load does not handle an empty file\n",
-		"  forge_write_file failed: permission_denied: main is the default branch of demo/app",
+		// The default policy parks the agent's pushes; the demo's operator
+		// denies the commit to main (the model reads why) and approves the
+		// rest, each run once and read back by the same call again.
+		"  forge_write_file failed: permission_denied: approval ap-",
+		"operator demo-operator denied this call: not on main: commit to a branch of your own and open a pull request\n",
+		"! demo-operator: forgetools approvals approve ap-",
+		"  Approved ap-",
+		"  Created branch fix-empty-config in demo/app at ",
 		"  Opened PR #2 in demo/app: http://localhost/forge/demo/app/pull/2\n",
 		"  conclusion: success\n",
 		"  mergeable: true\n",
@@ -200,8 +209,11 @@ func TestDemo(t *testing.T) {
 			t.Errorf("the demo output lacks %q", line)
 		}
 	}
-	if n := strings.Count(r.stdout, " failed: "); n != 2 {
-		t.Errorf("%d failed calls in the demo, want the 2 scripted ones:\n%s", n, r.stdout)
+	if n := strings.Count(r.stdout, "failed: pending_approval: approval ap-"); n != 5 {
+		t.Errorf("%d parked calls in the demo, want its 5 pushes:\n%s", n, r.stdout)
+	}
+	if n := strings.Count(r.stdout, " failed: ") - strings.Count(r.stdout, "failed: pending_approval") - strings.Count(r.stdout, "; the call ran and failed: "); n != 2 {
+		t.Errorf("%d failed calls in the demo, want the 2 scripted ones (the denied push and the stale write):\n%s", n, r.stdout)
 	}
 	if !strings.Contains(r.stdout, "run with --store to keep it and git clone it") {
 		t.Errorf("the demo does not say how to keep the repository")
