@@ -194,7 +194,7 @@ func (r *rig) csrf(cookie *http.Cookie, path string) string {
 func pendingPush(id string) Approval {
 	return Approval{ID: id, Account: "bot", Session: "bot-1", Tool: "forge_write_file", Forge: "local", Repo: "acme/app",
 		State: "pending", Rule: "push: operator", Risk: "high", Summary: "write README.md on feature",
-		Diff: "--- a/README.md\n+++ b/README.md\n@@ -1 +1 @@\n-old\n+new\n", Created: time.Now(), Expires: time.Now().Add(time.Hour)}
+		View: "approval " + id + ": pending\n\nWhat it will do:\n  --- README.md (main)\n  +++ README.md (after the write)\n  -old\n  +new\n", Created: time.Now(), Expires: time.Now().Add(time.Hour)}
 }
 
 func TestOperatorSignsInWithAStrictHttpOnlyCookie(t *testing.T) {
@@ -214,6 +214,9 @@ func TestOperatorSignsInWithAStrictHttpOnlyCookie(t *testing.T) {
 		body := read(t, resp)
 		if resp.StatusCode != http.StatusOK || strings.Contains(body, operatorToken) {
 			t.Fatalf("GET %s: status %d, token on the page: %v", path, resp.StatusCode, strings.Contains(body, operatorToken))
+		}
+		if path == "/approvals/ap-1" && (!strings.Contains(body, `<span class="add">  &#43;new</span>`) || !strings.Contains(body, `<span class="del">  -old</span>`)) {
+			t.Fatalf("the approval's diff lines are not marked:\n%s", body)
 		}
 		if csp := resp.Header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script-src") {
 			t.Fatalf("GET %s: CSP %q", path, csp)
@@ -330,9 +333,10 @@ func TestForgeScriptInAnApprovalIsEscaped(t *testing.T) {
 	const evil = `<script>alert(1)</script>`
 	a := pendingPush("ap-1")
 	a.Summary, a.Repo, a.Rule = evil, evil, evil
-	a.Diff = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-" + evil + "\n+\"><img src=x onerror=alert(1)>\n"
-	a.Text = evil
-	a.Merge = &Merge{Title: evil, URL: "javascript:alert(1)", Reviews: []Review{{Author: evil, State: "APPROVED"}}, Checks: []Check{{Name: evil, Status: "success"}}}
+	// The view quotes forge text: a file's old content, a pull request's
+	// title and reviews, the call's own texts.
+	a.View = "What it will do:\n  --- x (main)\n  +++ x (after the write)\n  -" + evil + "\n  +\"><img src=x onerror=alert(1)>\n" +
+		"  \"" + evil + "\" by mallory: evil into main\n"
 	// The forge reports the URL of what the agent created, and an agent
 	// chooses a tool's arguments.
 	audit := []store.Ownership{{Account: "bot", Session: "bot-1", Tool: "forge_create_issue", URL: "javascript:alert(1)",

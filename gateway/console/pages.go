@@ -35,32 +35,27 @@ var funcs = template.FuncMap{
 	"provider": func(p forgev1.ForgeProvider) string {
 		return strings.ToLower(strings.TrimPrefix(p.String(), "FORGE_PROVIDER_"))
 	},
-	"short": func(s string) string {
-		if len(s) > 12 {
-			return s[:12]
-		}
-		return s
-	},
 }
 
-// diffLine is one line of a unified diff with the class that colours it.
+// diffLine is one line of a view with the class that colours it.
 type diffLine struct{ Class, Text string }
 
-func diffLines(diff string) []diffLine {
+// diffLines splits an approval's view into lines, marking the lines of a
+// diff in it (indented by two spaces, as forgetools approvals show
+// prints them) so the page can colour them.
+func diffLines(view string) []diffLine {
 	var out []diffLine
-	for _, l := range strings.Split(strings.TrimSuffix(diff, "\n"), "\n") {
-		class := ""
+	for _, line := range strings.Split(strings.TrimSuffix(view, "\n"), "\n") {
+		class, l := "", strings.TrimPrefix(line, "  ")
 		switch {
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
 			class = "file"
-		case strings.HasPrefix(l, "@@"):
-			class = "hunk"
 		case strings.HasPrefix(l, "+"):
 			class = "add"
 		case strings.HasPrefix(l, "-"):
 			class = "del"
 		}
-		out = append(out, diffLine{class, l})
+		out = append(out, diffLine{class, line})
 	}
 	return out
 }

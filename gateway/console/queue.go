@@ -45,13 +45,11 @@ type Approval struct {
 	Expires     time.Time
 	// Summary says in one line what the call does.
 	Summary string
-	// Preview is the call's arguments as it will run, as text.
-	Preview string
-	// What will happen, by kind: a file write's diff against the file at
-	// the branch head (unified), a merge's pull request, a text's text.
-	Diff  string
-	Merge *Merge
-	Text  string
+	// View is what approving it would do, exactly as forgetools approvals
+	// show prints it: for a file write the diff against the file at the
+	// branch head, for a merge the pull request, its head sha, reviews and
+	// checks, for a text the text; and the arguments as they will be sent.
+	View string
 	// The decision: who, when, why (a denial's reason) and, for an
 	// approved call that ran, what came of it.
 	Operator string
@@ -59,21 +57,3 @@ type Approval struct {
 	Reason   string
 	Outcome  string
 }
-
-// Merge is what a parked merge would merge.
-type Merge struct {
-	Number  uint64
-	Title   string
-	URL     string
-	HeadSHA string
-	Base    string
-	Head    string
-	Reviews []Review
-	Checks  []Check
-}
-
-// Review is one review on a pull request.
-type Review struct{ Author, State string }
-
-// Check is one CI check on the head commit.
-type Check struct{ Name, Status string }

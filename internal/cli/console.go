@@ -11,6 +11,7 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/console"
 	"github.com/forgetools/forgetools/gateway/server"
+	"github.com/forgetools/forgetools/internal/approvalview"
 	"github.com/forgetools/forgetools/internal/config"
 )
 
@@ -91,7 +92,9 @@ func (q gateQueue) Show(ctx context.Context, id string) (console.Approval, error
 	if err != nil {
 		return console.Approval{}, notFound(err)
 	}
-	return consoleApproval(a), nil
+	c := consoleApproval(a)
+	c.View = approvalview.Render(ctx, q.svc, a)
+	return c, nil
 }
 
 func (q gateQueue) Approve(ctx context.Context, id, operator string) (string, error) {
@@ -123,7 +126,7 @@ func consoleApproval(a gateway.Approval) console.Approval {
 	c := console.Approval{
 		ID: a.ID, Account: a.Account, Session: a.Session, Tool: a.Tool, Forge: a.Forge, Repo: a.Repo,
 		State: a.State, Risk: a.Risk, Escalations: a.Escalations, Created: a.Created, Expires: a.Expires,
-		Operator: a.Operator, Decided: a.Decided, Reason: a.Reason, Preview: a.Preview, Summary: a.Tool + " on " + a.Repo,
+		Operator: a.Operator, Decided: a.Decided, Reason: a.Reason, Summary: a.Tool + " on " + a.Repo,
 	}
 	switch {
 	case a.Error != nil:

@@ -2,10 +2,10 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"regexp"
 
 	"github.com/forgetools/forgetools/gateway"
+	"github.com/forgetools/forgetools/internal/approvalview"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/mcpserver"
 )
@@ -59,11 +59,7 @@ func (d mcpDecider) Deny(ctx context.Context, id, reason string) error {
 }
 
 // approvalMessage is what the person at the MCP client reads before
-// deciding.
-func approvalMessage(_ context.Context, _ *gateway.Service, a gateway.Approval) string {
-	msg := fmt.Sprintf("The agent's call %s on %s %s waits for your decision (approval %s, risk %s).", a.Tool, a.Forge, a.Repo, a.ID, a.Risk)
-	for _, h := range a.Holds {
-		msg += "\n" + h.Rule + ": " + h.Reason
-	}
-	return msg + "\n\nArguments, as they will be sent:\n" + a.Preview
+// deciding: the same view forgetools approvals show prints.
+func approvalMessage(ctx context.Context, svc *gateway.Service, a gateway.Approval) string {
+	return "The agent's call waits for your decision.\n\n" + approvalview.Render(ctx, svc, a)
 }

@@ -61,7 +61,7 @@ func TestConsoleInChromium(t *testing.T) {
 
 	do(t, ctx, chromedp.Click(chromedp.CSS("a.approval-link")))
 	contains(t, "the approval", text(t, ctx, "state"), "pending")
-	contains(t, "the parked push", text(t, ctx, "preview"), "README.md", newLine)
+	contains(t, "the parked push's diff", text(t, ctx, "view"), "--- README.md (main)", "+++ README.md (after the write)", " # demo/app", "+"+newLine)
 	screenshot(t, ctx, "approval.png")
 
 	do(t, ctx, chromedp.Click(chromedp.ID("approve-submit")))

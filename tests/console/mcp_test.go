@@ -118,7 +118,7 @@ func TestMCPClientApprovesThroughElicitation(t *testing.T) {
 	if isErr || strings.Contains(text, "pending_approval") {
 		t.Fatalf("the approved push did not complete:\n%s", text)
 	}
-	if len(e.asked) != 1 || !strings.Contains(e.asked[0], "forge_write_file") || !strings.Contains(e.asked[0], "README.md") {
+	if len(e.asked) != 1 || !strings.Contains(e.asked[0], "forge_write_file") || !strings.Contains(e.asked[0], "+Approved at the MCP client.") {
 		t.Fatalf("the person was asked %q", e.asked)
 	}
 	if !readmeHas(t, cs, "Approved at the MCP client.") {
