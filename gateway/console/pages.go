@@ -181,7 +181,7 @@ type auditView struct {
 const auditLimit = 200
 
 func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, s session) {
-	p := c.page(s, "Audit: what agents created")
+	p := c.page(s, "Audit")
 	if c.opts.Audit == nil {
 		p.Error = "No store is configured."
 		c.render(w, http.StatusOK, "audit.html", p)
