@@ -16,10 +16,7 @@ import (
 func serveFails(t *testing.T, env []string, args ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	cfg := filepath.Join(dir, "forgetools.yaml")
-	if err := os.WriteFile(cfg, []byte(gatewayConfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	cfg := writeConfig(t, dir)
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.Timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, forgetools, append([]string{"serve", "--config", cfg, "--store", filepath.Join(dir, "f.db"),
@@ -33,7 +30,7 @@ func serveFails(t *testing.T, env []string, args ...string) string {
 }
 
 func TestConsoleNeedsTLSOffLoopback(t *testing.T) {
-	out := serveFails(t, []string{"FT_AGENT_TOKEN=" + agentToken, "FT_OPERATOR_TOKEN=" + operatorToken}, "--console", "0.0.0.0:0")
+	out := serveFails(t, tokenEnv, "--console", "0.0.0.0:0")
 	if !strings.Contains(out, "not a loopback address and there is no TLS") {
 		t.Fatalf("serve --console 0.0.0.0:0 without TLS:\n%s", out)
 	}

@@ -32,8 +32,10 @@ const (
 	operatorToken = "operator-console-token-0123456789"
 )
 
-// gatewayConfig is a local forge, one agent account reachable over a
-// session socket and a bearer token, and the console's operator.
+// gatewayConfig is a local forge, the console's operator and two agent
+// accounts: bot, reachable over a session socket and a bearer token, lets
+// the person at the MCP client decide its parked calls; quiet does not (the
+// default).
 const gatewayConfig = `
 forges:
   - provider: local
@@ -46,9 +48,29 @@ accounts:
     sessions: [bot-1]
     token_envs: [FT_AGENT_TOKEN]
     push_to_default_branch: true
+    approvers: [mcp_client]
+  - name: quiet
+    agent_handle: quiet-agent
+    owner_handle: quiet-owner
+    scope: ["demo/*"]
+    sessions: [quiet-1]
+    push_to_default_branch: true
 console:
   operator_token_envs: [FT_OPERATOR_TOKEN]
 `
+
+// tokenEnv is the environment the configuration's tokens are read from.
+var tokenEnv = []string{"FT_AGENT_TOKEN=" + agentToken, "FT_OPERATOR_TOKEN=" + operatorToken}
+
+// writeConfig writes gatewayConfig into dir and returns its path.
+func writeConfig(t *testing.T, dir string) string {
+	t.Helper()
+	cfg := filepath.Join(dir, "forgetools.yaml")
+	if err := os.WriteFile(cfg, []byte(gatewayConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
 
 // gateway is a running serve with its console.
 type gateway struct {
@@ -64,20 +86,16 @@ func startGateway(t *testing.T) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
-	cfg := filepath.Join(dir, "forgetools.yaml")
-	if err := os.WriteFile(cfg, []byte(gatewayConfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
 	sockets := filepath.Join(dir, "sockets")
-	cmd := exec.Command(forgetools, "serve", "--config", cfg, "--store", filepath.Join(dir, "forgetools.db"),
+	cmd := exec.Command(forgetools, "serve", "--config", writeConfig(t, dir), "--store", filepath.Join(dir, "forgetools.db"),
 		"--socket-dir", sockets, "--console", "127.0.0.1:0")
-	cmd.Env = append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir, "FT_AGENT_TOKEN="+agentToken, "FT_OPERATOR_TOKEN="+operatorToken)
-	srv := testkit.Serve(t, cmd, 1)
+	cmd.Env = append(append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir), tokenEnv...)
+	srv := testkit.Serve(t, cmd, 2)
 	m := consoleLine.FindStringSubmatch(srv.Stdout.String())
 	if m == nil {
 		t.Fatalf("serve printed no console address:\n%s", srv.Stdout.String())
 	}
-	return &gateway{srv: srv, socket: srv.Sockets[0], console: m[1], dir: dir}
+	return &gateway{srv: srv, socket: "unix://" + filepath.Join(sockets, "bot-1.sock"), console: m[1], dir: dir}
 }
 
 // callResult is one finished `forgetools call`.

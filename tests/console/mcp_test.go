@@ -14,28 +14,6 @@ import (
 	"github.com/forgetools/forgetools/internal/testkit"
 )
 
-// mcpConfig has two accounts: bot lets the person at the MCP client decide
-// its parked calls, quiet does not (the default).
-const mcpConfig = `
-forges:
-  - provider: local
-    base_url: http://forge.test/f
-accounts:
-  - name: bot
-    agent_handle: bot-agent
-    owner_handle: bot-owner
-    scope: ["demo/*"]
-    sessions: [bot-1]
-    push_to_default_branch: true
-    approvers: [mcp_client]
-  - name: quiet
-    agent_handle: quiet-agent
-    owner_handle: quiet-owner
-    scope: ["demo/*"]
-    sessions: [quiet-1]
-    push_to_default_branch: true
-`
-
 // elicitor is an MCP client's person: it answers every elicitation with
 // answer and keeps what it was asked.
 type elicitor struct {
@@ -55,12 +33,8 @@ func (e *elicitor) handle(_ context.Context, req *mcp.ElicitRequest) (*mcp.Elici
 // on a store in dir, with the SDK's client answering elicitations.
 func mcpSession(t *testing.T, dir, session string, e *elicitor) *mcp.ClientSession {
 	t.Helper()
-	cfg := filepath.Join(dir, "forgetools.yaml")
-	if err := os.WriteFile(cfg, []byte(mcpConfig), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(forgetools, "mcp", "--config", cfg, "--store", filepath.Join(dir, "forgetools.db"), "--session", session)
-	cmd.Env = append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir)
+	cmd := exec.Command(forgetools, "mcp", "--config", writeConfig(t, dir), "--store", filepath.Join(dir, "forgetools.db"), "--session", session)
+	cmd.Env = append(append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir), tokenEnv...)
 	client := mcp.NewClient(&mcp.Implementation{Name: "console-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: e.handle})
 	ctx, cancel := context.WithTimeout(context.Background(), testkit.Timeout)
 	defer cancel()
