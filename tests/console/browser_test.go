@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/forgetools/forgetools/gateway/store/storetest"
 )
 
 // pendingID reads the approval id out of a pending_approval line.
@@ -24,9 +26,13 @@ const (
 // push is parked and the forge is unchanged; the operator sees it with
 // what it will do, approves it, and the agent's repeat of the call returns
 // the real result; the audit shows the decision and what the agent
-// created.
+// created. On SQLite and PostgreSQL.
 func TestConsoleInChromium(t *testing.T) {
-	g := startGateway(t)
+	storetest.Run(t, consoleRound)
+}
+
+func consoleRound(t *testing.T, dsn string) {
+	g := startGatewayOn(t, dsn)
 	g.call(t, "forge_create_issue", `{"repo":"demo/app","title":"Seen in the console","body":"from the agent"}`).ok(t)
 
 	sha := blobSHA.FindStringSubmatch(g.call(t, "forge_read_file", readme).ok(t))

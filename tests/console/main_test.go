@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/gateway/store/storetest"
 	"github.com/forgetools/forgetools/internal/testkit"
 )
 
@@ -82,12 +83,19 @@ type gateway struct {
 
 var consoleLine = regexp.MustCompile(`(?m)^console on (http://\S+)$`)
 
+// startGateway runs serve with its console on a fresh SQLite store.
 func startGateway(t *testing.T) *gateway {
+	t.Helper()
+	return startGatewayOn(t, storetest.SQLite(t))
+}
+
+// startGatewayOn runs serve with its console on the store dsn names.
+func startGatewayOn(t *testing.T, dsn string) *gateway {
 	t.Helper()
 	dir := t.TempDir()
 	os.Chmod(dir, 0o700)
 	sockets := filepath.Join(dir, "sockets")
-	cmd := exec.Command(forgetools, "serve", "--config", writeConfig(t, dir), "--store", filepath.Join(dir, "forgetools.db"),
+	cmd := exec.Command(forgetools, "serve", "--config", writeConfig(t, dir), "--store", dsn,
 		"--socket-dir", sockets, "--console", "127.0.0.1:0")
 	cmd.Env = append(append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir), tokenEnv...)
 	srv := testkit.Serve(t, cmd, 2)
