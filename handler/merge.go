@@ -2,8 +2,12 @@ package handler
 
 import (
 	"context"
+	"slices"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
+
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 )
 
 // MergeReviewer is implemented by a provider that can tell the gateway,
@@ -31,4 +35,31 @@ type MergeFacts struct {
 	// ApprovedBy lists the identities other than the caller's whose
 	// latest review approves the pull request.
 	ApprovedBy []string
+}
+
+// OtherApprovers lists, in the order they first reviewed, the authors of
+// reviews (oldest first) whose latest verdict is "approve", leaving out
+// every identity in self (the caller's own, on each credential the
+// provider holds: a second credential of the same account is not someone
+// else). A "comment" review changes no one's verdict.
+func OtherApprovers(reviews []*forgev1.Review, self ...string) []string {
+	verdict := map[string]string{}
+	var order []string
+	for _, r := range reviews {
+		who := strings.ToLower(r.GetAuthor())
+		if who == "" || r.GetVerdict() == "comment" {
+			continue
+		}
+		if _, seen := verdict[who]; !seen {
+			order = append(order, r.GetAuthor())
+		}
+		verdict[who] = r.GetVerdict()
+	}
+	var out []string
+	for _, a := range order {
+		if verdict[strings.ToLower(a)] == "approve" && !slices.ContainsFunc(self, func(s string) bool { return strings.EqualFold(s, a) }) {
+			out = append(out, a)
+		}
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -65,6 +66,16 @@ func (f *forge) Unsupported(capability string) string {
 func (f *forge) JoinsTx(db *sql.DB) bool {
 	j, ok := f.Provider.(handler.TxJoiner)
 	return ok && j.JoinsTx(db)
+}
+
+// MergeFacts passes the wrapped provider's answer through, so the
+// gateway's unreviewed-merge rule sees the forge's reviews; a provider
+// that cannot say reports no merge, and the push rule alone applies.
+func (f *forge) MergeFacts(ctx context.Context, c handler.Call, req proto.Message) (handler.MergeFacts, error) {
+	if m, ok := f.Provider.(handler.MergeReviewer); ok {
+		return m.MergeFacts(ctx, c, req)
+	}
+	return handler.MergeFacts{}, nil
 }
 
 // Subscribe asks the forge whether the artifact can be watched, then

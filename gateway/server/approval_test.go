@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -41,6 +43,9 @@ var gatedAccounts = []gateway.Account{
 	{Name: "agent", AgentHandle: "agent", OwnerHandle: "me", Scope: []string{"acme/*"}, Sessions: []string{"agent"}},
 	{Name: "seed", AgentHandle: "seed", OwnerHandle: "me", Scope: []string{"*"}, Sessions: []string{"seed"},
 		PushToDefaultBranch: true, Policy: gateway.Unattended()},
+	// pusher may push unattended, but not merge its own unreviewed code.
+	{Name: "pusher", AgentHandle: "pusher", OwnerHandle: "me", Scope: []string{"acme/*"}, Sessions: []string{"pusher"},
+		Policy: gateway.Policy{Levels: map[string]gateway.Decision{"push": gateway.Allow}, Risks: map[string]gateway.Decision{}}},
 }
 
 // openGated opens (or, on the same dsn and git directory, reopens, as a
@@ -301,4 +306,51 @@ func TestApprovalRunsOnceAcrossReplicas(t *testing.T) {
 	if got := strings.TrimSpace(string(out)); got != "2" {
 		t.Fatalf("base has %s commits after the approval; want 2 (one write): refs before %s", got, before)
 	}
+}
+
+// The unreviewed merge on the local forge: an account allowed to push
+// cannot merge its own pull request into the default branch on its own
+// approval; another account's approving review lets it; a merge into
+// another branch is no one's business but the push rule's.
+func TestUnreviewedMergeWaitsOnTheLocalForge(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		g := newGated(t, dsn)
+		pr := func(head, base string) *forgev1.PullRequest {
+			g.seed(t, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateBranch{CreateBranch: &gatewayv1.CreateBranchRequest{Repo: "acme/web", Branch: head}}})
+			g.seed(t, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_WriteFile{WriteFile: &gatewayv1.WriteFileRequest{
+				Repo: "acme/web", Branch: head, Path: head + ".txt", Content: head + "\n", Message: "Add " + head}}})
+			return g.seed(t, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreatePullRequest{CreatePullRequest: &gatewayv1.CreatePullRequestRequest{
+				Repo: "acme/web", Title: head, HeadRef: head, BaseRef: base}}}).GetPullRequest()
+		}
+		review := func(as string, p *forgev1.PullRequest) {
+			if fe := g.as(t, as, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_SubmitReview{SubmitReview: &gatewayv1.SubmitReviewRequest{
+				Repo: "acme/web", PullNumber: p.GetNumber(), Verdict: gatewayv1.Verdict_VERDICT_APPROVE}}}).GetError(); fe != nil {
+				t.Fatalf("review as %s: %v", as, fe)
+			}
+		}
+		merge := func(p *forgev1.PullRequest) *gatewayv1.ForgeCallRequest {
+			return &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_MergePullRequest{MergePullRequest: &gatewayv1.MergePullRequestRequest{
+				Repo: "acme/web", PullNumber: p.GetNumber(), ExpectedHeadSha: p.GetHeadSha()}}}
+		}
+		g.seed(t, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CreateBranch{CreateBranch: &gatewayv1.CreateBranchRequest{Repo: "acme/web", Branch: "release"}}})
+		own := pr("own", "main")
+		review("pusher", own)
+		before := g.refs(t, "acme/web")
+		res := g.as(t, "pusher", merge(own))
+		parkedID(t, res)
+		if !strings.Contains(res.GetError().GetMessage(), "merges pull request #"+fmt.Sprint(own.GetNumber())+" into the default branch main, and no one other than this account approved it (unreviewed_merge: operator)") {
+			t.Fatalf("the self-approved merge parked as %q", res.GetError().GetMessage())
+		}
+		if g.refs(t, "acme/web") != before {
+			t.Fatal("the parked merge moved a ref")
+		}
+		review("seed", own)
+		if res := g.as(t, "pusher", merge(own)); res.GetMerge() == nil {
+			t.Fatalf("the merge another account approved: %v", res)
+		}
+		side := pr("side", "release")
+		if res := g.as(t, "pusher", merge(side)); res.GetMerge() == nil {
+			t.Fatalf("an unreviewed merge into release: %v", res)
+		}
+	})
 }

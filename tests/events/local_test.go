@@ -56,8 +56,9 @@ func start(t *testing.T, dsn string) *gw {
 		Store: st, State: subscriptions.State(st),
 		Forges: []gateway.Forge{{Provider: subscriptions.Serve(f, st)}},
 		Accounts: []gateway.Account{
-			{Name: "agent", AgentHandle: "fixer", OwnerHandle: "alice", Scope: []string{"*"}, Sessions: []string{"agent-1", "agent-2"}},
-			{Name: "other", AgentHandle: "helper", OwnerHandle: "bob", Scope: []string{"*"}, Sessions: []string{"other-1"}},
+			// Pushes run unattended: these tests are about events.
+			{Name: "agent", AgentHandle: "fixer", OwnerHandle: "alice", Scope: []string{"*"}, Sessions: []string{"agent-1", "agent-2"}, Policy: gateway.Unattended()},
+			{Name: "other", AgentHandle: "helper", OwnerHandle: "bob", Scope: []string{"*"}, Sessions: []string{"other-1"}, Policy: gateway.Unattended()},
 		},
 	})
 	if err != nil {

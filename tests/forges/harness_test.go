@@ -101,7 +101,16 @@ type settings struct {
 	// webhooks: serve listens on TCP too and receives github.com's
 	// webhooks signed with webhookSecret.
 	webhooks bool
+	// policy is the account's approval policy (YAML flow); "" = unattended.
+	policy string
 }
+
+// unattended is the policy of a test about the forges: nothing waits.
+const unattended = "{push: allow, risk: {high: allow}, unreviewed_merge: allow}"
+
+// withPolicy gives the account policy p (YAML flow), e.g. "{}" for the
+// default.
+func withPolicy(p string) setting { return func(s *settings) { s.policy = p } }
 
 // webhookSecret is github.com's webhook secret when the test uses
 // webhooks; random, like the credentials above.
@@ -193,8 +202,11 @@ forges:
     owner_handle: alice
     scope: [octocat/Hello-World, acme/*, ENG, demo/app, platform/infra/*]
     sessions: [%s]
+    # Pushes run unattended: these tests are about the forges (the
+    # approval gate's own test here is TestGitHubPushParksUntilApproved).
+    policy: %s
 `, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), listen, e.github.APIURL(), s.githubTimeout,
-		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session)
+		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session, cmp.Or(s.policy, unattended))
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
