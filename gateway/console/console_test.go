@@ -381,3 +381,29 @@ func TestSignOutEndsTheSession(t *testing.T) {
 		t.Fatalf("the old cookie still works: %d", resp.StatusCode)
 	}
 }
+
+// Under TLS the cookie is Secure and __Host- prefixed, so it never
+// crosses plain HTTP and no other host or path can set it.
+func TestSecureCookieUnderTLS(t *testing.T) {
+	c, err := New(Options{Operators: []Operator{{Name: "alice", Token: operatorToken}}, Secure: true,
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(c)
+	t.Cleanup(srv.Close)
+	req, _ := http.NewRequest("POST", srv.URL+"/signin", strings.NewReader(url.Values{"token": {operatorToken}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", srv.URL)
+	client := srv.Client()
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookies := resp.Cookies()
+	if len(cookies) != 1 || cookies[0].Name != "__Host-forgetools_console" || !cookies[0].Secure || !cookies[0].HttpOnly || cookies[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("status %d, cookies %+v", resp.StatusCode, cookies)
+	}
+}

@@ -83,3 +83,27 @@ func consoleRound(t *testing.T, dsn string) {
 	contains(t, "the audit", text(t, ctx, "audit"), "bot", "bot-1", "forge_create_issue", "demo/app", "issue")
 	screenshot(t, ctx, "audit.png")
 }
+
+// The operator denies a parked push with a reason in the browser: the
+// agent's repeat gets permission_denied with that reason, and nothing was
+// written.
+func TestConsoleDenyInChromium(t *testing.T) {
+	g := startGateway(t)
+	id, args := parkPush(t, g, "# demo/app\n\nDenied in the console.\n")
+	ctx := signInBrowser(t, g)
+	do(t, ctx,
+		chromedp.Navigate(g.console+"/approvals/"+id),
+		chromedp.SendKeys(chromedp.ID("reason"), "work on a branch, not on main"),
+		chromedp.Click(chromedp.ID("deny-submit")),
+	)
+	contains(t, "the notice", text(t, ctx, "notice"), "Denied "+id)
+	r := g.call(t, "forge_write_file", args)
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "permission_denied") || !strings.Contains(r.stdout+r.stderr, "work on a branch, not on main") {
+		t.Fatalf("the agent's repeat after the denial (exit %d):\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if out := g.call(t, "forge_read_file", readme).ok(t); strings.Contains(out, "Denied in the console.") {
+		t.Fatalf("the denied push reached the forge:\n%s", out)
+	}
+	do(t, ctx, chromedp.Navigate(g.console+"/audit"))
+	contains(t, "the decisions", text(t, ctx, "decisions"), id, "denied", "work on a branch, not on main")
+}
