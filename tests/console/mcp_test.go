@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -139,5 +140,37 @@ func TestMCPClientIsNotAskedUnlessTurnedOn(t *testing.T) {
 	}
 	if readmeHas(t, cs, "Never asked.") {
 		t.Fatal("the push reached main")
+	}
+}
+
+// bearer adds the agent's bearer token to every request.
+type bearer struct{ base http.RoundTripper }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+agentToken)
+	return b.base.RoundTrip(r)
+}
+
+// Over MCP's streamable HTTP transport (mcp --http), the account the
+// bearer token names decides its parked push at the client the same way.
+func TestMCPClientApprovesOverHTTP(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o700)
+	cmd := exec.Command(forgetools, "mcp", "--http", "127.0.0.1:0", "--config", writeConfig(t, dir), "--store", filepath.Join(dir, "forgetools.db"))
+	cmd.Env = append(append(os.Environ(), "FORGETOOLS_DATA_DIR="+dir), tokenEnv...)
+	srv := testkit.Serve(t, cmd, 1)
+	e := &elicitor{answer: &mcp.ElicitResult{Action: "accept", Content: map[string]any{"approve": true}}}
+	client := mcp.NewClient(&mcp.Implementation{Name: "console-test", Version: "1"}, &mcp.ClientOptions{ElicitationHandler: e.handle})
+	ctx, cancel := context.WithTimeout(context.Background(), testkit.Timeout)
+	defer cancel()
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.TCP, HTTPClient: &http.Client{Transport: bearer{http.DefaultTransport}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	text, isErr := pushREADME(t, cs, "Approved over HTTP.")
+	if isErr || len(e.asked) != 1 || !readmeHas(t, cs, "Approved over HTTP.") {
+		t.Fatalf("asked %d times; the push:\n%s", len(e.asked), text)
 	}
 }
