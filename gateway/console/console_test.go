@@ -407,3 +407,14 @@ func TestSecureCookieUnderTLS(t *testing.T) {
 		t.Fatalf("status %d, cookies %+v", resp.StatusCode, cookies)
 	}
 }
+
+func TestScopePageShowsEachAccount(t *testing.T) {
+	r := newRig(t)
+	cookie, _ := r.signIn(operatorToken)
+	body := read(t, r.do("GET", "/scope", nil, cookie))
+	for _, want := range []string{"<td>bot</td>", "<code>acme/app</code>", "bot-1", "console, forgetools approvals"} {
+		if !strings.Contains(body, want) {
+			t.Fatalf("the scope page lacks %q:\n%s", want, body)
+		}
+	}
+}
