@@ -65,22 +65,22 @@ func (s *system) queue() console.Queue { return gateQueue{s.svc} }
 type gateQueue struct{ svc *gateway.Service }
 
 func (q gateQueue) Pending(ctx context.Context) ([]console.Approval, error) {
-	return q.list(ctx, func(a gateway.Approval) bool { return a.State == gateway.ApprovalPending })
+	return q.list(ctx, gateway.ApprovalFilter{State: gateway.ApprovalPending, Limit: 500}, nil)
 }
 
 func (q gateQueue) Decided(ctx context.Context) ([]console.Approval, error) {
-	return q.list(ctx, func(a gateway.Approval) bool { return a.State != gateway.ApprovalPending })
+	return q.list(ctx, gateway.ApprovalFilter{Limit: 200}, func(a gateway.Approval) bool { return a.State != gateway.ApprovalPending })
 }
 
-// list is the newest approvals keep selects.
-func (q gateQueue) list(ctx context.Context, keep func(gateway.Approval) bool) ([]console.Approval, error) {
-	list, err := q.svc.Approvals(ctx, gateway.ApprovalFilter{})
+// list is the approvals f selects (newest first) that keep, if set, keeps.
+func (q gateQueue) list(ctx context.Context, f gateway.ApprovalFilter, keep func(gateway.Approval) bool) ([]console.Approval, error) {
+	list, err := q.svc.Approvals(ctx, f)
 	if err != nil {
 		return nil, err
 	}
 	var out []console.Approval
 	for _, a := range list {
-		if keep(a) {
+		if keep == nil || keep(a) {
 			out = append(out, consoleApproval(a))
 		}
 	}
