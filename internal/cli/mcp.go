@@ -71,7 +71,11 @@ gateway also polls subscribed GitHub artifacts while the server runs.`,
 				log = s.sys.log
 			}
 			defer stop()
-			srv := mcpserver.New(s.tools, Version, mcpserver.Options{Events: s.events, Context: ctx, Logger: log})
+			opts := mcpserver.Options{Events: s.events, Context: ctx, Logger: log}
+			if s.sys != nil {
+				opts.Decider = s.sys.decider(s.id)
+			}
+			srv := mcpserver.New(s.tools, Version, opts)
 			return srv.Run(ctx, &mcp.IOTransport{
 				Reader: io.NopCloser(cmd.InOrStdin()),
 				Writer: nopWriteCloser{cmd.OutOrStdout()},

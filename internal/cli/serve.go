@@ -15,7 +15,7 @@ import (
 func newServe() *cobra.Command {
 	var g gatewayFlags
 	var tf tlsFlags
-	var socketDir, listen string
+	var socketDir, listen, consoleAddr string
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run the gateway: per-session Unix sockets and/or a TCP listener",
@@ -43,7 +43,13 @@ polled (events.poll_interval, one conditional request each) unless their
 repository's signed webhooks arrive on the TCP listener
 (forges[].webhook_secret_env); events older than events.retention are pruned.
 Agents read them with forge_get_events; Go runtimes wait for them with the
-WaitEvents RPC (runtime/events).`,
+WaitEvents RPC (runtime/events).
+
+With --console (or console.listen) serve also runs the operator's web
+console: the parked calls waiting for a decision, approve and deny, the
+audit of what agents created and each account's scope. Operators sign in
+with the tokens of console.operator_token_envs, never an agent's; an
+address without a host binds 127.0.0.1, and another address needs TLS.`,
 		Example: `  forgetools serve
   forgetools serve --config examples/forgetools.yaml
   forgetools serve --store postgres://forgetools@localhost/forgetools --socket-dir /run/forgetools
@@ -63,6 +69,9 @@ WaitEvents RPC (runtime/events).`,
 			}
 			if listen != "" {
 				cfg.Listen = listen
+			}
+			if consoleAddr != "" {
+				cfg.Console.Listen = consoleAddr
 			}
 			sys, tlsConfig, err := openListening(cmd.Context(), cfg, log, &tf)
 			if err != nil {
@@ -106,6 +115,14 @@ WaitEvents RPC (runtime/events).`,
 					fmt.Fprintf(cmd.OutOrStdout(), "webhooks on %s%s\n", base, path)
 				}
 			}
+			if cfg.Console.Listen != "" {
+				url, err := startConsole(sys, cfg, srv, tlsConfig, cfg.Console.Listen)
+				if err != nil {
+					srv.Close()
+					return err
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "console on %s\n", url)
+			}
 			for _, t := range targets {
 				fmt.Fprintf(cmd.OutOrStdout(), "listening on %s\n", t)
 			}
@@ -124,5 +141,6 @@ WaitEvents RPC (runtime/events).`,
 	tf.register(cmd)
 	cmd.Flags().StringVar(&socketDir, "socket-dir", "", "directory for the per-session Unix sockets (overrides the config)")
 	cmd.Flags().StringVar(&listen, "listen", "", "TCP address for bearer-token clients, e.g. 127.0.0.1:7443 (overrides the config)")
+	cmd.Flags().StringVar(&consoleAddr, "console", "", "TCP address of the operator's web console, e.g. :7780 for 127.0.0.1:7780 (overrides console.listen)")
 	return cmd
 }

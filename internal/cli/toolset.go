@@ -104,7 +104,9 @@ type session struct {
 	tools  *runtime.Toolset
 	events events.Waiter
 	sys    *system
-	close  func() error
+	// id is the in-process gateway's identity the tools call as.
+	id    gateway.Identity
+	close func() error
 }
 
 // open connects the flags' session: to a running gateway, or to one it
@@ -142,7 +144,7 @@ func (f *toolFlags) open(ctx context.Context, stderr io.Writer) (*session, error
 			return nil, err
 		}
 		transport = runtime.TransportFunc(sys.svc.Transport(id))
-		s.events, s.sys, s.close = sys.feed.For(id), sys, sys.Close
+		s.events, s.sys, s.id, s.close = sys.feed.For(id), sys, id, sys.Close
 	}
 	if s.tools, err = f.build(transport); err != nil {
 		s.close()

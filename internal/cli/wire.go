@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgetools/forgetools/gateway"
+	"github.com/forgetools/forgetools/gateway/console"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
@@ -40,6 +41,12 @@ type system struct {
 	// webhooks receive forges' webhooks, by path, on the TCP listener.
 	webhooks map[string]http.Handler
 	events   config.Events
+	// operators are the console's operator tokens, named by their
+	// variables (console.operator_token_envs).
+	operators []console.Operator
+	// mcpApprovers are the accounts whose parked calls the person at the
+	// MCP client may decide (approvers: [mcp_client]).
+	mcpApprovers map[string]bool
 	// log redacts every credential the configuration names, however
 	// encoded, from every line (internal/redact).
 	log *slog.Logger
@@ -129,6 +136,13 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 		return nil, err
 	}
 	sys := &system{store: st, webhooks: map[string]http.Handler{}, events: cfg.Events, log: log}
+	for _, env := range cfg.Console.OperatorTokenEnvs {
+		sys.operators = append(sys.operators, console.Operator{Name: env, Token: creds[env]})
+	}
+	sys.mcpApprovers = map[string]bool{}
+	for _, a := range cfg.Accounts {
+		sys.mcpApprovers[a.Name] = a.Approves(config.ApproverMCPClient)
+	}
 	sys.feed = feed.New(st, feed.Options{Retention: time.Duration(cfg.Events.Retention), Logger: log})
 	defer func() {
 		if err != nil {

@@ -124,12 +124,25 @@ func (c *Config) Check() error {
 				bad("%s.limits.%s: %d is negative (omit it for the default)", where, name, v)
 			}
 		}
+		for j, ap := range a.Approvers {
+			if ap != ApproverMCPClient {
+				bad("%s.approvers[%d]: %q is not an approver; the only approver is %s (the console and forgetools approvals always work)", where, j, ap, ApproverMCPClient)
+			}
+		}
 		if len(a.Sessions) == 0 && len(a.TokenEnvs) == 0 {
 			bad("%s: no sessions and no token_envs: nothing can connect as this account", where)
 		}
 	}
 	if len(c.Accounts) == 0 {
 		bad("accounts: at least one account is required")
+	}
+	for j, env := range c.Console.OperatorTokenEnvs {
+		if problem := checkEnvName(env); problem != "" {
+			bad("console.operator_token_envs[%d] %s", j, problem)
+		}
+	}
+	if c.Console.Listen != "" && len(c.Console.OperatorTokenEnvs) == 0 {
+		bad("console.listen: no operator can sign in: name the variables of the operator tokens in console.operator_token_envs")
 	}
 	if c.Events.Retention < 0 || c.Events.PollInterval < 0 {
 		bad("events: retention and poll_interval must not be negative")

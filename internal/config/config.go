@@ -51,6 +51,22 @@ type Config struct {
 	Accounts     []Account `yaml:"accounts"`
 	// Events tunes change notifications.
 	Events Events `yaml:"events"`
+	// Console is the operator's web console (serve --console).
+	Console Console `yaml:"console"`
+}
+
+// Console configures the operator's web console: where it listens and the
+// operator tokens that sign in to it. Operator tokens are their own
+// secrets, never an account's: Resolve refuses one that is also an agent's
+// bearer token.
+type Console struct {
+	// Listen is the console's TCP address; empty = no console unless
+	// serve --console names one. A non-loopback address needs tls_cert
+	// and tls_key.
+	Listen string `yaml:"listen"`
+	// OperatorTokenEnvs name environment variables holding the tokens an
+	// operator signs in with.
+	OperatorTokenEnvs []string `yaml:"operator_token_envs"`
 }
 
 // Events tunes change notifications: how long events are kept and how
@@ -152,6 +168,12 @@ type Account struct {
 	// repository's default branch (forge_write_file); off, the agent must
 	// work on a branch and open a pull request.
 	PushToDefaultBranch bool `yaml:"push_to_default_branch"`
+	// Approvers name where, besides the console and forgetools approvals
+	// (which always work), a person may decide this account's parked
+	// calls: "mcp_client" lets the person at the MCP client decide through
+	// MCP elicitation. Off by default, because a client may answer an
+	// elicitation on its own.
+	Approvers []string `yaml:"approvers"`
 	// Policy decides, in the gateway, which of the account's calls run,
 	// wait for an operator (`forgetools approvals`) or are refused. Empty
 	// is the default: read allow, write allow, push operator, risk high
@@ -189,6 +211,20 @@ type Flow struct {
 	// TrustedAuthors are forge logins whose text does not taint a session.
 	// Unset: the account's name, agent handle and owner handle.
 	TrustedAuthors []string `yaml:"trusted_authors"`
+}
+
+// ApproverMCPClient is the approver that asks the person at the MCP client.
+const ApproverMCPClient = "mcp_client"
+
+// Approves reports whether the account lets approver decide its parked
+// calls.
+func (a Account) Approves(approver string) bool {
+	for _, x := range a.Approvers {
+		if x == approver {
+			return true
+		}
+	}
+	return false
 }
 
 // Policy is an account's approval policy. Each rule is allow (run),

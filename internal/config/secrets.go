@@ -59,7 +59,48 @@ func (c *Config) Resolve() (Credentials, error) {
 			read(env, MinTokenLen)
 		}
 	}
+	for _, env := range c.Console.OperatorTokenEnvs {
+		read(env, MinTokenLen)
+	}
+	errs = append(errs, c.operatorTokensApart(creds))
 	return creds, errors.Join(errs...)
+}
+
+// operatorTokensApart refuses an operator token that is also an account's
+// bearer token: an agent holding it could decide its own parked calls.
+// Errors name the variables, never the value.
+func (c *Config) operatorTokensApart(creds Credentials) error {
+	agent := map[string]string{} // token value -> variable
+	for _, a := range c.Accounts {
+		for _, env := range a.TokenEnvs {
+			if v, ok := creds[env]; ok {
+				agent[v] = env
+			}
+		}
+	}
+	var errs []error
+	for _, env := range c.Console.OperatorTokenEnvs {
+		v, ok := creds[env]
+		if !ok {
+			continue
+		}
+		if other, clash := agent[v]; clash {
+			errs = append(errs, fmt.Errorf("console.operator_token_envs: %s holds the same token as the account token %s: an operator token must be its own secret, never an agent's", env, other))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// OperatorTokens are the console's operator tokens creds holds, in the
+// order console.operator_token_envs names them.
+func (c *Config) OperatorTokens(creds Credentials) []string {
+	var out []string
+	for _, env := range c.Console.OperatorTokenEnvs {
+		if v := creds[env]; v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Secret reads the credential an environment variable name points at. An

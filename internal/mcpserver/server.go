@@ -33,6 +33,9 @@ type Options struct {
 	// = they run until unsubscribed.
 	Context context.Context
 	Logger  *slog.Logger
+	// Decider, when set, asks the person at the client to decide a call
+	// the gateway parked (elicit.go); nil = never asked.
+	Decider Decider
 }
 
 // New returns an MCP server named "forgetools" serving every tool of ts, with
@@ -56,7 +59,7 @@ func New(ts *runtime.Toolset, version string, opts ...Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "forgetools", Version: version}, sopts)
 	for _, t := range ts.Tools() {
-		srv.AddTool(Tool(t), handler(ts, t.Name))
+		srv.AddTool(Tool(t), handler(ts, t.Name, o.Decider, cmp.Or(o.Logger, slog.Default())))
 	}
 	srv.AddReceivingMiddleware(tableOrder(ts), refuseFiltered(ts))
 	if res != nil {
@@ -120,7 +123,7 @@ func Tool(t *runtime.Tool) *mcp.Tool {
 	}
 }
 
-func handler(ts *runtime.Toolset, name string) mcp.ToolHandler {
+func handler(ts *runtime.Toolset, name string, d Decider, log *slog.Logger) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.Params.Arguments
 		if len(args) == 0 {
@@ -130,10 +133,13 @@ func handler(ts *runtime.Toolset, name string) mcp.ToolHandler {
 		// the gateway derives a create's dedup key from the session, the
 		// tool and the arguments, and answers a client's retry of the same
 		// create (within its dedup window) from the first.
-		res := ts.Execute(ctx, runtime.Call{Name: name, Args: args})
-		return &mcp.CallToolResult{
-			Content: []mcp.Content{&mcp.TextContent{Text: res.Text}},
-			IsError: res.IsError,
-		}, nil
+		call := func() (string, bool) {
+			res := ts.Execute(ctx, runtime.Call{Name: name, Args: args})
+			return res.Text, res.IsError
+		}
+		if d != nil {
+			return decide(ctx, req, d, call, log), nil
+		}
+		return textResult(call()), nil
 	}
 }
