@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -40,8 +39,8 @@ loopback, or give it --tls-cert and --tls-key. A request from a browser
 page (an Origin header) is refused with 403 unless its origin is loopback
 on a loopback listener or named by --allow-origin; "null" never passes.
 A session closes after --session-idle with no request, and a token holds
-at most --max-sessions open: past that a new one is refused (429), the
-open ones kept.
+at most --max-sessions open: a new one past that closes the token's
+idlest session.
 
 Each subscription (forge_subscribe) is also a resource,
 forge://subscriptions/<id>: resources/read returns what forge_get_events
@@ -132,7 +131,7 @@ func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, hf *mcpHTTPFlags
 	defer done()
 	defer stop()
 	h := &mcpHTTP{sys: sys, ctx: ctx, options: f.build, log: sys.log, servers: map[gateway.Identity]*mcp.Server{},
-		allowOrigin: hf.allowOrigin, limits: &sessionLimits{idle: hf.idle, max: hf.max, gates: map[gateway.Identity]*sync.Mutex{}}}
+		allowOrigin: hf.allowOrigin, limits: newSessionLimits(hf.idle, hf.max, sys.log)}
 	return serveMCPHTTP(ctx, h, addr, tlsConfig, cmd.OutOrStdout())
 }
 

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,55 +91,82 @@ func TestMCPOverHTTPOrigin(t *testing.T) {
 	}
 }
 
-// TestMCPOverHTTPSessionCap: a token holds at most --max-sessions open;
-// past it a new session is refused with 429 and a reason, and another
-// token is unaffected.
+// TestMCPOverHTTPSessionCap: a token holds at most --max-sessions open; a
+// new one past it closes the token's idlest session (the one whose last
+// request is oldest), keeps the others, and leaves another token's alone.
 func TestMCPOverHTTPSessionCap(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken, "E2E_BOB_MCP_TOKEN="+bobMCPToken)
-	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t),
-		"--token-env", "E2E_BOB_MCP_TOKEN", "--session", "bob-1", "--max-sessions", "2")
-	for range 2 {
-		if code, id, body := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil); code != http.StatusOK || id == "" {
+	srv, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t),
+		"--token-env", "E2E_BOB_MCP_TOKEN", "--session", "bob-1", "--max-sessions", "2", "--log-level", "info")
+	open := func(token string) string {
+		t.Helper()
+		code, id, body := mcpPost(t, endpoint, token, initializeBody, nil)
+		if code != http.StatusOK || id == "" {
 			t.Fatalf("initialize: %d %q %s", code, id, body)
 		}
+		return id
 	}
-	code, _, body := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil)
-	if code != http.StatusTooManyRequests || !strings.Contains(body, "already has 2 open MCP sessions") {
-		t.Fatalf("third session: %d %s, want 429 saying why", code, body)
+	ping := func(token, id string) int {
+		t.Helper()
+		code, _, _ := mcpPost(t, endpoint, token, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+			map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"})
+		return code
 	}
-	if code, id, body := mcpPost(t, endpoint, bobMCPToken, initializeBody, nil); code != http.StatusOK || id == "" {
-		t.Errorf("bob's first session: %d %s", code, body)
+	bob := open(bobMCPToken)
+	a, b := open(aliceGatewayToken), open(aliceGatewayToken)
+	if code := ping(aliceGatewayToken, a); code != http.StatusOK {
+		t.Fatalf("ping a: %d", code)
+	}
+	c := open(aliceGatewayToken) // b is the idlest now
+	for id, want := range map[string]int{a: http.StatusOK, b: http.StatusNotFound, c: http.StatusOK} {
+		if code := ping(aliceGatewayToken, id); code != want {
+			t.Errorf("after the third session, ping %s: %d, want %d", id, code, want)
+		}
+	}
+	open(aliceGatewayToken) // a or c goes; bob's stays
+	if code := ping(bobMCPToken, bob); code != http.StatusOK {
+		t.Errorf("bob's session after alice's evictions: %d", code)
+	}
+	srv.Stop(syscall.SIGTERM)
+	if !strings.Contains(srv.Stderr.String(), "closed the idlest MCP session of a token at --max-sessions") {
+		t.Errorf("the eviction was not logged:\n%s", srv.Stderr.String())
 	}
 }
 
 // TestMCPOverHTTPSessionIdle: a session with no request for --session-idle
-// closes: its id is then unknown (404) and it no longer counts against the
-// cap. The expiry is polled for (by opening sessions, which does not touch
-// the idle one), with no fixed sleep.
+// closes, and its id is then unknown (404). A ping naming the session is
+// itself activity, so the poll waits longer each time (from twice the idle
+// time, doubling): no fixed sleep a slow machine could outrun.
 func TestMCPOverHTTPSessionIdle(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
+	const idle = 50 * time.Millisecond
 	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t),
-		"--max-sessions", "1", "--session-idle", "50ms")
-	code, idle, body := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil)
-	if code != http.StatusOK || idle == "" {
-		t.Fatalf("initialize: %d %q %s", code, idle, body)
-	}
-	deadline := time.Now().Add(commandTimeout)
-	for {
-		code, _, _ = mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil)
-		if code == http.StatusOK {
-			break
-		}
-		if code != http.StatusTooManyRequests || time.Now().After(deadline) {
-			t.Fatalf("waiting for the idle session to expire: %d", code)
-		}
-		time.Sleep(10 * time.Millisecond)
+		"--session-idle", idle.String())
+	code, id, body := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil)
+	if code != http.StatusOK || id == "" {
+		t.Fatalf("initialize: %d %q %s", code, id, body)
 	}
 	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
-	headers := map[string]string{"Mcp-Session-Id": idle, "Mcp-Protocol-Version": "2025-06-18"}
-	if code, _, body := mcpPost(t, endpoint, aliceGatewayToken, ping, headers); code != http.StatusNotFound {
-		t.Errorf("the idle session after expiry: %d %s, want 404", code, body)
+	headers := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"}
+	deadline := time.Now().Add(commandTimeout)
+	for wait := 2 * idle; ; wait *= 2 {
+		time.Sleep(wait)
+		code, _, body = mcpPost(t, endpoint, aliceGatewayToken, ping, headers)
+		if code == http.StatusNotFound {
+			break
+		}
+		if code != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("waiting for the idle session to expire: %d %s", code, body)
+		}
+	}
+	// With no --session-idle, the default keeps a session far longer.
+	e2 := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
+	_, endpoint2 := e2.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t))
+	_, id2, _ := mcpPost(t, endpoint2, aliceGatewayToken, initializeBody, nil)
+	time.Sleep(4 * idle)
+	if code, _, body := mcpPost(t, endpoint2, aliceGatewayToken, ping, map[string]string{"Mcp-Session-Id": id2, "Mcp-Protocol-Version": "2025-06-18"}); code != http.StatusOK {
+		t.Errorf("a session under the default idle time: %d %s", code, body)
 	}
 }
