@@ -3,6 +3,7 @@ package redact_test
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -49,12 +50,50 @@ func TestOrdinaryTextIsKept(t *testing.T) {
 	for _, text := range []string{
 		"Create a token (ghp_ or github_pat_ prefix) and a Linear key (lin_api_...).",
 		"padding 00000000000000000000 and aaaaaaaaaaaa",
-		"Commit 16c7e42 fixed it; see #1347 and https://github.com/octocat/Hello-World/pull/1350",
+		"Commit 9f3ab05 fixed it; see #1347 and https://github.com/octocat/Hello-World/pull/1350",
 		"héllo wörld 😀",
 		"",
 	} {
 		if got := r.String(text); got != text {
 			t.Errorf("%q became %q", text, got)
+		}
+	}
+}
+
+// The floor is Window (6) bytes: a piece of a credential that long is
+// redacted, whatever it looks like (here a 7-byte piece that could pass
+// for a short commit id), and one shorter is not.
+func TestShortChunks(t *testing.T) {
+	r := redact.New(ghToken)
+	for in, want := range map[string]string{
+		"Commit 16c7e42 fixed it":       "Commit " + redact.Marker + " fixed it",
+		"Commit 16c7e4 fixed it":        "Commit " + redact.Marker + " fixed it",
+		"Commit 16c7e fixed it":         "Commit 16c7e fixed it",
+		"ids 16C7e and 2F292 and 0c838": "ids 16C7e and 2F292 and 0c838",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Encoded forms are redacted where they stand, and the text around them
+// is kept byte for byte: offsets in the decoded views map back.
+func TestEncodedFormsKeepTheirSurroundings(t *testing.T) {
+	r := redact.New(ghToken)
+	full := ""
+	for i := range len(ghToken) {
+		full += fmt.Sprintf("%%%02x", ghToken[i])
+	}
+	fw := strings.Map(func(c rune) rune { return c + 0xFEE0 }, ghToken)
+	for in, want := range map[string]string{
+		"a%41b " + full + " 100% &amp; done": "a%41b " + redact.Marker + " 100% &amp; done",
+		"«" + fw + "» ｆｕｌｌ":                  "«" + redact.Marker + "» ｆｕｌｌ",
+		"x g-h-p-_-1-6-C-7-e-4-2-F y a-b":    "x " + redact.Marker + " y a-b",
+		"&lt;&#x67;&#104;p_16C7e42F&gt;":     "&lt;" + redact.Marker + "&gt;",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -87,6 +126,8 @@ func FuzzRedact(f *testing.F) {
 		f.Add(e)
 	}
 	f.Add("plain text ünïcödé")
+	f.Add("%" + "&#x;" + "&#1114112;" + "&" + "a-" + "ｇ-ｈ-")
+	f.Add("g-h-p-_-1-6%43%37&#101;&#x34;２F292c")
 	r := redact.New(ghToken)
 	f.Fuzz(func(t *testing.T, text string) {
 		got := r.String(text)

@@ -1,0 +1,155 @@
+package redact
+
+import (
+	"html"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// A view is text read another way than byte for byte, with where each of
+// its bytes came from: a credential spelled in an encoding the windows do
+// not hold is matched in the view, and the span it covers in the original
+// text is redacted.
+//
+// Two views are read besides the text itself:
+//   - decoded: percent-escapes (%XX, either case, whatever byte), HTML
+//     character references (&#x67; &#103; and the named ones, &lowbar;)
+//     and Unicode compatibility forms (NFKC: fullwidth letters, ligatures,
+//     superscript digits) become the bytes they stand for;
+//   - collapsed: in the decoded text, a run of characters with one and the
+//     same non-alphanumeric byte between every two ("g-h-p-_-1-6", spaced
+//     letters) loses the separators.
+type view struct {
+	text []byte
+	// from and to are, for each byte of text, the span of the original
+	// text it was read from; nil for the text itself.
+	from, to []int
+}
+
+func (v *view) fromAt(i int) int {
+	if v.from == nil {
+		return i
+	}
+	return v.from[i]
+}
+
+func (v *view) toAt(i int) int {
+	if v.to == nil {
+		return i + 1
+	}
+	return v.to[i]
+}
+
+func (v *view) add(s string, from, to int) {
+	for i := range len(s) {
+		v.text = append(v.text, s[i])
+		v.from = append(v.from, from)
+		v.to = append(v.to, to)
+	}
+}
+
+// span is the original text's span of the view's bytes [start, end).
+func (v *view) span(start, end int) [2]int { return [2]int{v.fromAt(start), v.toAt(end - 1)} }
+
+// mayEncode reports whether s has anything the decoded view would change.
+func mayEncode(s string) bool {
+	for i := range len(s) {
+		if c := s[i]; c == '%' || c == '&' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// decoded is the decoded view of s.
+func decoded(s string) *view {
+	v := &view{text: make([]byte, 0, len(s))}
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
+			v.add(string([]byte{unhex(s[i+1])<<4 | unhex(s[i+2])}), i, i+3)
+			i += 3
+		case c == '&':
+			if n := entityLen(s[i:]); n > 0 {
+				v.add(norm.NFKC.String(html.UnescapeString(s[i:i+n])), i, i+n)
+				i += n
+				continue
+			}
+			v.add("&", i, i+1)
+			i++
+		case c >= utf8.RuneSelf:
+			_, n := utf8.DecodeRuneInString(s[i:])
+			v.add(norm.NFKC.String(s[i:i+n]), i, i+n)
+			i += n
+		default:
+			v.add(s[i:i+1], i, i+1)
+			i++
+		}
+	}
+	return v
+}
+
+// entityLen is the length of the HTML character reference s starts with
+// ("&#x67;", "&#103;", "&lowbar;"), or 0. The semicolon is required: a
+// bare "&amp" in prose is left as it is.
+func entityLen(s string) int {
+	end := strings.IndexByte(s[:min(len(s), 40)], ';')
+	if end < 2 {
+		return 0
+	}
+	ref := s[:end+1]
+	if html.UnescapeString(ref) == ref {
+		return 0
+	}
+	return end + 1
+}
+
+// collapsed are the separator-collapsed runs of v's text, each as a view
+// of the original text; runs shorter than Window are left out.
+func collapsed(v *view) []*view {
+	var out []*view
+	t := v.text
+	for i := 0; i+1 < len(t); {
+		sep := t[i+1]
+		if isAlnum(sep) || t[i] == sep {
+			i++
+			continue
+		}
+		end := i // the run's last character
+		for end+2 < len(t) && t[end+1] == sep && t[end+2] != sep {
+			end += 2
+		}
+		if (end-i)/2+1 < Window {
+			i++
+			continue
+		}
+		run := &view{}
+		for j := i; j <= end; j += 2 {
+			run.text = append(run.text, t[j])
+			run.from = append(run.from, v.fromAt(j))
+			run.to = append(run.to, v.toAt(j))
+		}
+		out = append(out, run)
+		i = end + 1
+	}
+	return out
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c >= utf8.RuneSelf
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func unhex(c byte) byte {
+	switch {
+	case c <= '9':
+		return c - '0'
+	case c <= 'F':
+		return c - 'A' + 10
+	}
+	return c - 'a' + 10
+}
