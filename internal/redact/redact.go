@@ -215,18 +215,20 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	spans := r.match(s)
-	base := &view{text: []byte(s)} // identity: from and to are nil
+	views := []*view{{text: []byte(s)}} // identity: from and to are nil
 	if mayEncode(s) {
-		if d := decoded(s); string(d.text) != s {
+		for _, d := range decodedViews(s) {
 			for _, sp := range r.match(string(d.text)) {
 				spans = insert(spans, d.span(sp[0], sp[1]))
 			}
-			base = d
+			views = append(views, d)
 		}
 	}
-	for _, run := range collapsed(base) {
-		for _, sp := range r.match(string(run.text)) {
-			spans = insert(spans, run.span(sp[0], sp[1]))
+	for _, v := range views {
+		for _, run := range collapsed(v) {
+			for _, sp := range r.match(string(run.text)) {
+				spans = insert(spans, run.span(sp[0], sp[1]))
+			}
 		}
 	}
 	if len(spans) == 0 {
