@@ -61,10 +61,20 @@ func (p *originPolicy) permits(values []string) bool {
 	return isLoopbackHost(u.Hostname())
 }
 
+// permitsRequest is permits for a request's headers. A browser's no-cors
+// request (an <img>, a <script>, a navigation) may carry no Origin; its
+// Sec-Fetch-Site still says it came from another site, and it is refused.
+func (p *originPolicy) permitsRequest(h http.Header) bool {
+	if len(h.Values("Origin")) == 0 && strings.EqualFold(h.Get("Sec-Fetch-Site"), "cross-site") {
+		return false
+	}
+	return p.permits(h.Values("Origin"))
+}
+
 // wrap answers 403 to a request whose Origin the policy refuses.
 func (p *originPolicy) wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if !p.permits(r.Header.Values("Origin")) {
+		if !p.permitsRequest(r.Header) {
 			http.Error(w, "Forbidden: Origin not allowed (see mcp --allow-origin)", http.StatusForbidden)
 			return
 		}

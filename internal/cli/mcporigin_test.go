@@ -2,6 +2,7 @@ package cli
 
 import (
 	"net"
+	"net/http"
 	"testing"
 )
 
@@ -48,6 +49,27 @@ func TestOriginPolicy(t *testing.T) {
 		}
 		if got := p.permits(c.origin); got != c.want {
 			t.Errorf("listener %s, Origin %q: permitted %v, want %v", c.listener, c.origin, got, c.want)
+		}
+	}
+	// Adversarial pass: a browser's no-cors GET (an <img>, a <script>)
+	// carries no Origin but says where it came from in Sec-Fetch-Site.
+	p, _ := newOriginPolicy(loop, allow)
+	for site, want := range map[string]bool{"": true, "none": true, "same-origin": true, "same-site": true, "cross-site": false, "CROSS-SITE": false} {
+		h := http.Header{}
+		if site != "" {
+			h.Set("Sec-Fetch-Site", site)
+		}
+		if got := p.permitsRequest(h); got != want {
+			t.Errorf("no Origin, Sec-Fetch-Site %q: permitted %v, want %v", site, got, want)
+		}
+	}
+	h := http.Header{"Origin": {"https://app.example.com"}, "Sec-Fetch-Site": {"cross-site"}}
+	if !p.permitsRequest(h) {
+		t.Error("an allowed origin's cross-site request was refused")
+	}
+	for _, o := range []string{"http://127.0.0.1.evil.example", "http://0.0.0.0:8080", "http://localhost.:1"} {
+		if got := p.permits([]string{o}); got != (o == "http://localhost.:1") {
+			t.Errorf("Origin %q: permitted %v", o, got)
 		}
 	}
 	for _, bad := range []string{"null", "app.example.com", "https://app.example.com/path", "ftp://x.example", "https://"} {

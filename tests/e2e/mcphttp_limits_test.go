@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -168,5 +169,56 @@ func TestMCPOverHTTPSessionIdle(t *testing.T) {
 	time.Sleep(4 * idle)
 	if code, _, body := mcpPost(t, endpoint2, aliceGatewayToken, ping, map[string]string{"Mcp-Session-Id": id2, "Mcp-Protocol-Version": "2025-06-18"}); code != http.StatusOK {
 		t.Errorf("a session under the default idle time: %d %s", code, body)
+	}
+}
+
+// TestMCPOverHTTPSessionCapUnderConcurrency (adversarial pass): a token
+// opening many sessions at once cannot get past --max-sessions by racing
+// the count; afterwards at most that many of its sessions answer.
+func TestMCPOverHTTPSessionCapUnderConcurrency(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
+	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t), "--max-sessions", "3")
+	const n = 24
+	ids := make(chan string, n)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if code, id, _ := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, nil); code == http.StatusOK {
+				ids <- id
+			}
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	alive := 0
+	for id := range ids {
+		code, _, _ := mcpPost(t, endpoint, aliceGatewayToken, `{"jsonrpc":"2.0","id":2,"method":"ping"}`,
+			map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"})
+		if code == http.StatusOK {
+			alive++
+		}
+	}
+	if alive == 0 || alive > 3 {
+		t.Errorf("%d of %d concurrent sessions alive, want 1 to 3", alive, n)
+	}
+	t.Logf("%d concurrent initializations, %d sessions alive (cap 3)", n, alive)
+}
+
+// TestMCPOverHTTPNoCorsRequest (adversarial pass): a browser's no-cors
+// request carries no Origin, but Sec-Fetch-Site says cross-site: 403.
+func TestMCPOverHTTPNoCorsRequest(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, "ALICE_GATEWAY_TOKEN="+aliceGatewayToken)
+	_, endpoint := e.mcpHTTP("--config", writeConfig(t, accessConfig), "--store", storetest.SQLite(t))
+	if code, _, body := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, map[string]string{"Sec-Fetch-Site": "cross-site"}); code != http.StatusForbidden {
+		t.Errorf("cross-site without Origin: %d %s, want 403", code, body)
+	}
+	// The rebinding shape the conformance suite sends: Host and Origin not
+	// loopback, on a loopback listener.
+	if code, _, _ := mcpPost(t, endpoint, aliceGatewayToken, initializeBody, map[string]string{"Host": "evil.example", "Origin": "http://evil.example"}); code != http.StatusForbidden {
+		t.Errorf("rebinding Host and Origin: %d, want 403", code)
 	}
 }
