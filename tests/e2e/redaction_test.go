@@ -2,6 +2,7 @@ package e2e_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgetools/forgetools/gateway/store"
+	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
@@ -133,5 +136,51 @@ func TestHostileForgeEchoIsNeverStored(t *testing.T) {
 	// The checks above can fail: the forge did echo the token.
 	if !strings.Contains(strings.Join(seen, "\n"), "[REDACTED]") {
 		t.Error("nothing was redacted: the hostile forge echoed nothing")
+	}
+}
+
+// TestStartScrubsStoredRows: a row stored before redaction came first
+// (written here straight to the store, as an older gateway did) holds the
+// token; the next start of the gateway with that token configured
+// scrubs it, so audit run without the token, and the SQLite file and its
+// write-ahead log, show none of it.
+func TestStartScrubsStoredRows(t *testing.T) {
+	t.Parallel()
+	api := echoingGitHub(t)
+	e := newEnv(t, "GITHUB_TOKEN="+hostileToken)
+	dsn := filepath.Join(e.dataDir(), "forgetools.db")
+	ctx := context.Background()
+	st, err := store.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh := store.Forge{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "github.com"}
+	if err := st.RecordOwnership(ctx, store.Ownership{Account: "agent", Session: "agent", Tool: "forge_create_issue",
+		Artifact: store.Artifact{Forge: gh, Repo: "octocat/Hello-World", Kind: store.KindIssue, Number: 9},
+		URL:      "https://github.com/octocat/Hello-World/issues/9?t=" + hostileToken}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	bare := &env{t: t, vars: e.vars[:1]} // the data directory, no token
+	if a := bare.run("audit", "--format", "json"); testkit.Leak(hostileToken, a.stdout) == "" {
+		t.Fatalf("the planted row does not show the token before the start: the check below could not fail\n%s", a.stdout)
+	}
+	r := e.call("forge_get_issue", `{"repo":"octocat/Hello-World","issue_number":1}`,
+		"--github", "--github-api-url", api, "--repo", "octocat/Hello-World", "--log-level", "info")
+	if !strings.Contains(r.stderr, "redacted credentials in stored rows") {
+		t.Errorf("the start did not say it scrubbed:\n%s", r.stderr)
+	}
+	a := bare.run("audit", "--format", "json")
+	if l := testkit.Leak(hostileToken, a.stdout); l != "" || !strings.Contains(a.stdout, "[REDACTED]") {
+		t.Errorf("after the start, audit without the token shows %q:\n%s", l, a.stdout)
+	}
+	for _, f := range []string{dsn, dsn + "-wal"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if l := testkit.Leak(hostileToken, string(b)); l != "" {
+			t.Errorf("%s holds %q after the scrub", filepath.Base(f), l)
+		}
 	}
 }
