@@ -75,6 +75,9 @@ type Redactor struct {
 	// occur where a window matched (covered); the others (short, or of low
 	// variety) are searched for always (bare).
 	covered, bare []string
+	// prefixes are the credentials' public prefixes, lower-cased: a span
+	// that starts inside one ("G" + "LPAT-XQ3…") takes the rest of it.
+	prefixes []string
 }
 
 // New returns a Redactor for secrets; empty ones are ignored.
@@ -86,6 +89,9 @@ func New(secrets ...string) *Redactor {
 			continue
 		}
 		public := len(publicPrefix.FindString(secret))
+		if public > 0 && !slices.Contains(r.prefixes, foldASCII(secret[:public])) {
+			r.prefixes = append(r.prefixes, foldASCII(secret[:public]))
+		}
 		for _, f := range forms(secret) {
 			f.text = foldASCII(f.text)
 			if f.text == "" || seen[f.text] {
@@ -117,8 +123,8 @@ func New(secrets ...string) *Redactor {
 }
 
 // publicPrefix is the kind marker tokens start with: "ghp_", "github_pat_",
-// "lin_api_", "lin_oauth_".
-var publicPrefix = regexp.MustCompile(`^(?:[a-z]+_)+`)
+// "lin_api_", "lin_oauth_", GitLab's "glpat-".
+var publicPrefix = regexp.MustCompile(`^(?:[a-z]+[_-])+`)
 
 // form is one encoding of a credential; verbatim ones keep its prefix
 // where it was.
@@ -214,7 +220,7 @@ func (r *Redactor) String(s string) string {
 	if r.Empty() {
 		return s
 	}
-	spans := r.match(s)
+	spans := r.withPrefixes(s, r.match(s))
 	views := []*view{{text: []byte(s)}} // identity: from and to are nil
 	if mayEncode(s) {
 		for _, d := range decodedViews(s) {
@@ -253,6 +259,29 @@ func (r *Redactor) String(s string) string {
 	}
 	b.WriteString(s[last:])
 	return b.String()
+}
+
+// withPrefixes extends each span of s that starts inside a public prefix
+// (the prefix's first bytes before it, the rest at its start) over the
+// whole prefix: windows inside a prefix are not kept, so a piece of a
+// credential cut in its prefix would otherwise leave the prefix's start.
+func (r *Redactor) withPrefixes(s string, spans [][2]int) [][2]int {
+	if len(r.prefixes) == 0 || len(spans) == 0 {
+		return spans
+	}
+	var out [][2]int
+	for _, sp := range spans {
+		for _, p := range r.prefixes {
+			for j := len(p) - 1; j > 0; j-- {
+				if sp[0] >= j && sp[0]+len(p)-j <= len(s) && foldASCII(s[sp[0]-j:sp[0]+len(p)-j]) == p {
+					sp[0] -= j
+					break
+				}
+			}
+		}
+		out = insert(out, sp)
+	}
+	return out
 }
 
 // match is the spans of s, sorted and merged, that hold a window or a

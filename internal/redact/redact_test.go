@@ -133,6 +133,23 @@ func TestAdversarialSpellings(t *testing.T) {
 	}
 }
 
+// A piece cut inside the public prefix takes the whole prefix with it,
+// and spans it meets merge.
+func TestPieceInsideThePrefix(t *testing.T) {
+	r := redact.New("glpat-Vn7kQ2xM9pT4wZ1rL8cB3yH6fG5dJ0sA2", ghToken)
+	for in, want := range map[string]string{
+		"bad GLPAT-VN7KQ2 x":          "bad " + redact.Marker + " x",
+		"bad pat-Vn7kQ2xM y":          "bad " + redact.Marker + " y",
+		"glpat-Vn7kQ2 glpat-Vn7kQ2":   redact.Marker + " " + redact.Marker,
+		"hp_16C7e42F and p_16C7e42F.": redact.Marker + " and " + redact.Marker + ".",
+		"a glpat- token":              "a glpat- token",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+}
+
 // A whole credential goes with its public prefix, and a credential too
 // short or too uniform for windows is still matched whole.
 func TestWholeForms(t *testing.T) {

@@ -135,8 +135,8 @@ func leakViews(text string) []string {
 }
 
 // publicPrefix is the kind marker a token starts with ("ghp_",
-// "lin_oauth_"): naming it is no leak.
-var publicPrefix = regexp.MustCompile(`^(?:[a-z]+_)+`)
+// "lin_oauth_", "glpat-"): naming it is no leak.
+var publicPrefix = regexp.MustCompile(`^(?:[a-z]+[_-])+`)
 
 func leakIn(secret, text string) string {
 	folded := strings.ToLower(text)
