@@ -221,20 +221,18 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	spans := r.withPrefixes(s, r.match(s))
-	views := []*view{{text: []byte(s)}} // identity: from and to are nil
+	runs := collapsed(s, &view{}) // s itself: from and to are nil
 	if mayEncode(s) {
 		for _, d := range decodedViews(s) {
 			for _, sp := range r.match(string(d.text)) {
 				spans = insert(spans, d.span(sp[0], sp[1]))
 			}
-			views = append(views, d)
+			runs = append(runs, collapsed(d.text, d)...)
 		}
 	}
-	for _, v := range views {
-		for _, run := range collapsed(v) {
-			for _, sp := range r.match(string(run.text)) {
-				spans = insert(spans, run.span(sp[0], sp[1]))
-			}
+	for _, run := range runs {
+		for _, sp := range r.match(string(run.text)) {
+			spans = insert(spans, run.span(sp[0], sp[1]))
 		}
 	}
 	if len(spans) == 0 {

@@ -189,9 +189,8 @@ const minCore = 3
 // and the same non-alphanumeric byte between every two, plus the
 // alphanumeric text touching it on either side ("e42-F-2-9" reads
 // "e42F29"); runs shorter than Window in all are left out.
-func collapsed(v *view) []*view {
+func collapsed[T string | []byte](t T, v *view) []*view {
 	var out []*view
-	t := v.text
 	for i := 0; i+1 < len(t); {
 		sep := t[i+1]
 		if isAlnum(sep) || t[i] == sep {
