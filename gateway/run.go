@@ -64,6 +64,9 @@ func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, c
 		return nil, explain(o, p, err)
 	}
 	finish(out.ProtoReflect(), p.Ref())
+	// Redacted here, before anything is made of it: the ownership row and
+	// the dedup memo are written from this answer.
+	s.redactMessage(out.ProtoReflect())
 	return out, nil
 }
 

@@ -63,6 +63,9 @@ func New(cfg Config) (*Service, error) {
 		log = slog.Default()
 	}
 	s := &Service{cfg: c, store: cfg.Store, log: log, validator: v, byRequest: map[protoreflect.FullName]*handler.Table{}}
+	// Whatever the store writes from here on is redacted with the
+	// gateway's credentials (ownership rows, event keys, delivery ids).
+	cfg.Store.SetRedactor(c.redactor)
 	tables := cfg.Tables
 	if len(tables) == 0 {
 		tables = []*handler.Table{gatewayv1handler.ForgeTable}

@@ -32,9 +32,10 @@ type target struct {
 // begins, so a read-then-write transaction cannot fail half way with
 // SQLITE_BUSY_SNAPSHOT (which the busy timeout does not retry);
 // temp_store(MEMORY) keeps the savepoints of grouped creates (CreateTx) out
-// of temporary files.
+// of temporary files; secure_delete(1) zeroes what a row update or delete
+// frees, so a scrubbed credential (Scrub) does not linger in free pages.
 const sqlitePragmas = "_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_txlock=immediate"
+	"&_pragma=synchronous(NORMAL)&_pragma=temp_store(MEMORY)&_pragma=secure_delete(1)&_txlock=immediate"
 
 // parseDSN accepts:
 //

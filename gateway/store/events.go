@@ -80,6 +80,7 @@ func (s *Store) recordChanges(ctx context.Context, a Artifact, changes []Change)
 		}
 		now := millis(s.now())
 		for _, c := range changes {
+			c.ArtifactID, c.DedupKey = s.redact(c.ArtifactID), s.redact(c.DedupKey)
 			for _, sub := range subs {
 				res, err := tx.ExecContext(ctx, s.q(`INSERT INTO gateway_events
 					(seq, subscription_id, account, type, artifact_kind, artifact_id, actor_account, dedup_key, payload, recorded_ms)

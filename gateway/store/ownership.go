@@ -39,6 +39,7 @@ func (s *Store) RecordOwnership(ctx context.Context, o Ownership) error {
 }
 
 func (s *Store) recordOwnership(ctx context.Context, q querier, o Ownership) error {
+	o = s.redactOwnership(o)
 	_, err := q.ExecContext(ctx, s.q(`INSERT INTO gateway_ownership
 		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),

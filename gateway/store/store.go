@@ -15,10 +15,13 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" driver
 	"modernc.org/sqlite"
+
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 // DefaultLease is how long a create claim stays valid without a heartbeat:
@@ -48,6 +51,8 @@ type Store struct {
 	lease   time.Duration
 	now     func() time.Time
 	log     *slog.Logger
+	// redactor redacts what the store writes (redact.go).
+	redactor atomic.Pointer[redact.Redactor]
 
 	// creates hands CreateTx's creates to the committer, which runs them
 	// (up to groupMax per transaction); committing starts it.

@@ -150,6 +150,7 @@ func (s *Store) ClaimWatches(ctx context.Context, c Claim) ([]Watch, error) {
 // non-zero next moves its next poll (a backoff). It reports false, storing
 // nothing, when the lease was lost.
 func (s *Store) FinishWatch(ctx context.Context, w Watch, state []byte, next time.Time) (bool, error) {
+	state = s.redactBytes(state)
 	var res sql.Result
 	var err error
 	key := []any{providerColumn(w.Forge.Provider), w.Forge.Host, w.Repo, string(w.Kind), int64(w.Number), w.lease}

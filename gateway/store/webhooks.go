@@ -10,6 +10,7 @@ import (
 // delivery id. It reports false when the id was recorded before: a
 // redelivery, whose changes are already stored.
 func (s *Store) RecordDelivery(ctx context.Context, f Forge, id string) (bool, error) {
+	id = s.redact(id) // a forge's header: kept as Delivered looks it up
 	res, err := s.db.ExecContext(ctx, s.q(`INSERT INTO gateway_webhook_deliveries (provider, host, delivery_id, received_ms)
 		VALUES (?, ?, ?, ?) ON CONFLICT (provider, host, delivery_id) DO NOTHING`),
 		providerColumn(f.Provider), f.Host, id, millis(s.now()))
@@ -25,6 +26,7 @@ func (s *Store) RecordDelivery(ctx context.Context, f Forge, id string) (bool, e
 
 // Delivered reports whether a webhook delivery id was recorded.
 func (s *Store) Delivered(ctx context.Context, f Forge, id string) (bool, error) {
+	id = s.redact(id)
 	var n int
 	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM gateway_webhook_deliveries
 		WHERE provider = ? AND host = ? AND delivery_id = ?`), providerColumn(f.Provider), f.Host, id).Scan(&n)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/internal/redact"
 )
 
 func newAudit() *cobra.Command {
@@ -68,6 +69,12 @@ Records are listed oldest first.`,
 			if err != nil {
 				return err
 			}
+			// Rows are redacted when written, and stored ones scrubbed when
+			// the gateway starts; the credentials this command can read
+			// redact the output too, for a store no gateway has opened
+			// since.
+			creds, _ := cfg.Resolve()
+			redactAudit(records, redact.New(creds.Values()...))
 			return printAudit(out, records, format, emptyAudit(account, session, since))
 		},
 	}
@@ -118,6 +125,15 @@ func shortDuration(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
+}
+
+// redactAudit redacts every text field of records in place.
+func redactAudit(records []store.Ownership, r *redact.Redactor) {
+	for i := range records {
+		o := &records[i]
+		o.Account, o.Session, o.Tool = r.String(o.Account), r.String(o.Session), r.String(o.Tool)
+		o.Repo, o.ID, o.URL, o.Forge.Host = r.String(o.Repo), r.String(o.ID), r.String(o.URL), r.String(o.Forge.Host)
+	}
 }
 
 // auditRecord is one row of the json format.

@@ -18,6 +18,7 @@ func newMCP() *cobra.Command {
 	var f toolFlags
 	var tf tlsFlags
 	var httpAddr string
+	var hf mcpHTTPFlags
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the forge tools to an agent runtime over MCP (stdio, or streamable HTTP)",
@@ -34,7 +35,12 @@ With --http the gateway runs in-process and every request carries
 "Authorization: Bearer <token>": the token names the account (its
 token_envs in the config; --token-env adds one to the account of --session,
 the first by default), and the tools act as that account. Bind it to
-loopback, or give it --tls-cert and --tls-key.
+loopback, or give it --tls-cert and --tls-key. A request from a browser
+page (an Origin header) is refused with 403 unless its origin is loopback
+on a loopback listener or named by --allow-origin; "null" never passes.
+A session closes after --session-idle with no request, and a token holds
+at most --max-sessions open: a new one past that closes the token's
+idlest session.
 
 Each subscription (forge_subscribe) is also a resource,
 forge://subscriptions/<id>: resources/read returns what forge_get_events
@@ -52,11 +58,12 @@ gateway also polls subscribed GitHub artifacts while the server runs.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if httpAddr != "" {
-				return runMCPHTTP(cmd, &f, &tf, httpAddr)
+				return runMCPHTTP(cmd, &f, &tf, &hf, httpAddr)
 			}
 			if tf.cert != "" || tf.key != "" {
 				return usageError{fmt.Errorf("--tls-cert and --tls-key are for --http")}
 			}
+
 			s, err := f.open(cmd.Context(), cmd.ErrOrStderr())
 			if err != nil {
 				return err
@@ -85,13 +92,17 @@ gateway also polls subscribed GitHub artifacts while the server runs.`,
 	f.register(cmd, "warn")
 	tf.register(cmd)
 	cmd.Flags().StringVar(&httpAddr, "http", "", "serve MCP over streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio; needs bearer tokens")
+	hf.register(cmd)
 	return cmd
 }
 
 // runMCPHTTP serves MCP over HTTP for the in-process gateway's accounts.
-func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, addr string) error {
+func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, hf *mcpHTTPFlags, addr string) error {
 	if f.gateway != "" {
 		return usageError{fmt.Errorf("--http serves the in-process gateway's accounts by their tokens: drop --gateway")}
+	}
+	if hf.idle < 0 || hf.max < 0 {
+		return usageError{fmt.Errorf("--session-idle and --max-sessions: 0 for no limit, or a positive value")}
 	}
 	log, err := f.logger(cmd.ErrOrStderr())
 	if err != nil {
@@ -123,7 +134,8 @@ func runMCPHTTP(cmd *cobra.Command, f *toolFlags, tf *tlsFlags, addr string) err
 	done := sys.background(ctx)
 	defer done()
 	defer stop()
-	h := &mcpHTTP{sys: sys, ctx: ctx, options: f.build, log: sys.log, servers: map[gateway.Identity]*mcp.Server{}}
+	h := &mcpHTTP{sys: sys, ctx: ctx, options: f.build, log: sys.log, servers: map[gateway.Identity]*mcp.Server{},
+		allowOrigin: hf.allowOrigin, limits: newSessionLimits(hf.idle, hf.max, sys.log)}
 	return serveMCPHTTP(ctx, h, addr, tlsConfig, cmd.OutOrStdout())
 }
 

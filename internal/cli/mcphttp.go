@@ -39,13 +39,22 @@ type mcpHTTP struct {
 	options func(runtime.Transport) (*runtime.Toolset, error)
 	log     *slog.Logger
 
+	// allowOrigin are the --allow-origin entries; limits bound sessions.
+	allowOrigin []string
+	limits      *sessionLimits
+
 	mu      sync.Mutex
 	servers map[gateway.Identity]*mcp.Server
 }
 
-// handler is the MCP endpoint behind the bearer check.
-func (h *mcpHTTP) handler() http.Handler {
-	mcpHandler := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{Logger: h.log})
+// handler is the MCP endpoint behind the Origin check, the bearer check
+// and the session cap, for a listener on addr.
+func (h *mcpHTTP) handler(addr net.Addr) (http.Handler, error) {
+	origins, err := newOriginPolicy(addr, h.allowOrigin)
+	if err != nil {
+		return nil, err
+	}
+	mcpHandler := mcp.NewStreamableHTTPHandler(h.server, &mcp.StreamableHTTPOptions{Logger: h.log, SessionTimeout: h.limits.idle})
 	verify := func(_ context.Context, token string, _ *http.Request) (*auth.TokenInfo, error) {
 		id, ok := h.sys.svc.Authenticate(token)
 		if !ok {
@@ -57,8 +66,9 @@ func (h *mcpHTTP) handler() http.Handler {
 		return &auth.TokenInfo{UserID: id.Account + "/" + id.Session, Extra: map[string]any{identityKey: id}}, nil
 	}
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})(mcpHandler))
-	return mux
+	bearer := auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{AllowMissingExpiration: true})
+	mux.Handle(mcpPath, origins.wrap(bearer(h.limits.wrap(h.server, mcpHandler))))
+	return mux, nil
 }
 
 // server is the MCP server of the request's identity, built on first use.
@@ -90,12 +100,17 @@ func serveMCPHTTP(ctx context.Context, h *mcpHTTP, addr string, tlsConfig *tls.C
 	if err != nil {
 		return err
 	}
+	handler, err := h.handler(l.Addr())
+	if err != nil {
+		l.Close()
+		return err
+	}
 	if tlsConfig != nil {
 		l = tls.NewListener(l, tlsConfig)
 	}
 	server.WarnExposure(h.log, "MCP HTTP listener", l.Addr(), tlsConfig != nil, h.sys.svc.HasTokens())
 	srv := &http.Server{
-		Handler:           h.handler(),
+		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog:          slog.NewLogLogger(h.log.Handler(), slog.LevelWarn),
 	}

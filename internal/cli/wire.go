@@ -164,6 +164,13 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	if sys.svc, err = gateway.New(gcfg); err != nil {
 		return nil, err
 	}
+	// Rows stored before redaction came first (or before a credential was
+	// configured) are redacted once, before anyone is served.
+	if n, err := sys.svc.Scrub(ctx); err != nil {
+		return nil, err
+	} else if n > 0 {
+		log.Info("redacted credentials in stored rows", "rows", n)
+	}
 	return sys, nil
 }
 

@@ -3,6 +3,7 @@ package redact_test
 import (
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -49,12 +50,102 @@ func TestOrdinaryTextIsKept(t *testing.T) {
 	for _, text := range []string{
 		"Create a token (ghp_ or github_pat_ prefix) and a Linear key (lin_api_...).",
 		"padding 00000000000000000000 and aaaaaaaaaaaa",
-		"Commit 16c7e42 fixed it; see #1347 and https://github.com/octocat/Hello-World/pull/1350",
+		"Commit 9f3ab05 fixed it; see #1347 and https://github.com/octocat/Hello-World/pull/1350",
 		"héllo wörld 😀",
 		"",
 	} {
 		if got := r.String(text); got != text {
 			t.Errorf("%q became %q", text, got)
+		}
+	}
+}
+
+// The floor is Window (6) bytes: a piece of a credential that long is
+// redacted, whatever it looks like (here a 7-byte piece that could pass
+// for a short commit id), and one shorter is not.
+func TestShortChunks(t *testing.T) {
+	r := redact.New(ghToken)
+	for in, want := range map[string]string{
+		"Commit 16c7e42 fixed it":       "Commit " + redact.Marker + " fixed it",
+		"Commit 16c7e4 fixed it":        "Commit " + redact.Marker + " fixed it",
+		"Commit 16c7e fixed it":         "Commit 16c7e fixed it",
+		"ids 16C7e and 2F292 and 0c838": "ids 16C7e and 2F292 and 0c838",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Encoded forms are redacted where they stand, and the text around them
+// is kept byte for byte: offsets in the decoded views map back.
+func TestEncodedFormsKeepTheirSurroundings(t *testing.T) {
+	r := redact.New(ghToken)
+	full := ""
+	for i := range len(ghToken) {
+		full += fmt.Sprintf("%%%02x", ghToken[i])
+	}
+	fw := strings.Map(func(c rune) rune { return c + 0xFEE0 }, ghToken)
+	for in, want := range map[string]string{
+		"a%41b " + full + " 100% &amp; done": "a%41b " + redact.Marker + " 100% &amp; done",
+		"«" + fw + "» ｆｕｌｌ":                  "«" + redact.Marker + "» ｆｕｌｌ",
+		"x g-h-p-_-1-6-C-7-e-4-2-F y a-b":    "x " + redact.Marker + " y a-b",
+		"&lt;&#x67;&#104;p_16C7e42F&gt;":     "&lt;" + redact.Marker + "&gt;",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// Found by attacking the views: spellings a model reads as the token
+// that the first decoded view missed. Each is redacted, and the text
+// around it kept.
+func TestAdversarialSpellings(t *testing.T) {
+	r := redact.New(ghToken)
+	each := func(format string) string {
+		out := ""
+		for i := range len(ghToken) {
+			out += fmt.Sprintf(format, ghToken[i])
+		}
+		return out
+	}
+	for name, echo := range map[string]string{
+		"double percent-encoding":    each("%%25%02X"),
+		"entity of a percent-escape": each("&#37;%02x"),
+		"zero-width space between":   strings.Join(strings.Split(ghToken, ""), "\u200b"),
+		"soft hyphen between":        strings.Join(strings.Split(ghToken, ""), "\u00ad"),
+		"word joiner between":        strings.Join(strings.Split(ghToken, ""), "\u2060"),
+		"combining mark on each":     strings.Join(strings.Split(ghToken, ""), "\u0301"),
+		"zero-width, then dashes":    strings.Join(strings.Split(ghToken, ""), "\u200b-"),
+		"percent-encoded separators": strings.Join(strings.Split(ghToken, ""), "%2D"),
+		"entities with spaces":       each("&#%d; "),
+	} {
+		text := "before «" + echo + "» after"
+		got := r.String(text)
+		if l := testkit.Leak(ghToken, got); l != "" || strings.Contains(got, ghToken[4:10]) || !strings.Contains(got, redact.Marker) {
+			t.Errorf("%s: %q redacts to %q", name, text, got)
+			continue
+		}
+		if !strings.HasPrefix(got, "before «") || !strings.HasSuffix(got, "» after") {
+			t.Errorf("%s: the surroundings were damaged: %q", name, got)
+		}
+	}
+}
+
+// A piece cut inside the public prefix takes the whole prefix with it,
+// and spans it meets merge.
+func TestPieceInsideThePrefix(t *testing.T) {
+	r := redact.New("glpat-Vn7kQ2xM9pT4wZ1rL8cB3yH6fG5dJ0sA2", ghToken)
+	for in, want := range map[string]string{
+		"bad GLPAT-VN7KQ2 x":          "bad " + redact.Marker + " x",
+		"bad pat-Vn7kQ2xM y":          "bad " + redact.Marker + " y",
+		"glpat-Vn7kQ2 glpat-Vn7kQ2":   redact.Marker + " " + redact.Marker,
+		"hp_16C7e42F and p_16C7e42F.": redact.Marker + " and " + redact.Marker + ".",
+		"a glpat- token":              "a glpat- token",
+	} {
+		if got := r.String(in); got != want {
+			t.Errorf("%q = %q, want %q", in, got, want)
 		}
 	}
 }
@@ -87,6 +178,10 @@ func FuzzRedact(f *testing.F) {
 		f.Add(e)
 	}
 	f.Add("plain text ünïcödé")
+	f.Add("%" + "&#x;" + "&#1114112;" + "&" + "a-" + "ｇ-ｈ-")
+	f.Add("g-h-p-_-1-6%43%37&#101;&#x34;２F292c")
+	f.Add("%2567%2568&#37;70_\u200b1\u200b6\u0301C7e42F")
+	f.Add("&#x200b;&#173;%E2%80%8B%%%25%2")
 	r := redact.New(ghToken)
 	f.Fuzz(func(t *testing.T, text string) {
 		got := r.String(text)

@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	token    = "gitea_fakeAuthorToken000000000000000000"
+	token    = "gitea_Xq4mT9vK2pW7zR3nB8yL1cH6fD5sJ0aG4e"
 	reviewer = "gitea_fakeReviewerToken0000000000000000"
 	repo     = "acme/widgets"
 )

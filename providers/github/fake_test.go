@@ -20,8 +20,8 @@ import (
 // version, media type, user agent, JSON body.
 
 const (
-	authorToken   = "ghp_authorTokenForTests0000000000000000"
-	reviewerToken = "ghp_reviewerTokenForTests000000000000000"
+	authorToken   = "ghp_aK3vT8mQ1zX6pW9rN4yL7cB2hF5dJ0sG4eUx"
+	reviewerToken = "ghp_rV5nH2kP9wT4qZ7mX1cL8yB3fG6dJ0sA5eUz"
 	testUserAgent = "forgetools-test/1.0"
 
 	acceptV3        = "application/vnd.github.v3+json"

@@ -16,7 +16,7 @@ import (
 )
 
 const (
-	token    = "glpat-fakeAuthorToken00000000000000000"
+	token    = "glpat-Vn7kQ2xM9pT4wZ1rL8cB3yH6fG5dJ0sA2"
 	reviewer = "glpat-fakeReviewerToken000000000000000"
 	proj     = "platform/infra/deploy"
 	escaped  = "/projects/platform%2Finfra%2Fdeploy"

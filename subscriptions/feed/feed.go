@@ -91,7 +91,14 @@ func (f *Feed) Record(ctx context.Context, a store.Artifact, changes ...subscrip
 		if c.Event == nil || c.Key == "" {
 			return fmt.Errorf("feed: a change to %s#%d has no event or no key", a.Repo, a.Number)
 		}
-		payload, err := proto.Marshal(c.Event)
+		ev := c.Event
+		if r := f.store.Redactor(); !r.Empty() {
+			// A forge's text goes into the payload: redacted before it is
+			// stored, on a copy (the caller's event is its own).
+			ev = proto.Clone(c.Event).(*forgev1.Event)
+			r.Proto(ev.ProtoReflect())
+		}
+		payload, err := proto.Marshal(ev)
 		if err != nil {
 			return fmt.Errorf("feed: %w", err)
 		}
