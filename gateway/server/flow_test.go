@@ -46,6 +46,11 @@ func serveFlow(t *testing.T, dsn string, accounts ...gateway.Account) *flowGatew
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The approval policy lets everything run, so what holds a call here
+	// is a flow rule alone (the policy's own tests are in approval_test.go).
+	for i := range accounts {
+		accounts[i].Policy = gateway.Unattended()
+	}
 	cfg := gateway.Config{Accounts: accounts, Forges: []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
 		Store: st, State: subscriptions.State(st), Logger: log}
 	svc, err := gateway.New(cfg)
