@@ -82,7 +82,14 @@ func TestGetIssueKeepsTheShownCommentsOfAnOversizedPage(t *testing.T) {
 	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Busy"})
 	var page []map[string]any
 	for i := range 500 {
-		page = append(page, map[string]any{"id": i + 1, "body": fmt.Sprint("comment ", i), "user": map[string]any{"login": "someone"}})
+		// Each a comment as GitHub's description has it: the fake's
+		// answers are held to it.
+		page = append(page, map[string]any{
+			"id": i + 1, "node_id": fmt.Sprint("IC_", i+1), "url": fmt.Sprint("https://api.github.com/repos/octocat/Hello-World/issues/comments/", i+1),
+			"body": fmt.Sprint("comment ", i), "created_at": "2026-01-02T03:04:05Z", "updated_at": "2026-01-02T03:04:05Z",
+			"user": map[string]any{"login": "someone", "id": 7, "node_id": "U_7", "gravatar_id": "", "site_admin": false, "type": "User",
+				"url": "https://api.github.com/users/someone"},
+		})
 	}
 	body, _ := json.Marshal(page)
 	srv.Inject(fmt.Sprintf("GET /repos/octocat/Hello-World/issues/%d/comments", n), githubtest.Response{Body: string(body)})

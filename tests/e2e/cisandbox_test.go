@@ -28,9 +28,12 @@ forges:
   - provider: github
     api_url: http://127.0.0.1:9/
     token_env: E2E_GITHUB_TOKEN
+# Pushes run unattended: this test is about the CI sandbox, not the gate.
 accounts:
-  - {name: alice, agent_handle: alice-bot, owner_handle: alice, scope: ["demo/app"], sessions: [alice-1]}
-  - {name: ops, agent_handle: ops-bot, owner_handle: ops, scope: ["demo/*"], sessions: [ops-1], push_to_default_branch: true}
+  - {name: alice, agent_handle: alice-bot, owner_handle: alice, scope: ["demo/app"], sessions: [alice-1],
+     policy: {push: allow, risk: {high: allow}}, flow: {untrusted_content: false}}
+  - {name: ops, agent_handle: ops-bot, owner_handle: ops, scope: ["demo/*"], sessions: [ops-1], push_to_default_branch: true,
+     policy: {push: allow, risk: {high: allow}}, flow: {untrusted_content: false}}
 `
 
 // ciThief is what a hostile agent commits as its CI: it hunts the

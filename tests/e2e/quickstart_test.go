@@ -58,7 +58,7 @@ func TestGitHubQuickStart(t *testing.T) {
 	// repositories this configuration cannot ask about any more: unknown
 	// counts as private, so a public write waits for an operator.
 	e.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`, gheFlags...).
-		want(t, 1, `forge_create_issue failed: permission_denied: forge_create_issue waits for an operator: flow: private to public: this session read github/github\.com octocat/Hello-World \(unknown, read with forge_get_issue\).*`)
+		want(t, 1, `forge_create_issue failed: pending_approval: approval ap-[a-z0-9]+: this call waits for an operator and has not reached the forge: this session read github/github\.com octocat/Hello-World \(unknown, read with forge_get_issue\).* \(flow: private to public\)\. Call again with the same arguments.*`)
 	// A fresh agent (its own data directory) has read nothing.
 	e2 := newEnv(t, "GITHUB_TOKEN="+quickToken)
 	e2.call("forge_create_issue", `{"repo":"acme/widgets","title":"On Enterprise"}`, gheFlags...).

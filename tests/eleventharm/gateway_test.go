@@ -105,7 +105,13 @@ func startGateway(t *testing.T, dsn string) *testGateway {
 		Forges: []gateway.Forge{{Provider: c, Default: true}, {Provider: newLocal("plain.test", "https://plain.test")}},
 		Accounts: []gateway.Account{{
 			Name: "alice", AgentHandle: "agent-7", OwnerHandle: "owner-a",
-			Scope: []string{"acme/*"}, Sessions: []string{"s1"},
+			// An entry naming no forge covers the default forge only; the
+			// second forge is named.
+			Scope: []string{"acme/*", "plain.test:acme/*"}, Sessions: []string{"s1"},
+			// The arm's dispatch is under test, not the gate: neither the
+			// policy nor a flow rule (a read on one forge, then a write on
+			// the other) holds its calls.
+			Policy: gateway.Unattended(), Flow: gateway.FlowRules{AllowPrivateToPublic: true, AllowUntrustedContent: true},
 		}},
 		Store:  st,
 		Logger: log,
