@@ -182,6 +182,10 @@ accounts:
     owner_handle: alice
     scope: [%s/*]
     sessions: [%s]
+    # The forge is under test, not the gate: pushes run unattended, and
+    # the issues the bot itself filed do not hold them.
+    policy: {push: allow, risk: {high: allow}}
+    flow: {untrusted_content: false}
 `, filepath.Join(dir, "forgetools.db"), filepath.Join(dir, "s"), g.Host, g.URL, account, u.bot.Name, session)
 	cfg := filepath.Join(dir, "forgetools.yaml")
 	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {

@@ -68,7 +68,7 @@ var handsContracts = []contract{{
 		"# entries[0]\n<<<name-NONCE\nmain.go\n>>>NONCE\ntype: file\nsize: 27\nsha: 3b18e51\n" +
 		"# entries[1]\n<<<name-NONCE\ninternal\n>>>NONCE\ntype: dir\nsha: 4b825dc",
 	wrong: fileResult, wrongName: "file",
-	params: "repo, path, ref, forge_provider, forge_host",
+	params: "repo, path, ref, cursor, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":""}`, "repo: must not be blank"},
 		{`{"repo":"acme/widgets","path":["cmd"]}`, "path: expected a string, got array"},
