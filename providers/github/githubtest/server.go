@@ -180,9 +180,13 @@ func (s *Server) Pending() []string { return s.rec.Pending() }
 // Requests is every request received so far, oldest first.
 func (s *Server) Requests() []Request { return s.rec.Requests() }
 
+// Statuses is how many answers of each status the fake sent.
+func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
+
 // ServeHTTP records the request, then answers it with an injected response
 // or from the state.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = s.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
 	path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
 	if !ok {
