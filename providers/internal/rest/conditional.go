@@ -39,8 +39,8 @@ const (
 	// forge's, a log) pass through uncached.
 	MaxCachedBody = 1 << 20
 	// MaxCacheEntries and MaxCacheBytes bound one client's cache.
-	MaxCacheEntries = 2048
-	MaxCacheBytes   = 64 << 20
+	MaxCacheEntries = 1024
+	MaxCacheBytes   = 16 << 20
 )
 
 // credentialHeaders carry a credential on the REST forges: GitHub's and
