@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -24,11 +25,11 @@ import (
 // So a read is as fresh as without the cache; what it saves is the
 // forge's quota and the body's transfer.
 //
-// An entry is keyed by the credential (an HMAC, under a key random to
-// this process, of the headers that carry one, so no secret is stored
-// and one credential's answer is never served to another), the method,
-// the URL and the request headers that vary an answer (Accept,
-// Accept-Encoding). Only a whole 200 with a validator, no Set-Cookie, no
+// An entry is keyed by an HMAC, under a key random to this process, of
+// the credential (the headers that carry one), the method, the URL and
+// the request headers that vary an answer (Accept, Accept-Encoding): no
+// secret is stored, and one credential's answer is never served to
+// another. Only a whole 200 with a validator, no Set-Cookie, no
 // "no-store" and a body of at most MaxCachedBody is stored; the cache
 // holds at most MaxCacheEntries entries and MaxCacheBytes bytes, least
 // recently used first out.
@@ -90,19 +91,24 @@ func (t *conditionalTransport) key(r *http.Request) string {
 		r.Header.Get("If-None-Match") != "" || r.Header.Get("If-Modified-Since") != "" {
 		return ""
 	}
+	// The whole key is a digest: neither a credential nor a URL (a signed
+	// log download's carries one in its query) is kept as sent.
 	mac := hmac.New(sha256.New, t.secret)
+	field := func(s string) {
+		io.WriteString(mac, strconv.Itoa(len(s))+":"+s)
+	}
 	for _, h := range credentialHeaders {
 		for _, v := range r.Header.Values(h) {
-			io.WriteString(mac, h+"\x00"+v+"\x00")
+			field(h)
+			field(v)
 		}
 	}
-	var b strings.Builder
-	b.Write(mac.Sum(nil))
-	b.WriteString("\x00" + r.Method + "\x00" + r.URL.String())
+	field(r.Method)
+	field(r.URL.String())
 	for _, h := range varyHeaders {
-		b.WriteString("\x00" + strings.Join(r.Header.Values(h), ","))
+		field(strings.Join(r.Header.Values(h), ","))
 	}
-	return b.String()
+	return string(mac.Sum(nil))
 }
 
 func (t *conditionalTransport) RoundTrip(r *http.Request) (*http.Response, error) {

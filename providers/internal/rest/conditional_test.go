@@ -115,7 +115,8 @@ func (o *origin) url(c *http.Client) string {
 
 // One credential's stored answer is never sent or served to another,
 // nor an answer for one Accept to another; GitLab's PRIVATE-TOKEN counts
-// as a credential as Authorization does. No credential is kept as sent.
+// as a credential as Authorization does. No credential (nor URL, which
+// may be a signed one) is kept as sent.
 func TestConditionalKeyedByCredentialAndAccept(t *testing.T) {
 	o, c := newOrigin(t)
 	u := o.url(c)
@@ -143,9 +144,9 @@ func TestConditionalKeyedByCredentialAndAccept(t *testing.T) {
 	cache.mu.Lock()
 	defer cache.mu.Unlock()
 	for k := range cache.byKey {
-		for _, secret := range []string{"alice", "bob", "glpat-one", "glpat-two"} {
+		for _, secret := range []string{"alice", "bob", "glpat-one", "glpat-two", "/api/thing"} {
 			if strings.Contains(k, secret) {
-				t.Fatalf("a cache key holds the credential %q", secret)
+				t.Fatalf("a cache key holds %q as sent", secret)
 			}
 		}
 	}
