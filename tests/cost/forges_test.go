@@ -55,17 +55,12 @@ func newGitHub(t *testing.T) *forge {
 	srv.AddToken(ghToken, "forgetools-bot")
 	srv.AddToken(ghReviewer, "forgetools-reviewer")
 	const repo = "octocat/Hello-World"
-	srv.AddRepo(repo, "main", "feature", "feature-large")
+	srv.AddRepo(repo, "main", "feature-small", "feature-large")
 	wf := ".github/workflows/ci.yml"
 	srv.AddWorkflow(repo, githubtest.Workflow{Path: wf, Name: "CI", Dispatch: true})
-	vars := map[string]map[string]string{}
-	for _, size := range []string{"small", "large"} {
+	vars := perSize(func(size, branch string) map[string]string {
 		// A run each: a re-run leaves its run in progress.
 		run := srv.AddRun(repo, githubtest.Run{Workflow: wf, Conclusion: "failure", Jobs: []githubtest.Job{{Name: "test", Conclusion: "failure", Log: "FAIL\n"}}})
-		branch := "feature"
-		if size == "large" {
-			branch = "feature-large"
-		}
 		issue := srv.AddIssue(repo, githubtest.Issue{Title: size + " issue", Body: "b"})
 		pull := srv.AddPull(repo, githubtest.Pull{Title: size + " pull", Body: "b", Head: branch})
 		if size == "large" {
@@ -82,9 +77,9 @@ func newGitHub(t *testing.T) *forge {
 			}
 			srv.AddCheckRuns(repo, pull, runs...)
 		}
-		vars[size] = map[string]string{"repo": repo, "issue": strconv.Itoa(issue), "pull": strconv.Itoa(pull),
+		return map[string]string{"repo": repo, "issue": strconv.Itoa(issue), "pull": strconv.Itoa(pull),
 			"run": strconv.FormatInt(run, 10), "workflow": "ci.yml", "sha": srv.Head(repo, branch)}
-	}
+	})
 	p, err := github.New(github.Options{APIURL: srv.APIURL(), Token: ghToken, ReviewerToken: ghReviewer})
 	if err != nil {
 		t.Fatal(err)
@@ -100,26 +95,21 @@ func newGitLab(t *testing.T) *forge {
 	srv.AddToken(glToken, "forgetools-bot")
 	srv.AddToken(glReviewer, "forgetools-reviewer")
 	const repo = "platform/infra/deploy"
-	srv.AddProject(repo, "main", map[string]string{"README.md": "# deploy\n", "charts/app/values.yaml": "replicas: 2\n"}, "feature", "feature-large")
+	srv.AddProject(repo, "main", map[string]string{"README.md": "# deploy\n", "charts/app/values.yaml": "replicas: 2\n"}, "feature-small", "feature-large")
 	run := srv.AddPipeline(repo, gitlabtest.Pipeline{Ref: "main", Status: "failed", Jobs: []gitlabtest.Job{{Name: "deploy", Status: "failed", Trace: "Error\n"}}})
 	p, err := gitlab.New(gitlab.Options{Host: srv.Host(), APIURL: srv.APIURL(), Token: glToken, ReviewerToken: glReviewer})
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]map[string]string{}
-	for _, size := range []string{"small", "large"} {
-		branch := "feature"
-		if size == "large" {
-			branch = "feature-large"
-		}
+	vars := perSize(func(size, branch string) map[string]string {
 		issue := srv.AddIssue(repo, gitlabtest.Issue{Title: size + " issue", Description: "b"})
 		pull := srv.AddMergeRequest(repo, gitlabtest.MergeRequest{Title: size + " pull", Source: branch, Pipeline: "success"})
 		if size == "large" {
 			comment(t, p, repo, uint64(issue), uint64(pull), 0)
 		}
-		vars[size] = map[string]string{"repo": repo, "issue": fmt.Sprint(issue), "pull": fmt.Sprint(pull),
+		return map[string]string{"repo": repo, "issue": fmt.Sprint(issue), "pull": fmt.Sprint(pull),
 			"run": fmt.Sprint(run), "workflow": "main", "sha": srv.Head(repo, branch)}
-	}
+	})
 	return &forge{name: "GitLab", provider: p, vars: vars,
 		counts:  func() (int, int) { return len(srv.Requests()), srv.Statuses()[304] },
 		seeding: fmt.Sprintf("%d comments on the issue and on the merge request, through the provider (the fake seeds no notes)", largeComments)}
@@ -131,7 +121,7 @@ func newGitea(t *testing.T) *forge {
 	srv.AddToken(gtToken, "forgetools-bot")
 	srv.AddToken(gtReviewer, "forgetools-reviewer")
 	const repo = "acme/gadgets"
-	srv.AddRepo(repo, "main", map[string]string{"README.md": "# gadgets\n", "src/gadget.go": "package gadget\n", ".gitea/workflows/ci.yml": "on: [push]\n"}, "feature", "feature-large")
+	srv.AddRepo(repo, "main", map[string]string{"README.md": "# gadgets\n", "src/gadget.go": "package gadget\n", ".gitea/workflows/ci.yml": "on: [push]\n"}, "feature-small", "feature-large")
 	srv.AddLabel(repo, "bug")
 	run := srv.AddRun(repo, giteatest.Run{Workflow: "ci.yml", Branch: "main", Status: "completed", Conclusion: "failure",
 		Jobs: []giteatest.Job{{Name: "test", Conclusion: "failure", Log: "FAIL\n"}}})
@@ -139,20 +129,15 @@ func newGitea(t *testing.T) *forge {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]map[string]string{}
-	for _, size := range []string{"small", "large"} {
-		branch := "feature"
-		if size == "large" {
-			branch = "feature-large"
-		}
+	vars := perSize(func(size, branch string) map[string]string {
 		issue := srv.AddIssue(repo, giteatest.Issue{Title: size + " issue", Body: "b"})
 		pull := srv.AddPull(repo, giteatest.Pull{Title: size + " pull", Head: branch, Status: "success"})
 		if size == "large" {
 			comment(t, p, repo, uint64(issue), uint64(pull), largeReviews)
 		}
-		vars[size] = map[string]string{"repo": repo, "issue": fmt.Sprint(issue), "pull": fmt.Sprint(pull),
+		return map[string]string{"repo": repo, "issue": fmt.Sprint(issue), "pull": fmt.Sprint(pull),
 			"run": fmt.Sprint(run), "workflow": "ci.yml", "sha": srv.Head(repo, branch)}
-	}
+	})
 	return &forge{name: "Gitea", provider: p, vars: vars,
 		counts: func() (int, int) { return len(srv.Requests()), srv.Statuses()[304] },
 		seeding: fmt.Sprintf("%d comments on the issue and on the pull request and %d reviews, through the provider (the fake seeds none)",
@@ -168,18 +153,27 @@ func newLinear(t *testing.T) *forge {
 	if err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]map[string]string{}
-	for _, size := range []string{"small", "large"} {
+	vars := perSize(func(size, branch string) map[string]string {
 		id := srv.AddIssue("ENG", lineartest.Issue{Title: size + " issue"})
 		n, _ := strconv.ParseUint(strings.TrimPrefix(id, "ENG-"), 10, 64)
 		if size == "large" {
 			comment(t, p, "ENG", n, 0, 0)
 		}
-		vars[size] = map[string]string{"repo": "ENG", "issue": fmt.Sprint(n), "pull": "1", "run": "1", "workflow": "ci", "sha": ""}
-	}
+		return map[string]string{"repo": "ENG", "issue": fmt.Sprint(n), "pull": "1", "run": "1", "workflow": "ci", "sha": ""}
+	})
 	return &forge{name: "Linear", provider: p, vars: vars,
 		counts:  func() (int, int) { return len(srv.Requests()), 0 },
 		seeding: fmt.Sprintf("%d comments on the issue, through the provider", largeComments)}
+}
+
+// perSize is each size's arm variables, as fill seeds them; branch is
+// the size's pull request head.
+func perSize(fill func(size, branch string) map[string]string) map[string]map[string]string {
+	out := map[string]map[string]string{}
+	for _, size := range sizes {
+		out[size] = fill(size, "feature-"+size)
+	}
+	return out
 }
 
 // comment makes the large artifact through the provider's own write arms
