@@ -26,6 +26,7 @@ generate: proto-deps
 	UPDATE_TOOLSNAPS=1 $(GO) test ./tests/toolsnaps/ -run TestToolSnapshots -count=1 >/dev/null
 	$(GO) run ./cmd/forgetools tools --format markdown > docs/tools.md
 	$(GO) run ./cmd/forgetools tools --format markdown --shape grouped > docs/tools-grouped.md
+	UPDATE_REQUESTS=1 $(GO) test ./tests/cost/ -run TestRequestsPerCall -count=1 >/dev/null
 
 lint: proto-deps
 	$(BUF) lint

@@ -136,6 +136,7 @@ func (s *Server) Requests() []Request { return s.rec.Requests() }
 // ServeHTTP records the request, then answers it with an injected
 // response or from the state.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = s.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
 	path, ok := strings.CutPrefix(r.URL.EscapedPath(), s.prefix+"/api/v1")
 	if !ok {
@@ -157,8 +158,22 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	a := s.handle(r, path, body)
 	s.mu.Unlock()
-	a.Write(w, r)
+	a.WriteConditional(w, r, etag)
 }
+
+// etag is the validator Gitea gives an answer: its API's JSON answers
+// carry none (Gitea sets ETags only where it serves a blob: raw files,
+// attachments, LFS objects), a raw file the quoted blob id (strong),
+// matched exactly.
+func etag(a answer, body []byte) string {
+	if a.Raw == nil {
+		return ""
+	}
+	return `"` + fakewire.BlobSHA(string(body)) + `"`
+}
+
+// Statuses is how many answers of each status the fake sent.
+func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
 
 // answer is one response from the state.
 type answer = fakewire.Answer

@@ -185,10 +185,14 @@ func (s *Server) Pending() []string { return s.rec.Pending() }
 // Requests is every request received so far, oldest first.
 func (s *Server) Requests() []Request { return s.rec.Requests() }
 
+// Statuses is how many answers of each status the fake sent.
+func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
+
 // ServeHTTP records the request, then answers it with an injected response
 // or from the state; with a check (NewChecked), the exchange is then held
 // to GitHub's description.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = s.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
 	if s.check == nil {
 		s.serve(w, r, body)

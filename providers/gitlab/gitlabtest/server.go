@@ -17,6 +17,8 @@
 package gitlabtest
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -112,6 +114,7 @@ func (s *Server) Requests() []Request { return s.rec.Requests() }
 // ServeHTTP records the request, then answers it with an injected
 // response or from the state.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = s.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
 	path, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v4")
 	route := r.Method + " " + path
@@ -136,8 +139,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		a = s.handle(r, path, body)
 		s.mu.Unlock()
 	}
-	a.Write(w, r)
+	a.WriteConditional(w, r, etag)
 }
+
+// etag is the validator GitLab's API gives every GET answer (Rack's
+// ETag middleware): a weak tag of a digest of the body. A GET whose
+// If-None-Match names it is answered 304 with no body.
+func etag(_ answer, body []byte) string {
+	sum := sha256.Sum256(body)
+	return `W/"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+// Statuses is how many answers of each status the fake sent.
+func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
 
 // answer is one response from the state.
 type answer = fakewire.Answer

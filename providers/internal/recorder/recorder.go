@@ -43,6 +43,7 @@ type Recorder[R any] struct {
 	requests []R
 	injected []injection
 	closed   chan struct{} // releases held answers
+	statuses map[int]int   // answers sent, by status (statuses.go)
 }
 
 type injection struct {

@@ -27,17 +27,19 @@ func (e *EgressError) Error() string {
 }
 
 // PinnedClient is an HTTP client that only ever talks to base's scheme and
-// host, over rt, and follows same-host redirects on reads only.
+// host, over rt, and follows same-host redirects on reads only. Its reads
+// are conditional (conditional.go): a repeated GET asks the forge whether
+// the answer changed and a 304 is served from the stored answer.
 func PinnedClient(base *url.URL, rt http.RoundTripper) *http.Client {
 	return PinnedClientFor(Origin(base), SameOrigin(base), rt)
 }
 
 // PinnedClientFor is an HTTP client whose requests and redirects go only
-// where allows says, over rt, following redirects on reads only. pinned
-// is how a refusal names what is allowed.
+// where allows says, over rt, following redirects on reads only, with
+// conditional reads. pinned is how a refusal names what is allowed.
 func PinnedClientFor(pinned string, allows func(*url.URL) bool, rt http.RoundTripper) *http.Client {
 	return &http.Client{
-		Transport:     &pinnedTransport{pinned: pinned, allows: allows, next: rt},
+		Transport:     &pinnedTransport{pinned: pinned, allows: allows, next: newConditional(rt, MaxCachedBody, MaxCacheEntries, MaxCacheBytes)},
 		CheckRedirect: redirectPolicy(pinned, allows),
 	}
 }

@@ -1,0 +1,58 @@
+package fakewire
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Validator names the ETag a forge gives an answer, or "" for none: a
+// fake's rule for which answers carry one and in what form (GitLab's
+// weak digest of every API answer, Gitea's blob id on raw files only).
+type Validator func(a Answer, body []byte) string
+
+// WriteConditional sends a as Write does, and answers a GET as a forge
+// with conditional requests does: a 200 carries the ETag v names, and
+// when the request's If-None-Match lists it (or "*"), the answer is 304
+// Not Modified with the ETag and no body.
+func (a Answer) WriteConditional(w http.ResponseWriter, r *http.Request, v Validator) {
+	if r.Method != http.MethodGet || a.Status != http.StatusOK {
+		a.Write(w, r)
+		return
+	}
+	body := a.Raw
+	if body == nil && a.Body != nil {
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		enc.Encode(a.Body)
+		body = buf.Bytes()
+	}
+	tag := v(a, body)
+	if tag == "" {
+		a.Write(w, r)
+		return
+	}
+	w.Header().Set("ETag", tag)
+	if listed(r.Header.Get("If-None-Match"), tag) {
+		for k, vs := range a.Header {
+			w.Header()[k] = vs
+		}
+		w.Header().Del("Content-Type")
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	a.Write(w, r)
+}
+
+// listed reports whether an If-None-Match header lists tag exactly, or
+// is "*".
+func listed(header, tag string) bool {
+	for v := range strings.SplitSeq(header, ",") {
+		if v = strings.TrimSpace(v); v == "*" || v == tag {
+			return true
+		}
+	}
+	return false
+}
