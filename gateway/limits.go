@@ -201,4 +201,3 @@ func exhausted(wait time.Duration, format string, args ...any) error {
 	fe.RetryAfterMs = retryAfterMillis(max(wait, time.Millisecond))
 	return inBand{fe}
 }
-
