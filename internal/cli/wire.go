@@ -149,7 +149,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 			sys.Close()
 		}
 	}()
-	gcfg.Store, gcfg.State = st, subscriptions.State(st)
+	gcfg.Store, gcfg.State, gcfg.Wake = st, subscriptions.State(st), sys.feed.Wake
 	for i, f := range cfg.Forges {
 		if f.Provider == "local" {
 			if forges[i], err = buildLocal(ctx, st, sys.feed, f, cfg.Store, log); err != nil {
