@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
@@ -64,16 +63,7 @@ func serveWatched(t *testing.T, dsn string) *watched {
 		t.Fatal(err)
 	}
 	path, h := fd.Handler()
-	srv := server.New(svc, server.Options{Logger: log, Handlers: map[string]http.Handler{path: h}})
-	dir, err := os.MkdirTemp("", "ftev")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if _, err := srv.ListenSockets(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Shutdown(context.Background()) })
+	dir := listenSocketsWith(t, svc, server.Options{Logger: log, Handlers: map[string]http.Handler{path: h}})
 	return &watched{localGateway: &localGateway{store: st, dir: dir}, svc: svc, clock: c}
 }
 
