@@ -103,3 +103,25 @@ func decisionLine(a store.Approval) string {
 	}
 	return fmt.Sprintf("approval %s: %s is %s", a.ID, on, a.State)
 }
+
+// AnnounceExpired announces each approval that expired undecided after
+// since (in the store's clock) and returns how many it looked at. A
+// long-lived gateway calls it periodically; every replica may, since an
+// expiry is recorded once (its event's key is the approval's). One that
+// expired before since is announced only when an operator tries to decide
+// it.
+func (s *Service) AnnounceExpired(ctx context.Context, since time.Time) (int, error) {
+	rows, err := s.store.ListApprovals(ctx, store.ApprovalFilter{State: store.ApprovalExpired, Limit: 500})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, r := range rows {
+		if r.Expires.After(since) {
+			r.State = store.ApprovalExpired
+			s.announce(ctx, r)
+			n++
+		}
+	}
+	return n, nil
+}

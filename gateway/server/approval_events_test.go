@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -145,8 +146,9 @@ func branch(name string) *gatewayv1.ForgeCallRequest {
 // (it subscribed to nothing), an operator approves in another goroutine,
 // the wait wakes naming the stream the parked line named, forge_get_events
 // shows the decision with the approval id, and the repeated call returns
-// the real result. The same for a denial with its (redacted) reason, and
-// for an approval found expired. Reading the decisions taints nothing.
+// the real result. The same for a denial with its (redacted) reason, for
+// an approval an operator finds expired and for one the expiry sweep
+// finds. Reading the decisions taints nothing.
 func TestDecisionsAreEventsOfTheParkingSession(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		ctx := context.Background()
@@ -214,6 +216,27 @@ func TestDecisionsAreEventsOfTheParkingSession(t *testing.T) {
 		}
 		if ev := decision(t, w.events(t, "", &next), late); ev.GetState() != "expired" || !strings.Contains(ev.GetBody(), "never ran") {
 			t.Fatalf("expiry event = %v", ev)
+		}
+
+		// One that expires with nobody deciding is announced by the sweep
+		// a long-lived gateway runs, once however often it sweeps.
+		next = w.events(t, "", nil).GetNextCursor()
+		swept, _ := w.parkOn(t, branch("swept"))
+		since := w.store.Now()
+		w.clock.advance(2 * time.Hour)
+		woke = w.waitFor(t, &next, func() error {
+			for range 2 {
+				if n, err := w.svc.AnnounceExpired(ctx, since); err != nil || n != 1 {
+					return fmt.Errorf("AnnounceExpired = %d, %v; want the one expired since the park", n, err)
+				}
+			}
+			return nil
+		})
+		if !slices.Contains(woke.GetSubscriptionIds(), stream) {
+			t.Fatalf("no event for the swept expiry: %v", woke)
+		}
+		if page := w.events(t, "", &next); len(page.GetEvents()) != 1 || decision(t, page, swept).GetState() != "expired" {
+			t.Fatalf("after the sweeps: %v", page)
 		}
 
 		// The stream is read, never changed; reading it tainted nothing, so
