@@ -132,7 +132,7 @@ func (s *Service) Approve(ctx context.Context, id, operator, reason string) (App
 	}
 	r, err := s.store.ClaimApproval(ctx, id, operator, reason)
 	if err != nil {
-		return s.decideFailed(id, r, err)
+		return s.decideFailed(ctx, id, r, err)
 	}
 	// Once claimed the call runs to its end even if the operator's
 	// command goes away: a half-run call would be neither run nor
@@ -148,6 +148,11 @@ func (s *Service) Approve(ctx context.Context, id, operator, reason string) (App
 	if err := s.store.FinishApproval(rctx, id, result, code, msg); err != nil {
 		s.log.ErrorContext(ctx, "approval outcome not recorded", "approval", id, "cause", s.redact(err.Error()))
 	}
+	// The event follows the outcome, so a waiter woken by it reads the
+	// result on its repeated call.
+	if done, err := s.store.GetApproval(rctx, id); err == nil && done.State == store.ApprovalDone {
+		s.announce(rctx, done)
+	}
 	return s.Approval(rctx, id)
 }
 
@@ -159,8 +164,9 @@ func (s *Service) Deny(ctx context.Context, id, operator, reason string) (Approv
 	}
 	r, err := s.store.DenyApproval(ctx, id, operator, reason)
 	if err != nil {
-		return s.decideFailed(id, r, err)
+		return s.decideFailed(ctx, id, r, err)
 	}
+	s.announce(ctx, r)
 	return s.approvalOf(r)
 }
 
@@ -173,8 +179,10 @@ func checkOperator(operator string) error {
 }
 
 // decideFailed words a decision that did not take: unknown, already
-// decided (by whom) or expired.
-func (s *Service) decideFailed(id string, r store.Approval, err error) (Approval, error) {
+// decided (by whom) or expired. An expiry found this way is announced
+// (once: the event's key is the approval's), so a session still waiting
+// learns the call will not run.
+func (s *Service) decideFailed(ctx context.Context, id string, r store.Approval, err error) (Approval, error) {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return Approval{}, fmt.Errorf("approval %q: %w", id, ErrApprovalNotFound)
@@ -182,6 +190,8 @@ func (s *Service) decideFailed(id string, r store.Approval, err error) (Approval
 		a, _ := s.approvalOf(r)
 		return a, fmt.Errorf("approval %s: %w (%s by %s at %s); nothing was run", id, err, r.State, r.Operator, r.Decided.Format(time.RFC3339))
 	case errors.Is(err, store.ErrApprovalExpired):
+		r.State = store.ApprovalExpired
+		s.announce(ctx, r)
 		a, _ := s.approvalOf(r)
 		return a, fmt.Errorf("approval %s: %w (at %s); nothing was run", id, err, r.Expires.Format(time.RFC3339))
 	}

@@ -61,6 +61,11 @@ type Config struct {
 	// encoding or in pieces (see internal/redact). Account tokens are
 	// redacted without being listed.
 	Redact []string
+	// Wake, when set, wakes this process's event waiters (the feed's
+	// WaitEvents and MCP resources) after the gateway records an event of
+	// its own (an operator's decision on a parked call); without it they
+	// see the event at their next periodic look at the store.
+	Wake func()
 }
 
 // Account is one agent identity.
@@ -185,6 +190,7 @@ type checked struct {
 	// approvalExpiry is how long an approval waits and a decision holds;
 	// approvalWait how long a parked call is held open for one.
 	approvalExpiry, approvalWait time.Duration
+	wake                         func()
 }
 
 func checkConfig(cfg Config) (*checked, error) {
@@ -204,7 +210,7 @@ func checkConfig(cfg Config) (*checked, error) {
 	if c.dedupWindow == 0 {
 		c.dedupWindow = DefaultDedupWindow
 	}
-	c.approvalWait = cfg.ApprovalWait
+	c.approvalWait, c.wake = cfg.ApprovalWait, cfg.Wake
 	if c.approvalExpiry = cfg.ApprovalExpiry; c.approvalExpiry <= 0 {
 		c.approvalExpiry = DefaultApprovalExpiry
 	}

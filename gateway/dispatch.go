@@ -112,6 +112,15 @@ func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.
 	if err != nil {
 		return nil, err
 	}
+	if sub.Kind == store.KindApproval {
+		// The account's approval stream is its own gateway state, on no
+		// forge: read like the account's other state, never changed.
+		if o.arm.Approval != handler.ApprovalRead {
+			return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+				"subscription %q is the gateway's stream of decisions on your parked calls: %s cannot change it, forge_get_events reads it", id, o.tool)
+		}
+		return s.scopeOwnState(o)
+	}
 	o.repo, o.ref, o.forge = sub.Repo, sub.Forge.Ref(), describe(sub.Forge.Ref())
 	if err := o.inScope(); err != nil {
 		return nil, err

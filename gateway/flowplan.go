@@ -8,6 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
@@ -165,7 +166,7 @@ func readsOf(m protoreflect.Message, at place, within string, places []place, te
 	} else if within != "" {
 		name += " on " + within
 	}
-	if p.author != nil && hasText(m, p.fenced) {
+	if p.author != nil && hasText(m, p.fenced) && !gatewayWritten(m) {
 		texts = append(texts, authoredText{place: at, artifact: name, author: m.Get(p.author).String()})
 	}
 	for _, fd := range p.nested {
@@ -182,6 +183,16 @@ func readsOf(m protoreflect.Message, at place, within string, places []place, te
 		places, texts = readsOf(m.Get(fd).Message(), at, name, places, texts)
 	}
 	return places, texts
+}
+
+// gatewayWritten reports whether m is an event of an account's approval
+// stream: its text is the gateway's line about an operator's decision,
+// which no forge author wrote, so reading it taints nothing. The kind is
+// the stored subscription's, set when the event is read, never a
+// source's payload.
+func gatewayWritten(m protoreflect.Message) bool {
+	ev, ok := m.Interface().(*forgev1.Event)
+	return ok && ev.GetKind() == string(store.KindApproval)
 }
 
 // hasText reports whether any of the fenced fields of m holds text.

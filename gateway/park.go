@@ -62,7 +62,7 @@ func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, ho
 	default:
 		if prev.State == store.ApprovalPending {
 			o.parked = prev.ID
-			return s.await(ctx, o, prev)
+			return s.await(ctx, o, prev, s.approvalStream(ctx, o.acct.Name))
 		}
 		if res, err, answered := s.decided(o, prev); answered {
 			return res, err
@@ -88,7 +88,7 @@ func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, ho
 		return nil, err
 	}
 	o.parked = got.ID
-	return s.await(ctx, o, got)
+	return s.await(ctx, o, got, s.approvalStream(ctx, o.acct.Name))
 }
 
 // awaitPoll is how often a call held open (Config.ApprovalWait) looks for
@@ -97,10 +97,11 @@ const awaitPoll = 100 * time.Millisecond
 
 // await holds a parked call open for Config.ApprovalWait, so a quick
 // decision (on any replica) returns the real result in the same call;
-// past it, or with no wait configured, the model reads pending.
-func (s *Service) await(ctx context.Context, o *operation, a store.Approval) (proto.Message, error) {
+// past it, or with no wait configured, the model reads pending, which
+// names the account's approval stream the decision will arrive on.
+func (s *Service) await(ctx context.Context, o *operation, a store.Approval, stream string) (proto.Message, error) {
 	if s.cfg.approvalWait <= 0 {
-		return nil, pending(a)
+		return nil, pending(a, stream)
 	}
 	wait := time.NewTimer(s.cfg.approvalWait)
 	defer wait.Stop()
@@ -109,14 +110,14 @@ func (s *Service) await(ctx context.Context, o *operation, a store.Approval) (pr
 	for {
 		select {
 		case <-ctx.Done():
-			return nil, pending(a)
+			return nil, pending(a, stream)
 		case <-wait.C:
-			return nil, pending(a)
+			return nil, pending(a, stream)
 		case <-tick.C:
 		}
 		now, err := s.store.GetApproval(ctx, a.ID)
 		if err != nil {
-			return nil, pending(a)
+			return nil, pending(a, stream)
 		}
 		if now.State == store.ApprovalDone || now.State == store.ApprovalDenied {
 			res, err, _ := s.decided(o, now)
@@ -134,7 +135,7 @@ func (s *Service) decided(o *operation, a store.Approval) (proto.Message, error,
 	fresh := !a.Decided.IsZero() && s.store.Now().Sub(a.Decided) < s.cfg.approvalExpiry
 	switch {
 	case a.State == store.ApprovalPending:
-		return nil, pending(a), true
+		return nil, pending(a, ""), true
 	case a.State == store.ApprovalRunning:
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
 			"approval %s: %s approved this call and it is running now; call again with the same arguments for its result", a.ID, a.Operator), true
@@ -147,15 +148,21 @@ func (s *Service) decided(o *operation, a store.Approval) (proto.Message, error,
 	return nil, nil, false
 }
 
-// pending is the one line the model reads for a parked call.
-func pending(a store.Approval) error {
+// pending is the one line the model reads for a parked call; stream is
+// the account's approval stream ("" when it could not be made), where the
+// decision arrives as an event.
+func pending(a store.Approval, stream string) error {
 	var why []string
 	for _, h := range a.Holds {
 		why = append(why, h.Reason+" ("+h.Rule+")")
 	}
+	watch := "forge_get_events"
+	if stream != "" {
+		watch += " (subscription " + stream + ")"
+	}
 	return refuse(gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
-		"approval %s: this call waits for an operator and has not reached the forge: %s. Call again with the same arguments to get the decision (the result once approved, the reason once denied)",
-		a.ID, strings.Join(why, "; "))
+		"approval %s: this call waits for an operator and has not reached the forge: %s. Call again with the same arguments to get the decision (the result once approved, the reason once denied), or watch %s: the decision arrives there as an event naming this approval",
+		a.ID, strings.Join(why, "; "), watch)
 }
 
 func denied(a store.Approval) error {

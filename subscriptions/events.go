@@ -71,6 +71,12 @@ func Decode(e store.Event) (*forgev1.Event, error) {
 		return nil, fmt.Errorf("subscriptions: event %d: %w", e.Cursor, err)
 	}
 	ev.Cursor, ev.SubscriptionId, ev.Own = e.Cursor, e.Subscription.ID, e.Own
+	if e.Subscription.Kind == store.KindApproval {
+		// A decision on a parked call: the gateway wrote the repository
+		// the call names; no forge, no artifact number.
+		ev.Kind, ev.Forge, ev.Number = string(store.KindApproval), nil, 0
+		return ev, nil
+	}
 	ev.Forge, ev.Repo, ev.Kind, ev.Number = e.Subscription.Forge.Ref(), e.Subscription.Repo, string(e.Subscription.Kind), e.Subscription.Number
 	return ev, nil
 }

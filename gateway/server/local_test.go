@@ -109,7 +109,14 @@ func serveLocal(t *testing.T, dsn string, accounts ...gateway.Account) *localGat
 // and returns their directory.
 func listenSockets(t *testing.T, svc *gateway.Service) string {
 	t.Helper()
-	srv := server.New(svc, server.Options{Logger: slog.New(slog.DiscardHandler)})
+	return listenSocketsWith(t, svc, server.Options{Logger: slog.New(slog.DiscardHandler)})
+}
+
+// listenSocketsWith is listenSockets with the server's options (further
+// handlers, say).
+func listenSocketsWith(t *testing.T, svc *gateway.Service, opts server.Options) string {
+	t.Helper()
+	srv := server.New(svc, opts)
 	dir, err := os.MkdirTemp("", "ftlocal")
 	if err != nil {
 		t.Fatal(err)

@@ -70,38 +70,48 @@ func (s *Store) recordChanges(ctx context.Context, a Artifact, changes []Change)
 		if err != nil || len(subs) == 0 {
 			return err
 		}
-		// The cursor row: on PostgreSQL its row lock queues writers until
-		// each commits, so cursors become visible in order (on SQLite the
-		// transaction holds the database's write lock already). Writes to
-		// artifacts nobody watches never take it.
-		var last int64
-		if err := tx.QueryRowContext(ctx, `UPDATE gateway_event_seq SET last = last WHERE id = 1 RETURNING last`).Scan(&last); err != nil {
-			return err
-		}
-		now := millis(s.now())
-		for _, c := range changes {
-			c.ArtifactID, c.DedupKey = s.redact(c.ArtifactID), s.redact(c.DedupKey)
-			for _, sub := range subs {
-				res, err := tx.ExecContext(ctx, s.q(`INSERT INTO gateway_events
-					(seq, subscription_id, account, type, artifact_kind, artifact_id, actor_account, dedup_key, payload, recorded_ms)
-					VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-					ON CONFLICT (subscription_id, dedup_key) DO NOTHING`),
-					last+1, sub.ID, sub.Account, c.Type, string(c.ArtifactKind), c.ArtifactID, c.ActorAccount, c.DedupKey, c.Payload, now)
-				if err != nil {
-					return err
-				}
-				if n, err := res.RowsAffected(); err != nil {
-					return err
-				} else if n == 1 {
-					last++
-					out = append(out, Recorded{Account: sub.Account, SubscriptionID: sub.ID, Cursor: uint64(last)})
-				}
-			}
-		}
-		_, err = tx.ExecContext(ctx, s.q(`UPDATE gateway_event_seq SET last = ? WHERE id = 1`), last)
+		out, err = s.insertEvents(ctx, tx, subs, changes)
 		return err
 	})
 	return out, err
+}
+
+// insertEvents stores each change for each of subs under the next
+// cursors, in tx.
+func (s *Store) insertEvents(ctx context.Context, tx *sql.Tx, subs []Subscription, changes []Change) ([]Recorded, error) {
+	// The cursor row: on PostgreSQL its row lock queues writers until
+	// each commits, so cursors become visible in order (on SQLite the
+	// transaction holds the database's write lock already). Writes to
+	// artifacts nobody watches never take it.
+	var last int64
+	if err := tx.QueryRowContext(ctx, `UPDATE gateway_event_seq SET last = last WHERE id = 1 RETURNING last`).Scan(&last); err != nil {
+		return nil, err
+	}
+	var out []Recorded
+	now := millis(s.now())
+	for _, c := range changes {
+		c.ArtifactID, c.DedupKey = s.redact(c.ArtifactID), s.redact(c.DedupKey)
+		for _, sub := range subs {
+			res, err := tx.ExecContext(ctx, s.q(`INSERT INTO gateway_events
+				(seq, subscription_id, account, type, artifact_kind, artifact_id, actor_account, dedup_key, payload, recorded_ms)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+				ON CONFLICT (subscription_id, dedup_key) DO NOTHING`),
+				last+1, sub.ID, sub.Account, c.Type, string(c.ArtifactKind), c.ArtifactID, c.ActorAccount, c.DedupKey, c.Payload, now)
+			if err != nil {
+				return nil, err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return nil, err
+			} else if n == 1 {
+				last++
+				out = append(out, Recorded{Account: sub.Account, SubscriptionID: sub.ID, Cursor: uint64(last)})
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`UPDATE gateway_event_seq SET last = ? WHERE id = 1`), last); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // watchers are the subscriptions to one artifact. Forges name a
@@ -185,7 +195,9 @@ func (s *Store) ReadEvents(ctx context.Context, q EventQuery) (EventPage, error)
 			}
 			for _, e := range batch {
 				from = e.Cursor
-				if q.InScope != nil && !q.InScope(e.Subscription.Forge.Ref(), e.Subscription.Repo) {
+				// The approval stream is the account's own gateway state,
+				// on no forge: its events answer calls the account made.
+				if q.InScope != nil && e.Subscription.Kind != KindApproval && !q.InScope(e.Subscription.Forge.Ref(), e.Subscription.Repo) {
 					continue
 				}
 				if len(page.Events) == q.Limit {

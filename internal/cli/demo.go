@@ -121,7 +121,7 @@ var demoScript = []demoStep{
 	{note: "Meanwhile a reviewer on the forge asks a question, with an inline comment.",
 		said:  reviewer + " reviews PR #2: comment \"Does a file of only whitespace count as empty?\", on config.go:13 \"len(bytes.TrimSpace(data)) == 0?\"",
 		forge: reviewQuestion},
-	{note: "The agent reads its events: the review arrived without a poll (the local forge reports its own writes).",
+	{note: "The agent reads its events: the operator's decisions and the review arrived without a poll (the local forge reports its own writes).",
 		id: "call-15", tool: "forge_get_events", args: `{}`, capture: "CURSOR", re: nextRe},
 	{note: "It answers, approves what CI passed, and reads the pull request as it stands: its head sha is what gets merged.",
 		id: "call-16", tool: "forge_comment_on_pull_request",

@@ -149,7 +149,7 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 			sys.Close()
 		}
 	}()
-	gcfg.Store, gcfg.State = st, subscriptions.State(st)
+	gcfg.Store, gcfg.State, gcfg.Wake = st, subscriptions.State(st), sys.feed.Wake
 	for i, f := range cfg.Forges {
 		if f.Provider == "local" {
 			if forges[i], err = buildLocal(ctx, st, sys.feed, f, cfg.Store, log); err != nil {
@@ -205,7 +205,30 @@ func (s *system) background(ctx context.Context) (wait func()) {
 	driver := poll.New(s.store, s.feed, s.sources, poll.Options{Interval: time.Duration(s.events.PollInterval), Logger: s.log})
 	wg.Go(func() { s.feed.Run(ctx) })
 	wg.Go(func() { driver.Run(ctx) })
+	wg.Go(func() { s.announceExpiries(ctx) })
 	return wg.Wait
+}
+
+// expirySweep is how often a long-lived gateway announces the approvals
+// that expired undecided, as events of their accounts' approval streams.
+const expirySweep = time.Minute
+
+// announceExpiries announces expiries until ctx ends. Each sweep looks
+// back two sweeps, so one delayed by a busy store misses nothing; an
+// expiry seen twice is recorded once.
+func (s *system) announceExpiries(ctx context.Context) {
+	t := time.NewTicker(expirySweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if _, err := s.svc.AnnounceExpired(ctx, s.store.Now().Add(-2*expirySweep)); err != nil && ctx.Err() == nil {
+			s.log.WarnContext(ctx, "expired approvals not announced", "cause", err.Error())
+		}
+	}
 }
 
 // buildLocal constructs the local forge on the gateway's store; its writes

@@ -138,6 +138,11 @@ func artifactKind(on store.Kind, t forgev1.EventType) store.Kind {
 	return ""
 }
 
+// Wake wakes every waiter to look at the store now: for events recorded
+// in this process without Record (the gateway's decisions on parked
+// calls, gateway.Config.Wake).
+func (f *Feed) Wake() { f.broadcast() }
+
 func (f *Feed) broadcast() {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -161,8 +161,11 @@ func TestCallGetEvents(t *testing.T) {
 	e.call("forge_subscribe", `{"repo":"demo/app","kind":"pull_request","number":1}`).want(t, 0, `Subscribed to pull_request #1 in demo/app: subscription \S+`)
 	e.call("forge_comment_on_pull_request", `{"repo":"demo/app","pull_number":1,"body":"One."}`).want(t, 0, `Commented .*`)
 
+	// The page holds the operator's decision (the account's approval
+	// stream) and the comment.
 	first := e.call("forge_get_events", `{}`).record(t)
-	if again := e.call("forge_get_events", `{}`).record(t); again != first || !strings.Contains(first, "\nevents: 1\n") {
+	if again := e.call("forge_get_events", `{}`).record(t); again != first || !strings.Contains(first, "\nevents: 2\n") ||
+		!strings.Contains(first, "kind: approval\ntype: state\n") || !strings.Contains(first, "approval "+id+": operator operator approved forge_create_branch on demo/app") {
 		t.Fatalf("an unacknowledged page did not come back:\n%s\nthen:\n%s", first, again)
 	}
 	cursor := regexp.MustCompile(`(?m)^next_cursor: (\d+)$`).FindStringSubmatch(first)

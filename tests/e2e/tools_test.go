@@ -191,15 +191,19 @@ func TestDemo(t *testing.T) {
 		"  \tif len(data) == 0 {\n",
 		"  Updated issue #1 in demo/app: http://localhost/forge/demo/app/issues/1\n",
 		"  state: merged\n",
-		// The CI run's outcome and the review someone else made reach the
-		// subscriber as events...
+		// The operator's decisions on the parked pushes, the CI run's
+		// outcome and the review someone else made reach the subscriber
+		// as events...
+		"  kind: approval\n  type: state\n",
+		"  state: denied\n  <<<body-",
+		"operator demo-operator approved forge_create_branch on demo/app: a branch for the fix; it ran.",
 		"  type: checks\n  actor: ci\n",
 		"! alice reviews PR #2:",
 		"  type: review\n  actor: alice\n",
 		"  type: review_comment\n  actor: alice\n",
 		// ...and, once that page is acknowledged, the agent's own writes
 		// (marked) and the merge.
-		"> forge_get_events {\"after\":3}\n",
+		"> forge_get_events {\"after\":6}\n",
 		"  type: comment\n  own: true\n  actor: demo\n",
 		"  type: review\n  own: true\n  actor: demo\n",
 		"  type: state\n  own: true\n  actor: demo\n",
