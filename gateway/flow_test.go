@@ -49,3 +49,25 @@ func TestUntrustedHoldIsGuarded(t *testing.T) {
 		t.Fatalf("hold = %+v", h)
 	}
 }
+
+// The trusted-author entries parse into logins, organisations and the
+// writers flag, case-folded; a name a lookup would put in a path must be
+// a plain name.
+func TestParseTrusted(t *testing.T) {
+	set, err := parseTrusted(Account{Flow: FlowRules{TrustedAuthors: []string{"Ann", "org:Acme", "ORG:tools-team", "Collaborators:Write"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.logins["ann"] || len(set.logins) != 1 || strings.Join(set.orgs, ",") != "acme,tools-team" || !set.writers || !set.vouches() {
+		t.Fatalf("set = %+v", set)
+	}
+	if set, _ := parseTrusted(Account{Name: "a", AgentHandle: "b", OwnerHandle: "c"}); set.vouches() || len(set.logins) != 3 {
+		t.Fatalf("default set = %+v", set)
+	}
+	for in, want := range map[string]bool{"carol": true, "a.b-c_d": true, "..": false, ".x": false, "a..b": false,
+		"bot[bot]": false, "": false, "a/b": false, strings.Repeat("a", 101): false} {
+		if got := lookupName(in); got != want {
+			t.Errorf("lookupName(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
