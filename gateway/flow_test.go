@@ -3,6 +3,7 @@ package gateway
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -69,5 +70,20 @@ func TestParseTrusted(t *testing.T) {
 		if got := lookupName(in); got != want {
 			t.Errorf("lookupName(%q) = %v, want %v", in, got, want)
 		}
+	}
+}
+
+// A cached answer holds for its lifetime and not after.
+func TestExpiringEntries(t *testing.T) {
+	now := time.Unix(1000, 0)
+	c := expiring[trustKey, bool]{now: func() time.Time { return now }}
+	k := trustKey{kind: "org", where: "acme", login: "carol"}
+	c.put(k, true, trustTTL)
+	if v, ok := c.get(k); !v || !ok {
+		t.Fatalf("get = %v %v, want the answer", v, ok)
+	}
+	now = now.Add(trustTTL)
+	if _, ok := c.get(k); ok {
+		t.Fatal("an expired answer was returned")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -93,49 +92,9 @@ type trustKey struct {
 	login string // lower-cased
 }
 
-type trustEntry struct {
-	trusted bool
-	until   time.Time
-}
-
 // trustCache remembers forges' answers per (forge, organisation or
 // repository, login).
-type trustCache struct {
-	mu      sync.Mutex
-	entries map[trustKey]trustEntry
-	now     func() time.Time
-}
-
-// maxTrustEntries bounds the cache; past it, expired entries are dropped,
-// then everything.
-const maxTrustEntries = 10000
-
-func (c *trustCache) get(k trustKey) (bool, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok || !c.now().Before(e.until) {
-		return false, false
-	}
-	return e.trusted, true
-}
-
-func (c *trustCache) put(k trustKey, trusted bool, ttl time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := c.now()
-	if c.entries == nil || len(c.entries) >= maxTrustEntries {
-		for key, e := range c.entries {
-			if !now.Before(e.until) {
-				delete(c.entries, key)
-			}
-		}
-		if c.entries == nil || len(c.entries) >= maxTrustEntries {
-			c.entries = map[trustKey]trustEntry{}
-		}
-	}
-	c.entries[k] = trustEntry{trusted: trusted, until: now.Add(ttl)}
-}
+type trustCache = expiring[trustKey, bool]
 
 // authorTrust answers, for one read, whether each text's author is
 // trusted, asking the forge at most maxTrustLookups times.

@@ -3,11 +3,13 @@ package server_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -122,5 +124,49 @@ func TestFlowTrustUnsupported(t *testing.T) {
 		g.ok(t, "carol-1", createIssue("acme/site", "Fix", "By a member", ""))
 		g.ok(t, "alice-1", getIssue("acme/site", 1))
 		g.held(t, "alice-1", createBranch("acme/site", "x"), "flow: untrusted content", "by carol")
+	})
+}
+
+// countingVouch is the local forge vouching for everyone, counted.
+type countingVouch struct {
+	*local.Forge
+	calls *atomic.Int64
+}
+
+func (f countingVouch) OrgMember(context.Context, handler.Call, string, string) (bool, error) {
+	f.calls.Add(1)
+	return true, nil
+}
+
+func (f countingVouch) RepoWriter(context.Context, handler.Call, string, string) (bool, error) {
+	f.calls.Add(1)
+	return true, nil
+}
+
+// One read that shows many authors (a hostile forge's result could name
+// thousands) causes at most 20 lookups; the authors past them stay
+// untrusted, so the session is tainted, and the read still succeeds.
+func TestFlowTrustLookupsBounded(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		var calls atomic.Int64
+		ff := trustForge
+		ff.wrap = func(f *local.Forge) subscriptions.Provider { return countingVouch{f, &calls} }
+		g := serveFlowWith(t, dsn, ff, trustAccounts()...)
+		for i := range 25 {
+			c := handler.Call{Account: fmt.Sprintf("u%02d", i)}
+			if _, err := g.forge.CreateIssue(context.Background(), c, &gatewayv1.CreateIssueRequest{Repo: "acme/site", Title: "Hi"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		limit := uint32(50)
+		list := g.ok(t, "alice-1", &gatewayv1.ForgeCallRequest{CallId: "l", Call: &gatewayv1.ForgeCallRequest_ListIssues{
+			ListIssues: &gatewayv1.ListIssuesRequest{Repo: "acme/site", Limit: &limit}}})
+		if n := len(list.GetIssues().GetIssues()); n != 25 {
+			t.Fatalf("listed %d issues, want 25", n)
+		}
+		if n := calls.Load(); n != 20 {
+			t.Fatalf("%d lookups for 25 authors, want the bound, 20", n)
+		}
+		g.held(t, "alice-1", createBranch("acme/site", "x"), "flow: untrusted content", "by u")
 	})
 }
