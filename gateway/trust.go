@@ -82,8 +82,12 @@ const trustTTL = 5 * time.Minute
 // untrusted.
 const maxTrustLookups = 20
 
-// lookupTimeout bounds one lookup; past it, the author is untrusted.
-const lookupTimeout = 10 * time.Second
+// lookupTimeout bounds one lookup, and lookupBudget all of one read's;
+// past them, the authors left are untrusted.
+const (
+	lookupTimeout = 10 * time.Second
+	lookupBudget  = 20 * time.Second
+)
 
 type trustKey struct {
 	coordinate
@@ -102,6 +106,7 @@ type authorTrust struct {
 	s       *Service
 	o       *operation
 	lookups int
+	until   time.Time // the lookups' budget, set at the first
 }
 
 // trusted reports whether login, the author of a text in repo on the
@@ -134,6 +139,12 @@ func (t *authorTrust) ask(ctx context.Context, ref *forgev1.ForgeRef, kind, wher
 	if t.lookups++; t.lookups > maxTrustLookups {
 		return false
 	}
+	if t.until.IsZero() {
+		t.until = time.Now().Add(lookupBudget)
+	}
+	if !time.Now().Before(t.until) {
+		return false
+	}
 	v, err := t.lookup(ctx, ref, kind, where, login)
 	ttl := trustTTL
 	if err != nil {
@@ -153,7 +164,7 @@ func (t *authorTrust) lookup(ctx context.Context, ref *forgev1.ForgeRef, kind, w
 		return false, fmt.Errorf("the provider cannot say who its authors are")
 	}
 	// A slow forge delays the read by at most lookupTimeout per lookup.
-	ctx, cancel := context.WithTimeout(ctx, lookupTimeout)
+	ctx, cancel := context.WithTimeout(ctx, min(lookupTimeout, time.Until(t.until)))
 	defer cancel()
 	c := handler.Call{Account: t.o.acct.Name, Session: t.o.id.Session, AgentHandle: t.o.acct.AgentHandle, OwnerHandle: t.o.acct.OwnerHandle}
 	if kind == "org" {
