@@ -75,20 +75,23 @@ func TestFlowTrustedWriters(t *testing.T) {
 	})
 }
 
-// failingVouch is the local forge with lookups that fail, counted.
-type failingVouch struct {
+// vouch is the local forge answering every lookup with trusted and err,
+// counted.
+type vouch struct {
 	*local.Forge
-	calls *atomic.Int64
+	calls   *atomic.Int64
+	trusted bool
+	err     error
 }
 
-func (f failingVouch) OrgMember(context.Context, handler.Call, string, string) (bool, error) {
+func (f vouch) OrgMember(context.Context, handler.Call, string, string) (bool, error) {
 	f.calls.Add(1)
-	return true, errors.New("forge unavailable")
+	return f.trusted, f.err
 }
 
-func (f failingVouch) RepoWriter(context.Context, handler.Call, string, string) (bool, error) {
+func (f vouch) RepoWriter(context.Context, handler.Call, string, string) (bool, error) {
 	f.calls.Add(1)
-	return true, errors.New("forge unavailable")
+	return f.trusted, f.err
 }
 
 // A failed lookup fails closed: the member's issue taints, the read itself
@@ -97,7 +100,9 @@ func TestFlowTrustLookupFails(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		var calls atomic.Int64
 		ff := trustForge
-		ff.wrap = func(f *local.Forge) subscriptions.Provider { return failingVouch{f, &calls} }
+		ff.wrap = func(f *local.Forge) subscriptions.Provider {
+			return vouch{f, &calls, true, errors.New("forge unavailable")}
+		}
 		g := serveFlowWith(t, dsn, ff, trustAccounts()...)
 		g.ok(t, "carol-1", createIssue("acme/site", "Fix", "By a member", ""))
 
@@ -127,22 +132,6 @@ func TestFlowTrustUnsupported(t *testing.T) {
 	})
 }
 
-// countingVouch is the local forge vouching for everyone, counted.
-type countingVouch struct {
-	*local.Forge
-	calls *atomic.Int64
-}
-
-func (f countingVouch) OrgMember(context.Context, handler.Call, string, string) (bool, error) {
-	f.calls.Add(1)
-	return true, nil
-}
-
-func (f countingVouch) RepoWriter(context.Context, handler.Call, string, string) (bool, error) {
-	f.calls.Add(1)
-	return true, nil
-}
-
 // One read that shows many authors (a hostile forge's result could name
 // thousands) causes at most 20 lookups; the authors past them stay
 // untrusted, so the session is tainted, and the read still succeeds.
@@ -150,7 +139,7 @@ func TestFlowTrustLookupsBounded(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		var calls atomic.Int64
 		ff := trustForge
-		ff.wrap = func(f *local.Forge) subscriptions.Provider { return countingVouch{f, &calls} }
+		ff.wrap = func(f *local.Forge) subscriptions.Provider { return vouch{f, &calls, true, nil} }
 		g := serveFlowWith(t, dsn, ff, trustAccounts()...)
 		for i := range 25 {
 			c := handler.Call{Account: fmt.Sprintf("u%02d", i)}
