@@ -161,8 +161,8 @@ type account struct {
 	Account
 	scope   scope
 	policy  policy
-	meter   *meter          // the account's limits and what it has spent of them
-	trusted map[string]bool // lower-cased trusted authors
+	meter   *meter   // the account's limits and what it has spent of them
+	trusted trustSet // the flow rules' trusted authors
 }
 
 // tokenEntry is a token as the gateway keeps it: a digest, so comparing a
@@ -258,7 +258,7 @@ func (c *checked) addAccounts(accounts []Account) error {
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}
-		trusted, err := trustedAuthors(a)
+		trusted, err := parseTrusted(a)
 		if err != nil {
 			return fmt.Errorf("account %q: %w", a.Name, err)
 		}

@@ -55,6 +55,10 @@ func TestConfigErrors(t *testing.T) {
 		{"wildcard owner", func(c *Config) { c.Accounts[0].Scope = []string{"*/web"} }, "scope entry"},
 		{"scope on an unknown provider", func(c *Config) { c.Accounts[0].Scope = []string{"nosuch/x.com:a/b"} }, `names provider "nosuch"`},
 		{"bad trusted author", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"a b"} }, `trusted author "a b"`},
+		{"empty trusted org", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"org:"} }, `trusted author "org:": the organisation`},
+		{"bad trusted org", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"org:../x"} }, `trusted author "org:../x": the organisation`},
+		{"collaborators read", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"collaborators:read"} }, `the only collaborators entry is "collaborators:write"`},
+		{"unknown trusted kind", func(c *Config) { c.Accounts[0].Flow.TrustedAuthors = []string{"team:core"} }, `an entry is a forge login, "org:NAME" or "collaborators:write"`},
 		{"bad session", func(c *Config) { c.Accounts[0].Sessions = []string{"../s"} }, `session "../s"`},
 		{"session twice", func(c *Config) { c.Accounts[0].Sessions = []string{"s1", "s1"} }, "twice"},
 		{"session in two accounts", func(c *Config) {

@@ -39,28 +39,16 @@ type FlowRules struct {
 	AllowPrivateToPublic bool
 	// AllowUntrustedContent turns the untrusted-content rule off.
 	AllowUntrustedContent bool
-	// TrustedAuthors are the forge logins whose text does not taint a
-	// session (matched ignoring case). Nil means the account's own
-	// handles: its name (the author the local forge records), agent handle
-	// and owner handle; a list replaces them, so list them too if they are
-	// the account's logins. An empty, non-nil list trusts nobody.
+	// TrustedAuthors are the authors whose text does not taint a session:
+	// forge logins (matched ignoring case), "org:NAME" for the members of
+	// an organisation, and "collaborators:write" for the logins with write
+	// permission on the repository the text is in, as the forge says
+	// (handler.AuthorVouch; a forge that cannot say trusts no one by
+	// them). Nil means the account's own handles: its name (the author the
+	// local forge records), agent handle and owner handle; a list replaces
+	// them, so list them too if they are the account's logins. An empty,
+	// non-nil list trusts nobody.
 	TrustedAuthors []string
-}
-
-// trustedAuthors is the set FlowRules.TrustedAuthors describes, lower-cased.
-func trustedAuthors(a Account) (map[string]bool, error) {
-	list := a.Flow.TrustedAuthors
-	if list == nil {
-		list = []string{a.Name, a.AgentHandle, a.OwnerHandle}
-	}
-	set := map[string]bool{}
-	for _, l := range list {
-		if !validLogin(l) {
-			return nil, fmt.Errorf("trusted author %q is not a forge login (1-100 letters, digits, '-', '_', '.', '[' or ']')", l)
-		}
-		set[strings.ToLower(l)] = true
-	}
-	return set, nil
 }
 
 // validLogin is a forge login as the flow rules name it in messages:
@@ -74,6 +62,7 @@ func validLogin(s string) bool {
 type flowState struct {
 	tables     map[*handler.Table]*flowTable
 	visibility visibilityCache
+	trust      trustCache
 	// recorded remembers reads already in the store, so a session reading
 	// the same thing again costs no write.
 	recorded sync.Map // store.FlowRead (Read zero) -> struct{}
@@ -88,6 +77,7 @@ const maxRecorded = 100000
 func newFlowState(tables []*handler.Table) *flowState {
 	fs := &flowState{tables: map[*handler.Table]*flowTable{}}
 	fs.visibility.now = time.Now
+	fs.trust.now = time.Now
 	for _, t := range tables {
 		fs.tables[t] = newFlowTable(t)
 	}
@@ -247,8 +237,9 @@ func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Messa
 		}
 	}
 	if !rules.AllowUntrustedContent {
+		authors := authorTrust{s: s, o: o}
 		for _, t := range texts {
-			if o.acct.trusted[strings.ToLower(t.author)] {
+			if authors.trusted(ctx, t.place.ref, t.place.repo, t.author) {
 				continue
 			}
 			r := read(t.place)

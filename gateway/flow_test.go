@@ -3,6 +3,7 @@ package gateway
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -47,5 +48,42 @@ func TestUntrustedHoldIsGuarded(t *testing.T) {
 	h, ok := untrustedHold(reads)
 	if !ok || strings.Count(h.reason, "forge_get_issue") != maxNamed || !strings.Contains(h.reason, "and 7 more") {
 		t.Fatalf("hold = %+v", h)
+	}
+}
+
+// The trusted-author entries parse into logins, organisations and the
+// writers flag, case-folded; a name a lookup would put in a path must be
+// a plain name.
+func TestParseTrusted(t *testing.T) {
+	set, err := parseTrusted(Account{Flow: FlowRules{TrustedAuthors: []string{"Ann", "org:Acme", "ORG:tools-team", "Collaborators:Write"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !set.logins["ann"] || len(set.logins) != 1 || strings.Join(set.orgs, ",") != "acme,tools-team" || !set.writers || !set.vouches() {
+		t.Fatalf("set = %+v", set)
+	}
+	if set, _ := parseTrusted(Account{Name: "a", AgentHandle: "b", OwnerHandle: "c"}); set.vouches() || len(set.logins) != 3 {
+		t.Fatalf("default set = %+v", set)
+	}
+	for in, want := range map[string]bool{"carol": true, "a.b-c_d": true, "..": false, ".x": false, "a..b": false,
+		"bot[bot]": false, "": false, "a/b": false, strings.Repeat("a", 101): false} {
+		if got := lookupName(in); got != want {
+			t.Errorf("lookupName(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// A cached answer holds for its lifetime and not after.
+func TestExpiringEntries(t *testing.T) {
+	now := time.Unix(1000, 0)
+	c := expiring[trustKey, bool]{now: func() time.Time { return now }}
+	k := trustKey{kind: "org", where: "acme", login: "carol"}
+	c.put(k, true, trustTTL)
+	if v, ok := c.get(k); !v || !ok {
+		t.Fatalf("get = %v %v, want the answer", v, ok)
+	}
+	now = now.Add(trustTTL)
+	if _, ok := c.get(k); ok {
+		t.Fatal("an expired answer was returned")
 	}
 }

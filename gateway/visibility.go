@@ -3,7 +3,6 @@ package gateway
 import (
 	"context"
 	"strings"
-	"sync"
 	"time"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -32,9 +31,7 @@ const (
 
 // visibilityCache remembers what forges said about repositories' visibility.
 type visibilityCache struct {
-	mu      sync.Mutex
-	entries map[visibilityKey]visibilityEntry
-	now     func() time.Time
+	expiring[visibilityKey, string]
 }
 
 type visibilityKey struct {
@@ -42,44 +39,12 @@ type visibilityKey struct {
 	repo string
 }
 
-type visibilityEntry struct {
-	visibility string
-	until      time.Time
-}
-
-// maxVisibilityEntries bounds the cache; past it, expired entries are
-// dropped, then everything.
-const maxVisibilityEntries = 10000
-
-func (c *visibilityCache) get(k visibilityKey) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	e, ok := c.entries[k]
-	if !ok || !c.now().Before(e.until) {
-		return "", false
-	}
-	return e.visibility, true
-}
-
 func (c *visibilityCache) put(k visibilityKey, v string) {
 	ttl := visibilityTTL
 	if v == visibilityUnknown {
 		ttl = unknownTTL
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.entries == nil || len(c.entries) >= maxVisibilityEntries {
-		now := c.now()
-		for key, e := range c.entries {
-			if !now.Before(e.until) {
-				delete(c.entries, key)
-			}
-		}
-		if c.entries == nil || len(c.entries) >= maxVisibilityEntries {
-			c.entries = map[visibilityKey]visibilityEntry{}
-		}
-	}
-	c.entries[k] = visibilityEntry{visibility: v, until: c.now().Add(ttl)}
+	c.expiring.put(k, v, ttl)
 }
 
 func keyOf(ref *forgev1.ForgeRef, repo string) visibilityKey {

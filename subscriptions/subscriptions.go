@@ -78,6 +78,23 @@ func (f *forge) MergeFacts(ctx context.Context, c handler.Call, req proto.Messag
 	return handler.MergeFacts{}, nil
 }
 
+// OrgMember passes the wrapped provider's answer through; a provider that
+// cannot say answers with an error, which the gateway reads as untrusted.
+func (f *forge) OrgMember(ctx context.Context, c handler.Call, org, login string) (bool, error) {
+	if v, ok := f.Provider.(handler.AuthorVouch); ok {
+		return v.OrgMember(ctx, c, org, login)
+	}
+	return false, handler.Unimplemented("trusted_authors", "org membership")
+}
+
+// RepoWriter passes the wrapped provider's answer through, as OrgMember.
+func (f *forge) RepoWriter(ctx context.Context, c handler.Call, repo, login string) (bool, error) {
+	if v, ok := f.Provider.(handler.AuthorVouch); ok {
+		return v.RepoWriter(ctx, c, repo, login)
+	}
+	return false, handler.Unimplemented("trusted_authors", "write permission")
+}
+
 // Subscribe asks the forge whether the artifact can be watched, then
 // stores the subscription; a forge that cannot deliver notifications gets
 // an in-band unimplemented.

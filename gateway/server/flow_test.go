@@ -32,6 +32,19 @@ type flowGateway struct {
 
 func serveFlow(t *testing.T, dsn string, accounts ...gateway.Account) *flowGateway {
 	t.Helper()
+	return serveFlowWith(t, dsn, flowForge{}, accounts...)
+}
+
+// flowForge configures the local forge serveFlowWith runs: its
+// organisations, its repositories' writers, and a wrapper for its provider.
+type flowForge struct {
+	orgs    map[string][]string
+	writers map[string][]string // by repository
+	wrap    func(*local.Forge) subscriptions.Provider
+}
+
+func serveFlowWith(t *testing.T, dsn string, ff flowForge, accounts ...gateway.Account) *flowGateway {
+	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	st, err := store.Open(ctx, dsn, store.Options{Logger: log})
@@ -41,8 +54,9 @@ func serveFlow(t *testing.T, dsn string, accounts ...gateway.Account) *flowGatew
 	t.Cleanup(func() { st.Close() })
 	gitDir := t.TempDir()
 	forge, err := local.New(ctx, st.DB(), local.Options{Dialect: string(st.Dialect()), Logger: log, GitDir: gitDir,
-		Repos:    []local.Repo{{Name: "acme/site", Visibility: "public"}, {Name: "acme/secret"}},
-		Recorder: feed.New(st, feed.Options{Logger: log})})
+		Repos: []local.Repo{{Name: "acme/site", Visibility: "public", Writers: ff.writers["acme/site"]},
+			{Name: "acme/secret", Writers: ff.writers["acme/secret"]}},
+		Orgs: ff.orgs, Recorder: feed.New(st, feed.Options{Logger: log})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +65,11 @@ func serveFlow(t *testing.T, dsn string, accounts ...gateway.Account) *flowGatew
 	for i := range accounts {
 		accounts[i].Policy = gateway.Unattended()
 	}
-	cfg := gateway.Config{Accounts: accounts, Forges: []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
+	var p subscriptions.Provider = forge
+	if ff.wrap != nil {
+		p = ff.wrap(forge)
+	}
+	cfg := gateway.Config{Accounts: accounts, Forges: []gateway.Forge{{Provider: subscriptions.Serve(p, st)}},
 		Store: st, State: subscriptions.State(st), Logger: log}
 	svc, err := gateway.New(cfg)
 	if err != nil {

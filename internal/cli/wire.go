@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -242,7 +244,7 @@ func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder
 		Dialect: string(st.Dialect()), BaseURL: f.BaseURL, Host: f.Host, Logger: log, GitDir: dir, Recorder: rec,
 		CI: local.CI{Command: f.CICommand, Timeout: time.Duration(f.CITimeout), Env: f.CIEnv, Sandbox: f.CISandbox,
 			Network: f.CINetwork, UID: f.CIUID, GID: f.CIGID, Memory: f.CIMemoryMB << 20},
-		Repos: publicRepos(f.PublicRepos),
+		Repos: localRepos(f.PublicRepos, f.Writers), Orgs: f.Orgs,
 	})
 }
 
@@ -313,11 +315,15 @@ func nonEmpty(vs ...string) []string {
 	return out
 }
 
-// publicRepos configures the local forge's public repositories.
-func publicRepos(names []string) []local.Repo {
+// localRepos configures the local forge's public repositories and its
+// repositories' writers (sorted, so the order does not depend on the map).
+func localRepos(public []string, writers map[string][]string) []local.Repo {
 	var out []local.Repo
-	for _, n := range names {
+	for _, n := range public {
 		out = append(out, local.Repo{Name: n, Visibility: "public"})
+	}
+	for _, n := range slices.Sorted(maps.Keys(writers)) {
+		out = append(out, local.Repo{Name: n, Writers: writers[n]})
 	}
 	return out
 }

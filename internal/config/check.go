@@ -54,8 +54,8 @@ func (c *Config) Check() error {
 			bad("%s.auth: %q: only a linear forge takes auth, and it is api_key or oauth", where, f.Auth)
 		}
 		if f.Provider != "local" && (f.GitDir != "" || f.CICommand != "" || f.CITimeout != 0 || len(f.CIEnv) > 0 ||
-			f.CISandbox != "" || f.CINetwork || f.CIUID != 0 || f.CIGID != 0 || f.CIMemoryMB != 0) {
-			bad("%s: git_dir and the ci_ settings (ci_command, ci_timeout, ci_env, ci_sandbox, ci_network, ci_uid, ci_gid, ci_memory_mb) are settings of the local forge, not of %s", where, f.Provider)
+			f.CISandbox != "" || f.CINetwork || f.CIUID != 0 || f.CIGID != 0 || f.CIMemoryMB != 0 || len(f.Orgs) > 0 || len(f.Writers) > 0) {
+			bad("%s: git_dir, orgs, writers and the ci_ settings (ci_command, ci_timeout, ci_env, ci_sandbox, ci_network, ci_uid, ci_gid, ci_memory_mb) are settings of the local forge, not of %s", where, f.Provider)
 		}
 		if f.CISandbox != "" && f.CISandbox != "bubblewrap" && f.CISandbox != "none" {
 			bad("%s.ci_sandbox: %q is neither bubblewrap nor none", where, f.CISandbox)

@@ -137,6 +137,13 @@ type Forge struct {
 	// (forge_get_repo, and so the gateway's private-to-public rule); every
 	// other one is private.
 	PublicRepos []string `yaml:"public_repos"`
+	// Orgs are the local forge's organisations and their member accounts,
+	// and Writers its repositories' writers: what the flow rules'
+	// "org:NAME" and "collaborators:write" trusted authors read there
+	// (the local forge lets every account write, so only this says whom
+	// to trust).
+	Orgs    map[string][]string `yaml:"orgs"`
+	Writers map[string][]string `yaml:"writers"`
 	// Timeout bounds every API call; zero = the provider's default.
 	Timeout Duration `yaml:"timeout"`
 	// WebhookSecretEnv names the environment variable holding the secret
@@ -208,8 +215,10 @@ type Flow struct {
 	// UntrustedContent: after a session read text by an author outside
 	// TrustedAuthors, its pushes and merges need an operator. Default on.
 	UntrustedContent *bool `yaml:"untrusted_content"`
-	// TrustedAuthors are forge logins whose text does not taint a session.
-	// Unset: the account's name, agent handle and owner handle.
+	// TrustedAuthors are forge logins whose text does not taint a
+	// session, "org:NAME" (the organisation's members) and
+	// "collaborators:write" (the repository's writers), as the forge
+	// says. Unset: the account's name, agent handle and owner handle.
 	TrustedAuthors []string `yaml:"trusted_authors"`
 }
 

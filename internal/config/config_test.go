@@ -356,3 +356,22 @@ func TestFlowRulesPerAccount(t *testing.T) {
 		t.Error("an unknown flow key was accepted")
 	}
 }
+
+// The local forge names its organisations' members and its repositories'
+// writers, for the "org:NAME" and "collaborators:write" trusted authors;
+// another forge refuses them.
+func TestLocalOrgsAndWriters(t *testing.T) {
+	cfg, err := Parse([]byte("forges:\n  - {provider: local, orgs: {acme: [carol]}, writers: {acme/site: [carol, wes]}}\naccounts:\n" +
+		"  - {name: a, agent_handle: h, owner_handle: o, sessions: [s1], flow: {trusted_authors: [a, \"org:acme\", \"collaborators:write\"]}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := cfg.Forges[0]
+	if len(f.Orgs["acme"]) != 1 || len(f.Writers["acme/site"]) != 2 || len(cfg.Accounts[0].Flow.TrustedAuthors) != 3 {
+		t.Errorf("forge = %+v, flow = %+v", f, cfg.Accounts[0].Flow)
+	}
+	_, err = Parse([]byte("forges:\n  - {provider: github, token_env: T, orgs: {acme: [carol]}}\naccounts:\n  - {name: a, agent_handle: h, owner_handle: o}\n"))
+	if err == nil || !strings.Contains(err.Error(), "orgs, writers") {
+		t.Errorf("orgs on a github forge: %v", err)
+	}
+}

@@ -92,6 +92,11 @@ type Options struct {
 	// reviews, state, labels and checks), for change notifications; nil:
 	// nobody.
 	Recorder subscriptions.Recorder
+	// Orgs are the local forge's organisations, each with its member
+	// accounts, as the gateway's "org:NAME" trusted-author entry reads
+	// them. The local forge has no organisations of its own; one not
+	// configured here has no members.
+	Orgs map[string][]string
 }
 
 // Repo is a repository configured up front.
@@ -107,6 +112,12 @@ type Repo struct {
 	// "internal". Empty: private, as every repository not configured here
 	// is.
 	Visibility string
+	// Writers are the accounts (the logins the local forge records as
+	// authors) with write permission on the repository, as the gateway's
+	// "collaborators:write" trusted-author entry reads it. A repository
+	// not configured here, or with none listed, has no writers: the local
+	// forge lets every account write, so that fact says nothing.
+	Writers []string
 }
 
 // CI is what forge_trigger_ci runs on the local forge.
@@ -158,6 +169,9 @@ type Forge struct {
 	// visibility holds the configured repositories' visibility by
 	// case-folded name; a repository not in it is private.
 	visibility map[string]string
+	// writers and members hold the configured writers by repository key
+	// and members by organisation, each login case-folded.
+	writers, members map[string]map[string]bool
 
 	// writeMu serialises this process's SQLite writers, so they queue here
 	// instead of spinning in SQLite's busy handler. Other processes on the
@@ -245,6 +259,9 @@ func New(ctx context.Context, db *sql.DB, opts Options) (*Forge, error) {
 		return nil, err
 	}
 	if err := f.seed(ctx, opts.Repos); err != nil {
+		return nil, err
+	}
+	if err := f.seedPeople(opts.Repos, opts.Orgs); err != nil {
 		return nil, err
 	}
 	return f, nil

@@ -103,6 +103,9 @@ type settings struct {
 	webhooks bool
 	// policy is the account's approval policy (YAML flow); "" = unattended.
 	policy string
+	// flow is the account's flow rules (YAML flow); "" = the
+	// untrusted-content rule off.
+	flow string
 }
 
 // unattended is the policy of a test about the forges: nothing waits.
@@ -111,6 +114,9 @@ const unattended = "{push: allow, risk: {high: allow}, unreviewed_merge: allow}"
 // withPolicy gives the account policy p (YAML flow), e.g. "{}" for the
 // default.
 func withPolicy(p string) setting { return func(s *settings) { s.policy = p } }
+
+// withFlow gives the account the flow rules f (YAML flow).
+func withFlow(f string) setting { return func(s *settings) { s.flow = f } }
 
 // webhookSecret is github.com's webhook secret when the test uses
 // webhooks; random, like the credentials above.
@@ -206,12 +212,12 @@ forges:
     # These sessions test what each forge does; they read issues by other
     # people before they push, which the untrusted-content rule would hold
     # (its own tests are in gateway/server and tests/e2e).
-    flow: {untrusted_content: false}
+    flow: %s
     # Pushes run unattended: these tests are about the forges (the
     # approval gate's own test here is TestGitHubPushParksUntilApproved).
     policy: %s
 `, cmp.Or(s.store, filepath.Join(dir, "forgetools.db")), filepath.Join(dir, "s"), listen, e.github.APIURL(), s.githubTimeout,
-		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session, cmp.Or(s.policy, unattended))
+		webhooks, e.ghe.APIURL(), e.linear.APIURL(), e.restForges(s), account, session, cmp.Or(s.flow, "{untrusted_content: false}"), cmp.Or(s.policy, unattended))
 	if err := os.WriteFile(e.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}

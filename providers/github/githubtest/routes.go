@@ -33,6 +33,9 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if r.Method == http.MethodGet && path == "/user/repos" {
 		return s.userRepos(path, r.URL.Query(), login)
 	}
+	if a, ok := s.orgMember(r.Method, strings.Split(strings.TrimPrefix(path, "/"), "/")); ok {
+		return a
+	}
 	rp, rest, moved := s.resolve(path)
 	switch {
 	case moved != "" && r.URL.RawQuery != "":
@@ -155,6 +158,8 @@ func (s *Server) byPrefix(r *http.Request, rp *repo, seg []string, q url.Values,
 		return s.getRef(rp, strings.TrimPrefix(rest, "ref/")), true
 	case seg[0] == "actions":
 		return s.actions(r.Method, rp, seg[1:], q, body)
+	case key == "GET collaborators" && len(seg) == 3 && seg[2] == "permission":
+		return s.collaboratorPermission(rp, seg[1]), true
 	}
 	return answer{}, false
 }

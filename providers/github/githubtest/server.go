@@ -93,12 +93,13 @@ type Server struct {
 	logHost string
 
 	mu        sync.Mutex
-	tokens    map[string]string // token -> login
-	users     map[string]int64  // login -> id
-	repos     map[string]*repo  // lower-case full name -> repo
-	renamed   map[string]*repo  // old lower-case full name -> repo
-	quotas    map[string]*quota // login -> hourly quota
-	outbox    []outgoing        // webhook deliveries not sent yet
+	tokens    map[string]string          // token -> login
+	users     map[string]int64           // login -> id
+	repos     map[string]*repo           // lower-case full name -> repo
+	orgs      map[string]map[string]bool // lower-case org -> lower-case member logins
+	renamed   map[string]*repo           // old lower-case full name -> repo
+	quotas    map[string]*quota          // login -> hourly quota
+	outbox    []outgoing                 // webhook deliveries not sent yet
 	delivered []Delivery
 	nextID    int64
 	ticks     int

@@ -1,0 +1,91 @@
+package githubtest
+
+import (
+	"net/http"
+	"strings"
+)
+
+// Who is who, for the gateway's trusted authors: organisation membership
+// (GET /orgs/{org}/members/{username}) and a collaborator's permission on
+// a repository (GET /repos/{owner}/{repo}/collaborators/{username}/permission).
+
+// AddMember makes login a member of org (created on first use). The fake
+// answers every caller as an organisation member would see it: 204 for a
+// member, 404 for anyone else.
+func (s *Server) AddMember(org, login string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.orgs == nil {
+		s.orgs = map[string]map[string]bool{}
+	}
+	k := strings.ToLower(org)
+	if s.orgs[k] == nil {
+		s.orgs[k] = map[string]bool{}
+	}
+	s.orgs[k][strings.ToLower(login)] = true
+}
+
+// orgMember answers GET /orgs/{org}/members/{username} (path "orgs/..."
+// without the leading slash split into segments), or false when path is
+// not that operation.
+func (s *Server) orgMember(method string, seg []string) (answer, bool) {
+	if method != http.MethodGet || len(seg) != 4 || seg[0] != "orgs" || seg[2] != "members" {
+		return answer{}, false
+	}
+	members, ok := s.orgs[strings.ToLower(seg[1])]
+	if !ok {
+		return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/orgs/members#check-organization-membership-for-a-user", nil), true
+	}
+	if !members[strings.ToLower(seg[3])] {
+		// GitHub: 404 with no body when the requester is a member and the
+		// user is not.
+		return answer{status: http.StatusNotFound}, true
+	}
+	return answer{status: http.StatusNoContent}, true
+}
+
+// collaboratorJSON is the "collaborator" schema: a user with the URLs
+// GitHub's description requires, and the role.
+type collaboratorJSON struct {
+	userJSON
+	FollowersURL      string          `json:"followers_url"`
+	FollowingURL      string          `json:"following_url"`
+	GistsURL          string          `json:"gists_url"`
+	StarredURL        string          `json:"starred_url"`
+	SubscriptionsURL  string          `json:"subscriptions_url"`
+	OrganizationsURL  string          `json:"organizations_url"`
+	ReposURL          string          `json:"repos_url"`
+	EventsURL         string          `json:"events_url"`
+	ReceivedEventsURL string          `json:"received_events_url"`
+	RoleName          string          `json:"role_name"`
+	Permissions       map[string]bool `json:"permissions"`
+}
+
+type collaboratorPermissionJSON struct {
+	Permission string           `json:"permission"`
+	RoleName   string           `json:"role_name"`
+	User       collaboratorJSON `json:"user"`
+}
+
+// collaboratorPermission answers
+// GET /repos/{owner}/{repo}/collaborators/{username}/permission with the
+// login's role (SetPermission; write unless set): "permission" in
+// GitHub's legacy spelling (maintain reads as write, triage as read) and
+// "role_name" as set.
+func (s *Server) collaboratorPermission(r *repo, login string) answer {
+	role := r.role(login)
+	legacy := map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}[role]
+	if legacy == "" {
+		legacy = "none"
+	}
+	u := s.userJSON(login)
+	base := u.URL
+	c := collaboratorJSON{userJSON: u,
+		FollowersURL: base + "/followers", FollowingURL: base + "/following{/other_user}", GistsURL: base + "/gists{/gist_id}",
+		StarredURL: base + "/starred{/owner}{/repo}", SubscriptionsURL: base + "/subscriptions", OrganizationsURL: base + "/orgs",
+		ReposURL: base + "/repos", EventsURL: base + "/events{/privacy}", ReceivedEventsURL: base + "/received_events",
+		RoleName: role, Permissions: map[string]bool{
+			"pull": legacy != "none", "triage": role == "triage" || legacy == "write" || legacy == "admin",
+			"push": legacy == "write" || legacy == "admin", "maintain": role == "maintain" || role == "admin", "admin": role == "admin"}}
+	return jsonAnswer(http.StatusOK, collaboratorPermissionJSON{Permission: legacy, RoleName: role, User: c})
+}
