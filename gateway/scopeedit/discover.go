@@ -3,6 +3,7 @@ package scopeedit
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/forgetools/forgetools/providers/discovery"
 )
@@ -42,13 +43,18 @@ type Listing struct {
 // errEnough stops a listing at the limit.
 var errEnough = errors.New("enough")
 
+// ListTimeout bounds how long one forge may take to list, so a forge that
+// hangs leaves the others' lists and the page usable.
+const ListTimeout = 30 * time.Second
+
 // Discover lists, forge by forge, the first limit repositories each
 // forge's credential reaches, in the forge's order.
 func (e *Editor) Discover(ctx context.Context, limit int) []Listing {
 	out := make([]Listing, 0, len(e.Forges))
 	for _, f := range e.Forges {
 		l := Listing{Forge: f.Where}
-		err := f.Lister.Repositories(ctx, func(r discovery.Repository) error {
+		fctx, cancel := context.WithTimeout(ctx, ListTimeout)
+		err := f.Lister.Repositories(fctx, func(r discovery.Repository) error {
 			if len(l.Repos) == limit {
 				l.More = true
 				return errEnough
@@ -56,6 +62,7 @@ func (e *Editor) Discover(ctx context.Context, limit int) []Listing {
 			l.Repos = append(l.Repos, Reachable{Repo: r.Repo, Permission: r.Permission, Entry: f.Prefix + r.Repo})
 			return nil
 		})
+		cancel()
 		if err != nil && !errors.Is(err, errEnough) {
 			l.Error = err.Error()
 			if f.Redact != nil {

@@ -30,7 +30,8 @@ An entry is "owner/name", "owner/*", "prefix/**", a Linear team key or "*"
 (every repository on every forge). It covers the default forge only, unless it
 names another: "ghe.example.com:acme/app" or "github/ghe.example.com:acme/*".
 An empty scope denies every repository. forgetools repos --forge NAME lists
-what a forge's credential can reach, to choose entries from.`
+what a forge's credential can reach, to choose entries from; the console's
+Scope page (serve --console) shows the same list and makes the same changes.`
 
 func newScope() *cobra.Command {
 	cmd := &cobra.Command{
