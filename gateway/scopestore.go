@@ -86,3 +86,12 @@ func CheckScopeEntry(entry string) error {
 	_, err := parseScope([]string{entry}, coordinate{})
 	return err
 }
+
+// ScopeChanged drops the account's cached scope, so a change made in this
+// process (the console's editor) holds from the next call rather than
+// after the refresh interval.
+func (s *Service) ScopeChanged(account string) {
+	s.scopes.mu.Lock()
+	delete(s.scopes.entries, account)
+	s.scopes.mu.Unlock()
+}

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	Audit func(ctx context.Context, f store.AuditFilter) ([]store.Ownership, error)
 	// Accounts are shown on the scope page.
 	Accounts []Account
+	// Scopes, if set, is where the scope page reads each account's
+	// effective scope and its editor changes it (the same editor as
+	// forgetools scope add|remove); nil shows Accounts' scopes, read-only.
+	Scopes *scopeedit.Editor
 	// Secure marks the session cookie Secure: set it when serving TLS.
 	Secure bool
 	// LoopbackOnly makes the console accept only a loopback Host header
@@ -143,6 +148,9 @@ func (c *Console) routes() {
 	m.Handle("POST /approvals/{id}/deny", c.authed(c.deny))
 	m.Handle("GET /audit", c.authed(c.auditPage))
 	m.Handle("GET /scope", c.authed(c.scopePage))
+	m.Handle("GET /scope/discover", c.authed(c.discoverPage))
+	m.Handle("POST /scope/add", c.authed(c.scopeChange(store.ScopeAdd)))
+	m.Handle("POST /scope/remove", c.authed(c.scopeChange(store.ScopeRemove)))
 	c.mux = m
 }
 

@@ -105,11 +105,17 @@ func newRig(t *testing.T, approvals ...Approval) *rig {
 
 func newRigWith(t *testing.T, audit []store.Ownership, approvals ...Approval) *rig {
 	t.Helper()
+	return newRigEdit(t, audit, nil, approvals...)
+}
+
+// newRigEdit is newRigWith with edit, if set, changing the options.
+func newRigEdit(t *testing.T, audit []store.Ownership, edit func(*Options), approvals ...Approval) *rig {
+	t.Helper()
 	q := &recordingQueue{approvals: map[string]Approval{}}
 	for _, a := range approvals {
 		q.approvals[a.ID] = a
 	}
-	c, err := New(Options{
+	opts := Options{
 		Operators:    []Operator{{Name: "alice", Token: operatorToken}},
 		IsAgentToken: func(tok string) bool { return tok == agentToken },
 		Queue:        q,
@@ -119,7 +125,11 @@ func newRigWith(t *testing.T, audit []store.Ownership, approvals ...Approval) *r
 			return audit, nil
 		},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	}
+	if edit != nil {
+		edit(&opts)
+	}
+	c, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}

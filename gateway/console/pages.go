@@ -205,9 +205,3 @@ func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, s session) {
 	p.Data = view
 	c.render(w, http.StatusOK, "audit.html", p)
 }
-
-func (c *Console) scopePage(w http.ResponseWriter, _ *http.Request, s session) {
-	p := c.page(s, "Scope of each account")
-	p.Data = c.opts.Accounts
-	c.render(w, http.StatusOK, "scope.html", p)
-}

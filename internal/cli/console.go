@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/console"
+	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/internal/approvalview"
 	"github.com/forgetools/forgetools/internal/config"
@@ -30,6 +31,7 @@ func startConsole(sys *system, cfg *config.Config, srv *server.Server, tlsConfig
 		Queue:        sys.queue(),
 		Audit:        sys.store.Audit,
 		Accounts:     consoleAccounts(cfg),
+		Scopes:       sys.scopeEditor(cfg),
 		Secure:       tlsConfig != nil,
 		LoopbackOnly: strings.EqualFold(host, "localhost") || (ip != nil && ip.IsLoopback()),
 		Logger:       sys.log,
@@ -55,6 +57,16 @@ func consoleAccounts(cfg *config.Config) []console.Account {
 		out = append(out, ca)
 	}
 	return out
+}
+
+// scopeEditor is the console's scope editor: forgetools scope add|remove's
+// own, fed by the forges that can list, and telling the running gateway of
+// each change so it holds from the next call.
+func (s *system) scopeEditor(cfg *config.Config) *scopeedit.Editor {
+	e := scopeEditor(cfg, s.store)
+	e.Forges = s.discover
+	e.Changed = s.svc.ScopeChanged
+	return e
 }
 
 // queue is the approval gate the console decides through: the gateway's

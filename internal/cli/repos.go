@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/config"
@@ -60,18 +61,13 @@ configuration: delete the lines this account must not touch.`,
 			if err != nil {
 				return err
 			}
-			lister, where, host, closeFn, err := openLister(cmd.Context(), cfg, f, log)
+			lf, closeFn, err := openLister(cmd.Context(), cfg, f, log)
 			if err != nil {
 				return err
 			}
 			defer closeFn()
-			// A scope entry without a forge covers the default forge only:
-			// another forge's entries name it.
-			prefix := ""
-			if d := defaultForge(cfg); f.Provider != d.Provider || !strings.EqualFold(f.Host, d.Host) {
-				prefix = host + ":"
-			}
-			n, err := listRepos(cmd.Context(), lister, cmd.OutOrStdout(), scopeYAML, where, prefix)
+			where := lf.Where
+			n, err := listRepos(cmd.Context(), lf.Lister, cmd.OutOrStdout(), scopeYAML, where, lf.Prefix)
 			if err != nil {
 				return fmt.Errorf("%s: %s", where, message(err))
 			}
@@ -111,52 +107,70 @@ func hostSuffix(host string) string {
 }
 
 // openLister builds the forge's provider (the local forge on the
-// configured store) and returns it as a discovery.Lister.
-func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *slog.Logger) (_ discovery.Lister, where, host string, _ func(), _ error) {
+// configured store) and returns it as a discovery list's forge.
+func openLister(ctx context.Context, cfg *config.Config, f config.Forge, log *slog.Logger) (_ scopeedit.Forge, _ func(), _ error) {
 	var (
 		p       subscriptions.Provider
 		closeFn = func() {}
+		creds   = config.Credentials{}
 	)
 	if f.Provider == "local" {
 		if _, err := prepareStore(cfg.Store, log); err != nil {
-			return nil, "", "", nil, err
+			return scopeedit.Forge{}, nil, err
 		}
 		st, err := store.Open(ctx, cfg.Store, store.Options{Logger: log})
 		if err != nil {
-			return nil, "", "", nil, err
+			return scopeedit.Forge{}, nil, err
 		}
 		closeFn = func() { st.Close() }
 		// Listing writes nothing, so nothing to record: no event feed.
 		if p, err = buildLocal(ctx, st, nil, f, cfg.Store, log); err != nil {
 			closeFn()
-			return nil, "", "", nil, fmt.Errorf("forge local: %w", err)
+			return scopeedit.Forge{}, nil, fmt.Errorf("forge local: %w", err)
 		}
 	} else {
 		// Only this forge's credentials: listing one forge needs no other's.
-		creds := config.Credentials{}
 		for _, env := range []string{f.TokenEnv, f.ReviewerTokenEnv} {
 			v, err := config.Secret(env)
 			if err != nil {
-				return nil, "", "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
+				return scopeedit.Forge{}, nil, fmt.Errorf("forge %s: %w", f.Provider, err)
 			}
 			creds[env] = v
 		}
 		log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
 		var err error
 		if p, _, err = buildRemote(f, creds, log); err != nil {
-			return nil, "", "", nil, fmt.Errorf("forge %s: %w", f.Provider, err)
+			return scopeedit.Forge{}, nil, fmt.Errorf("forge %s: %w", f.Provider, err)
 		}
 	}
-	where = f.Provider // the local forge's host is only a label
+	lf, err := discoveryForge(cfg, f, p, redact.New(creds.Values()...))
+	if err != nil {
+		closeFn()
+		return scopeedit.Forge{}, nil, err
+	}
+	return lf, closeFn, nil
+}
+
+// discoveryForge is a built provider as a discovery list asks it: named
+// as the operator knows it, with the prefix that makes a listed
+// repository this forge's scope entry. A forge that cannot list is an
+// error saying so.
+func discoveryForge(cfg *config.Config, f config.Forge, p subscriptions.Provider, r *redact.Redactor) (scopeedit.Forge, error) {
+	where := f.Provider // the local forge's host is only a label
 	if f.Provider != "local" {
 		where += hostSuffix(p.Ref().GetHost())
 	}
 	l, ok := p.(discovery.Lister)
 	if !ok {
-		closeFn()
-		return nil, "", "", nil, fmt.Errorf("forge %s cannot list what its credential reaches", where)
+		return scopeedit.Forge{}, fmt.Errorf("forge %s cannot list what its credential reaches", where)
 	}
-	return l, where, p.Ref().GetHost(), closeFn, nil
+	// A scope entry without a forge covers the default forge only:
+	// another forge's entries name it.
+	prefix := ""
+	if d := defaultForge(cfg); f.Provider != d.Provider || !strings.EqualFold(f.Host, d.Host) {
+		prefix = p.Ref().GetHost() + ":"
+	}
+	return scopeedit.Forge{Where: where, Prefix: prefix, Lister: l, Redact: r.String}, nil
 }
 
 // defaultForge is the forge a call naming none goes to: the one marked

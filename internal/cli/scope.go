@@ -6,14 +6,12 @@ import (
 	"io"
 	"os"
 	"os/user"
-	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
 	"github.com/spf13/cobra"
 
-	"github.com/forgetools/forgetools/gateway"
+	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
 )
@@ -32,7 +30,8 @@ An entry is "owner/name", "owner/*", "prefix/**", a Linear team key or "*"
 (every repository on every forge). It covers the default forge only, unless it
 names another: "ghe.example.com:acme/app" or "github/ghe.example.com:acme/*".
 An empty scope denies every repository. forgetools repos --forge NAME lists
-what a forge's credential can reach, to choose entries from.`
+what a forge's credential can reach, to choose entries from; the console's
+Scope page (serve --console) shows the same list and makes the same changes.`
 
 func newScope() *cobra.Command {
 	cmd := &cobra.Command{
@@ -89,36 +88,37 @@ func scopeCommand(use, short string, args cobra.PositionalArgs, run func(*cobra.
 	return cmd
 }
 
-// configuredAccount finds the account name names, or says which exist.
-func configuredAccount(cfg *config.Config, name string) (config.Account, error) {
-	var names []string
+// scopeEditor is the stored-scope editor over the configured accounts,
+// the one the console edits through as well.
+func scopeEditor(cfg *config.Config, st *store.Store) *scopeedit.Editor {
+	e := &scopeedit.Editor{Store: st}
 	for _, a := range cfg.Accounts {
-		if a.Name == name {
-			return a, nil
-		}
-		names = append(names, a.Name)
+		e.Accounts = append(e.Accounts, scopeedit.Account{Name: a.Name, Configured: a.Scope})
 	}
-	return config.Account{}, usageError{fmt.Errorf("account %q is not configured (configured: %s)", name, strings.Join(names, ", "))}
+	return e
+}
+
+// scopeError gives a refused change its exit status: a bad argument is a
+// usage error, an entry already there (or not there) a plain failure.
+func scopeError(err error) error {
+	if errors.Is(err, scopeedit.ErrInvalid) {
+		return usageError{err}
+	}
+	return err
 }
 
 func newScopeList() *cobra.Command {
 	return scopeCommand("list ACCOUNT", "Print an account's scope and where it comes from (the store or the configuration)", cobra.ExactArgs(1),
 		func(cmd *cobra.Command, cfg *config.Config, st *store.Store, args []string) error {
-			acct, err := configuredAccount(cfg, args[0])
+			sc, err := scopeEditor(cfg, st).Scope(cmd.Context(), args[0])
 			if err != nil {
-				return err
-			}
-			entries, stored, err := st.StoredScope(cmd.Context(), acct.Name)
-			if err != nil {
-				return err
+				return scopeError(err)
 			}
 			from := "the configuration (no change was ever stored)"
-			if !stored {
-				entries = acct.Scope
-			} else {
+			if sc.Stored {
 				from = "the store (the configuration's scope is ignored for this account)"
 			}
-			return printScope(cmd.OutOrStdout(), acct.Name, from, entries)
+			return printScope(cmd.OutOrStdout(), sc.Account, from, sc.Entries)
 		})
 }
 
@@ -142,39 +142,18 @@ func newScopeChange(action string) *cobra.Command {
 	}
 	cmd := scopeCommand(action+" ACCOUNT ENTRY", short, cobra.ExactArgs(2),
 		func(cmd *cobra.Command, cfg *config.Config, st *store.Store, args []string) error {
-			entry := args[1]
-			if err := gateway.CheckScopeEntry(entry); err != nil {
-				return usageError{err}
-			}
+			account, entry := args[0], args[1]
 			if actor == "" {
-				actor = operatorName()
-			}
-			if actor == "" {
-				return usageError{errors.New("--actor is required: no user name could be read from the system to log the change with")}
-			}
-			if len(actor) > 100 || strings.ContainsFunc(actor, unicode.IsControl) {
-				return usageError{fmt.Errorf("--actor %q: want a name of at most 100 characters, without control characters", actor)}
-			}
-			acct, err := configuredAccount(cfg, args[0])
-			if err != nil {
-				return err
-			}
-			err = st.ChangeScope(cmd.Context(), store.ScopeChange{Account: acct.Name, Action: action, Entry: entry, Actor: actor}, acct.Scope)
-			if errors.Is(err, store.ErrScopeUnchanged) {
-				if action == store.ScopeAdd {
-					return fmt.Errorf("account %s already has %q in its scope: nothing changed", acct.Name, entry)
+				if actor = operatorName(); actor == "" {
+					return usageError{errors.New("--actor is required: no user name could be read from the system to log the change with")}
 				}
-				return fmt.Errorf("account %s has no entry %q in its scope: nothing changed (forgetools scope list %s shows the entries, spelled as stored)", acct.Name, entry, acct.Name)
 			}
+			entries, err := scopeEditor(cfg, st).Change(cmd.Context(), action, account, entry, actor)
 			if err != nil {
-				return err
-			}
-			entries, _, err := st.StoredScope(cmd.Context(), acct.Name)
-			if err != nil {
-				return err
+				return scopeError(err)
 			}
 			verb := map[string]string{store.ScopeAdd: "added", store.ScopeRemove: "removed"}[action]
-			return printScope(cmd.OutOrStdout(), acct.Name, fmt.Sprintf("the store, %s %q by %s", verb, entry, actor), entries)
+			return printScope(cmd.OutOrStdout(), account, fmt.Sprintf("the store, %s %q by %s", verb, entry, actor), entries)
 		})
 	cmd.Flags().StringVar(&actor, "actor", "", "who makes the change, for the log (default: the system user name)")
 	skipEnv(cmd, "actor")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/console"
+	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
@@ -46,6 +47,9 @@ type system struct {
 	// operators are the console's operator tokens, named by their
 	// variables (console.operator_token_envs).
 	operators []console.Operator
+	// discover are the forges that can list what their credentials
+	// reach, for the console's scope editor.
+	discover []scopeedit.Forge
 	// mcpApprovers are the accounts whose parked calls the person at the
 	// MCP client may decide (approvers: [mcp_client]).
 	mcpApprovers map[string]bool
@@ -79,7 +83,8 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	if err != nil {
 		return nil, err
 	}
-	log = slog.New(redact.NewHandler(log.Handler(), redact.New(creds.Values()...)))
+	redactor := redact.New(creds.Values()...)
+	log = slog.New(redact.NewHandler(log.Handler(), redactor))
 	gcfg := gateway.Config{Logger: log, DedupWindow: time.Duration(cfg.DedupWindow), ApprovalExpiry: time.Duration(cfg.ApprovalExpiry),
 		ApprovalWait: time.Duration(cfg.ApprovalWait)}
 	for _, a := range cfg.Accounts {
@@ -157,6 +162,9 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 			if forges[i], err = buildLocal(ctx, st, sys.feed, f, cfg.Store, log); err != nil {
 				return nil, fmt.Errorf("forges[%d] (local): %w", i, err)
 			}
+		}
+		if lf, err := discoveryForge(cfg, f, forges[i], redactor); err == nil {
+			sys.discover = append(sys.discover, lf)
 		}
 		if err = sys.notify(forges[i], f, creds); err != nil {
 			return nil, fmt.Errorf("forges[%d] (%s): %w", i, f.Provider, err)
