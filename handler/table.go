@@ -3,6 +3,7 @@ package handler
 import (
 	"context"
 
+	"github.com/forgetools/forgetools/approval"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"google.golang.org/protobuf/proto"
@@ -128,56 +129,31 @@ type RepoPath struct {
 }
 
 // Approval is what an arm may change, from its (tool).approval option: the
-// level the gateway's approval policy keys on first.
-type Approval int
+// level the gateway's approval policy keys on first. It is the agent
+// side's level too (package approval).
+type Approval = approval.Level
 
 const (
 	// ApprovalUnspecified: the arm declares no level (the generator
 	// refuses that for a tool, so only a hand-built table has it).
-	ApprovalUnspecified Approval = iota
+	ApprovalUnspecified = approval.Unspecified
 	// ApprovalRead: reads forge state, never changes it.
-	ApprovalRead
+	ApprovalRead = approval.Read
 	// ApprovalWrite: changes conversation or CI state (comments, issues,
 	// reviews, CI runs).
-	ApprovalWrite
+	ApprovalWrite = approval.Write
 	// ApprovalPush: changes the repository itself (branches, commits,
 	// merges).
-	ApprovalPush
+	ApprovalPush = approval.Push
 )
-
-// String is the level's policy name: "read", "write" or "push".
-func (a Approval) String() string {
-	switch a {
-	case ApprovalRead:
-		return "read"
-	case ApprovalWrite:
-		return "write"
-	case ApprovalPush:
-		return "push"
-	}
-	return "unspecified"
-}
 
 // Risk is an arm's risk tier, from its (tool).risk option; a call's own
 // text can raise it (package escalate).
-type Risk int
+type Risk = approval.Risk
 
 const (
-	RiskUnspecified Risk = iota
-	RiskLow
-	RiskMedium
-	RiskHigh
+	RiskUnspecified = approval.RiskUnspecified
+	RiskLow         = approval.RiskLow
+	RiskMedium      = approval.RiskMedium
+	RiskHigh        = approval.RiskHigh
 )
-
-// String is the tier's policy name: "low", "medium" or "high".
-func (r Risk) String() string {
-	switch r {
-	case RiskLow:
-		return "low"
-	case RiskMedium:
-		return "medium"
-	case RiskHigh:
-		return "high"
-	}
-	return "unspecified"
-}

@@ -9,55 +9,34 @@ package runtime
 
 import (
 	"google.golang.org/protobuf/proto"
+
+	"github.com/forgetools/forgetools/approval"
 )
 
 // Approval says what a tool may change: nothing (read), the forge's
-// conversation or CI state (write), or the repository itself (push).
-type Approval int
+// conversation or CI state (write), or the repository itself (push). It is
+// the server side's level too (package approval).
+type Approval = approval.Level
 
 const (
-	ApprovalRead Approval = iota + 1
+	ApprovalRead = approval.Read
 	// ApprovalWrite: comments, issues, reviews, CI runs.
-	ApprovalWrite
+	ApprovalWrite = approval.Write
 	// ApprovalPush: branches, commits, merges. Distinct from ApprovalWrite
 	// so an approval policy written for comments never covers a push.
-	ApprovalPush
+	ApprovalPush = approval.Push
 )
-
-func (a Approval) String() string {
-	switch a {
-	case ApprovalRead:
-		return "read"
-	case ApprovalWrite:
-		return "write"
-	case ApprovalPush:
-		return "push"
-	}
-	return "unspecified"
-}
 
 // Risk is how much harm a call can do, as the Approver sees it. A tool has
 // one in the table; a call's own text can raise it (see ApprovalRequest).
-type Risk int
+type Risk = approval.Risk
 
 const (
-	RiskUnspecified Risk = iota
-	RiskLow
-	RiskMedium
-	RiskHigh
+	RiskUnspecified = approval.RiskUnspecified
+	RiskLow         = approval.RiskLow
+	RiskMedium      = approval.RiskMedium
+	RiskHigh        = approval.RiskHigh
 )
-
-func (r Risk) String() string {
-	switch r {
-	case RiskLow:
-		return "low"
-	case RiskMedium:
-		return "medium"
-	case RiskHigh:
-		return "high"
-	}
-	return "unspecified"
-}
 
 // Hints are the MCP tool annotations that follow from a tool's approval.
 type Hints struct {
