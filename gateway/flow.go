@@ -93,8 +93,23 @@ func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
 	private := !rules.AllowPrivateToPublic && (level == handler.ApprovalWrite || level == handler.ApprovalPush) &&
 		!s.flow.tables[o.table].reads[o.arm]
 	untrusted := !rules.AllowUntrustedContent && level == handler.ApprovalPush
+	if private {
+		// A target the cache knows is private or internal takes no hold
+		// (privateHold asks the same cache first), whatever was read.
+		if v, ok := s.flow.visibility.get(keyOf(o.ref, o.repo)); ok && v != visibilityPublic && v != visibilityUnknown {
+			private = false
+		}
+	}
 	if !private && !untrusted {
 		return nil, nil
+	}
+	// The store is the truth (another replica may have recorded this
+	// session's reads), so it is asked every time, but first for one row
+	// that could matter: an untrusted read, or a read of somewhere other
+	// than the target. No such row means neither rule below could hold.
+	maybe, err := s.store.FlowReadsAnyOf(ctx, o.acct.Name, o.id.Session, untrusted, private, store.ForgeOf(o.ref), o.repo)
+	if err != nil || !maybe {
+		return nil, err
 	}
 	reads, err := s.store.FlowReads(ctx, o.acct.Name, o.id.Session)
 	if err != nil || len(reads) == 0 {

@@ -14,8 +14,9 @@ import (
 
 // BenchmarkFlowHolds is the flow check alone on an allowed push, against
 // a SQLite file store: the session has read a private repository (the
-// push goes back into it) and trusted text only, so the check loads the
-// session's reads and holds nothing. Compare with BenchmarkChokepoint's
+// push goes back into it) and trusted text only, so the check's probe
+// (store.FlowReadsAnyOf) finds no row either rule could act on and holds
+// nothing without loading the reads. Compare with BenchmarkChokepoint's
 // per-call figures for the share of a call it is.
 //
 //	go test ./gateway -run X -bench FlowHolds -benchmem

@@ -13,16 +13,21 @@ import (
 // allowed call, in process on the local forge in the gateway's SQLite
 // store: the same calls by an account with the rules on (the default) and
 // one with both turned off, in the same run. The session has read a
-// private repository and an untrusted author's issue, so the write's check
-// loads its reads and the private target's visibility (cached); the read
-// records nothing new after its first time.
+// private repository and an untrusted author's issue; the comment goes
+// back into that repository and is no push, so the write's check asks the
+// store for one row either rule could act on (store.FlowReadsAnyOf),
+// finds none and loads nothing; the read records nothing new after its
+// first time.
 //
 //	go test ./gateway/server -run X -bench FlowCheck -benchmem
 func BenchmarkFlowCheck(b *testing.B) {
 	ctx := context.Background()
-	on := gateway.Account{Name: "on", AgentHandle: "a", OwnerHandle: "o", Scope: []string{"*"}, Sessions: []string{"on-1"}}
+	// Write limits no benchmark reaches (the default 120 a minute would
+	// refuse the comments): the meter still runs, it never refuses.
+	unlimited := gateway.Limits{WriteCallsPerMinute: 1 << 30, WriteBytesPerMinute: 1 << 40}
+	on := gateway.Account{Name: "on", AgentHandle: "a", OwnerHandle: "o", Scope: []string{"*"}, Sessions: []string{"on-1"}, Limits: unlimited}
 	off := gateway.Account{Name: "off", AgentHandle: "a", OwnerHandle: "o", Scope: []string{"*"}, Sessions: []string{"off-1"},
-		Flow: gateway.FlowRules{AllowPrivateToPublic: true, AllowUntrustedContent: true}}
+		Flow: gateway.FlowRules{AllowPrivateToPublic: true, AllowUntrustedContent: true}, Limits: unlimited}
 	other := gateway.Account{Name: "other", AgentHandle: "x", OwnerHandle: "y", Scope: []string{"*"}, Sessions: []string{"other-1"}}
 	svc, _, _ := localService(b, storetest.SQLite(b), nil, on, off, other)
 	ids := map[string]gateway.Identity{}

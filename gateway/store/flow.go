@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -64,6 +65,38 @@ func (s *Store) RecordFlowReads(ctx context.Context, reads []FlowRead) error {
 		return fmt.Errorf("record flow reads: %w", err)
 	}
 	return nil
+}
+
+// FlowReadsAnyOf reports whether the session has recorded a read the
+// flow check would act on: with untrusted, any untrusted read; with
+// elsewhere, any repository read of a place other than the write's
+// target (forge and repo, compared exactly as stored, so a read differing
+// only in case counts and the caller's own comparison decides). It reads
+// one indexed row at most, so a write whose session read nothing that
+// matters costs no more; only a true answer needs FlowReads.
+func (s *Store) FlowReadsAnyOf(ctx context.Context, account, session string, untrusted, elsewhere bool, target Forge, repo string) (bool, error) {
+	if !untrusted && !elsewhere {
+		return false, nil
+	}
+	var one int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT 1 FROM gateway_flow_reads WHERE account = ? AND session = ?
+		AND ((? = 1 AND untrusted = 1) OR (? = 1 AND untrusted = 0 AND NOT (provider = ? AND host = ? AND repo = ?)))
+		LIMIT 1`), account, session, boolColumn(untrusted), boolColumn(elsewhere),
+		providerColumn(target.Provider), target.Host, repo).Scan(&one)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("probe flow reads: %w", err)
+	}
+	return true, nil
+}
+
+func boolColumn(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // FlowReads lists what a session has read, oldest first, at most

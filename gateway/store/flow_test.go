@@ -42,6 +42,31 @@ func TestFlowReads(t *testing.T) {
 		if none, err := st.FlowReads(ctx, "bob", "s1"); err != nil || len(none) != 0 {
 			t.Errorf("bob's reads = %v, %v", none, err)
 		}
+		// The probe the flow check asks first: only rows that could hold.
+		gl := store.Forge{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITLAB, Host: "github.com"}
+		for _, c := range []struct {
+			account, session     string
+			untrusted, elsewhere bool
+			target               store.Forge
+			repo                 string
+			want                 bool
+		}{
+			{"alice", "s1", true, false, gh, "acme/secret", true},  // mallory's issue
+			{"alice", "s2", true, false, gh, "acme/site", false},   // s2 read nothing untrusted
+			{"alice", "s2", false, true, gh, "acme/secret", false}, // s2 read only the target
+			{"alice", "s2", false, true, gh, "acme/Secret", true},  // case differs: the caller decides
+			{"alice", "s2", false, true, gl, "acme/secret", true},  // another provider
+			{"alice", "s2", false, true, store.Forge{Provider: gh.Provider, Host: "ghe.example"}, "acme/secret", true},
+			{"alice", "s1", false, true, gh, "acme/secret", false}, // the untrusted row is no repository read
+			{"alice", "s1", false, true, gh, "acme/site", true},    // acme/secret is elsewhere
+			{"alice", "s1", false, false, gh, "acme/site", false},  // nothing asked
+			{"bob", "s1", true, true, gh, "acme/site", false},
+		} {
+			got, err := st.FlowReadsAnyOf(ctx, c.account, c.session, c.untrusted, c.elsewhere, c.target, c.repo)
+			if err != nil || got != c.want {
+				t.Errorf("FlowReadsAnyOf(%+v) = %v, %v; want %v", c, got, err, c.want)
+			}
+		}
 	})
 }
 
