@@ -10,17 +10,20 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/gateway/store/storetest"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 )
 
 // pushArmsConfig: demo is the agent, under the default policy (push:
 // operator); seed prepares each repository and runs its pushes
-// unattended. %s is the approval expiry.
+// unattended. The verbs are the approval expiry and the local forge's
+// git_dir (in the data directory, whichever store backend).
 const pushArmsConfig = `approval_expiry: %s
 listen: 127.0.0.1:0
 forges:
   - provider: local
+    git_dir: %s
 accounts:
   - {name: demo, agent_handle: demo-agent, owner_handle: demo-owner, scope: ["*"], sessions: [demo], token_envs: [PUSH_ARMS_TOKEN]}
   - {name: seed, agent_handle: seed-bot, owner_handle: seed-owner, scope: ["*"], sessions: [seed], policy: {push: allow, risk: {high: allow}, unreviewed_merge: allow}}
@@ -140,28 +143,42 @@ var parkedLine = regexp.MustCompile(`^(forge_\w+) failed: pending_approval: appr
 func TestEveryPushArmOverEveryTransport(t *testing.T) {
 	t.Parallel()
 	arms := pushArmTools(t)
-	for _, tr := range pushTransports {
-		t.Run(tr.name, func(t *testing.T) {
-			t.Parallel()
-			e := newEnv(t, "PUSH_ARMS_TOKEN="+pushArmsToken)
-			store := filepath.Join(e.dataDir(), "gateway.db")
-			cfg := writeConfig(t, fmt.Sprintf(pushArmsConfig, "1h"))
-			short := writeConfig(t, fmt.Sprintf(pushArmsConfig, "1s"))
-			p := pushProbe{t: t, e: e, cfg: cfg, store: store}
-			main, denied, expired := p.seed("demo/"+tr.name), p.seed("demo/"+tr.name+"-deny"), p.seed("demo/"+tr.name+"-late")
-
-			call := tr.start(t, e, cfg, store)
-			for _, arm := range arms {
-				t.Run(arm[0], func(t *testing.T) { p.approveOnce(t, call, arm[1], main.repo, pushArgs[arm[0]](main)) })
+	for _, backend := range []struct {
+		name     string
+		newStore func(testing.TB) string
+	}{{"sqlite", storetest.SQLite}, {"postgres", storetest.Postgres}} {
+		t.Run(backend.name, func(t *testing.T) {
+			for _, tr := range pushTransports {
+				pushArmsOver(t, tr, arms, backend.newStore)
 			}
-			first := arms[0]
-			t.Run("deny/"+first[0], func(t *testing.T) { p.deny(t, call, first[1], denied.repo, pushArgs[first[0]](denied)) })
-			t.Run("expire/"+first[0], func(t *testing.T) {
-				late := tr.start(t, e, short, store)
-				p.expire(t, late, first[1], expired.repo, pushArgs[first[0]](expired), short)
-			})
 		})
 	}
+}
+
+// pushArmsOver runs every arm's case over one transport, on a store and
+// forge of its own.
+func pushArmsOver(t *testing.T, tr pushTransport, arms [][2]string, newStore func(testing.TB) string) {
+	t.Run(tr.name, func(t *testing.T) {
+		t.Parallel()
+		store := newStore(t)
+		e := newEnv(t, "PUSH_ARMS_TOKEN="+pushArmsToken)
+		repos := filepath.Join(e.dataDir(), "repos")
+		cfg := writeConfig(t, fmt.Sprintf(pushArmsConfig, "1h", repos))
+		short := writeConfig(t, fmt.Sprintf(pushArmsConfig, "1s", repos))
+		p := pushProbe{t: t, e: e, cfg: cfg, store: store}
+		main, denied, expired := p.seed("demo/"+tr.name), p.seed("demo/"+tr.name+"-deny"), p.seed("demo/"+tr.name+"-late")
+
+		call := tr.start(t, e, cfg, store)
+		for _, arm := range arms {
+			t.Run(arm[0], func(t *testing.T) { p.approveOnce(t, call, arm[1], main.repo, pushArgs[arm[0]](main)) })
+		}
+		first := arms[0]
+		t.Run("deny/"+first[0], func(t *testing.T) { p.deny(t, call, first[1], denied.repo, pushArgs[first[0]](denied)) })
+		t.Run("expire/"+first[0], func(t *testing.T) {
+			late := tr.start(t, e, short, store)
+			p.expire(t, late, first[1], expired.repo, pushArgs[first[0]](expired), short)
+		})
+	})
 }
 
 // pushProbe drives one transport's cases and reads the forge and the
