@@ -139,7 +139,8 @@ var parkedLine = regexp.MustCompile(`^(forge_\w+) failed: pending_approval: appr
 // it once (exactly one ref changes) and the repeat then reads the result
 // without writing again. For the first arm per transport, a denial reaches
 // the model as permission_denied with the reason, and an approval past a
-// tiny approval_expiry is refused and runs nothing.
+// tiny approval_expiry is refused and runs nothing. On SQLite and
+// PostgreSQL, each (backend, transport) with a store and forge of its own.
 func TestEveryPushArmOverEveryTransport(t *testing.T) {
 	t.Parallel()
 	arms := pushArmTools(t)
