@@ -197,7 +197,11 @@ func (s *Service) policyHolds(ctx context.Context, o *operation, p handler.Provi
 			r.add(d, "risk "+o.risk.String()+": "+string(d), why)
 		}
 	}
-	if level == handler.ApprovalPush && pol.merge != Allow {
+	// The merge rule reads the forge (the pull request, its reviews, who
+	// the credentials are). When another rule already holds the call for
+	// an operator and the merge rule could only add a second such hold,
+	// it is not asked: a parked call sends nothing to the forge at all.
+	if level == handler.ApprovalPush && pol.merge != Allow && (pol.merge == Deny || len(r.holds) == 0) {
 		if err := s.mergeRule(ctx, o, p, &r); err != nil {
 			return nil, err
 		}
