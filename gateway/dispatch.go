@@ -13,10 +13,12 @@ import (
 
 // dispatch runs the checks every call passes, in order (identity, shape,
 // validation, forge, the forge's repository shape, scope), then the
-// approval gate (the account's policy: run, park or deny), then the arm. It returns the result envelope,
-// the in-band error it carries (nil on success) and, for an unexpected
-// failure, its cause for the log. No provider is called before every check
-// has passed.
+// approval gate (the account's policy and the session's flow rules: run,
+// park or deny), then the arm within the account's limits, and records
+// what a read showed the session. It returns the result envelope, the
+// in-band error it carries (nil on success) and, for an unexpected
+// failure, its cause for the log. No provider is called before every
+// check has passed.
 func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message) (proto.Message, *gatewayv1.ForgeCallError, error) {
 	p, err := s.check(ctx, o, req)
 	if err != nil {
