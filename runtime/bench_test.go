@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/runtime"
 )
 
@@ -97,9 +98,9 @@ func BenchmarkExecute(b *testing.B) {
 // reportCPU starts counting the process's CPU time; the function it returns
 // reports it per op as cpu-ns/op.
 func reportCPU(b *testing.B) func() {
-	start := processCPU()
+	start := testkit.ProcessCPU()
 	return func() {
-		if used := processCPU() - start; used > 0 && b.N > 0 {
+		if used := testkit.ProcessCPU() - start; used > 0 && b.N > 0 {
 			b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 		}
 	}

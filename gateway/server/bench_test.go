@@ -11,6 +11,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/internal/testkit"
 )
 
 // BenchmarkChokepoint measures what the gateway adds to a provider call, in
@@ -51,12 +52,12 @@ func BenchmarkChokepoint(b *testing.B) {
 	// for the shares.
 	perOp := map[string]int64{}
 	cpu := func(b *testing.B, name string) func() {
-		start := processCPU()
+		start := testkit.ProcessCPU()
 		return func() {
 			if b.N == 0 {
 				return
 			}
-			perOp[name] = (processCPU() - start).Nanoseconds() / int64(b.N)
+			perOp[name] = (testkit.ProcessCPU() - start).Nanoseconds() / int64(b.N)
 			b.ReportMetric(float64(perOp[name]), "cpu-ns/op")
 		}
 	}
