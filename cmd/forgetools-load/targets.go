@@ -70,6 +70,12 @@ func startGateway(ctx context.Context, dir, dsn string, agents int, log *slog.Lo
 		Accounts: []gateway.Account{{
 			Name: "load", AgentHandle: "load-agent", OwnerHandle: "load-owner",
 			Scope: []string{"load/*"}, Sessions: sessions,
+			// The driver measures throughput: quotas and the in-flight cap
+			// stay in the path (they are checked on every call) but are
+			// set past what a run can reach, or they would be what it
+			// measures.
+			Limits: gateway.Limits{InFlight: 1 << 20, WriteCallsPerMinute: 1 << 30, WriteBytesPerMinute: 1 << 40,
+				PushCallsPerMinute: 1 << 30, PushBytesPerMinute: 1 << 40},
 		}},
 	})
 	if err != nil {
