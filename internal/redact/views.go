@@ -188,9 +188,24 @@ const minCore = 3
 // of the original text. A run is at least minCore characters with one
 // and the same non-alphanumeric byte between every two, plus the
 // alphanumeric text touching it on either side ("e42-F-2-9" reads
-// "e42F29"); runs shorter than Window in all are left out.
+// "e42F29"). Runs that share touching text are one view: "7-A-e-17-8-0"
+// reads "7Ae1780", as a person reads it. Views shorter than Window are
+// left out.
 func collapsed[T string | []byte](t T, v *view) []*view {
 	var out []*view
+	var kept []int // the current view's bytes, as indices into t
+	flush := func() {
+		if len(kept) >= Window {
+			run := &view{}
+			for _, j := range kept {
+				run.text = append(run.text, t[j])
+				run.from = append(run.from, v.fromAt(j))
+				run.to = append(run.to, v.toAt(j))
+			}
+			out = append(out, run)
+		}
+		kept = kept[:0]
+	}
 	for i := 0; i+1 < len(t); {
 		sep := t[i+1]
 		if isAlnum(sep) || t[i] == sep {
@@ -212,28 +227,28 @@ func collapsed[T string | []byte](t T, v *view) []*view {
 		for last+1 < len(t) && isAlnum(t[last+1]) {
 			last++
 		}
-		if (end-i)/2+1+(i-first)+(last-end) < Window {
-			i = end + 1
-			continue
+		// A run that starts inside the text the previous one ended with
+		// continues its view; any other starts a new one.
+		if len(kept) > 0 && first > kept[len(kept)-1] {
+			flush()
 		}
-		run := &view{}
-		keep := func(j int) {
-			run.text = append(run.text, t[j])
-			run.from = append(run.from, v.fromAt(j))
-			run.to = append(run.to, v.toAt(j))
+		add := func(j int) {
+			if len(kept) == 0 || j > kept[len(kept)-1] {
+				kept = append(kept, j)
+			}
 		}
 		for j := first; j < i; j++ {
-			keep(j)
+			add(j)
 		}
 		for j := i; j <= end; j += 2 {
-			keep(j)
+			add(j)
 		}
 		for j := end + 1; j <= last; j++ {
-			keep(j)
+			add(j)
 		}
-		out = append(out, run)
 		i = end + 1
 	}
+	flush()
 	return out
 }
 
