@@ -31,6 +31,14 @@ func IdentityFrom(ctx context.Context) (Identity, bool) {
 	return id, ok && id.Account != ""
 }
 
+// CallerFrom is the account and session of the identity bound to ctx, as
+// the tiers below the gateway ask for it (subscriptions/feed's Handler),
+// which name no gateway type.
+func CallerFrom(ctx context.Context) (account, session string, ok bool) {
+	id, ok := IdentityFrom(ctx)
+	return id.Account, id.Session, ok
+}
+
 // Sessions returns the identity of every configured socket session, in
 // configuration order.
 func (s *Service) Sessions() []Identity {

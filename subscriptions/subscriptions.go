@@ -10,9 +10,11 @@
 // forge_get_events for a call that names none: every subscription of the
 // caller.
 //
-// The events come from sources that describe changes as Change values and
-// hand them to a Recorder (the feed sub-package): the local forge after its
-// own writes, the poll sub-package's driver, the webhook sub-package.
+// The events come from sources that describe changes as notify.Change
+// values (package handler/notify, which providers import instead of this
+// one) and hand them to a notify.Recorder (the feed sub-package): the
+// local forge after its own writes, the poll sub-package's driver, the
+// webhook sub-package.
 package subscriptions
 
 import (

@@ -63,7 +63,7 @@ func serveWatched(t *testing.T, dsn string) *watched {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, h := fd.Handler()
+	path, h := fd.Handler(gateway.CallerFrom)
 	dir := listenSocketsWith(t, svc, server.Options{Logger: log, Handlers: map[string]http.Handler{path: h}})
 	return &watched{localGateway: &localGateway{store: st, dir: dir}, svc: svc, clock: c}
 }

@@ -4,34 +4,26 @@ import (
 	"fmt"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
-// Kind is what sort of artifact a row is about.
-type Kind string
+// Kind is what sort of artifact a row is about (the kinds of the forge
+// table are handler/notify's; the store adds KindApproval).
+type Kind = notify.Kind
 
 const (
-	KindIssue        Kind = "issue"
-	KindPullRequest  Kind = "pull_request"
-	KindIssueComment Kind = "issue_comment"
-	KindPRComment    Kind = "pr_comment"
-	KindReview       Kind = "review"
+	KindIssue        = notify.KindIssue
+	KindPullRequest  = notify.KindPullRequest
+	KindIssueComment = notify.KindIssueComment
+	KindPRComment    = notify.KindPRComment
+	KindReview       = notify.KindReview
 )
 
 // Forge is a forge coordinate as the store keeps it.
-type Forge struct {
-	Provider forgev1.ForgeProvider
-	Host     string
-}
-
-// Ref is the coordinate as the wire type.
-func (f Forge) Ref() *forgev1.ForgeRef {
-	return &forgev1.ForgeRef{Provider: f.Provider, Host: f.Host}
-}
+type Forge = notify.Forge
 
 // ForgeOf copies a wire coordinate.
-func ForgeOf(ref *forgev1.ForgeRef) Forge {
-	return Forge{Provider: ref.GetProvider(), Host: ref.GetHost()}
-}
+func ForgeOf(ref *forgev1.ForgeRef) Forge { return notify.ForgeOf(ref) }
 
 // providerColumn is how a provider is stored: its stable enum value name,
 // readable in SQL and independent of the enum's numbering.
@@ -46,14 +38,4 @@ func parseProvider(s string) (forgev1.ForgeProvider, error) {
 }
 
 // Artifact identifies something on a forge.
-type Artifact struct {
-	Forge Forge
-	Repo  string
-	Kind  Kind
-	// Number is the issue or pull request number (for comments and reviews:
-	// the one they were made on).
-	Number uint64
-	// ID is the forge's comment or review id; empty for issues and pull
-	// requests.
-	ID string
-}
+type Artifact = notify.Artifact

@@ -88,7 +88,7 @@ func (h *mcpHTTP) server(r *http.Request) *mcp.Server {
 		h.log.Error("building the toolset", "cause", err.Error())
 		return nil
 	}
-	srv := mcpserver.New(ts, Version, mcpserver.Options{Events: h.sys.feed.For(id), Context: h.ctx, Logger: h.log, Decider: h.sys.decider(id)})
+	srv := mcpserver.New(ts, Version, mcpserver.Options{Events: h.sys.feed.For(id.Account, id.Session), Context: h.ctx, Logger: h.log, Decider: h.sys.decider(id)})
 	h.servers[id] = srv
 	return srv
 }

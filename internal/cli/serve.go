@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/server"
 )
 
@@ -84,7 +85,7 @@ address without a host binds 127.0.0.1, and another address needs TLS.`,
 				// serve would run forever with nothing to call it on.
 				return usageError{fmt.Errorf("nothing to listen on: no account has sessions (Unix sockets) and there is no TCP address: set listen or --listen")}
 			}
-			path, wait := sys.feed.Handler()
+			path, wait := sys.feed.Handler(gateway.CallerFrom)
 			srv := server.New(sys.svc, server.Options{
 				Logger: sys.log, TLS: tlsConfig, Handlers: map[string]http.Handler{path: wait}, Public: sys.webhooks,
 			})

@@ -144,7 +144,7 @@ func (f *toolFlags) open(ctx context.Context, stderr io.Writer) (*session, error
 			return nil, err
 		}
 		transport = runtime.TransportFunc(sys.svc.Transport(id))
-		s.events, s.sys, s.id, s.close = sys.feed.For(id), sys, id, sys.Close
+		s.events, s.sys, s.id, s.close = sys.feed.For(id.Account, id.Session), sys, id, sys.Close
 	}
 	if s.tools, err = f.build(transport); err != nil {
 		s.close()

@@ -16,6 +16,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/console"
 	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/gitea"
@@ -184,6 +185,16 @@ func open(ctx context.Context, cfg *config.Config, log *slog.Logger) (_ *system,
 	return sys, nil
 }
 
+// GitHub is a poll and a webhook source. The provider satisfies the
+// interfaces subscriptions/poll and subscriptions/webhook own without
+// importing them (it speaks handler/notify), so the match is checked here,
+// where it is wired in: a signature that drifts fails the build instead of
+// silently leaving GitHub unpolled.
+var (
+	_ poll.Source    = (*github.Provider)(nil)
+	_ webhook.Source = (*github.Provider)(nil)
+)
+
 // notify wires a forge into change notifications: a local forge is kept
 // for the demo, a pollable one becomes a poll source, and one with a
 // webhook secret gets a receiver.
@@ -243,7 +254,7 @@ func (s *system) announceExpiries(ctx context.Context) {
 
 // buildLocal constructs the local forge on the gateway's store; its writes
 // become events through rec.
-func buildLocal(ctx context.Context, st *store.Store, rec subscriptions.Recorder, f config.Forge, dsn string, log *slog.Logger) (*local.Forge, error) {
+func buildLocal(ctx context.Context, st *store.Store, rec notify.Recorder, f config.Forge, dsn string, log *slog.Logger) (*local.Forge, error) {
 	dir, err := gitDir(f, dsn)
 	if err != nil {
 		return nil, err

@@ -12,13 +12,12 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/subscriptions"
-	"github.com/forgetools/forgetools/subscriptions/poll"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
-// The poll driver's source for GitHub. An unchanged artifact costs one
+// The poll driver's source for GitHub (it satisfies poll.Source, which
+// internal/cli wires it in as). An unchanged artifact costs one
 // conditional request a poll, which GitHub answers 304 Not Modified and
 // does not count against the rate limit: every change forgetools reports
 // except checks moves the issue's or pull request's updated_at, and with
@@ -27,8 +26,6 @@ import (
 // commit and move nothing, so they are read (conditionally too) while
 // they are pending or unknown, after a push, and every checksRecheck polls
 // once settled, in case a re-run changes the verdict.
-
-var _ poll.Source = (*Provider)(nil)
 
 // checksRecheck is how many polls a settled checks roll-up waits before it
 // is read again.
@@ -57,14 +54,14 @@ type pollState struct {
 // Poll reports what changed on an issue or pull request since the poll
 // that left prev (nil on the first poll: a baseline, with only the
 // comments and reviews made since t.Since as news).
-func (p *Provider) Poll(ctx context.Context, t poll.Target, prev []byte) (poll.Result, error) {
+func (p *Provider) Poll(ctx context.Context, t notify.PollTarget, prev []byte) (notify.PollResult, error) {
 	repo, err := parseRepo(t.Repo)
 	if err != nil {
-		return poll.Result{}, err
+		return notify.PollResult{}, err
 	}
 	n, err := number(t.Number, string(t.Kind))
 	if err != nil {
-		return poll.Result{}, err
+		return notify.PollResult{}, err
 	}
 	var st pollState
 	first := prev == nil
@@ -78,27 +75,27 @@ func (p *Provider) Poll(ctx context.Context, t poll.Target, prev []byte) (poll.R
 	if first {
 		st = pollState{Cutoff: t.Since}
 	}
-	return call(ctx, p, fmt.Sprintf("poll %s#%d", repo, n), func(ctx context.Context) (poll.Result, error) {
+	return call(ctx, p, fmt.Sprintf("poll %s#%d", repo, n), func(ctx context.Context) (notify.PollResult, error) {
 		po := &poller{p: p, repo: repo, n: n, first: first, prev: st, next: st}
 		var err error
-		if t.Kind == store.KindPullRequest {
+		if t.Kind == notify.KindPullRequest {
 			err = po.pull(ctx)
 		} else {
 			err = po.issue(ctx)
 		}
 		if err != nil {
-			return poll.Result{}, err
+			return notify.PollResult{}, err
 		}
 		state, err := json.Marshal(po.next)
 		if err != nil {
-			return poll.Result{}, err
+			return notify.PollResult{}, err
 		}
 		// What people did, in the order they did it; then the checks,
 		// which carry no time of GitHub's.
-		slices.SortStableFunc(po.changes, func(a, b subscriptions.Change) int {
+		slices.SortStableFunc(po.changes, func(a, b notify.Change) int {
 			return strings.Compare(a.Event.GetOccurredAt(), b.Event.GetOccurredAt())
 		})
-		return poll.Result{Changes: append(po.changes, po.checked...), State: state}, nil
+		return notify.PollResult{Changes: append(po.changes, po.checked...), State: state}, nil
 	})
 }
 
@@ -109,8 +106,8 @@ type poller struct {
 	n          int
 	first      bool
 	prev, next pollState
-	changes    []subscriptions.Change
-	checked    []subscriptions.Change // a new checks roll-up
+	changes    []notify.Change
+	checked    []notify.Change // a new checks roll-up
 	// reported are the comments and reviews reported, by key, with when
 	// they were made.
 	reported map[string]time.Time
@@ -211,7 +208,7 @@ func (po *poller) get(ctx context.Context, path, etag string, v any) (string, bo
 }
 
 func (po *poller) add(ev *forgev1.Event, key string) {
-	po.changes = append(po.changes, subscriptions.Change{Event: ev, Key: key})
+	po.changes = append(po.changes, notify.Change{Event: ev, Key: key})
 }
 
 func event(t forgev1.EventType, actor string, at time.Time) *forgev1.Event {
@@ -375,6 +372,6 @@ func (po *poller) checks(ctx context.Context) error {
 	}
 	ev := event(forgev1.EventType_EVENT_TYPE_CHECKS, "", po.p.now())
 	ev.ChecksState, ev.HeadSha = after, next.Head
-	po.checked = append(po.checked, subscriptions.Change{Event: ev, Key: "checks:" + next.Head + ":" + after + ":" + ev.OccurredAt})
+	po.checked = append(po.checked, notify.Change{Event: ev, Key: "checks:" + next.Head + ":" + after + ":" + ev.OccurredAt})
 	return nil
 }

@@ -7,11 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
-	"github.com/forgetools/forgetools/subscriptions/poll"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -32,12 +31,12 @@ type pollRun struct {
 	t     *testing.T
 	p     *Provider
 	srv   *githubtest.Server
-	tgt   poll.Target
+	tgt   notify.PollTarget
 	state []byte
 }
 
-func newPollRun(t *testing.T, srv *githubtest.Server, p *Provider, kind store.Kind, n uint64) *pollRun {
-	return &pollRun{t: t, p: p, srv: srv, tgt: poll.Target{Repo: "acme/web", Kind: kind, Number: n, Since: srv.Clock()}}
+func newPollRun(t *testing.T, srv *githubtest.Server, p *Provider, kind notify.Kind, n uint64) *pollRun {
+	return &pollRun{t: t, p: p, srv: srv, tgt: notify.PollTarget{Repo: "acme/web", Kind: kind, Number: n, Since: srv.Clock()}}
 }
 
 // poll polls once and returns the changes (as "type:detail") and the
@@ -81,17 +80,17 @@ func (r *pollRun) poll() (changes, requests []string) {
 func TestPollUnchangedCostsOneConditionalRequest(t *testing.T) {
 	srv, p := pollFake(t)
 	for _, tc := range []struct {
-		kind     store.Kind
+		kind     notify.Kind
 		n        uint64
 		baseline int // requests of the first poll
 		perPolls int // requests of the next checksRecheck*2 polls
 	}{
 		// Issue: the issue, its comments.
-		{store.KindIssue, 1, 2, 2 * checksRecheck},
+		{notify.KindIssue, 1, 2, 2 * checksRecheck},
 		// Pull request: the pull, comments, reviews, inline comments, status,
 		// check runs; then one a poll, plus status and check runs every
 		// checksRecheck-th.
-		{store.KindPullRequest, 2, 6, 2*checksRecheck + 2*2},
+		{notify.KindPullRequest, 2, 6, 2*checksRecheck + 2*2},
 	} {
 		r := newPollRun(t, srv, p, tc.kind, tc.n)
 		changes, reqs := r.poll()
@@ -125,7 +124,7 @@ func TestPollUnchangedCostsOneConditionalRequest(t *testing.T) {
 // Everything that happens to a pull request becomes an event, in order.
 func TestPollReportsPullRequestChanges(t *testing.T) {
 	srv, p := pollFake(t)
-	r := newPollRun(t, srv, p, store.KindPullRequest, 2)
+	r := newPollRun(t, srv, p, notify.KindPullRequest, 2)
 	srv.Comment("acme/web", 2, "hubot", "Before the baseline: already news, made after the subscription.")
 	if changes, _ := r.poll(); strings.Join(changes, " ") != "comment:hubot" {
 		t.Fatalf("baseline: %v", changes)
@@ -170,7 +169,7 @@ func TestPollReportsPullRequestChanges(t *testing.T) {
 func TestPollReportsIssueChanges(t *testing.T) {
 	srv, p := pollFake(t)
 	srv.Comment("acme/web", 1, "hubot", "Made before the subscription.")
-	r := newPollRun(t, srv, p, store.KindIssue, 1)
+	r := newPollRun(t, srv, p, notify.KindIssue, 1)
 	r.tgt.Since = r.tgt.Since.Add(time.Hour)                // the watch began after that comment
 	srv.Comment("acme/web", 1, "octocat", "Still crashes.") // also before Since (the fake's clock ticks in seconds)
 	if changes, _ := r.poll(); len(changes) != 0 {
@@ -191,7 +190,7 @@ func TestPollReportsIssueChanges(t *testing.T) {
 // the driver backs off by.
 func TestPollRateLimited(t *testing.T) {
 	srv, p := pollFake(t)
-	r := newPollRun(t, srv, p, store.KindIssue, 1)
+	r := newPollRun(t, srv, p, notify.KindIssue, 1)
 	r.poll()
 	srv.SetQuota("forgetools-bot", 0)
 	srv.Comment("acme/web", 1, "hubot", "ping")

@@ -9,7 +9,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
 // checksStates are the roll-ups a pull request's checks can have; "" is
@@ -53,7 +53,7 @@ func (f *Forge) setChecks(ctx context.Context, repo string, number uint64, state
 	}
 	ev := f.event(forgev1.EventType_EVENT_TYPE_CHECKS, actor)
 	ev.ChecksState = state
-	f.emit(ctx, it, subscriptions.Change{Event: ev, Key: "checks:" + uuid.NewString()})
+	f.emit(ctx, it, notify.Change{Event: ev, Key: "checks:" + uuid.NewString()})
 	return nil
 }
 

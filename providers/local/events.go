@@ -8,10 +8,9 @@ import (
 
 	"github.com/google/uuid"
 
-	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
 // recordGrace bounds recording a change after its write committed; it runs
@@ -25,15 +24,15 @@ const recordGrace = 10 * time.Second
 //
 // The artifact is named by its repository's spelling as created, the one
 // every result shows, whatever spelling the call used.
-func (f *Forge) emit(ctx context.Context, it *item, changes ...subscriptions.Change) {
+func (f *Forge) emit(ctx context.Context, it *item, changes ...notify.Change) {
 	if f.recorder == nil || len(changes) == 0 {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), recordGrace)
 	defer cancel()
-	a := store.Artifact{Forge: store.ForgeOf(f.Ref()), Repo: it.repo, Kind: store.KindIssue, Number: uint64(it.number)}
+	a := notify.Artifact{Forge: notify.ForgeOf(f.Ref()), Repo: it.repo, Kind: notify.KindIssue, Number: uint64(it.number)}
 	if it.kind == kindPull {
-		a.Kind = store.KindPullRequest
+		a.Kind = notify.KindPullRequest
 	}
 	if err := f.recorder.Record(ctx, a, changes...); err != nil {
 		f.log.ErrorContext(ctx, "local forge: change not recorded for subscribers", "repo", it.repo, "number", it.number, "cause", err.Error())
@@ -48,26 +47,26 @@ func (f *Forge) event(t forgev1.EventType, actor string) *forgev1.Event {
 // stateChange is the event of an artifact's state becoming state (closed,
 // merged, or open, which subscribers read as reopened), made by actor for
 // account ("" when no gateway account made it).
-func (f *Forge) stateChange(actor, account, state string) subscriptions.Change {
+func (f *Forge) stateChange(actor, account, state string) notify.Change {
 	ev := f.event(forgev1.EventType_EVENT_TYPE_STATE, actor)
 	ev.State = state
 	if state == "open" {
 		ev.State = "reopened"
 	}
 	// A state can come back (closed, reopened, closed), and each is news.
-	return subscriptions.Change{Event: ev, Key: "state:" + uuid.NewString(), Account: account}
+	return notify.Change{Event: ev, Key: "state:" + uuid.NewString(), Account: account}
 }
 
 // labelsChange is the event of c's replacing an artifact's labels before
 // with after, which match case-insensitively as the forge stores them;
 // false when no label came or went.
-func (f *Forge) labelsChange(c handler.Call, before, after []string) (subscriptions.Change, bool) {
+func (f *Forge) labelsChange(c handler.Call, before, after []string) (notify.Change, bool) {
 	ev := f.event(forgev1.EventType_EVENT_TYPE_LABELS, author(c))
 	ev.LabelsAdded, ev.LabelsRemoved = missingFrom(after, before), missingFrom(before, after)
 	if len(ev.LabelsAdded)+len(ev.LabelsRemoved) == 0 {
-		return subscriptions.Change{}, false
+		return notify.Change{}, false
 	}
-	return subscriptions.Change{Event: ev, Key: "labels:" + uuid.NewString(), Account: c.Account}, true
+	return notify.Change{Event: ev, Key: "labels:" + uuid.NewString(), Account: c.Account}, true
 }
 
 // missingFrom are the names of names that other lacks, ignoring case.

@@ -8,14 +8,13 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/local"
-	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/vocab"
 )
 
-// heard is a subscriptions.Recorder that keeps what it is told, one line
+// heard is a notify.Recorder that keeps what it is told, one line
 // per change: the artifact, the event, who made it, and its dedup key's
 // kind.
 type heard struct {
@@ -23,7 +22,7 @@ type heard struct {
 	lines []string
 }
 
-func (h *heard) Record(_ context.Context, a store.Artifact, changes ...subscriptions.Change) error {
+func (h *heard) Record(_ context.Context, a notify.Artifact, changes ...notify.Change) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, c := range changes {

@@ -6,7 +6,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
 // ciActor is the actor of checks events a CI run reports.
@@ -39,7 +39,7 @@ func (f *Forge) pushed(ctx context.Context, c handler.Call, r *repository, branc
 		ev := f.event(forgev1.EventType_EVENT_TYPE_PUSH, author(c))
 		ev.HeadSha = sha
 		// One commit is one push, whichever way it is heard of.
-		f.emit(ctx, it, subscriptions.Change{Event: ev, Key: "push:" + sha, Account: c.Account})
+		f.emit(ctx, it, notify.Change{Event: ev, Key: "push:" + sha, Account: c.Account})
 	}
 }
 

@@ -10,8 +10,8 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/shown"
-	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // item is a row of local_items: an issue, or a pull request with its refs,
@@ -202,7 +202,7 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 	url := f.commentURL(kind, it.repo, it.number, sid)
 	ev := f.event(forgev1.EventType_EVENT_TYPE_COMMENT, author(c))
 	ev.Body, ev.Url, ev.ArtifactId = body, url, sid
-	f.emit(ctx, it, subscriptions.Change{Event: ev, Key: "comment:" + sid, Account: c.Account})
+	f.emit(ctx, it, notify.Change{Event: ev, Key: "comment:" + sid, Account: c.Account})
 	return &forgev1.CommentRef{
 		Forge:     f.Ref(),
 		Repo:      it.repo,

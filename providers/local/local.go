@@ -44,8 +44,8 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/local/localgit"
-	"github.com/forgetools/forgetools/subscriptions"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -91,7 +91,7 @@ type Options struct {
 	// Recorder hears of every change the forge's writes make (comments,
 	// reviews, state, labels and checks), for change notifications; nil:
 	// nobody.
-	Recorder subscriptions.Recorder
+	Recorder notify.Recorder
 	// Orgs are the local forge's organisations, each with its member
 	// accounts, as the gateway's "org:NAME" trusted-author entry reads
 	// them. The local forge has no organisations of its own; one not
@@ -165,7 +165,7 @@ type Forge struct {
 	git           *localgit.Store
 	ci            CI
 	log           *slog.Logger
-	recorder      subscriptions.Recorder
+	recorder      notify.Recorder
 	// visibility holds the configured repositories' visibility by
 	// case-folded name; a repository not in it is private.
 	visibility map[string]string

@@ -9,7 +9,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
 // verdicts maps the tool's verdict enum to the stored (and returned) spelling,
@@ -97,14 +97,14 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 
 // reviewChanges are the events of a submitted review: the review with its
 // verdict, then each inline comment (which ownership knows by its review).
-func (f *Forge) reviewChanges(c handler.Call, req *gatewayv1.SubmitReviewRequest, id, verdict, url string) []subscriptions.Change {
+func (f *Forge) reviewChanges(c handler.Call, req *gatewayv1.SubmitReviewRequest, id, verdict, url string) []notify.Change {
 	ev := f.event(forgev1.EventType_EVENT_TYPE_REVIEW, author(c))
 	ev.Verdict, ev.Body, ev.Url, ev.ArtifactId = verdict, req.GetBody(), url, id
-	out := []subscriptions.Change{{Event: ev, Key: "review:" + id, Account: c.Account}}
+	out := []notify.Change{{Event: ev, Key: "review:" + id, Account: c.Account}}
 	for i, rc := range req.GetComments() {
 		ev := f.event(forgev1.EventType_EVENT_TYPE_REVIEW_COMMENT, author(c))
 		ev.Path, ev.Line, ev.Body, ev.Url, ev.ArtifactId = rc.GetPath(), rc.GetLine(), rc.GetBody(), url, id
-		out = append(out, subscriptions.Change{Event: ev, Key: "review_comment:" + id + ":" + strconv.Itoa(i), Account: c.Account})
+		out = append(out, notify.Change{Event: ev, Key: "review_comment:" + id + ":" + strconv.Itoa(i), Account: c.Account})
 	}
 	return out
 }

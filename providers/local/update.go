@@ -9,7 +9,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -97,7 +97,7 @@ func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	if err != nil {
 		return nil, err
 	}
-	var changes []subscriptions.Change
+	var changes []notify.Change
 	if out.GetState() != it.state {
 		changes = append(changes, f.stateChange(author(c), c.Account, out.GetState()))
 	}

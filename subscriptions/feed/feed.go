@@ -21,7 +21,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -60,7 +60,7 @@ type Feed struct {
 	stop sync.Once
 }
 
-var _ subscriptions.Recorder = (*Feed)(nil)
+var _ notify.Recorder = (*Feed)(nil)
 
 // New returns the feed of the gateway store st.
 func New(st *store.Store, opts Options) *Feed {
@@ -85,7 +85,7 @@ func New(st *store.Store, opts Options) *Feed {
 
 // Record stores changes to the artifact a for every subscription that
 // watches it, in order, and wakes the waiters.
-func (f *Feed) Record(ctx context.Context, a store.Artifact, changes ...subscriptions.Change) error {
+func (f *Feed) Record(ctx context.Context, a store.Artifact, changes ...notify.Change) error {
 	rows := make([]store.Change, 0, len(changes))
 	for _, c := range changes {
 		if c.Event == nil || c.Key == "" {

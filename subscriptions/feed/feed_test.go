@@ -9,9 +9,9 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/internal/testkit"
-	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/subscriptions/feed"
 )
 
@@ -38,7 +38,7 @@ func TestRecordRedactsThePayload(t *testing.T) {
 	ev := &forgev1.Event{Type: forgev1.EventType_EVENT_TYPE_COMMENT, Actor: "bot " + feedSecret,
 		LabelsAdded: []string{testkit.Echoes(feedSecret)["fullwidth"]}}
 	if err := f.Record(ctx, store.Artifact{Forge: gh, Repo: "acme/web", Kind: store.KindIssue, Number: 3},
-		subscriptions.Change{Event: ev, Key: "comment:" + feedSecret}); err != nil {
+		notify.Change{Event: ev, Key: "comment:" + feedSecret}); err != nil {
 		t.Fatal(err)
 	}
 	if ev.GetActor() != "bot "+feedSecret {

@@ -10,7 +10,6 @@ import (
 	"buf.build/go/protovalidate"
 	"connectrpc.com/connect"
 
-	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
@@ -53,12 +52,15 @@ func (f *Feed) Wait(ctx context.Context, account, session, sub string, after *ui
 // Session is the feed as one caller waits on it in-process: what the
 // WaitEvents RPC serves, without a socket in between.
 type Session struct {
-	feed *Feed
-	id   gateway.Identity
+	feed             *Feed
+	account, session string
 }
 
-// For is the feed for the caller id.
-func (f *Feed) For(id gateway.Identity) *Session { return &Session{feed: f, id: id} }
+// For is the feed for the agent session of an account, as the gateway
+// identified the caller.
+func (f *Feed) For(account, session string) *Session {
+	return &Session{feed: f, account: account, session: session}
+}
 
 // WaitEvents is the WaitEvents RPC for this session. Failures are Connect
 // errors: invalid_argument for a bad request, not_found for a subscription
@@ -68,7 +70,7 @@ func (s *Session) WaitEvents(ctx context.Context, req *gatewayv1.WaitEventsReque
 		return nil, connect.NewError(connect.CodeInvalidArgument, err)
 	}
 	if id := req.GetSubscriptionId(); id != "" {
-		_, err := s.feed.store.Subscription(ctx, s.id.Account, id)
+		_, err := s.feed.store.Subscription(ctx, s.account, id)
 		if errors.Is(err, store.ErrNotFound) {
 			return nil, connect.NewError(connect.CodeNotFound, fmt.Errorf("subscription %q not found for this account", id))
 		}
@@ -82,25 +84,27 @@ func (s *Session) WaitEvents(ctx context.Context, req *gatewayv1.WaitEventsReque
 	}
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
-	latest, subs, err := s.feed.Wait(ctx, s.id.Account, s.id.Session, req.GetSubscriptionId(), req.After)
+	latest, subs, err := s.feed.Wait(ctx, s.account, s.session, req.GetSubscriptionId(), req.After)
 	if err != nil {
-		s.feed.log.ErrorContext(ctx, "waiting for events failed", "account", s.id.Account, "cause", err.Error())
+		s.feed.log.ErrorContext(ctx, "waiting for events failed", "account", s.account, "cause", err.Error())
 		return nil, connect.NewError(connect.CodeUnavailable, errors.New("the gateway store did not answer"))
 	}
 	return &gatewayv1.WaitEventsResponse{Cursor: latest, SubscriptionIds: subs}, nil
 }
 
-// Handler serves the WaitEvents RPC for the identity the gateway's
-// listener bound to the connection (gateway/server mounts it beside the
-// forge table's procedure); a request without one fails closed.
-func (f *Feed) Handler(opts ...connect.HandlerOption) (string, http.Handler) {
+// Handler serves the WaitEvents RPC for the caller identify finds in a
+// request's context: the account and session the gateway's listener bound
+// to the connection (gateway.CallerFrom; gateway/server mounts the handler
+// beside the forge table's procedure). A request without one fails closed.
+// The gateway is asked, not imported: it sits above this package.
+func (f *Feed) Handler(identify func(context.Context) (account, session string, ok bool), opts ...connect.HandlerOption) (string, http.Handler) {
 	path := gatewayv1connect.AgentGatewayWaitEventsProcedure
 	return path, connect.NewUnaryHandler(path, func(ctx context.Context, req *connect.Request[gatewayv1.WaitEventsRequest]) (*connect.Response[gatewayv1.WaitEventsResponse], error) {
-		id, ok := gateway.IdentityFrom(ctx)
+		account, session, ok := identify(ctx)
 		if !ok {
 			return nil, connect.NewError(connect.CodePermissionDenied, errors.New("this connection is not bound to an agent session"))
 		}
-		res, err := f.For(id).WaitEvents(ctx, req.Msg)
+		res, err := f.For(account, session).WaitEvents(ctx, req.Msg)
 		if err != nil {
 			return nil, err
 		}

@@ -27,7 +27,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 )
 
 // Source is a forge the driver can poll.
@@ -42,21 +42,13 @@ type Source interface {
 	Poll(ctx context.Context, t Target, prev []byte) (Result, error)
 }
 
-// Target is the artifact to poll.
-type Target struct {
-	Repo   string
-	Kind   store.Kind // store.KindIssue or store.KindPullRequest
-	Number uint64
-	// Since is when the watch began.
-	Since time.Time
-}
-
-// Result is what a poll found.
-type Result struct {
-	Changes []subscriptions.Change
-	// State is what the next poll gets as prev.
-	State []byte
-}
+// Target is the artifact to poll, and Result what a poll found: spelled
+// in handler/notify, so a provider satisfies Source without importing
+// this package.
+type (
+	Target = notify.PollTarget
+	Result = notify.PollResult
+)
 
 // Defaults for the zero Options.
 const (
@@ -93,7 +85,7 @@ type Options struct {
 // Driver polls the watched artifacts of its sources.
 type Driver struct {
 	store    *store.Store
-	recorder subscriptions.Recorder
+	recorder notify.Recorder
 	sources  []Source
 	opts     Options
 	log      *slog.Logger
@@ -101,7 +93,7 @@ type Driver struct {
 
 // New returns a driver polling sources, keeping its watches in st and
 // recording changes with rec.
-func New(st *store.Store, rec subscriptions.Recorder, sources []Source, opts Options) *Driver {
+func New(st *store.Store, rec notify.Recorder, sources []Source, opts Options) *Driver {
 	if opts.Interval <= 0 {
 		opts.Interval = DefaultInterval
 	}

@@ -15,7 +15,6 @@ package webhook
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -24,7 +23,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -33,8 +32,8 @@ const MaxBody = 25 << 20
 
 // Errors a Source's Authenticate returns for a delivery to refuse.
 var (
-	ErrUnsigned     = errors.New("the delivery carries no signature")
-	ErrBadSignature = errors.New("the delivery's signature does not match the secret")
+	ErrUnsigned     = notify.ErrUnsigned
+	ErrBadSignature = notify.ErrBadSignature
 )
 
 // Source is a forge that sends webhooks.
@@ -50,20 +49,13 @@ type Source interface {
 	Read(ctx context.Context, h http.Header, body []byte) (Delivery, error)
 }
 
-// Delivery is what one webhook delivery reports.
-type Delivery struct {
-	// Repo is the repository it came from; "" when it names none.
-	Repo string
-	// Reports are the changes to issues and pull requests in Repo.
-	Reports []Report
-}
-
-// Report is the changes to one issue or pull request.
-type Report struct {
-	Kind    store.Kind // store.KindIssue or store.KindPullRequest
-	Number  uint64
-	Changes []subscriptions.Change
-}
+// Delivery is what one webhook delivery reports, and Report the changes
+// to one issue or pull request: spelled in handler/notify, so a provider
+// satisfies Source without importing this package.
+type (
+	Delivery = notify.Delivery
+	Report   = notify.Report
+)
 
 // Path is where the webhooks of a forge are received, e.g.
 // "/webhooks/github/github.com".
@@ -73,7 +65,7 @@ func Path(ref *forgev1.ForgeRef) string {
 
 // Handler receives the webhooks of src, signed with secret, and records
 // what they report with rec.
-func Handler(st *store.Store, rec subscriptions.Recorder, src Source, secret []byte, log *slog.Logger) http.Handler {
+func Handler(st *store.Store, rec notify.Recorder, src Source, secret []byte, log *slog.Logger) http.Handler {
 	if log == nil {
 		log = slog.Default()
 	}
@@ -82,7 +74,7 @@ func Handler(st *store.Store, rec subscriptions.Recorder, src Source, secret []b
 
 type receiver struct {
 	store  *store.Store
-	rec    subscriptions.Recorder
+	rec    notify.Recorder
 	src    Source
 	secret []byte
 	forge  store.Forge

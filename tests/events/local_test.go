@@ -64,7 +64,7 @@ func start(t *testing.T, dsn string) *gw {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path, wait := fd.Handler()
+	path, wait := fd.Handler(gateway.CallerFrom)
 	srv := server.New(svc, server.Options{Handlers: map[string]http.Handler{path: wait}})
 	dir, err := os.MkdirTemp("", "ftev")
 	if err != nil {
