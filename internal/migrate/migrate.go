@@ -5,8 +5,9 @@
 // exactly once: the first to take the lock applies what is pending, and
 // every other finds nothing left to do.
 //
-// The gateway's store and the local forge each keep their own migration
-// set and version table in the shared database, and each calls Up.
+// The gateway's store calls Up; the local forge, a provider that imports
+// nothing of the gateway's, runs its own set with goose directly under the
+// same locks (internal/sqlitelock, goose's PostgreSQL advisory lock).
 package migrate
 
 import (
@@ -17,6 +18,8 @@ import (
 
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+
+	"github.com/forgetools/forgetools/internal/sqlitelock"
 )
 
 // Dialects Up accepts.
@@ -34,7 +37,7 @@ type Set struct {
 	// Table is the set's goose version table.
 	Table string
 	// LockID is the PostgreSQL advisory lock of the set. On SQLite the
-	// lock is a file beside the database (see fileLocker).
+	// lock is a file beside the database (internal/sqlitelock).
 	LockID int64
 }
 
@@ -53,12 +56,12 @@ func Up(ctx context.Context, db *sql.DB, set Set) ([]*Applied, error) {
 	switch set.Dialect {
 	case SQLite:
 		dialect = goose.DialectSQLite3
-		path, err := databaseFile(ctx, db)
+		locker, err := sqlitelock.For(ctx, db)
 		if err != nil {
 			return nil, err
 		}
-		if path != "" { // an in-memory database has one process: no lock
-			opts = append(opts, goose.WithLocker(fileLocker{path: path + lockSuffix}))
+		if locker != nil { // an in-memory database has one process: no lock
+			opts = append(opts, goose.WithLocker(locker))
 		}
 	case Postgres:
 		dialect = goose.DialectPostgres
@@ -79,25 +82,4 @@ func Up(ctx context.Context, db *sql.DB, set Set) ([]*Applied, error) {
 		return nil, fmt.Errorf("migrations: %w", err)
 	}
 	return p.Up(ctx)
-}
-
-// databaseFile is the file of db's main SQLite database, or "" for an
-// in-memory one.
-func databaseFile(ctx context.Context, db *sql.DB) (string, error) {
-	rows, err := db.QueryContext(ctx, "PRAGMA database_list")
-	if err != nil {
-		return "", fmt.Errorf("migrations: locate the SQLite database: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var seq int
-		var name, file string
-		if err := rows.Scan(&seq, &name, &file); err != nil {
-			return "", fmt.Errorf("migrations: locate the SQLite database: %w", err)
-		}
-		if name == "main" {
-			return file, nil
-		}
-	}
-	return "", rows.Err()
 }
