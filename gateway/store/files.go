@@ -13,7 +13,7 @@ import (
 const fileMode = 0o600
 
 // sqliteSidecars are the files SQLite keeps beside a database in WAL mode,
-// and the migration lock file (internal/migrate). SQLite creates its own
+// and the migration lock file (internal/sqlitelock). SQLite creates its own
 // with the database file's mode, so a 0600 database gets 0600 ones.
 var sqliteSidecars = []string{"-wal", "-shm", ".lock"}
 
