@@ -21,8 +21,7 @@ func (p *Provider) noRunAPI(arm string) error {
 	if p.flavor != Forgejo {
 		return nil
 	}
-	return handler.Errorf(codeUnimplemented,
-		"%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
+	return handler.NotImplemented("%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
 }
 
 // ciFailure words a failed Actions call on repo (run > 0: about that
@@ -45,19 +44,17 @@ func (p *Provider) ciFailure(c *sdk.Client, repo repoName, run int64, resp *sdk.
 	}
 	if run > 0 {
 		if _, lr, lerr := c.ListRepoActionRuns(repo.owner, repo.name, sdk.ListRepoActionRunsOptions{ListOptions: sdk.ListOptions{Page: 1, PageSize: 1}}); lerr == nil {
-			return handler.Errorf(codeNotFound, "%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
+			return handler.NotFound("%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
 		} else if lr == nil || lr.StatusCode != http.StatusNotFound {
 			return fail(lr, lerr)
 		}
 	}
-	return handler.Errorf(codeUnimplemented,
-		"%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
+	return handler.NotImplemented("%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
 }
 
 // actionsOff is the answer for a repository whose Actions is disabled.
 func (p *Provider) actionsOff(repo repoName) error {
-	return handler.Errorf(codeUnimplemented,
-		"Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
+	return handler.NotImplemented("Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
 }
 
 var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
@@ -154,7 +151,7 @@ func runStart(r *sdk.ActionWorkflowRun) string {
 func runID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.Errorf(codeInvalid, "run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
+		return 0, handler.InvalidArgument("run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
@@ -253,7 +250,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			if resp != nil && resp.StatusCode == http.StatusBadRequest {
 				// Gitea re-runs only a run that is done, and only failed
 				// jobs when there are some: its reason is the state's.
-				return nil, handler.Errorf(codePrecondition, "%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
+				return nil, handler.FailedPrecondition("%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
 			}
 			return nil, p.ciFailure(c, repo, id, resp, err)
 		}

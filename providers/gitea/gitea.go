@@ -256,8 +256,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func (p *Provider) parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validPart(owner) || !validPart(name) {
-		return repoName{}, handler.Errorf(codeInvalid,
-			"repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
+		return repoName{}, handler.InvalidArgument("repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
 	}
 	return repoName{owner, name}, nil
 }
@@ -279,7 +278,7 @@ func (p *Provider) target(repoArg string, n uint64, kind string) (repoName, int6
 // number converts a validated wire number to the SDK's int64.
 func number(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(codeInvalid, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }

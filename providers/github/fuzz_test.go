@@ -83,7 +83,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
-		if (e.Code == codeExhausted) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
+		if (e.Code == gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
 			t.Fatalf("code %s with RetryAfter %s", e.Code, e.RetryAfter)
 		}
 	})

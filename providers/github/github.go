@@ -23,7 +23,6 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
@@ -222,8 +221,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validRepoPart(owner) || !validRepoPart(name) {
-		return repoName{}, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
+		return repoName{}, handler.InvalidArgument("repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
 	}
 	return repoName{owner, name}, nil
 }
@@ -238,7 +236,7 @@ func (r repoName) String() string { return r.owner + "/" + r.name }
 // GitHub could never have issued.
 func number(n uint64, kind string) (int, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
 }

@@ -40,8 +40,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, err
 		}
 		if i.IsPullRequest() {
-			return nil, handler.Errorf(codeNotFound,
-				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := firstPage(shown.IssueComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return p.author.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
@@ -66,7 +65,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
 			// The API takes labels as one comma-separated list.
-			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
+			return nil, handler.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
 	limit := listLimit(req.Limit)
@@ -223,8 +222,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 			return nil, err
 		}
 		if cur.IsPullRequest() {
-			return nil, handler.Errorf(codeNotFound,
-				"#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
 		}
 		i, _, err := p.author.Issues.Edit(ctx, repo.owner, repo.name, n, in)
 		if err != nil {

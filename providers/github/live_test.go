@@ -121,9 +121,9 @@ func TestLiveIssues(t *testing.T) {
 	}
 
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: 2147483000})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "forgetools-no-such-owner-" + fmt.Sprint(time.Now().Unix()) + "/x", IssueNumber: 1})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 }
 
 func TestLivePullRequests(t *testing.T) {
@@ -169,7 +169,7 @@ func TestLivePullRequests(t *testing.T) {
 		t.Errorf("read back reviews %v comments %v", got.GetReviews(), got.GetComments())
 	}
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: pr.GetNumber()})
-	wantCode(t, err, codeNotFound, "is a pull request")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is a pull request")
 	if !shaPattern.MatchString(got.GetHeadSha()) {
 		t.Errorf("head sha %q", got.GetHeadSha())
 	}
@@ -219,7 +219,7 @@ func TestLiveRepositoryAndCIReads(t *testing.T) {
 		break
 	}
 	_, err = p.ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: repo, Path: "forgetools-no-such-file-" + fmt.Sprint(time.Now().Unix())})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 
 	limit := uint32(3)
 	runs, err := p.ListCiRuns(ctx, noCall, &gatewayv1.ListCIRunsRequest{Repo: repo, Limit: &limit})

@@ -139,7 +139,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *g
 				return nil, err
 			}
 			if base = r.GetDefaultBranch(); base == "" {
-				return nil, handler.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, handler.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}

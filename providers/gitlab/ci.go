@@ -115,7 +115,7 @@ func (p *Provider) ciRun(repo project, id int64, name, ref, sha, status, url, cr
 func pipelineID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.Errorf(codeInvalid, "run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
+		return 0, handler.InvalidArgument("run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
@@ -204,8 +204,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 		return nil, err
 	}
 	if !req.GetFailedOnly() {
-		return nil, handler.Errorf(codeInvalid,
-			"GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
+		return nil, handler.InvalidArgument("GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
 	}
 	return call(ctx, p, fmt.Sprintf("retry pipeline %d in %s", id, repo), func(ro gl.RequestOptionFunc) (*forgev1.CIRun, error) {
 		pl, resp, err := p.author.Pipelines.RetryPipelineBuild(repo.String(), id, ro)

@@ -219,8 +219,7 @@ func parseRepo(repo string) (project, error) {
 		}
 	}
 	if !ok {
-		return "", handler.Errorf(codeInvalid,
-			"repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
+		return "", handler.InvalidArgument("repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
 	}
 	return project(repo), nil
 }
@@ -240,7 +239,7 @@ func target(repoArg string, n uint64, kind string) (project, int64, error) {
 // iid converts a validated wire number to a per-project iid.
 func iid(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(codeInvalid, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }

@@ -145,7 +145,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 		mr, resp, err := p.author.MergeRequests.CreateMergeRequest(repo.String(), in, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.Errorf(codeExists, "%s", p.mapError("create merge request", fail(resp, err)).Message)
+				return nil, handler.AlreadyExists("%s", p.mapError("create merge request", fail(resp, err)).Message)
 			}
 			return nil, fail(resp, err)
 		}
@@ -160,7 +160,7 @@ func (p *Provider) defaultBranch(repo project, ro gl.RequestOptionFunc) (string,
 		return "", fail(resp, err)
 	}
 	if pr.DefaultBranch == "" || pr.EmptyRepo {
-		return "", handler.Errorf(codePrecondition, "%s has no default branch (is it empty?)", repo)
+		return "", handler.FailedPrecondition("%s has no default branch (is it empty?)", repo)
 	}
 	return pr.DefaultBranch, nil
 }
@@ -201,8 +201,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 	case gatewayv1.MergeMethod_MERGE_METHOD_SQUASH:
 		in.Squash, method = ptr(true), "squash"
 	case gatewayv1.MergeMethod_MERGE_METHOD_REBASE:
-		return nil, handler.Errorf(codeInvalid,
-			"GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
+		return nil, handler.InvalidArgument("GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
 	}
 	return call(ctx, p, fmt.Sprintf("merge merge request %s!%d", repo, n), func(ro gl.RequestOptionFunc) (*forgev1.MergeResult, error) {
 		if len(req.GetExpectedHeadSha()) < 40 {
@@ -239,9 +238,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 
 func moved(repo project, n int64, head, expected string) error {
 	if head == "" {
-		return handler.Errorf(codePrecondition,
-			"GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
+		return handler.FailedPrecondition("GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
 	}
-	return handler.Errorf(codePrecondition,
-		"the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
+	return handler.FailedPrecondition("the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
 }

@@ -59,7 +59,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		raw := []byte(f.Content)
 		if f.Encoding == "base64" {
 			if raw, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
-				return nil, handler.Errorf(codeUnavailable, "GitLab sent %s's content as base64 that does not decode", path)
+				return nil, handler.Unavailable("GitLab sent %s's content as base64 that does not decode", path)
 			}
 		}
 		out := &forgev1.FileContent{
@@ -99,7 +99,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		if len(nodes) == 0 && path != "" {
 			// GitLab answers an empty tree for a path that is not a
 			// directory (a file, or nothing).
-			return nil, handler.Errorf(codeNotFound, "%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
+			return nil, handler.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, n := range nodes {
@@ -142,7 +142,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		b, resp, err := p.author.Branches.CreateBranch(repo.String(), &gl.CreateBranchOptions{Branch: ptr(req.GetBranch()), Ref: ptr(from)}, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-				return nil, handler.Errorf(codeExists, "branch %s already exists in %s", req.GetBranch(), repo)
+				return nil, handler.AlreadyExists("branch %s already exists in %s", req.GetBranch(), repo)
 			}
 			return nil, fail(resp, err)
 		}
@@ -176,8 +176,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 				return nil, err
 			}
 			if def == branch {
-				return nil, handler.Errorf(codeDenied,
-					"%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
+				return nil, handler.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
 			}
 		}
 		files := p.author.RepositoryFiles
@@ -187,8 +186,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-					return nil, handler.Errorf(codePrecondition,
-						"%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
+					return nil, handler.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
@@ -196,13 +194,12 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			cur, resp, err := files.GetFileMetaData(repo.String(), path, &gl.GetFileMetaDataOptions{Ref: ptr(branch)}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return nil, handler.Errorf(codePrecondition, "%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
+					return nil, handler.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
 			if !strings.HasPrefix(strings.ToLower(cur.BlobID), strings.ToLower(expected)) {
-				return nil, handler.Errorf(codePrecondition,
-					"%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
+				return nil, handler.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
 			}
 			if _, resp, err = files.UpdateFile(repo.String(), path, &gl.UpdateFileOptions{
 				Branch: ptr(branch), Content: ptr(req.GetContent()), CommitMessage: ptr(req.GetMessage()),

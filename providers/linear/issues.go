@@ -104,7 +104,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		f.State = &stateFilter{Type: stringCmp{Nin: openStateTypes}}
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "linear: unknown state filter %v", req.GetState())
+		return nil, handler.InvalidArgument("linear: unknown state filter %v", req.GetState())
 	}
 	// One "some label named L" clause per label: the issue must carry all.
 	var labels []string
@@ -158,8 +158,7 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		if in.ID != "" && maybeExists(err) {
 			if n, perr := p.fetchIssue(ctx, op+" (replay check)", in.ID); perr == nil {
 				if n.Team.Key != t.Key {
-					return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-						"linear %s: this client_request_id already filed an issue in another team", op)
+					return nil, handler.AlreadyExists("linear %s: this client_request_id already filed an issue in another team", op)
 				}
 				return p.toIssue(n), nil
 			}
@@ -167,7 +166,7 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.IssueCreate.Success || a.IssueCreate.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: Linear reported the create as unsuccessful", op)
+		return nil, handler.Internal("linear %s: Linear reported the create as unsuccessful", op)
 	}
 	return p.toIssue(a.IssueCreate.Issue), nil
 }
@@ -185,7 +184,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, err
 	}
 	if r.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "linear find issue %s: not found", id)
+		return nil, handler.NotFound("linear find issue %s: not found", id)
 	}
 	if err := inTeam(r.Issue.Team.Key, key, id); err != nil {
 		return nil, err
@@ -203,8 +202,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 			var got commentAnswer
 			if perr := p.do(ctx, op+" (replay check)", queryComment, idVars{ID: in.ID}, &got); perr == nil && got.Comment != nil {
 				if got.Comment.Issue == nil || got.Comment.Issue.ID != r.Issue.ID {
-					return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-						"linear %s: this client_request_id already posted a comment on another issue", op)
+					return nil, handler.AlreadyExists("linear %s: this client_request_id already posted a comment on another issue", op)
 				}
 				ref.CommentId, ref.Url = got.Comment.ID, got.Comment.URL
 				return ref, nil
@@ -213,7 +211,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.CommentCreate.Success || a.CommentCreate.Comment == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: Linear reported the comment as unsuccessful", op)
+		return nil, handler.Internal("linear %s: Linear reported the comment as unsuccessful", op)
 	}
 	ref.CommentId, ref.Url = a.CommentCreate.Comment.ID, a.CommentCreate.Comment.URL
 	return ref, nil
@@ -225,7 +223,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 		return nil, err
 	}
 	if a.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "linear %s: not found", op)
+		return nil, handler.NotFound("linear %s: not found", op)
 	}
 	return a.Issue, nil
 }
@@ -235,8 +233,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 // call by the team key the agent named, so the answer must stay in it.
 func inTeam(got, key, id string) error {
 	if got != key {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
-			"linear: issue %s is not in team %s (it has moved to another team)", id, key)
+		return handler.NotFound("linear: issue %s is not in team %s (it has moved to another team)", id, key)
 	}
 	return nil
 }
