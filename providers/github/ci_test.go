@@ -12,6 +12,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -139,7 +140,7 @@ func routed(f *fakeGitHub) http.RoundTripper {
 // a redirect anywhere else, or to plain http, is refused with nothing sent.
 func TestLogDownloadHosts(t *testing.T) {
 	f := startFake(t, githubtest.Options{TLS: true, LogHost: blobHost}, nil)
-	p, err := New(Options{Token: authorToken, UserAgent: testUserAgent, Transport: routed(f)})
+	p, err := New(Options{Options: kit.Options{Token: authorToken, UserAgent: testUserAgent, Transport: routed(f)}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 var newIssue = &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash on start"}
@@ -115,7 +116,7 @@ func TestUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	url := down.URL
 	down.Close()
-	p, err := New(Options{APIURL: url, Token: authorToken})
+	p, err := New(Options{Options: kit.Options{APIURL: url, Token: authorToken}})
 	if err != nil {
 		t.Fatal(err)
 	}

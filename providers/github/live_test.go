@@ -13,6 +13,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // The live suite runs every arm against real GitHub in a scratch
@@ -36,13 +37,7 @@ func liveEnv(t *testing.T) (Options, string, string) {
 	if token == "" || repo == "" {
 		t.Skip("live GitHub suite skipped: set FORGETOOLS_LIVE_GITHUB_TOKEN and FORGETOOLS_LIVE_GITHUB_REPO (a scratch owner/name) to run it")
 	}
-	return Options{
-		Host:          os.Getenv("FORGETOOLS_LIVE_GITHUB_HOST"),
-		APIURL:        os.Getenv("FORGETOOLS_LIVE_GITHUB_API_URL"),
-		Token:         token,
-		ReviewerToken: os.Getenv("FORGETOOLS_LIVE_GITHUB_REVIEWER_TOKEN"),
-		UserAgent:     "forgetools-live-test",
-	}, repo, os.Getenv("FORGETOOLS_LIVE_GITHUB_HEAD")
+	return Options{Options: kit.Options{Host: os.Getenv("FORGETOOLS_LIVE_GITHUB_HOST"), APIURL: os.Getenv("FORGETOOLS_LIVE_GITHUB_API_URL"), Token: token, ReviewerToken: os.Getenv("FORGETOOLS_LIVE_GITHUB_REVIEWER_TOKEN"), UserAgent: "forgetools-live-test"}}, repo, os.Getenv("FORGETOOLS_LIVE_GITHUB_HEAD")
 }
 
 // closer closes what the suite opened, with go-github directly (closing

@@ -10,6 +10,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // okIssue1347 are the two requests of a successful read of issue #1347.
@@ -63,7 +64,7 @@ func TestSuccessClearsRateLimit(t *testing.T) {
 	srv.AddRepo("octocat/Hello-World", "main")
 	srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "slow"})
 	srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "limited"})
-	p, err := New(Options{APIURL: srv.APIURL(), Token: authorToken})
+	p, err := New(Options{Options: kit.Options{APIURL: srv.APIURL(), Token: authorToken}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // stateful is githubtest's fake with its state (not a script) behind a
@@ -22,7 +23,7 @@ func stateful(t *testing.T) (*githubtest.Server, *Provider) {
 	srv.AddToken(authorToken, "forgetools-bot")
 	srv.AddToken(reviewerToken, "forgetools-reviewer")
 	srv.AddRepo("octocat/Hello-World", "main", "feature")
-	p, err := New(Options{APIURL: srv.APIURL(), Token: authorToken, ReviewerToken: reviewerToken})
+	p, err := New(Options{Options: kit.Options{APIURL: srv.APIURL(), Token: authorToken, ReviewerToken: reviewerToken}})
 	if err != nil {
 		t.Fatal(err)
 	}

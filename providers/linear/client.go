@@ -9,12 +9,13 @@ import (
 	"net/http"
 
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // maxResponse bounds what one answer may make the gateway hold in memory.
 // The largest legitimate answer (100 issues with full descriptions) is far
 // below it.
-const maxResponse = 16 << 20
+const maxResponse = rest.MaxResponseBytes
 
 // gqlRequest is the body of every call: Linear's POST JSON {query, variables}.
 type gqlRequest struct {
@@ -67,14 +68,17 @@ func (p *Provider) do(ctx context.Context, op, query string, vars, out any) erro
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	var large *rest.TooLargeError
+	if errors.As(err, &large) || len(raw) > maxResponse {
+		// The pinned client's cap (rest.MaxResponseBytes) cuts the body
+		// where this check would.
+		return handler.Internal("linear %s: response larger than %d bytes", op, maxResponse)
+	}
 	if err != nil {
 		return p.transportError(ctx, op, err)
 	}
 	p.log.DebugContext(ctx, "linear request", "op", op, "status", resp.StatusCode,
 		"duration_ms", p.now().Sub(start).Milliseconds(), "requests_remaining", resp.Header.Get("X-RateLimit-Requests-Remaining"))
-	if len(raw) > maxResponse {
-		return handler.Internal("linear %s: response larger than %d bytes", op, maxResponse)
-	}
 	return p.interpret(op, resp.StatusCode, resp.Header, raw, out)
 }
 
