@@ -249,16 +249,24 @@ const (
 // collect reads pages of pageSize until a short or last page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(sdk.ListOptions) ([]T, *sdk.Response, error)) ([]T, error) {
-	var all []T
-	for page := 1; page <= pageLimit; page++ {
-		items, resp, err := fetch(sdk.ListOptions{Page: page, PageSize: pageSize})
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+		o := sdk.ListOptions{Page: max(next, 1), PageSize: pageSize}
+		items, resp, err := fetch(o)
 		if err != nil {
-			return nil, fail(resp, err)
+			return kit.Page[T]{}, fail(resp, err)
 		}
-		all = append(all, items...)
-		if len(items) < pageSize || (resp != nil && resp.NextPage == 0 && resp.Header.Get("Link") != "") {
-			break
+		if resp != nil && resp.NextPage == 0 && resp.Header.Get("Link") != "" {
+			return kit.Page[T]{Items: items}, nil // the Link header says it is the last
 		}
+		return kit.Page[T]{Items: items, Next: following(o, len(items))}, nil
+	})
+}
+
+// following is the page after o's when it came back full (got items);
+// 0 when a short page says it was the last.
+func following(o sdk.ListOptions, got int) int {
+	if got < o.PageSize {
+		return 0
 	}
-	return all, nil
+	return o.Page + 1
 }

@@ -14,6 +14,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetIssue reads an issue and its comments. Gitea serves pull requests on
@@ -89,26 +90,21 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 			opt.Labels = append(opt.Labels, name)
 		}
 		list := &forgev1.IssueList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.Issue], error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
-					return nil, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
+					return kit.Page[*sdk.Issue]{}, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
 				}
-				return nil, fail(resp, err)
+				return kit.Page[*sdk.Issue]{}, fail(resp, err)
 			}
-			for _, i := range page {
-				list.Issues = append(list.Issues, p.issue(repo, i, nil))
-				if len(list.Issues) == limit {
-					return list, nil
-				}
-			}
-			if len(page) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return kit.Page[*sdk.Issue]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+		}, func(i *sdk.Issue) bool {
+			list.Issues = append(list.Issues, p.issue(repo, i, nil))
+			return len(list.Issues) < limit
+		})
+		return list, err
 	})
 }
 

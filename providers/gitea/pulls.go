@@ -14,6 +14,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetPullRequest reads a pull request with its reviews (each with its
@@ -106,27 +107,21 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 	}
 	return call(ctx, p, "list pull requests in "+repo.String(), func(c *sdk.Client) (*forgev1.PullRequestList, error) {
 		list := &forgev1.PullRequestList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.PullRequest], error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoPullRequests(repo.owner, repo.name, opt)
 			if err != nil {
-				return nil, fail(resp, err)
+				return kit.Page[*sdk.PullRequest]{}, fail(resp, err)
 			}
-			for _, pr := range page {
-				if (req.GetBase() != "" && (pr.Base == nil || pr.Base.Ref != req.GetBase())) ||
-					(req.GetHead() != "" && (pr.Head == nil || pr.Head.Ref != req.GetHead())) {
-					continue
-				}
+			return kit.Page[*sdk.PullRequest]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+		}, func(pr *sdk.PullRequest) bool {
+			if (req.GetBase() == "" || pr.Base != nil && pr.Base.Ref == req.GetBase()) &&
+				(req.GetHead() == "" || pr.Head != nil && pr.Head.Ref == req.GetHead()) {
 				list.PullRequests = append(list.PullRequests, p.pullRequest(repo, pr))
-				if len(list.PullRequests) == limit {
-					return list, nil
-				}
 			}
-			if len(page) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return len(list.PullRequests) < limit
+		})
+		return list, err
 	})
 }
 

@@ -199,18 +199,16 @@ const pageLimit = 10
 // collect follows GitHub's Link pagination from page 1 at perPage items a
 // page, for at most pageLimit pages.
 func collect[T any](perPage int, fetch func(gh.ListOptions) ([]T, *gh.Response, error)) ([]T, error) {
-	var all []T
-	opts := gh.ListOptions{PerPage: perPage}
-	for range pageLimit {
-		items, resp, err := fetch(opts)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, items...)
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+		items, resp, err := fetch(gh.ListOptions{PerPage: perPage, Page: next})
+		return kit.Page[T]{Items: items, Next: nextPage(resp)}, err
+	})
+}
+
+// nextPage is the page GitHub's Link header names next; 0 when none.
+func nextPage(resp *gh.Response) int {
+	if resp == nil {
+		return 0
 	}
-	return all, nil
+	return resp.NextPage
 }

@@ -12,6 +12,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -86,26 +87,17 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
 		list := &forgev1.IssueList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue], error) {
+			opts.ListOptions.Page = next
 			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-			if err != nil {
-				return nil, err
-			}
-			for _, i := range page {
-				if i.IsPullRequest() {
-					continue
-				}
+			return kit.Page[*gh.Issue]{Items: page, Next: nextPage(resp)}, err
+		}, func(i *gh.Issue) bool {
+			if !i.IsPullRequest() {
 				list.Issues = append(list.Issues, p.issue(repo, i, nil))
-				if len(list.Issues) == limit {
-					return list, nil
-				}
 			}
-			if resp.NextPage == 0 {
-				break
-			}
-			opts.ListOptions.Page = resp.NextPage
-		}
-		return list, nil
+			return len(list.Issues) < limit
+		})
+		return list, err
 	})
 }
 

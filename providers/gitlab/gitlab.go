@@ -211,20 +211,21 @@ const (
 // collect reads pages of perPage, following X-Next-Page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T, error) {
-	var all []T
-	opt := gl.ListOptions{PerPage: perPage, Page: 1}
-	for range pageLimit {
-		items, resp, err := fetch(opt)
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+		items, resp, err := fetch(gl.ListOptions{PerPage: perPage, Page: int64(max(next, 1))})
 		if err != nil {
-			return nil, fail(resp, err)
+			return kit.Page[T]{}, fail(resp, err)
 		}
-		all = append(all, items...)
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opt.Page = resp.NextPage
+		return kit.Page[T]{Items: items, Next: nextPage(resp)}, nil
+	})
+}
+
+// nextPage is the page X-Next-Page names; 0 when none.
+func nextPage(resp *gl.Response) int {
+	if resp == nil {
+		return 0
 	}
-	return all, nil
+	return int(resp.NextPage)
 }
 
 // firstNotes reads the first page of an issue's or merge request's notes,

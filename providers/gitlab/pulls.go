@@ -13,6 +13,7 @@ import (
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetPullRequest reads a merge request (by iid) with its approvals, its
@@ -94,26 +95,24 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 	}
 	return call(ctx, p, "list merge requests in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.PullRequestList, error) {
 		list := &forgev1.PullRequestList{}
-		for range pageLimit {
+		// Only the closed filter, which GitLab cannot apply itself, reads
+		// past the first page.
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.BasicMergeRequest], error) {
+			if next != 0 {
+				opt.Page = int64(next)
+			}
 			mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
-			if err != nil {
-				return nil, fail(resp, err)
+			if err != nil || !closed {
+				return kit.Page[*gl.BasicMergeRequest]{Items: mrs}, fail(resp, err)
 			}
-			for _, mr := range mrs {
-				if closed && (mr.State == "opened" || mr.State == "locked") {
-					continue
-				}
+			return kit.Page[*gl.BasicMergeRequest]{Items: mrs, Next: nextPage(resp)}, nil
+		}, func(mr *gl.BasicMergeRequest) bool {
+			if !closed || (mr.State != "opened" && mr.State != "locked") {
 				list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))
-				if len(list.PullRequests) == limit {
-					return list, nil
-				}
 			}
-			if !closed || resp.NextPage == 0 {
-				break
-			}
-			opt.Page = resp.NextPage
-		}
-		return list, nil
+			return len(list.PullRequests) < limit
+		})
+		return list, err
 	})
 }
 

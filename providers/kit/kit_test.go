@@ -97,3 +97,44 @@ func TestClientIsPinned(t *testing.T) {
 		t.Errorf("a request to the API did not reach the caller's transport (%v, %d)", err, rt.n)
 	}
 }
+
+// pages is a list of n items served size to a page, with page numbers
+// 1, 2, ... as a forge names them; asked records what was read.
+func pages(n, size int, asked *[]int) func(int) (kit.Page[int], error) {
+	return func(next int) (kit.Page[int], error) {
+		*asked = append(*asked, next)
+		page := max(next, 1)
+		pg := kit.Page[int]{}
+		for i := (page - 1) * size; i < min(n, page*size); i++ {
+			pg.Items = append(pg.Items, i)
+		}
+		if page*size < n {
+			pg.Next = page + 1
+		}
+		return pg, nil
+	}
+}
+
+func TestPages(t *testing.T) {
+	var asked []int
+	all, err := kit.Collect(10, pages(7, 3, &asked))
+	if err != nil || len(all) != 7 || all[6] != 6 || len(asked) != 3 || asked[0] != 0 || asked[2] != 3 {
+		t.Errorf("Collect = %v, %v after reading %v", all, err, asked)
+	}
+	// The limit bounds the pages read, however long the list.
+	asked = nil
+	if all, _ := kit.Collect(2, pages(100, 3, &asked)); len(all) != 6 || len(asked) != 2 {
+		t.Errorf("limit 2: %d items from pages %v", len(all), asked)
+	}
+	// each stops the loop: no page is read past the one it stopped in.
+	asked = nil
+	var got []int
+	_ = kit.Pages(10, pages(100, 3, &asked), func(i int) bool { got = append(got, i); return len(got) < 4 })
+	if len(got) != 4 || len(asked) != 2 {
+		t.Errorf("stopped at 4: got %v from pages %v", got, asked)
+	}
+	boom := func(int) (kit.Page[int], error) { return kit.Page[int]{Items: []int{1}}, http.ErrHandlerTimeout }
+	if all, err := kit.Collect(3, boom); err != http.ErrHandlerTimeout || all != nil {
+		t.Errorf("an error: %v, %v", all, err)
+	}
+}

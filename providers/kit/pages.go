@@ -1,0 +1,43 @@
+package kit
+
+// Page is one page of a list as a forge answered it: its items, and where
+// the next page is (Next, the forge's page number; 0 when this page is
+// the last).
+type Page[T any] struct {
+	Items []T
+	Next  int
+}
+
+// Pages is the one loop the providers read a list with: read(0) is the
+// first page and read(n) the page a previous answer named as Next; each
+// item goes to each, in order, until each answers false, a page is the
+// last, or limit pages have been read (a bound on what one call costs
+// against a pathological list). The first error stops it.
+func Pages[T any](limit int, read func(next int) (Page[T], error), each func(T) bool) error {
+	next := 0
+	for range limit {
+		pg, err := read(next)
+		if err != nil {
+			return err
+		}
+		for _, item := range pg.Items {
+			if !each(item) {
+				return nil
+			}
+		}
+		if pg.Next == 0 {
+			return nil
+		}
+		next = pg.Next
+	}
+	return nil
+}
+
+// Collect is every item of a list, at most limit pages of it.
+func Collect[T any](limit int, read func(next int) (Page[T], error)) ([]T, error) {
+	var all []T
+	if err := Pages(limit, read, func(item T) bool { all = append(all, item); return true }); err != nil {
+		return nil, err
+	}
+	return all, nil
+}
