@@ -249,16 +249,16 @@ const (
 // collect reads pages of pageSize until a short or last page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(sdk.ListOptions) ([]T, *sdk.Response, error)) ([]T, error) {
-	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
 		o := sdk.ListOptions{Page: max(next, 1), PageSize: pageSize}
 		items, resp, err := fetch(o)
 		if err != nil {
-			return kit.Page[T]{}, fail(resp, err)
+			return kit.Page[T, int]{}, fail(resp, err)
 		}
 		if resp != nil && resp.NextPage == 0 && resp.Header.Get("Link") != "" {
-			return kit.Page[T]{Items: items}, nil // the Link header says it is the last
+			return kit.Page[T, int]{Items: items}, nil // the Link header says it is the last
 		}
-		return kit.Page[T]{Items: items, Next: following(o, len(items))}, nil
+		return kit.Page[T, int]{Items: items, Next: following(o, len(items))}, nil
 	})
 }
 

@@ -90,16 +90,16 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 			opt.Labels = append(opt.Labels, name)
 		}
 		list := &forgev1.IssueList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.Issue], error) {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.Issue, int], error) {
 			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
-					return kit.Page[*sdk.Issue]{}, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
+					return kit.Page[*sdk.Issue, int]{}, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
 				}
-				return kit.Page[*sdk.Issue]{}, fail(resp, err)
+				return kit.Page[*sdk.Issue, int]{}, fail(resp, err)
 			}
-			return kit.Page[*sdk.Issue]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+			return kit.Page[*sdk.Issue, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
 		}, func(i *sdk.Issue) bool {
 			list.Issues = append(list.Issues, p.issue(repo, i, nil))
 			return len(list.Issues) < limit

@@ -107,13 +107,13 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 	}
 	return call(ctx, p, "list pull requests in "+repo.String(), func(c *sdk.Client) (*forgev1.PullRequestList, error) {
 		list := &forgev1.PullRequestList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.PullRequest], error) {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.PullRequest, int], error) {
 			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoPullRequests(repo.owner, repo.name, opt)
 			if err != nil {
-				return kit.Page[*sdk.PullRequest]{}, fail(resp, err)
+				return kit.Page[*sdk.PullRequest, int]{}, fail(resp, err)
 			}
-			return kit.Page[*sdk.PullRequest]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+			return kit.Page[*sdk.PullRequest, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
 		}, func(pr *sdk.PullRequest) bool {
 			if (req.GetBase() == "" || pr.Base != nil && pr.Base.Ref == req.GetBase()) &&
 				(req.GetHead() == "" || pr.Head != nil && pr.Head.Ref == req.GetHead()) {

@@ -199,9 +199,9 @@ const pageLimit = 10
 // collect follows GitHub's Link pagination from page 1 at perPage items a
 // page, for at most pageLimit pages.
 func collect[T any](perPage int, fetch func(gh.ListOptions) ([]T, *gh.Response, error)) ([]T, error) {
-	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
 		items, resp, err := fetch(gh.ListOptions{PerPage: perPage, Page: next})
-		return kit.Page[T]{Items: items, Next: nextPage(resp)}, err
+		return kit.Page[T, int]{Items: items, Next: nextPage(resp)}, err
 	})
 }
 

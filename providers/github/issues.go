@@ -87,10 +87,10 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
 		list := &forgev1.IssueList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue], error) {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue, int], error) {
 			opts.ListOptions.Page = next
 			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-			return kit.Page[*gh.Issue]{Items: page, Next: nextPage(resp)}, err
+			return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
 		}, func(i *gh.Issue) bool {
 			if !i.IsPullRequest() {
 				list.Issues = append(list.Issues, p.issue(repo, i, nil))

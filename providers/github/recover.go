@@ -78,10 +78,10 @@ func (p *Provider) earlier(ctx context.Context, c handler.Call, repo repoName) (
 		ListOptions: gh.ListOptions{PerPage: maxPerPage},
 	}
 	var found *gh.Issue
-	err = kit.Pages(recoverPages, func(next int) (kit.Page[*gh.Issue], error) {
+	err = kit.Pages(recoverPages, func(next int) (kit.Page[*gh.Issue, int], error) {
 		opts.ListOptions.Page = next
 		page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-		return kit.Page[*gh.Issue]{Items: page, Next: nextPage(resp)}, err
+		return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
 	}, func(i *gh.Issue) bool {
 		if strings.HasSuffix(strings.TrimSpace(i.GetBody()), want) {
 			found = i

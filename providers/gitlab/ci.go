@@ -80,15 +80,15 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 		list := &forgev1.CIRunList{}
 		// Only a status filter GitLab cannot apply itself reads past the
 		// first page.
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.PipelineInfo], error) {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.PipelineInfo, int], error) {
 			if next != 0 {
 				opt.Page = int64(next)
 			}
 			pls, resp, err := p.author.Pipelines.ListProjectPipelines(repo.String(), opt, ro)
 			if err != nil || want == "" {
-				return kit.Page[*gl.PipelineInfo]{Items: pls}, fail(resp, err)
+				return kit.Page[*gl.PipelineInfo, int]{Items: pls}, fail(resp, err)
 			}
-			return kit.Page[*gl.PipelineInfo]{Items: pls, Next: nextPage(resp)}, nil
+			return kit.Page[*gl.PipelineInfo, int]{Items: pls, Next: nextPage(resp)}, nil
 		}, func(pl *gl.PipelineInfo) bool {
 			if run := p.ciRun(repo, pl.ID, pl.Name, pl.Ref, pl.SHA, pl.Status, pl.WebURL, stamp(pl.CreatedAt)); want == "" || run.Status == want {
 				list.Runs = append(list.Runs, run)

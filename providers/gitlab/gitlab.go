@@ -211,12 +211,12 @@ const (
 // collect reads pages of perPage, following X-Next-Page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T, error) {
-	return kit.Collect(pageLimit, func(next int) (kit.Page[T], error) {
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
 		items, resp, err := fetch(gl.ListOptions{PerPage: perPage, Page: int64(max(next, 1))})
 		if err != nil {
-			return kit.Page[T]{}, fail(resp, err)
+			return kit.Page[T, int]{}, fail(resp, err)
 		}
-		return kit.Page[T]{Items: items, Next: nextPage(resp)}, nil
+		return kit.Page[T, int]{Items: items, Next: nextPage(resp)}, nil
 	})
 }
 

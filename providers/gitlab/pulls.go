@@ -97,15 +97,15 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 		list := &forgev1.PullRequestList{}
 		// Only the closed filter, which GitLab cannot apply itself, reads
 		// past the first page.
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.BasicMergeRequest], error) {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.BasicMergeRequest, int], error) {
 			if next != 0 {
 				opt.Page = int64(next)
 			}
 			mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
 			if err != nil || !closed {
-				return kit.Page[*gl.BasicMergeRequest]{Items: mrs}, fail(resp, err)
+				return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs}, fail(resp, err)
 			}
-			return kit.Page[*gl.BasicMergeRequest]{Items: mrs, Next: nextPage(resp)}, nil
+			return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs, Next: nextPage(resp)}, nil
 		}, func(mr *gl.BasicMergeRequest) bool {
 			if !closed || (mr.State != "opened" && mr.State != "locked") {
 				list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))

@@ -100,11 +100,11 @@ func TestClientIsPinned(t *testing.T) {
 
 // pages is a list of n items served size to a page, with page numbers
 // 1, 2, ... as a forge names them; asked records what was read.
-func pages(n, size int, asked *[]int) func(int) (kit.Page[int], error) {
-	return func(next int) (kit.Page[int], error) {
+func pages(n, size int, asked *[]int) func(int) (kit.Page[int, int], error) {
+	return func(next int) (kit.Page[int, int], error) {
 		*asked = append(*asked, next)
 		page := max(next, 1)
-		pg := kit.Page[int]{}
+		pg := kit.Page[int, int]{}
 		for i := (page - 1) * size; i < min(n, page*size); i++ {
 			pg.Items = append(pg.Items, i)
 		}
@@ -133,8 +133,16 @@ func TestPages(t *testing.T) {
 	if len(got) != 4 || len(asked) != 2 {
 		t.Errorf("stopped at 4: got %v from pages %v", got, asked)
 	}
-	boom := func(int) (kit.Page[int], error) { return kit.Page[int]{Items: []int{1}}, http.ErrHandlerTimeout }
+	boom := func(int) (kit.Page[int, int], error) {
+		return kit.Page[int, int]{Items: []int{1}}, http.ErrHandlerTimeout
+	}
 	if all, err := kit.Collect(3, boom); err != http.ErrHandlerTimeout || all != nil {
 		t.Errorf("an error: %v, %v", all, err)
+	}
+	// A cursor names the next page as well as a number does; "" is the end.
+	cursors := map[string]kit.Page[string, string]{"": {Items: []string{"a"}, Next: "c1"}, "c1": {Items: []string{"b"}}}
+	got2, err := kit.Collect(10, func(next string) (kit.Page[string, string], error) { return cursors[next], nil })
+	if err != nil || strings.Join(got2, "") != "ab" {
+		t.Errorf("by cursor: %v, %v", got2, err)
 	}
 }

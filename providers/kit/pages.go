@@ -1,20 +1,20 @@
 package kit
 
 // Page is one page of a list as a forge answered it: its items, and where
-// the next page is (Next, the forge's page number; 0 when this page is
-// the last).
-type Page[T any] struct {
+// the next page is (Next: the forge's page number, or its cursor; the
+// zero value when this page is the last).
+type Page[T any, C comparable] struct {
 	Items []T
-	Next  int
+	Next  C
 }
 
-// Pages is the one loop the providers read a list with: read(0) is the
+// Pages is the one loop the providers read a list with: read(zero) is the
 // first page and read(n) the page a previous answer named as Next; each
 // item goes to each, in order, until each answers false, a page is the
 // last, or limit pages have been read (a bound on what one call costs
 // against a pathological list). The first error stops it.
-func Pages[T any](limit int, read func(next int) (Page[T], error), each func(T) bool) error {
-	next := 0
+func Pages[T any, C comparable](limit int, read func(next C) (Page[T, C], error), each func(T) bool) error {
+	var next, last C
 	for range limit {
 		pg, err := read(next)
 		if err != nil {
@@ -25,7 +25,7 @@ func Pages[T any](limit int, read func(next int) (Page[T], error), each func(T) 
 				return nil
 			}
 		}
-		if pg.Next == 0 {
+		if pg.Next == last {
 			return nil
 		}
 		next = pg.Next
@@ -34,7 +34,7 @@ func Pages[T any](limit int, read func(next int) (Page[T], error), each func(T) 
 }
 
 // Collect is every item of a list, at most limit pages of it.
-func Collect[T any](limit int, read func(next int) (Page[T], error)) ([]T, error) {
+func Collect[T any, C comparable](limit int, read func(next C) (Page[T, C], error)) ([]T, error) {
 	var all []T
 	if err := Pages(limit, read, func(item T) bool { all = append(all, item); return true }); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -60,21 +62,18 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 // (what the renderer shows is already read), for at most countPageLimit
 // pages: Linear's connections carry no count.
 func (p *Provider) countComments(ctx context.Context, op, id, after string) (int, error) {
+	type ids = kit.Page[struct{ ID string }, string]
 	n := 0
-	for range countPageLimit {
+	err := kit.Pages(countPageLimit, func(next string) (ids, error) {
+		cursor := cmp.Or(next, after)
 		var a commentIDsAnswer
-		if err := p.do(ctx, op+" (count comments)", queryCommentIDs, afterVars{ID: id, After: &after}, &a); err != nil {
-			return 0, err
+		if err := p.do(ctx, op+" (count comments)", queryCommentIDs, afterVars{ID: id, After: &cursor}, &a); err != nil || a.Issue == nil {
+			return ids{}, err
 		}
-		if a.Issue == nil {
-			break
-		}
-		n += len(a.Issue.Comments.Nodes)
-		pi := a.Issue.Comments.PageInfo
-		if !pi.HasNextPage || pi.EndCursor == "" {
-			break
-		}
-		after = pi.EndCursor
+		return ids{Items: a.Issue.Comments.Nodes, Next: a.Issue.Comments.PageInfo.next()}, nil
+	}, func(struct{ ID string }) bool { n++; return true })
+	if err != nil {
+		return 0, err
 	}
 	return n, nil
 }
