@@ -15,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetRepo reads a repository and the credential's permission on it.
@@ -304,21 +305,14 @@ func refuseDefault(repo fmt.Stringer, branch string) error {
 func (p *Provider) Repositories(ctx context.Context, each func(discovery.Repository) error) error {
 	// No overall timeout: a large account takes many pages; each page
 	// gets the provider's.
-	for page := 1; ; page++ {
-		repos, err := call(ctx, p, "list repositories", func(c *sdk.Client) ([]*sdk.Repository, error) {
-			rs, resp, err := c.ListMyRepos(sdk.ListReposOptions{ListOptions: sdk.ListOptions{Page: page, PageSize: pageSize}})
-			return rs, fail(resp, err)
+	type repos = kit.Page[*sdk.Repository, int]
+	return kit.Every(func(next int) (repos, error) {
+		return call(ctx, p, "list repositories", func(c *sdk.Client) (repos, error) {
+			o := sdk.ListOptions{Page: max(next, 1), PageSize: pageSize}
+			rs, resp, err := c.ListMyRepos(sdk.ListReposOptions{ListOptions: o})
+			return repos{Items: rs, Next: following(o, len(rs))}, fail(resp, err)
 		})
-		if err != nil {
-			return err
-		}
-		for _, r := range repos {
-			if err := each(discovery.Repository{Repo: r.FullName, Permission: permission(r.Permissions)}); err != nil {
-				return err
-			}
-		}
-		if len(repos) < pageSize {
-			return nil
-		}
-	}
+	}, func(r *sdk.Repository) error {
+		return each(discovery.Repository{Repo: r.FullName, Permission: permission(r.Permissions)})
+	})
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetRepo reads a project and the credential's access to it.
@@ -227,29 +228,16 @@ func (p *Provider) Repositories(ctx context.Context, each func(discovery.Reposit
 		ListOptions: gl.ListOptions{PerPage: perPage, Page: 1},
 		Membership:  ptr(true), OrderBy: ptr("id"), Sort: ptr("asc"),
 	}
-	for {
-		type page struct {
-			projects []*gl.Project
-			next     int64
+	type projects = kit.Page[*gl.Project, int]
+	return kit.Every(func(next int) (projects, error) {
+		if next != 0 {
+			opt.Page = int64(next)
 		}
-		pg, err := call(ctx, p, "list projects", func(ro gl.RequestOptionFunc) (page, error) {
+		return call(ctx, p, "list projects", func(ro gl.RequestOptionFunc) (projects, error) {
 			ps, resp, err := p.author.Projects.ListProjects(opt, ro)
-			if err != nil {
-				return page{}, fail(resp, err)
-			}
-			return page{ps, resp.NextPage}, nil
+			return projects{Items: ps, Next: nextPage(resp)}, fail(resp, err)
 		})
-		if err != nil {
-			return err
-		}
-		for _, pr := range pg.projects {
-			if err := each(discovery.Repository{Repo: pr.PathWithNamespace, Permission: projectPermission(pr.Permissions)}); err != nil {
-				return err
-			}
-		}
-		if pg.next == 0 {
-			return nil
-		}
-		opt.Page = pg.next
-	}
+	}, func(pr *gl.Project) error {
+		return each(discovery.Repository{Repo: pr.PathWithNamespace, Permission: projectPermission(pr.Permissions)})
+	})
 }

@@ -1,5 +1,7 @@
 package kit
 
+import "math"
+
 // Page is one page of a list as a forge answered it: its items, and where
 // the next page is (Next: the forge's page number, or its cursor; the
 // zero value when this page is the last).
@@ -40,4 +42,15 @@ func Collect[T any, C comparable](limit int, read func(next C) (Page[T, C], erro
 		return nil, err
 	}
 	return all, nil
+}
+
+// Every is Pages over a whole list, however many pages (a discovery walk
+// over all a credential reaches, each page under its own timeout), for a
+// caller whose each can fail: that error stops the walk and is returned.
+func Every[T any, C comparable](read func(next C) (Page[T, C], error), each func(T) error) error {
+	var failed error
+	if err := Pages(math.MaxInt, read, func(item T) bool { failed = each(item); return failed == nil }); err != nil {
+		return err
+	}
+	return failed
 }
