@@ -13,6 +13,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // noRunAPI is the Forgejo answer for the arms that need Gitea's Actions
@@ -87,38 +88,33 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 		opt.PageSize = pageSize
 	}
 	return call(ctx, p, "list CI runs in "+repo.String(), func(c *sdk.Client) (*forgev1.CIRunList, error) {
+		type runs = kit.Page[*sdk.ActionWorkflowRun, int]
 		list := &forgev1.CIRunList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (runs, error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
 			if err != nil {
-				return nil, p.ciFailure(c, repo, 0, resp, err)
+				return runs{}, p.ciFailure(c, repo, 0, resp, err)
 			}
 			if opt.Page == 1 && len(page.WorkflowRuns) == 0 {
 				// With Actions disabled Gitea lists no runs rather than
 				// failing: say it is off, not that nothing ran.
 				r, rr, gerr := c.GetRepo(repo.owner, repo.name)
 				if gerr != nil {
-					return nil, fail(rr, gerr)
+					return runs{}, fail(rr, gerr)
 				}
 				if !r.HasActions {
-					return nil, p.actionsOff(repo)
+					return runs{}, p.actionsOff(repo)
 				}
 			}
-			for _, r := range page.WorkflowRuns {
-				if completed && r.Status != "completed" {
-					continue
-				}
+			return runs{Items: page.WorkflowRuns, Next: following(opt.ListOptions, len(page.WorkflowRuns))}, nil
+		}, func(r *sdk.ActionWorkflowRun) bool {
+			if !completed || r.Status == "completed" {
 				list.Runs = append(list.Runs, p.ciRun(repo, r))
-				if len(list.Runs) == limit {
-					return list, nil
-				}
 			}
-			if len(page.WorkflowRuns) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return len(list.Runs) < limit
+		})
+		return list, err
 	})
 }
 

@@ -48,8 +48,8 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		return nil, err
 	}
 	out := p.toIssue(n)
-	if pi := n.Comments.PageInfo; pi.HasNextPage && pi.EndCursor != "" {
-		more, err := p.countComments(ctx, "get issue "+id, id, pi.EndCursor)
+	if after := n.Comments.PageInfo.next(); after != "" {
+		more, err := p.countComments(ctx, "get issue "+id, id, after)
 		if err != nil {
 			return nil, err
 		}
