@@ -15,6 +15,8 @@ type Error struct {
 	Message string
 	// RetryAfter is set when the forge rate-limited the call.
 	RetryAfter time.Duration
+	// cause is what the message's %w named (see Unwrap in codes.go).
+	cause error
 }
 
 func (e *Error) Error() string { return e.Message }

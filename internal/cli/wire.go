@@ -22,6 +22,7 @@ import (
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/gitlab"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -275,34 +276,31 @@ func isPostgres(dsn string) bool {
 // returns the secrets it holds, so the gateway can keep them out of every
 // log line and error.
 func buildRemote(f config.Forge, creds config.Credentials, log *slog.Logger) (subscriptions.Provider, []string, error) {
-	timeout := time.Duration(f.Timeout)
 	token, reviewer := creds[f.TokenEnv], creds[f.ReviewerTokenEnv]
+	o := kit.Options{
+		Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
+		Timeout: time.Duration(f.Timeout), Logger: log,
+	}
+	var (
+		p   subscriptions.Provider
+		err error
+	)
 	switch f.Provider {
 	case "github":
-		p, err := github.New(github.Options{
-			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
-			Timeout: timeout, Logger: log,
-		})
-		return p, nonEmpty(token, reviewer), err
+		p, err = github.New(github.Options{Options: o})
 	case "gitea", "forgejo":
-		p, err := gitea.New(gitea.Options{
-			Flavor: gitea.Flavor(f.Provider), Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer,
-			Timeout: timeout, Logger: log,
-		})
-		return p, nonEmpty(token, reviewer), err
+		p, err = gitea.New(gitea.Options{Options: o, Flavor: gitea.Flavor(f.Provider)})
 	case "gitlab":
-		p, err := gitlab.New(gitlab.Options{
-			Host: f.Host, APIURL: f.APIURL, Token: token, ReviewerToken: reviewer, Timeout: timeout, Logger: log,
-		})
-		return p, nonEmpty(token, reviewer), err
+		p, err = gitlab.New(gitlab.Options{Options: o})
 	case "linear":
-		p, err := linear.New(linear.Options{
-			Host: f.Host, APIURL: f.APIURL, APIKey: token, Auth: linear.AuthKind(f.Auth),
-			Timeout: timeout, Logger: log,
-		})
-		return p, nonEmpty(token), err
+		p, err = linear.New(linear.Options{Options: o, Auth: linear.AuthKind(f.Auth)})
+	default:
+		return nil, nil, fmt.Errorf("unknown provider %q", f.Provider)
 	}
-	return nil, nil, fmt.Errorf("unknown provider %q", f.Provider)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, nonEmpty(token, reviewer), nil
 }
 
 // gitDir is where the local forge keeps its repositories: git_dir, else

@@ -13,6 +13,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // noRunAPI is the Forgejo answer for the arms that need Gitea's Actions
@@ -21,8 +22,7 @@ func (p *Provider) noRunAPI(arm string) error {
 	if p.flavor != Forgejo {
 		return nil
 	}
-	return handler.Errorf(codeUnimplemented,
-		"%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
+	return handler.NotImplemented("%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
 }
 
 // ciFailure words a failed Actions call on repo (run > 0: about that
@@ -45,19 +45,17 @@ func (p *Provider) ciFailure(c *sdk.Client, repo repoName, run int64, resp *sdk.
 	}
 	if run > 0 {
 		if _, lr, lerr := c.ListRepoActionRuns(repo.owner, repo.name, sdk.ListRepoActionRunsOptions{ListOptions: sdk.ListOptions{Page: 1, PageSize: 1}}); lerr == nil {
-			return handler.Errorf(codeNotFound, "%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
+			return handler.NotFound("%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
 		} else if lr == nil || lr.StatusCode != http.StatusNotFound {
 			return fail(lr, lerr)
 		}
 	}
-	return handler.Errorf(codeUnimplemented,
-		"%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
+	return handler.NotImplemented("%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
 }
 
 // actionsOff is the answer for a repository whose Actions is disabled.
 func (p *Provider) actionsOff(repo repoName) error {
-	return handler.Errorf(codeUnimplemented,
-		"Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
+	return handler.NotImplemented("Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
 }
 
 var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
@@ -90,38 +88,33 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 		opt.PageSize = pageSize
 	}
 	return call(ctx, p, "list CI runs in "+repo.String(), func(c *sdk.Client) (*forgev1.CIRunList, error) {
+		type runs = kit.Page[*sdk.ActionWorkflowRun, int]
 		list := &forgev1.CIRunList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (runs, error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
 			if err != nil {
-				return nil, p.ciFailure(c, repo, 0, resp, err)
+				return runs{}, p.ciFailure(c, repo, 0, resp, err)
 			}
 			if opt.Page == 1 && len(page.WorkflowRuns) == 0 {
 				// With Actions disabled Gitea lists no runs rather than
 				// failing: say it is off, not that nothing ran.
 				r, rr, gerr := c.GetRepo(repo.owner, repo.name)
 				if gerr != nil {
-					return nil, fail(rr, gerr)
+					return runs{}, fail(rr, gerr)
 				}
 				if !r.HasActions {
-					return nil, p.actionsOff(repo)
+					return runs{}, p.actionsOff(repo)
 				}
 			}
-			for _, r := range page.WorkflowRuns {
-				if completed && r.Status != "completed" {
-					continue
-				}
+			return runs{Items: page.WorkflowRuns, Next: following(opt.ListOptions, len(page.WorkflowRuns))}, nil
+		}, func(r *sdk.ActionWorkflowRun) bool {
+			if !completed || r.Status == "completed" {
 				list.Runs = append(list.Runs, p.ciRun(repo, r))
-				if len(list.Runs) == limit {
-					return list, nil
-				}
 			}
-			if len(page.WorkflowRuns) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return len(list.Runs) < limit
+		})
+		return list, err
 	})
 }
 
@@ -154,7 +147,7 @@ func runStart(r *sdk.ActionWorkflowRun) string {
 func runID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.Errorf(codeInvalid, "run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
+		return 0, handler.InvalidArgument("run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
@@ -253,7 +246,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			if resp != nil && resp.StatusCode == http.StatusBadRequest {
 				// Gitea re-runs only a run that is done, and only failed
 				// jobs when there are some: its reason is the state's.
-				return nil, handler.Errorf(codePrecondition, "%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
+				return nil, handler.FailedPrecondition("%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
 			}
 			return nil, p.ciFailure(c, repo, id, resp, err)
 		}

@@ -6,20 +6,8 @@ import (
 
 	sdk "code.gitea.io/sdk/gitea"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
-)
-
-const (
-	codeInvalid       = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
-	codeNotFound      = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
-	codeDenied        = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
-	codeUnavailable   = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
-	codeInternal      = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
-	codePrecondition  = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
-	codeExists        = gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS
-	codeUnimplemented = gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED
 )
 
 // errorWords is how Gitea's failures are worded and its limits read: the

@@ -43,6 +43,7 @@ import (
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // Flavor is which forge of the Gitea family an instance runs.
@@ -55,9 +56,9 @@ const (
 
 const (
 	// DefaultTimeout bounds each provider operation when Options.Timeout is zero.
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = kit.DefaultTimeout
 	// DefaultUserAgent is sent when Options.UserAgent is empty.
-	DefaultUserAgent = "forgetools"
+	DefaultUserAgent = kit.DefaultUserAgent
 )
 
 // DefaultHost is each flavor's public instance, the host when Options.Host
@@ -77,34 +78,15 @@ func (f Flavor) Name() string {
 	return "Gitea"
 }
 
-// Options configures a Provider.
+// Options configures a Provider. Host is the instance host; empty = the
+// flavor's DefaultHost. Its API is https://HOST/api/v1/, and an APIURL is
+// scheme://host[:port][/prefix]/api/v1/. ReviewerToken lets a pull request
+// opened with Token be approved (Gitea refuses a verdict on your own pull
+// request).
 type Options struct {
+	kit.Options
 	// Flavor is Gitea (the default) or Forgejo.
 	Flavor Flavor
-	// Host is the instance host the provider serves and reports in Ref;
-	// empty = the flavor's DefaultHost. Its API is https://HOST/api/v1/.
-	Host string
-	// APIURL overrides the API URL derived from Host, as
-	// scheme://host[:port][/prefix]/api/v1/ (tests point it at a local
-	// server). Plain http is accepted only for loopback addresses.
-	APIURL string
-	// Token is the author credential (an access token), used for every
-	// call except reviews.
-	Token string
-	// ReviewerToken, when set, is used only to submit reviews, so a pull
-	// request opened with Token can be approved (Gitea refuses a verdict
-	// on your own pull request).
-	ReviewerToken string
-	// Timeout bounds each operation, paging included; zero = DefaultTimeout.
-	Timeout time.Duration
-	// UserAgent is sent on every request; empty = DefaultUserAgent.
-	UserAgent string
-	// Transport is the base HTTP transport; nil = a clone of
-	// http.DefaultTransport. Host pinning and the redirect policy are
-	// layered on top of it.
-	Transport http.RoundTripper
-	// Logger receives debug lines about degraded reads; nil = slog.Default().
-	Logger *slog.Logger
 }
 
 // Provider is one configured Gitea or Forgejo instance.
@@ -147,51 +129,23 @@ func New(o Options) (*Provider, error) {
 	if flavor != Gitea && flavor != Forgejo {
 		return nil, fmt.Errorf("flavor %q is not gitea or forgejo", flavor)
 	}
-	host, err := rest.Host(o.Host, flavor.DefaultHost())
+	c, err := o.Open(kit.Forge{DefaultHost: flavor.DefaultHost(), APIURL: func(host string) string { return "https://" + host + "/api/v1/" }})
 	if err != nil {
 		return nil, err
 	}
-	if o.Token == "" {
-		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
-	}
-	if o.Timeout < 0 {
-		return nil, fmt.Errorf("timeout %s is negative", o.Timeout)
-	}
-	apiURL := o.APIURL
-	if apiURL == "" {
-		apiURL = "https://" + host + "/api/v1/"
-	}
-	base, err := rest.APIURL(apiURL)
-	if err != nil {
-		return nil, err
-	}
-	root, ok := strings.CutSuffix(base.Path, "/api/v1/")
+	root, ok := strings.CutSuffix(c.Base.Path, "/api/v1/")
 	if !ok {
-		return nil, fmt.Errorf("api_url %q must end in /api/v1 (the SDK addresses the API below the instance root)", base.Redacted())
+		return nil, fmt.Errorf("api_url %q must end in /api/v1 (the SDK addresses the API below the instance root)", c.Base.Redacted())
 	}
-	rootURL := *base
+	rootURL := *c.Base
 	rootURL.Path = root
-	rt := o.Transport
-	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
-	}
 	p := &Provider{
-		flavor: flavor, host: host, root: rootURL.String(), http: rest.PinnedClient(base, rt),
-		token: o.Token, reviewer: o.ReviewerToken, ua: o.UserAgent,
-		timeout: o.Timeout, log: o.Logger, now: time.Now,
-		redactor: redact.New(o.Token, o.ReviewerToken),
+		flavor: flavor, host: c.Host, root: rootURL.String(), http: c.Client(c.Transport),
+		token: c.Token, reviewer: c.ReviewerToken, ua: c.UserAgent,
+		timeout: c.Timeout, log: c.Log, now: c.Now, redactor: c.Redactor,
 	}
-	if o.ReviewerToken == "" {
-		p.reviewer = o.Token
-	}
-	if p.ua == "" {
-		p.ua = DefaultUserAgent
-	}
-	if p.timeout == 0 {
-		p.timeout = DefaultTimeout
-	}
-	if p.log == nil {
-		p.log = slog.Default()
+	if p.reviewer == "" {
+		p.reviewer = c.Token
 	}
 	p.errs = p.errorWords()
 	return p, nil
@@ -256,8 +210,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func (p *Provider) parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validPart(owner) || !validPart(name) {
-		return repoName{}, handler.Errorf(codeInvalid,
-			"repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
+		return repoName{}, handler.InvalidArgument("repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
 	}
 	return repoName{owner, name}, nil
 }
@@ -279,7 +232,7 @@ func (p *Provider) target(repoArg string, n uint64, kind string) (repoName, int6
 // number converts a validated wire number to the SDK's int64.
 func number(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(codeInvalid, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }
@@ -296,16 +249,24 @@ const (
 // collect reads pages of pageSize until a short or last page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(sdk.ListOptions) ([]T, *sdk.Response, error)) ([]T, error) {
-	var all []T
-	for page := 1; page <= pageLimit; page++ {
-		items, resp, err := fetch(sdk.ListOptions{Page: page, PageSize: pageSize})
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
+		o := sdk.ListOptions{Page: max(next, 1), PageSize: pageSize}
+		items, resp, err := fetch(o)
 		if err != nil {
-			return nil, fail(resp, err)
+			return kit.Page[T, int]{}, fail(resp, err)
 		}
-		all = append(all, items...)
-		if len(items) < pageSize || (resp != nil && resp.NextPage == 0 && resp.Header.Get("Link") != "") {
-			break
+		if resp != nil && resp.NextPage == 0 && resp.Header.Get("Link") != "" {
+			return kit.Page[T, int]{Items: items}, nil // the Link header says it is the last
 		}
+		return kit.Page[T, int]{Items: items, Next: following(o, len(items))}, nil
+	})
+}
+
+// following is the page after o's when it came back full (got items);
+// 0 when a short page says it was the last.
+func following(o sdk.ListOptions, got int) int {
+	if got < o.PageSize {
+		return 0
 	}
-	return all, nil
+	return o.Page + 1
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/gitea/giteatest"
 	"github.com/forgetools/forgetools/providers/internal/providertest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -43,7 +44,7 @@ func fake(t testing.TB, forgejo bool) *giteatest.Server {
 
 // newProvider is a Gitea provider on s with the test credentials.
 func newProvider(s *giteatest.Server) (*gitea.Provider, error) {
-	return gitea.New(gitea.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer})
+	return gitea.New(gitea.Options{Options: kit.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer}})
 }
 
 func provider(t *testing.T, s *giteatest.Server, forgejo bool, timeout time.Duration) *gitea.Provider {
@@ -52,7 +53,7 @@ func provider(t *testing.T, s *giteatest.Server, forgejo bool, timeout time.Dura
 	if forgejo {
 		flavor = gitea.Forgejo
 	}
-	p, err := gitea.New(gitea.Options{Flavor: flavor, Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer, Timeout: timeout})
+	p, err := gitea.New(gitea.Options{Flavor: flavor, Options: kit.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer, Timeout: timeout}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,17 +64,17 @@ var wantCode = providertest.WantCode
 
 func TestNewRefusesBadOptions(t *testing.T) {
 	for _, o := range []gitea.Options{
-		{Token: ""},
-		{Token: "t", Host: "https://x"},
-		{Token: "t", APIURL: "http://example.com/api/v1"},
-		{Token: "t", APIURL: "https://example.com/api/v3"},
-		{Token: "t", Flavor: "gogs"},
+		{Options: kit.Options{Token: ""}},
+		{Options: kit.Options{Token: "t", Host: "https://x"}},
+		{Options: kit.Options{Token: "t", APIURL: "http://example.com/api/v1"}},
+		{Options: kit.Options{Token: "t", APIURL: "https://example.com/api/v3"}},
+		{Flavor: "gogs", Options: kit.Options{Token: "t"}},
 	} {
 		if _, err := gitea.New(o); err == nil {
 			t.Errorf("New(%+v) accepted it", o)
 		}
 	}
-	p, err := gitea.New(gitea.Options{Flavor: gitea.Forgejo, Token: "t"})
+	p, err := gitea.New(gitea.Options{Flavor: gitea.Forgejo, Options: kit.Options{Token: "t"}})
 	if err != nil || p.Ref().GetHost() != "codeberg.org" || p.Ref().GetProvider().String() != "FORGE_PROVIDER_FORGEJO" {
 		t.Fatalf("Forgejo default = %v, %v", p.Ref(), err)
 	}
@@ -85,7 +86,7 @@ func TestDownForgeIsUnavailable(t *testing.T) {
 	s := giteatest.New(giteatest.Options{})
 	url := s.APIURL()
 	s.Close()
-	p, err := gitea.New(gitea.Options{APIURL: url, Token: token, Timeout: 5 * time.Second})
+	p, err := gitea.New(gitea.Options{Options: kit.Options{APIURL: url, Token: token, Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

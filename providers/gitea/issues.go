@@ -14,6 +14,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetIssue reads an issue and its comments. Gitea serves pull requests on
@@ -29,8 +30,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, fail(resp, err)
 		}
 		if i.PullRequest != nil {
-			return nil, handler.Errorf(codeNotFound,
-				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := firstPage(shown.IssueComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
@@ -53,7 +53,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
-			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which %s's label filter cannot express", l, p.flavor.Name())
+			return nil, handler.InvalidArgument("label %q contains a comma, which %s's label filter cannot express", l, p.flavor.Name())
 		}
 	}
 	var since time.Time
@@ -85,32 +85,26 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		for _, l := range req.GetLabels() {
 			name, ok := labels.named(l)
 			if !ok {
-				return nil, handler.Errorf(codeInvalid,
-					"%s has no label %q, so no issue carries it: list its labels by reading an issue, or leave labels out", repo, l)
+				return nil, handler.InvalidArgument("%s has no label %q, so no issue carries it: list its labels by reading an issue, or leave labels out", repo, l)
 			}
 			opt.Labels = append(opt.Labels, name)
 		}
 		list := &forgev1.IssueList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.Issue, int], error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
-					return nil, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
+					return kit.Page[*sdk.Issue, int]{}, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
 				}
-				return nil, fail(resp, err)
+				return kit.Page[*sdk.Issue, int]{}, fail(resp, err)
 			}
-			for _, i := range page {
-				list.Issues = append(list.Issues, p.issue(repo, i, nil))
-				if len(list.Issues) == limit {
-					return list, nil
-				}
-			}
-			if len(page) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return kit.Page[*sdk.Issue, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+		}, func(i *sdk.Issue) bool {
+			list.Issues = append(list.Issues, p.issue(repo, i, nil))
+			return len(list.Issues) < limit
+		})
+		return list, err
 	})
 }
 
@@ -154,8 +148,7 @@ func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gateway
 		if req.Milestone != nil {
 			if _, resp, err := c.GetMilestone(repo.owner, repo.name, in.Milestone); err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return nil, handler.Errorf(codeInvalid,
-						"%s has no milestone %d (%s's milestone number is the id in its /milestone/ID page); nothing was written", repo, in.Milestone, p.flavor.Name())
+					return nil, handler.InvalidArgument("%s has no milestone %d (%s's milestone number is the id in its /milestone/ID page); nothing was written", repo, in.Milestone, p.flavor.Name())
 				}
 				return nil, fail(resp, err)
 			}
@@ -220,8 +213,7 @@ func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int
 		ids = append(ids, l.ID)
 	}
 	if len(missing) > 0 {
-		return nil, handler.Errorf(codeInvalid,
-			"%s takes labels by id, and %s has no label %s; nothing was written: use existing labels (or leave them out)",
+		return nil, handler.InvalidArgument("%s takes labels by id, and %s has no label %s; nothing was written: use existing labels (or leave them out)",
 			p.flavor.Name(), repo, strings.Join(missing, ", "))
 	}
 	return ids, nil
@@ -236,7 +228,7 @@ func (p *Provider) unknownAssignee(c *sdk.Client, repo repoName, who string, res
 	if _, r, uerr := c.GetUserInfo(who); uerr == nil || r == nil || r.StatusCode != http.StatusNotFound {
 		return fail(resp, err)
 	}
-	return handler.Errorf(codeInvalid, "%s has no user %s to filter by assignee", p.flavor.Name(), who)
+	return handler.InvalidArgument("%s has no user %s to filter by assignee", p.flavor.Name(), who)
 }
 
 // UpdateIssue edits an issue: state, title, body and assignees in one
@@ -248,7 +240,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 		return nil, err
 	}
 	if req.GetStateReason() != gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
-		return nil, handler.Errorf(codeInvalid, "%s records no reason for closing or reopening an issue; leave state_reason out", p.flavor.Name())
+		return nil, handler.InvalidArgument("%s records no reason for closing or reopening an issue; leave state_reason out", p.flavor.Name())
 	}
 	in := sdk.EditIssueOption{Title: req.GetTitle(), Body: req.Body, Assignees: req.GetAssignees()}
 	switch req.GetState() {
@@ -265,7 +257,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 			return nil, fail(resp, err)
 		}
 		if cur.PullRequest != nil {
-			return nil, handler.Errorf(codeNotFound, "#%d in %s is a pull request, not an issue; nothing was written", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; nothing was written", n, repo)
 		}
 		// A credential that cannot write has its assignees dropped and
 		// its labels refused, the latter only after the PATCH landed:
@@ -310,8 +302,7 @@ func (p *Provider) mayTriage(c *sdk.Client, repo repoName, what, instead string,
 	if r.Permissions != nil && (r.Permissions.Push || r.Permissions.Admin) {
 		return nil
 	}
-	return handler.Errorf(codeDenied,
-		"this credential cannot write to %s, and %s would drop or refuse the %s; nothing was written: %s", repo, p.flavor.Name(), what, instead)
+	return handler.PermissionDenied("this credential cannot write to %s, and %s would drop or refuse the %s; nothing was written: %s", repo, p.flavor.Name(), what, instead)
 }
 
 // CommentOnIssue posts a comment on an issue.
@@ -339,7 +330,7 @@ func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64
 			if isPull {
 				is, other, tool = "a pull request", "an issue", "forge_comment_on_pull_request"
 			}
-			return nil, handler.Errorf(codeNotFound, "#%d in %s is %s, not %s; nothing was posted: comment on it with %s", n, repo, is, other, tool)
+			return nil, handler.NotFound("#%d in %s is %s, not %s; nothing was posted: comment on it with %s", n, repo, is, other, tool)
 		}
 		cm, resp, err := c.CreateIssueComment(repo.owner, repo.name, n, sdk.CreateIssueCommentOption{Body: body})
 		if err != nil {

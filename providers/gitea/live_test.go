@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/internal/livetest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // The live suite runs the arms against a real Gitea or Forgejo in a
@@ -30,10 +31,7 @@ func TestLiveGitea(t *testing.T) {
 		t.Skip("live Gitea suite skipped: set FORGETOOLS_LIVE_GITEA_TOKEN and FORGETOOLS_LIVE_GITEA_REPO (a scratch owner/name) to run it")
 	}
 	reviewer := os.Getenv("FORGETOOLS_LIVE_GITEA_REVIEWER_TOKEN")
-	p, err := gitea.New(gitea.Options{
-		Flavor: gitea.Flavor(os.Getenv("FORGETOOLS_LIVE_GITEA_FLAVOR")), Host: os.Getenv("FORGETOOLS_LIVE_GITEA_HOST"),
-		APIURL: os.Getenv("FORGETOOLS_LIVE_GITEA_API_URL"), Token: token, ReviewerToken: reviewer, UserAgent: "forgetools-live-test",
-	})
+	p, err := gitea.New(gitea.Options{Flavor: gitea.Flavor(os.Getenv("FORGETOOLS_LIVE_GITEA_FLAVOR")), Options: kit.Options{Host: os.Getenv("FORGETOOLS_LIVE_GITEA_HOST"), APIURL: os.Getenv("FORGETOOLS_LIVE_GITEA_API_URL"), Token: token, ReviewerToken: reviewer, UserAgent: "forgetools-live-test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

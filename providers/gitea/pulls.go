@@ -14,6 +14,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetPullRequest reads a pull request with its reviews (each with its
@@ -106,27 +107,21 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 	}
 	return call(ctx, p, "list pull requests in "+repo.String(), func(c *sdk.Client) (*forgev1.PullRequestList, error) {
 		list := &forgev1.PullRequestList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.PullRequest, int], error) {
+			opt.Page = max(next, opt.Page)
 			page, resp, err := c.ListRepoPullRequests(repo.owner, repo.name, opt)
 			if err != nil {
-				return nil, fail(resp, err)
+				return kit.Page[*sdk.PullRequest, int]{}, fail(resp, err)
 			}
-			for _, pr := range page {
-				if (req.GetBase() != "" && (pr.Base == nil || pr.Base.Ref != req.GetBase())) ||
-					(req.GetHead() != "" && (pr.Head == nil || pr.Head.Ref != req.GetHead())) {
-					continue
-				}
+			return kit.Page[*sdk.PullRequest, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
+		}, func(pr *sdk.PullRequest) bool {
+			if (req.GetBase() == "" || pr.Base != nil && pr.Base.Ref == req.GetBase()) &&
+				(req.GetHead() == "" || pr.Head != nil && pr.Head.Ref == req.GetHead()) {
 				list.PullRequests = append(list.PullRequests, p.pullRequest(repo, pr))
-				if len(list.PullRequests) == limit {
-					return list, nil
-				}
 			}
-			if len(page) < opt.PageSize {
-				break
-			}
-			opt.Page++
-		}
-		return list, nil
+			return len(list.PullRequests) < limit
+		})
+		return list, err
 	})
 }
 
@@ -151,7 +146,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 				return nil, fail(resp, err)
 			}
 			if base = r.DefaultBranch; base == "" || r.Empty {
-				return nil, handler.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, handler.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		pr, resp, err := c.CreatePullRequest(repo.owner, repo.name, sdk.CreatePullRequestOption{
@@ -193,7 +188,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 	}
 	style, ok := mergeStyles[req.GetMethod()]
 	if !ok {
-		return nil, handler.Errorf(codeInvalid, "merge method %s is not merge, squash or rebase", req.GetMethod())
+		return nil, handler.InvalidArgument("merge method %s is not merge, squash or rebase", req.GetMethod())
 	}
 	return call(ctx, p, fmt.Sprintf("merge pull request %s#%d", repo, n), func(c *sdk.Client) (*forgev1.MergeResult, error) {
 		// Gitea answers a stale head_commit_id 409 on the merge itself,
@@ -239,12 +234,11 @@ func headMatches(pr *sdk.PullRequest, expected string, repo repoName, n int64) e
 	}
 	switch {
 	case pr.HasMerged:
-		return handler.Errorf(codePrecondition, "pull request %s#%d is already merged", repo, n)
+		return handler.FailedPrecondition("pull request %s#%d is already merged", repo, n)
 	case pr.State != sdk.StateOpen:
-		return handler.Errorf(codePrecondition, "pull request %s#%d is closed", repo, n)
+		return handler.FailedPrecondition("pull request %s#%d is closed", repo, n)
 	case head == "" || !strings.HasPrefix(strings.ToLower(head), strings.ToLower(expected)):
-		return handler.Errorf(codePrecondition,
-			"the head of %s#%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
+		return handler.FailedPrecondition("the head of %s#%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
 	}
 	return nil
 }
@@ -253,10 +247,9 @@ func headMatches(pr *sdk.PullRequest, expected string, repo repoName, n int64) e
 func (p *Provider) mergeRefused(status int, reason string, repo repoName, n int64) error {
 	name := p.flavor.Name()
 	if status == http.StatusConflict {
-		return handler.Errorf(codePrecondition,
-			"%s answered 409 (%s): the head of %s#%d moved since you read it, or it conflicts; nothing was merged, read it again and decide", name, reason, repo, n)
+		return handler.FailedPrecondition("%s answered 409 (%s): the head of %s#%d moved since you read it, or it conflicts; nothing was merged, read it again and decide", name, reason, repo, n)
 	}
-	return handler.Errorf(codePrecondition, "%s refused to merge %s#%d: %s; nothing was merged", name, repo, n, reason)
+	return handler.FailedPrecondition("%s refused to merge %s#%d: %s; nothing was merged", name, repo, n, reason)
 }
 
 var reviewEvents = map[gatewayv1.Verdict]sdk.ReviewStateType{
@@ -276,7 +269,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 	}
 	event, ok := reviewEvents[req.GetVerdict()]
 	if !ok {
-		return nil, handler.Errorf(codeInvalid, "verdict %s is not approve, request_changes or comment", req.GetVerdict())
+		return nil, handler.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
 	}
 	in := sdk.CreatePullReviewOptions{State: event, Body: req.GetBody()}
 	for i, c := range req.GetComments() {
@@ -308,7 +301,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 			return nil, fail(resp, err)
 		}
 		if r.State == sdk.ReviewStatePending {
-			return nil, handler.Errorf(codeInternal, "%s left review %d pending instead of submitting it", p.flavor.Name(), r.ID)
+			return nil, handler.Internal("%s left review %d pending instead of submitting it", p.flavor.Name(), r.ID)
 		}
 		return &forgev1.ReviewRef{
 			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n),
@@ -346,7 +339,7 @@ func (p *Provider) commentLinesExist(c *sdk.Client, repo repoName, n int64, comm
 			raw, resp, err := c.GetFile(repo.owner, repo.name, ref, cm.GetPath())
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return handler.Errorf(codeInvalid, "comments[%d]: %s does not exist at %s of PR #%d; nothing was submitted", i, cm.GetPath(), at, n)
+					return handler.InvalidArgument("comments[%d]: %s does not exist at %s of PR #%d; nothing was submitted", i, cm.GetPath(), at, n)
 				}
 				return fail(resp, err)
 			}
@@ -354,7 +347,7 @@ func (p *Provider) commentLinesExist(c *sdk.Client, repo repoName, n int64, comm
 			lines[key] = count
 		}
 		if int(cm.GetLine()) > count {
-			return handler.Errorf(codeInvalid, "comments[%d]: %s has %d lines at %s of PR #%d, so line %d is past its end; nothing was submitted",
+			return handler.InvalidArgument("comments[%d]: %s has %d lines at %s of PR #%d, so line %d is past its end; nothing was submitted",
 				i, cm.GetPath(), count, at, n, cm.GetLine())
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetRepo reads a repository and the credential's permission on it.
@@ -43,7 +44,7 @@ func defaultBranch(c *sdk.Client, repo repoName) (string, error) {
 		return "", fail(resp, err)
 	}
 	if r.DefaultBranch == "" || r.Empty {
-		return "", handler.Errorf(codePrecondition, "%s has no default branch (is it empty?)", repo)
+		return "", handler.FailedPrecondition("%s has no default branch (is it empty?)", repo)
 	}
 	return r.DefaultBranch, nil
 }
@@ -69,12 +70,12 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		f, resp, err := c.GetContents(repo.owner, repo.name, ref, path)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusOK {
-				return nil, handler.Errorf(codeInvalid, "%s in %s is a directory; list it with forge_list_dir", path, repo)
+				return nil, handler.InvalidArgument("%s in %s is a directory; list it with forge_list_dir", path, repo)
 			}
 			return nil, fail(resp, err)
 		}
 		if f.Type != "file" {
-			return nil, handler.Errorf(codeInvalid, "%s in %s is a %s, not a file", path, repo, f.Type)
+			return nil, handler.InvalidArgument("%s in %s is a %s, not a file", path, repo, f.Type)
 		}
 		out := &forgev1.FileContent{
 			Forge: p.Ref(), Repo: repo.String(), Path: f.Path, Ref: ref, Sha: f.SHA, Size: uint64(max(f.Size, 0)),
@@ -85,7 +86,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		var raw []byte
 		if f.Content != nil {
 			if raw, err = base64.StdEncoding.DecodeString(*f.Content); err != nil {
-				return nil, handler.Errorf(codeUnavailable, "%s sent %s's content in an encoding other than base64", p.flavor.Name(), path)
+				return nil, handler.Unavailable("%s sent %s's content in an encoding other than base64", p.flavor.Name(), path)
 			}
 		} else if f.Size > 0 {
 			// Content is left out above the instance's size limit: read
@@ -119,7 +120,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		entries, resp, err := c.ListContents(repo.owner, repo.name, ref, path)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusOK {
-				return nil, handler.Errorf(codeInvalid, "%s in %s is a file; read it with forge_read_file", path, repo)
+				return nil, handler.InvalidArgument("%s in %s is a file; read it with forge_read_file", path, repo)
 			}
 			return nil, fail(resp, err)
 		}
@@ -152,7 +153,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 	branch, from := req.GetBranch(), req.GetFromRef()
 	for _, n := range []struct{ what, v string }{{"branch name", branch}, {"from_ref", from}} {
 		if len(n.v) > maxBranchName {
-			return nil, handler.Errorf(codeInvalid, "%s is %d bytes; %s allows at most %d", n.what, len(n.v), p.flavor.Name(), maxBranchName)
+			return nil, handler.InvalidArgument("%s is %d bytes; %s allows at most %d", n.what, len(n.v), p.flavor.Name(), maxBranchName)
 		}
 	}
 	return call(ctx, p, fmt.Sprintf("create branch %s in %s", branch, repo), func(c *sdk.Client) (*forgev1.BranchRef, error) {
@@ -166,7 +167,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 					if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
 						return nil, fail(r, gerr)
 					}
-					return nil, handler.Errorf(codeNotFound, "%s has no branch, tag or commit %s to start a branch from; nothing was created", repo, from)
+					return nil, handler.NotFound("%s has no branch, tag or commit %s to start a branch from; nothing was created", repo, from)
 				}
 				return nil, err
 			}
@@ -176,7 +177,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 			map[string]string{"new_branch_name": branch, "old_ref_name": from}, &b)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.Errorf(codeExists, "branch %s already exists in %s", branch, repo)
+				return nil, handler.AlreadyExists("branch %s already exists in %s", branch, repo)
 			}
 			return nil, err
 		}
@@ -198,7 +199,7 @@ func (p *Provider) cleanPath(raw string, dir bool) (string, error) {
 	}
 	for _, seg := range strings.Split(path, "/") {
 		if seg == ".." || seg == "." || (seg == "" && !(dir && path == "")) || strings.ContainsRune(seg, 0) {
-			return "", handler.Errorf(codeInvalid, "path %q is not a path inside the repository (no '.', '..' or empty segments); nothing was sent to %s", raw, p.flavor.Name())
+			return "", handler.InvalidArgument("path %q is not a path inside the repository (no '.', '..' or empty segments); nothing was sent to %s", raw, p.flavor.Name())
 		}
 	}
 	return path, nil
@@ -240,20 +241,18 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 		if expected := req.GetExpectedSha(); expected == "" {
 			fr, resp, err = c.CreateFile(repo.owner, repo.name, path, sdk.CreateFileOptions{FileOptions: opts, Content: content})
 			if err != nil && resp != nil && resp.StatusCode == http.StatusUnprocessableEntity && strings.Contains(err.Error(), "already exists") {
-				return nil, handler.Errorf(codePrecondition,
-					"%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
+				return nil, handler.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
 			}
 		} else {
 			cur, r, gerr := c.GetContents(repo.owner, repo.name, branch, path)
 			if gerr != nil {
 				if r != nil && r.StatusCode == http.StatusNotFound {
-					return nil, handler.Errorf(codePrecondition, "%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
+					return nil, handler.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
 				}
 				return nil, fail(r, gerr)
 			}
 			if !strings.HasPrefix(strings.ToLower(cur.SHA), strings.ToLower(expected)) {
-				return nil, handler.Errorf(codePrecondition,
-					"%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.SHA, expected)
+				return nil, handler.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.SHA, expected)
 			}
 			fr, resp, err = c.UpdateFile(repo.owner, repo.name, path, sdk.UpdateFileOptions{FileOptions: opts, SHA: cur.SHA, Content: content})
 		}
@@ -297,8 +296,7 @@ func (p *Provider) commitIdentity(hc handler.Call) (author, committer sdk.Identi
 // refuseDefault is the answer to a push to the default branch the
 // operator has not allowed.
 func refuseDefault(repo fmt.Stringer, branch string) error {
-	return handler.Errorf(codeDenied,
-		"%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request", branch, repo)
+	return handler.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request", branch, repo)
 }
 
 // Repositories lists the repositories the credential can reach
@@ -307,21 +305,14 @@ func refuseDefault(repo fmt.Stringer, branch string) error {
 func (p *Provider) Repositories(ctx context.Context, each func(discovery.Repository) error) error {
 	// No overall timeout: a large account takes many pages; each page
 	// gets the provider's.
-	for page := 1; ; page++ {
-		repos, err := call(ctx, p, "list repositories", func(c *sdk.Client) ([]*sdk.Repository, error) {
-			rs, resp, err := c.ListMyRepos(sdk.ListReposOptions{ListOptions: sdk.ListOptions{Page: page, PageSize: pageSize}})
-			return rs, fail(resp, err)
+	type repos = kit.Page[*sdk.Repository, int]
+	return kit.Every(func(next int) (repos, error) {
+		return call(ctx, p, "list repositories", func(c *sdk.Client) (repos, error) {
+			o := sdk.ListOptions{Page: max(next, 1), PageSize: pageSize}
+			rs, resp, err := c.ListMyRepos(sdk.ListReposOptions{ListOptions: o})
+			return repos{Items: rs, Next: following(o, len(rs))}, fail(resp, err)
 		})
-		if err != nil {
-			return err
-		}
-		for _, r := range repos {
-			if err := each(discovery.Repository{Repo: r.FullName, Permission: permission(r.Permissions)}); err != nil {
-				return err
-			}
-		}
-		if len(repos) < pageSize {
-			return nil
-		}
-	}
+	}, func(r *sdk.Repository) error {
+		return each(discovery.Repository{Repo: r.FullName, Permission: permission(r.Permissions)})
+	})
 }

@@ -123,7 +123,7 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 			event.Inputs = map[string]any{}
 		}
 		if _, dup := event.Inputs[in.GetName()]; dup {
-			return nil, handler.Errorf(codeInvalid, "input %q is given twice", in.GetName())
+			return nil, handler.InvalidArgument("input %q is given twice", in.GetName())
 		}
 		event.Inputs[in.GetName()] = in.GetValue()
 	}
@@ -143,15 +143,14 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 		}
 		switch status, said := answered(err); {
 		case status == 404:
-			return nil, handler.Errorf(codeNotFound,
-				"%s: GitHub has no workflow %s in %s (404); give the file name of a workflow under .github/workflows (e.g. ci.yml) or its numeric id; nothing was started",
+			return nil, handler.NotFound("%s: GitHub has no workflow %s in %s (404); give the file name of a workflow under .github/workflows (e.g. ci.yml) or its numeric id; nothing was started",
 				what, workflow, repo)
 		case status == 422:
 			msg := fmt.Sprintf("%s: GitHub refused to start it: %s", what, said)
 			if strings.Contains(said, "workflow_dispatch") {
 				msg += "; only a workflow that declares on: workflow_dispatch can be triggered"
 			}
-			return nil, handler.Errorf(codeInvalid, "%s; nothing was started", msg)
+			return nil, handler.InvalidArgument("%s; nothing was started", msg)
 		case err != nil:
 			return nil, err
 		}
@@ -188,7 +187,7 @@ func workflowRef(w string) (name string, id int64, err error) {
 	}
 	name = strings.TrimPrefix(strings.TrimPrefix(w, "./"), ".github/workflows/")
 	if !workflowFile.MatchString(name) {
-		return "", 0, handler.Errorf(codeInvalid, "workflow %q is neither a workflow id nor the file name of a workflow under .github/workflows (e.g. ci.yml)", w)
+		return "", 0, handler.InvalidArgument("workflow %q is neither a workflow id nor the file name of a workflow under .github/workflows (e.g. ci.yml)", w)
 	}
 	return name, 0, nil
 }
@@ -213,7 +212,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			_, err = p.author.Actions.RerunWorkflowByID(ctx, repo.owner, repo.name, id)
 		}
 		if status, said := answered(err); status == 403 && strings.Contains(said, "already running") {
-			return nil, handler.Errorf(codePrecondition, "%s: GitHub answered 403: %s; wait for it to finish (forge_get_ci_run), then re-run", what, said)
+			return nil, handler.FailedPrecondition("%s: GitHub answered 403: %s; wait for it to finish (forge_get_ci_run), then re-run", what, said)
 		} else if err != nil {
 			return nil, err
 		}
@@ -236,7 +235,7 @@ func parseRun(repoArg, id string) (repoName, int64, error) {
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return repoName{}, 0, handler.Errorf(codeInvalid, "run_id %q is not a GitHub Actions run id (a number, as forge_list_ci_runs shows)", id)
+		return repoName{}, 0, handler.InvalidArgument("run_id %q is not a GitHub Actions run id (a number, as forge_list_ci_runs shows)", id)
 	}
 	return repo, n, nil
 }

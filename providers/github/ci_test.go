@@ -12,6 +12,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -139,7 +140,7 @@ func routed(f *fakeGitHub) http.RoundTripper {
 // a redirect anywhere else, or to plain http, is refused with nothing sent.
 func TestLogDownloadHosts(t *testing.T) {
 	f := startFake(t, githubtest.Options{TLS: true, LogHost: blobHost}, nil)
-	p, err := New(Options{Token: authorToken, UserAgent: testUserAgent, Transport: routed(f)})
+	p, err := New(Options{Options: kit.Options{Token: authorToken, UserAgent: testUserAgent, Transport: routed(f)}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,10 +284,10 @@ func TestTriggerCiRefused(t *testing.T) {
 	p := f.provider(t)
 	trigger := &gatewayv1.TriggerCIRequest{Repo: hello, Workflow: "nightly.yml", Ref: "main"}
 	_, err := p.TriggerCi(ctx, noCall, trigger)
-	wantCode(t, err, codeNotFound, "trigger workflow nightly.yml on main in octocat/Hello-World: GitHub has no workflow nightly.yml in octocat/Hello-World (404)",
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "trigger workflow nightly.yml on main in octocat/Hello-World: GitHub has no workflow nightly.yml in octocat/Hello-World (404)",
 		"under .github/workflows", "nothing was started")
 	_, err = p.TriggerCi(ctx, noCall, trigger)
-	wantCode(t, err, codeInvalid, "GitHub refused to start it: Workflow does not have 'workflow_dispatch' trigger; only a workflow that declares on: workflow_dispatch can be triggered; nothing was started")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "GitHub refused to start it: Workflow does not have 'workflow_dispatch' trigger; only a workflow that declares on: workflow_dispatch can be triggered; nothing was started")
 }
 
 func TestBadTriggersNeverReachGitHub(t *testing.T) {
@@ -294,14 +295,14 @@ func TestBadTriggersNeverReachGitHub(t *testing.T) {
 	p := f.provider(t)
 	for _, w := range []string{"ci", "../ci.yml", "a/ci.yml", "ci.yml?x=1", "-1", "0"} {
 		_, err := p.TriggerCi(ctx, noCall, &gatewayv1.TriggerCIRequest{Repo: hello, Workflow: w, Ref: "main"})
-		wantCode(t, err, codeInvalid, "is neither a workflow id nor the file name")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "is neither a workflow id nor the file name")
 	}
 	_, err := p.TriggerCi(ctx, noCall, &gatewayv1.TriggerCIRequest{Repo: hello, Workflow: "ci.yml", Ref: "main",
 		Inputs: []*gatewayv1.CIInput{{Name: "a", Value: "1"}, {Name: "a", Value: "2"}}})
-	wantCode(t, err, codeInvalid, `input "a" is given twice`)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `input "a" is given twice`)
 	for _, id := range []string{"abc", "0", "-4", "1.5"} {
 		_, err = p.GetCiRun(ctx, noCall, &gatewayv1.GetCIRunRequest{Repo: hello, RunId: id})
-		wantCode(t, err, codeInvalid, "is not a GitHub Actions run id")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "is not a GitHub Actions run id")
 	}
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
@@ -324,5 +325,5 @@ func TestRerunCi(t *testing.T) {
 		t.Errorf("re-run: %v", got)
 	}
 	_, err = p.RerunCi(ctx, noCall, &gatewayv1.RerunCIRequest{Repo: hello, RunId: runID30433642})
-	wantCode(t, err, codePrecondition, "re-run CI run 30433642 in octocat/Hello-World: GitHub answered 403: This workflow is already running; wait for it to finish")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "re-run CI run 30433642 in octocat/Hello-World: GitHub answered 403: This workflow is already running; wait for it to finish")
 }

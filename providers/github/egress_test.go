@@ -9,6 +9,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 var newIssue = &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash on start"}
@@ -27,9 +28,9 @@ func TestWriteRedirectIsNotFollowed(t *testing.T) {
 			})
 			_, err := f.provider(t).CreateIssue(ctx, noCall, newIssue)
 			if status == 301 || status == 308 {
-				wantCode(t, err, codePrecondition, "repository moved", "POST", "nothing was written", "new owner/name")
+				wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "repository moved", "POST", "nothing was written", "new owner/name")
 			} else {
-				wantCode(t, err, codePrecondition, "POST", "redirect", "nothing was written")
+				wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "POST", "redirect", "nothing was written")
 			}
 			// The script has one exchange: a follow-up request would fail the test.
 		})
@@ -73,7 +74,7 @@ func TestRedirectToAnotherHostIsRefused(t *testing.T) {
 	other, hits := elsewhere(t)
 	f := newFake(t, failingGet(302, hdr("Location", other.URL+"/collect"), ""))
 	_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
-	wantCode(t, err, codePrecondition, "refused to follow a redirect to "+other.URL, "pinned to "+f.srv.URL)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "refused to follow a redirect to "+other.URL, "pinned to "+f.srv.URL)
 	if hits.Load() != 0 {
 		t.Errorf("the other host was contacted %d times", hits.Load())
 	}
@@ -90,7 +91,7 @@ func TestRequestToAnotherHostIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = p.author.Do(ctx, req, nil)
-	wantCode(t, p.mapError("probe", err), codePrecondition, "refused a request to "+other.URL)
+	wantCode(t, p.mapError("probe", err), gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "refused a request to "+other.URL)
 	if hits.Load() != 0 {
 		t.Errorf("the other host was contacted %d times", hits.Load())
 	}
@@ -100,7 +101,7 @@ func TestTimeout(t *testing.T) {
 	f := newFake(t, exchange{method: "GET", path: repoPath + "/issues/1347", accept: acceptReactions, hold: true})
 	p := f.provider(t, func(o *Options) { o.Timeout = 50 * time.Millisecond })
 	_, err := p.GetIssue(ctx, noCall, getIssue1347)
-	wantCode(t, err, codeUnavailable, "get issue octocat/Hello-World#1347: GitHub did not answer within 50ms")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "get issue octocat/Hello-World#1347: GitHub did not answer within 50ms")
 }
 
 func TestCanceledCall(t *testing.T) {
@@ -108,17 +109,17 @@ func TestCanceledCall(t *testing.T) {
 	c, cancel := context.WithCancel(ctx)
 	cancel()
 	_, err := f.provider(t).CreateIssue(c, noCall, newIssue)
-	wantCode(t, err, codeUnavailable, "canceled")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "canceled")
 }
 
 func TestUnreachable(t *testing.T) {
 	down := httptest.NewServer(http.NotFoundHandler())
 	url := down.URL
 	down.Close()
-	p, err := New(Options{APIURL: url, Token: authorToken})
+	p, err := New(Options{Options: kit.Options{APIURL: url, Token: authorToken}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = p.GetIssue(ctx, noCall, getIssue1347)
-	wantCode(t, err, codeUnavailable, "GitHub unreachable")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "GitHub unreachable")
 }

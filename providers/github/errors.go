@@ -13,20 +13,8 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
-)
-
-const (
-	codeInvalid      = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
-	codeNotFound     = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
-	codeDenied       = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
-	codeUnauth       = gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED
-	codeExhausted    = gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED
-	codeUnavailable  = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
-	codeInternal     = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
-	codePrecondition = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
 )
 
 // mapError turns a failure of the operation `what` into the gateway's
@@ -57,11 +45,11 @@ func (p *Provider) classify(err error) *handler.Error {
 	case errors.As(err, &gate):
 		return p.gateLimit(gate)
 	case errors.As(err, &egress):
-		return handler.Errorf(codePrecondition, "%v", egress)
+		return handler.FailedPrecondition("%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
-		return handler.Errorf(codeUnavailable, "GitHub did not answer within %s", p.timeout)
+		return handler.Unavailable("GitHub did not answer within %s", p.timeout)
 	case errors.Is(err, context.Canceled):
-		return handler.Errorf(codeUnavailable, "canceled before GitHub answered")
+		return handler.Unavailable("canceled before GitHub answered")
 	case errors.As(err, &primary):
 		return p.primaryLimit(primary)
 	case errors.As(err, &secondary):
@@ -69,17 +57,17 @@ func (p *Provider) classify(err error) *handler.Error {
 	case errors.As(err, &redirect):
 		return redirected(redirect)
 	case errors.As(err, &twoFactor):
-		return handler.Errorf(codeUnauth, "GitHub wants a one-time password for this credential; use a token instead")
+		return handler.Unauthenticated("GitHub wants a one-time password for this credential; use a token instead")
 	case errors.As(err, &accepted):
-		return handler.Errorf(codeUnavailable, "GitHub accepted the request but has not finished preparing the answer; retry shortly")
+		return handler.Unavailable("GitHub accepted the request but has not finished preparing the answer; retry shortly")
 	case errors.As(err, &resp):
 		return p.byStatus(resp)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
-		return handler.Errorf(codeUnavailable, "GitHub's answer is not the JSON its API documents (%v)", err)
+		return handler.Unavailable("GitHub's answer is not the JSON its API documents (%v)", err)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return handler.Errorf(codeUnavailable, "GitHub unreachable: %v", err)
+		return handler.Unavailable("GitHub unreachable: %v", err)
 	default:
-		return handler.Errorf(codeInternal, "%v", err)
+		return handler.Internal("%v", err)
 	}
 }
 
@@ -146,12 +134,10 @@ func redirected(e *gh.RedirectionError) *handler.Error {
 		method = e.Response.Request.Method
 	}
 	if e.StatusCode == http.StatusMovedPermanently || e.StatusCode == http.StatusPermanentRedirect {
-		return handler.Errorf(codePrecondition,
-			"repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
+		return handler.FailedPrecondition("repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
 			method, e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	return handler.Errorf(codePrecondition,
-		"GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
+	return handler.FailedPrecondition("GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
 		method, e.StatusCode)
 }
 
@@ -169,9 +155,9 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 	}
 	switch {
 	case status == http.StatusBadRequest, status == http.StatusUnprocessableEntity:
-		return handler.Errorf(codeInvalid, "%s", msg)
+		return handler.InvalidArgument("%s", msg)
 	case status == http.StatusUnauthorized:
-		return handler.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
+		return handler.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
 	case status == http.StatusForbidden || status == http.StatusTooManyRequests:
 		// A 429, or a 403 that names a wait, is a rate limit whose body
 		// go-github did not recognise (it keys on documentation_url).
@@ -179,19 +165,19 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 			wait, _ := headerWait(e.Response, p.now())
 			return limited(msg, wait)
 		}
-		return handler.Errorf(codeDenied, "%s", msg)
+		return handler.PermissionDenied("%s", msg)
 	case status == http.StatusNotFound:
-		return handler.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
+		return handler.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
 	case status == http.StatusConflict, status == http.StatusGone, status == http.StatusMethodNotAllowed:
 		// 405 is how GitHub says an operation cannot be done in the
 		// artifact's present state (a pull request that cannot be merged).
-		return handler.Errorf(codePrecondition, "%s", msg)
+		return handler.FailedPrecondition("%s", msg)
 	case status == http.StatusUnavailableForLegalReasons:
-		return handler.Errorf(codeDenied, "%s", msg)
+		return handler.PermissionDenied("%s", msg)
 	case status >= 500:
-		return handler.Errorf(codeUnavailable, "%s", msg)
+		return handler.Unavailable("%s", msg)
 	default:
-		return handler.Errorf(codeInternal, "%s", msg)
+		return handler.Internal("%s", msg)
 	}
 }
 

@@ -27,14 +27,14 @@ func TestErrorsByStatus(t *testing.T) {
 		code      gatewayv1.ErrorCode
 		fragments []string
 	}{
-		{"bad credentials", 401, "error_401.json", codeUnauth, []string{"get issue octocat/Hello-World#1347: GitHub answered 401 Unauthorized: Bad credentials", "token"}},
-		{"forbidden", 403, "error_403.json", codeDenied, []string{"403 Forbidden: Resource not accessible by personal access token"}},
-		{"not found", 404, "error_404.json", codeNotFound, []string{"404 Not Found", "cannot see it"}},
-		{"issues disabled", 410, "error_410.json", codePrecondition, []string{"410 Gone: Issues are disabled for this repo"}},
-		{"validation", 422, "error_422_fields.json", codeInvalid, []string{"422 Unprocessable Entity: Validation Failed: PullRequest.head (invalid); PullRequest.base (invalid)"}},
-		{"server error", 500, "", codeUnavailable, []string{"500 Internal Server Error: Server Error"}},
-		{"bad gateway", 502, "error_502.html", codeUnavailable, []string{"GitHub answered 502 Bad Gateway"}},
-		{"unavailable", 503, "", codeUnavailable, []string{"503 Service Unavailable"}},
+		{"bad credentials", 401, "error_401.json", gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, []string{"get issue octocat/Hello-World#1347: GitHub answered 401 Unauthorized: Bad credentials", "token"}},
+		{"forbidden", 403, "error_403.json", gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, []string{"403 Forbidden: Resource not accessible by personal access token"}},
+		{"not found", 404, "error_404.json", gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, []string{"404 Not Found", "cannot see it"}},
+		{"issues disabled", 410, "error_410.json", gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, []string{"410 Gone: Issues are disabled for this repo"}},
+		{"validation", 422, "error_422_fields.json", gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, []string{"422 Unprocessable Entity: Validation Failed: PullRequest.head (invalid); PullRequest.base (invalid)"}},
+		{"server error", 500, "", gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, []string{"500 Internal Server Error: Server Error"}},
+		{"bad gateway", 502, "error_502.html", gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, []string{"GitHub answered 502 Bad Gateway"}},
+		{"unavailable", 503, "", gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, []string{"503 Service Unavailable"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reply := `{"message":"` + http.StatusText(tc.status) + `"}`
@@ -83,11 +83,11 @@ func TestPrimaryRateLimit(t *testing.T) {
 			f.expect(failingGet(status, rateHeaders(f, 30*time.Minute), fixture(t, "rate_limit_primary.json")))
 			p := f.provider(t)
 			_, err := p.GetIssue(ctx, noCall, getIssue1347)
-			e := wantCode(t, err, codeExhausted, "GitHub rate limit exhausted (core: 5000 requests an hour): API rate limit exceeded for user ID 9001")
+			e := wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "GitHub rate limit exhausted (core: 5000 requests an hour): API rate limit exceeded for user ID 9001")
 			wantWait(t, e, 30*time.Minute)
 
 			_, err = p.ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World"})
-			e = wantCode(t, err, codeExhausted, "list issues in octocat/Hello-World", "rate limit")
+			e = wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "list issues in octocat/Hello-World", "rate limit")
 			wantWait(t, e, 30*time.Minute)
 			if n := f.requests(); n != 1 {
 				t.Errorf("%d requests reached GitHub, want 1 (the second is pre-empted)", n)
@@ -103,7 +103,7 @@ func TestPrimaryRateLimitWithRetryAfter(t *testing.T) {
 	h.Set("Retry-After", "10")
 	f.expect(failingGet(403, h, fixture(t, "rate_limit_primary.json")))
 	_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
-	wantWait(t, wantCode(t, err, codeExhausted), 2*time.Minute)
+	wantWait(t, wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED), 2*time.Minute)
 }
 
 // The secondary limit is 403 with GitHub's secondary-rate-limit
@@ -112,12 +112,12 @@ func TestSecondaryRateLimit(t *testing.T) {
 	f := newFake(t, failingGet(403, hdr("Retry-After", "61"), fixture(t, "rate_limit_secondary.json")))
 	p := f.provider(t)
 	_, err := p.GetIssue(ctx, noCall, getIssue1347)
-	e := wantCode(t, err, codeExhausted, "GitHub secondary rate limit: You have exceeded a secondary rate limit")
+	e := wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "GitHub secondary rate limit: You have exceeded a secondary rate limit")
 	wantWait(t, e, 61*time.Second)
 
 	// The provider remembers the wait and answers the next call itself.
 	_, err = p.GetIssue(ctx, noCall, getIssue1347)
-	e = wantCode(t, err, codeExhausted, "secondary rate limit")
+	e = wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "secondary rate limit")
 	wantWait(t, e, 61*time.Second)
 	if n := f.requests(); n != 1 {
 		t.Errorf("%d requests reached GitHub, want 1", n)
@@ -152,7 +152,7 @@ func TestSecondaryRateLimitWaits(t *testing.T) {
 			}
 			f.expect(failingGet(tc.status, tc.header(f), reply))
 			_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
-			wantWait(t, wantCode(t, err, codeExhausted), tc.want)
+			wantWait(t, wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED), tc.want)
 		})
 	}
 }
@@ -167,7 +167,7 @@ func TestErrorsRedactCredentials(t *testing.T) {
 	_, err := f.provider(t, withReviewer).SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{
 		Repo: "octocat/Hello-World", PullNumber: 1350, Verdict: gatewayv1.Verdict_VERDICT_APPROVE,
 	})
-	e := wantCode(t, err, codeUnauth, "Bad credentials: [REDACTED] and [REDACTED]")
+	e := wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "Bad credentials: [REDACTED] and [REDACTED]")
 	if strings.Contains(e.Error(), "ghp_") {
 		t.Errorf("message leaks a token: %q", e.Message)
 	}
@@ -176,14 +176,14 @@ func TestErrorsRedactCredentials(t *testing.T) {
 func TestUndecodableSuccessIsUnavailable(t *testing.T) {
 	f := newFake(t, failingGet(200, hdr("Content-Type", "text/html"), fixture(t, "error_502.html")))
 	_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
-	wantCode(t, err, codeUnavailable, "not the JSON")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "not the JSON")
 }
 
 func TestLongMessagesAreCutOnACharacterBoundary(t *testing.T) {
 	long := strings.Repeat("é", rest.MaxMessage)
 	f := newFake(t, failingGet(404, nil, `{"message":"`+long+`"}`))
 	_, err := f.provider(t).GetIssue(ctx, noCall, getIssue1347)
-	e := wantCode(t, err, codeNotFound)
+	e := wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 	if len(e.Message) > rest.MaxMessage+len("…") || !strings.HasSuffix(e.Message, "é…") {
 		t.Errorf("message of %d bytes ends %q", len(e.Message), e.Message[len(e.Message)-8:])
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // A scripted GitHub: githubtest's fake answering an exact sequence of
@@ -114,7 +115,7 @@ func (f *fakeGitHub) requests() int { return len(f.srv.Requests()) }
 // provider is a Provider pointed at the fake, with the fake's clock.
 func (f *fakeGitHub) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	t.Helper()
-	o := Options{APIURL: f.srv.APIURL(), Token: authorToken, UserAgent: testUserAgent}
+	o := Options{Options: kit.Options{APIURL: f.srv.APIURL(), Token: authorToken, UserAgent: testUserAgent}}
 	for _, e := range edit {
 		e(&o)
 	}

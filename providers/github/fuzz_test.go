@@ -20,6 +20,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // The repo argument comes from the model and goes into URL paths: whatever
@@ -83,7 +84,7 @@ func FuzzErrorAnswer(f *testing.F) {
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
-		if (e.Code == codeExhausted) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
+		if (e.Code == gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
 			t.Fatalf("code %s with RetryAfter %s", e.Code, e.RetryAfter)
 		}
 	})
@@ -142,7 +143,7 @@ func FuzzWebhook(f *testing.F) {
 	f.Add("pull_request", []byte(`{"action":"closed","number":2,"pull_request":{"merged":true},"repository":{"full_name":"o/n"}}`), "sha256=00")
 	f.Add("check_run", []byte(`{"action":"completed","check_run":{"pull_requests":[{"number":2,"head":{"sha":"abc"}}]},"repository":{"full_name":"o/n"}}`), "sha1=xyz")
 	f.Add("ping", []byte(`{"zen":"z","repository":{"full_name":"../.."}}`), "")
-	p, err := New(Options{APIURL: "http://127.0.0.1:1/", Token: authorToken, Timeout: 50 * time.Millisecond, Logger: discard()})
+	p, err := New(Options{Options: kit.Options{APIURL: "http://127.0.0.1:1/", Token: authorToken, Timeout: 50 * time.Millisecond, Logger: discard()}})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -11,7 +11,6 @@ package github
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"math"
 	"net/http"
@@ -23,53 +22,28 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
 	// DefaultHost is the forge host when Options.Host is empty.
 	DefaultHost = "github.com"
 	// DefaultTimeout bounds each provider operation when Options.Timeout is zero.
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = kit.DefaultTimeout
 	// DefaultUserAgent is sent when Options.UserAgent is empty.
-	DefaultUserAgent = "forgetools"
+	DefaultUserAgent = kit.DefaultUserAgent
 )
 
-// Options configures a Provider.
+// Options configures a Provider. Host is "github.com" (the default) or a
+// GitHub Enterprise Server host, whose API is https://HOST/api/v3/; a
+// GHE.com host (NAME.ghe.com) uses https://api.NAME.ghe.com/. Now is the
+// clock GitHub's named reset times are read against.
 type Options struct {
-	// Host is the forge host the provider serves and reports in Ref:
-	// "github.com" (the default) or a GitHub Enterprise Server host, whose
-	// API is https://HOST/api/v3/. A GHE.com host (NAME.ghe.com) uses
-	// https://api.NAME.ghe.com/.
-	Host string
-	// APIURL overrides the API base URL derived from Host (the CLI's
-	// api_url; tests point it at a local server). Plain http is accepted
-	// only for loopback addresses, so a token never crosses a network in
-	// clear text.
-	APIURL string
-	// Token is the author credential, used for every call except reviews.
-	Token string
-	// ReviewerToken, when set, is used only to submit reviews, so a pull
-	// request opened with Token can be approved (GitHub refuses a review
-	// verdict from the pull request's author).
-	ReviewerToken string
-	// Timeout bounds each operation, paging included; zero = DefaultTimeout.
-	Timeout time.Duration
-	// UserAgent is sent on every request; empty = DefaultUserAgent.
-	UserAgent string
-	// Transport is the base HTTP transport (tests use it to trust a test
-	// certificate); nil = a clone of http.DefaultTransport. Host pinning,
-	// redirect policy and authentication are layered on top of it.
-	Transport http.RoundTripper
-	// Logger receives debug lines about degraded reads; nil = slog.Default().
-	Logger *slog.Logger
-	// Now is the clock rate-limit waits are computed against (GitHub names
-	// a reset time); nil = time.Now.
-	Now func() time.Time
+	kit.Options
 }
 
 // Provider is one configured GitHub host.
@@ -105,69 +79,32 @@ var (
 
 // New returns a Provider for o.Host, or an error naming the bad option.
 func New(o Options) (*Provider, error) {
-	host, err := rest.Host(o.Host, DefaultHost)
+	c, err := o.Open(kit.Forge{DefaultHost: DefaultHost, APIURL: apiURL})
 	if err != nil {
 		return nil, err
 	}
-	if o.Token == "" {
-		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
-	}
-	if o.Timeout < 0 {
-		return nil, fmt.Errorf("timeout %s is negative", o.Timeout)
-	}
-	base, err := apiBase(host, o.APIURL)
-	if err != nil {
-		return nil, err
-	}
-	p := &Provider{
-		host:     host,
-		timeout:  o.Timeout,
-		log:      o.Logger,
-		now:      o.Now,
-		redactor: redact.New(o.Token, o.ReviewerToken),
-	}
-	if p.timeout == 0 {
-		p.timeout = DefaultTimeout
-	}
-	if p.log == nil {
-		p.log = slog.Default()
-	}
-	if p.now == nil {
-		p.now = time.Now
-	}
-	ua := o.UserAgent
-	if ua == "" {
-		ua = DefaultUserAgent
-	}
-	rt := o.Transport
-	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
-	}
+	p := &Provider{host: c.Host, timeout: c.Timeout, log: c.Log, now: c.Now, redactor: c.Redactor, userAgent: c.UserAgent}
 	now := func() time.Time { return p.now() } // tests replace p.now after New
-	p.author = newClient(base, o.Token, ua, rt, now)
-	p.logsPinned, p.logsAllow = rest.Origin(base)+" and GitHub's log download hosts", logHosts(base)
-	p.logs = rest.PinnedClientFor(p.logsPinned, p.logsAllow, rt)
-	p.userAgent = ua
+	p.author = newClient(c, c.Token, now)
+	p.logsPinned, p.logsAllow = rest.Origin(c.Base)+" and GitHub's log download hosts", logHosts(c.Base)
+	p.logs = rest.PinnedClientFor(p.logsPinned, p.logsAllow, c.Transport)
 	p.reviewer = p.author
-	if o.ReviewerToken != "" {
-		p.reviewer = newClient(base, o.ReviewerToken, ua, rt, now)
+	if c.ReviewerToken != "" {
+		p.reviewer = newClient(c, c.ReviewerToken, now)
 	}
 	return p, nil
 }
 
-// apiBase is the REST API root for host, or apiURL when given.
-func apiBase(host, apiURL string) (*url.URL, error) {
-	if apiURL == "" {
-		switch {
-		case host == DefaultHost:
-			apiURL = "https://api.github.com/"
-		case strings.HasSuffix(host, ".ghe.com"):
-			apiURL = "https://api." + host + "/"
-		default:
-			apiURL = "https://" + host + "/api/v3/"
-		}
+// apiURL is the REST API root for host.
+func apiURL(host string) string {
+	switch {
+	case host == DefaultHost:
+		return "https://api.github.com/"
+	case strings.HasSuffix(host, ".ghe.com"):
+		return "https://api." + host + "/"
+	default:
+		return "https://" + host + "/api/v3/"
 	}
-	return rest.APIURL(apiURL)
 }
 
 // newClient is a go-github client pinned to base, authenticating with token.
@@ -177,15 +114,16 @@ func apiBase(host, apiURL string) (*url.URL, error) {
 // own rate gate (ratelimit.go), as GitHub keeps a quota per credential,
 // inside the pin: a refused request never reaches the gate.
 // go-github's own rate memory is off.
-func newClient(base *url.URL, token, userAgent string, rt http.RoundTripper, now func() time.Time) *gh.Client {
-	gate := &rateGate{next: rt, now: now}
-	c := gh.NewClient(rest.PinnedClient(base, gate)).WithAuthToken(token)
+func newClient(conn *kit.Conn, token string, now func() time.Time) *gh.Client {
+	gate := &rateGate{next: conn.Transport, now: now}
+	base := conn.Base
+	c := gh.NewClient(conn.Client(gate)).WithAuthToken(token)
 	c.DisableRateLimitCheck = true
 	c.BaseURL = base
 	// Uploads are never used; pinning them to the API root keeps every URL
 	// the client can build on the one host.
 	c.UploadURL = base
-	c.UserAgent = userAgent
+	c.UserAgent = conn.UserAgent
 	// Endpoints that answer with a redirect to a download (job logs) go
 	// through go-github's usual request path, so their failures and rate
 	// limits are GitHub error answers like any other.
@@ -222,8 +160,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validRepoPart(owner) || !validRepoPart(name) {
-		return repoName{}, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
+		return repoName{}, handler.InvalidArgument("repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
 	}
 	return repoName{owner, name}, nil
 }
@@ -238,7 +175,7 @@ func (r repoName) String() string { return r.owner + "/" + r.name }
 // GitHub could never have issued.
 func number(n uint64, kind string) (int, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
 }
@@ -262,18 +199,16 @@ const pageLimit = 10
 // collect follows GitHub's Link pagination from page 1 at perPage items a
 // page, for at most pageLimit pages.
 func collect[T any](perPage int, fetch func(gh.ListOptions) ([]T, *gh.Response, error)) ([]T, error) {
-	var all []T
-	opts := gh.ListOptions{PerPage: perPage}
-	for range pageLimit {
-		items, resp, err := fetch(opts)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, items...)
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opts.Page = resp.NextPage
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
+		items, resp, err := fetch(gh.ListOptions{PerPage: perPage, Page: next})
+		return kit.Page[T, int]{Items: items, Next: nextPage(resp)}, err
+	})
+}
+
+// nextPage is the page GitHub's Link header names next; 0 when none.
+func nextPage(resp *gh.Response) int {
+	if resp == nil {
+		return 0
 	}
-	return all, nil
+	return resp.NextPage
 }

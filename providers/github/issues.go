@@ -12,6 +12,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -40,8 +41,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, err
 		}
 		if i.IsPullRequest() {
-			return nil, handler.Errorf(codeNotFound,
-				"#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := firstPage(shown.IssueComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return p.author.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
@@ -66,7 +66,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
 			// The API takes labels as one comma-separated list.
-			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which GitHub's label filter cannot express", l)
+			return nil, handler.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
 	limit := listLimit(req.Limit)
@@ -87,26 +87,17 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
 		list := &forgev1.IssueList{}
-		for range pageLimit {
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue, int], error) {
+			opts.ListOptions.Page = next
 			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-			if err != nil {
-				return nil, err
-			}
-			for _, i := range page {
-				if i.IsPullRequest() {
-					continue
-				}
+			return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
+		}, func(i *gh.Issue) bool {
+			if !i.IsPullRequest() {
 				list.Issues = append(list.Issues, p.issue(repo, i, nil))
-				if len(list.Issues) == limit {
-					return list, nil
-				}
 			}
-			if resp.NextPage == 0 {
-				break
-			}
-			opts.ListOptions.Page = resp.NextPage
-		}
-		return list, nil
+			return len(list.Issues) < limit
+		})
+		return list, err
 	})
 }
 
@@ -223,8 +214,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 			return nil, err
 		}
 		if cur.IsPullRequest() {
-			return nil, handler.Errorf(codeNotFound,
-				"#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
+			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
 		}
 		i, _, err := p.author.Issues.Edit(ctx, repo.owner, repo.name, n, in)
 		if err != nil {

@@ -105,7 +105,7 @@ func TestGetIssueReadsOneCommentPage(t *testing.T) {
 func TestGetIssueRefusesPullRequest(t *testing.T) {
 	f := newFake(t, exchange{method: "GET", path: repoPath + "/issues/1350", accept: acceptReactions, reply: fixture(t, "issue_is_pull.json")})
 	_, err := f.provider(t).GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1350})
-	wantCode(t, err, codeNotFound, "#1350", "is a pull request", "forge_get_pull_request")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "#1350", "is a pull request", "forge_get_pull_request")
 }
 
 // issuesPage is a list-issues answer: the documented issue example once per
@@ -253,7 +253,7 @@ func TestListIssuesStopsAtPageLimit(t *testing.T) {
 func TestListIssuesRefusesLabelWithComma(t *testing.T) {
 	f := newFake(t)
 	_, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World", Labels: []string{"a,b"}})
-	wantCode(t, err, codeInvalid, `"a,b"`, "comma")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `"a,b"`, "comma")
 }
 
 func TestCreateIssue(t *testing.T) {
@@ -310,7 +310,7 @@ func TestMalformedRepoNeverReachesGitHub(t *testing.T) {
 	p := f.provider(t)
 	for _, repo := range []string{"octocat", "octocat/", "/x", "a/b/c", "../x", "octocat/..", "o/n?x=1", "o/n#f", "o/%2e%2e", "o/n m", "ok/né"} {
 		_, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: 1})
-		wantCode(t, err, codeInvalid, "owner/name")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "owner/name")
 	}
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
@@ -393,5 +393,5 @@ func TestUpdateIssueRefusesPullRequest(t *testing.T) {
 	_, err := f.provider(t).UpdateIssue(ctx, noCall, &gatewayv1.UpdateIssueRequest{
 		Repo: "octocat/Hello-World", IssueNumber: 1350, State: gatewayv1.IssueState_ISSUE_STATE_CLOSED,
 	})
-	wantCode(t, err, codeNotFound, "#1350 in octocat/Hello-World is a pull request, not an issue", "nothing was changed")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "#1350 in octocat/Hello-World is a pull request, not an issue", "nothing was changed")
 }

@@ -13,6 +13,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // The live suite runs every arm against real GitHub in a scratch
@@ -36,13 +37,7 @@ func liveEnv(t *testing.T) (Options, string, string) {
 	if token == "" || repo == "" {
 		t.Skip("live GitHub suite skipped: set FORGETOOLS_LIVE_GITHUB_TOKEN and FORGETOOLS_LIVE_GITHUB_REPO (a scratch owner/name) to run it")
 	}
-	return Options{
-		Host:          os.Getenv("FORGETOOLS_LIVE_GITHUB_HOST"),
-		APIURL:        os.Getenv("FORGETOOLS_LIVE_GITHUB_API_URL"),
-		Token:         token,
-		ReviewerToken: os.Getenv("FORGETOOLS_LIVE_GITHUB_REVIEWER_TOKEN"),
-		UserAgent:     "forgetools-live-test",
-	}, repo, os.Getenv("FORGETOOLS_LIVE_GITHUB_HEAD")
+	return Options{Options: kit.Options{Host: os.Getenv("FORGETOOLS_LIVE_GITHUB_HOST"), APIURL: os.Getenv("FORGETOOLS_LIVE_GITHUB_API_URL"), Token: token, ReviewerToken: os.Getenv("FORGETOOLS_LIVE_GITHUB_REVIEWER_TOKEN"), UserAgent: "forgetools-live-test"}}, repo, os.Getenv("FORGETOOLS_LIVE_GITHUB_HEAD")
 }
 
 // closer closes what the suite opened, with go-github directly (closing
@@ -121,9 +116,9 @@ func TestLiveIssues(t *testing.T) {
 	}
 
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: 2147483000})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "forgetools-no-such-owner-" + fmt.Sprint(time.Now().Unix()) + "/x", IssueNumber: 1})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 }
 
 func TestLivePullRequests(t *testing.T) {
@@ -169,7 +164,7 @@ func TestLivePullRequests(t *testing.T) {
 		t.Errorf("read back reviews %v comments %v", got.GetReviews(), got.GetComments())
 	}
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: pr.GetNumber()})
-	wantCode(t, err, codeNotFound, "is a pull request")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is a pull request")
 	if !shaPattern.MatchString(got.GetHeadSha()) {
 		t.Errorf("head sha %q", got.GetHeadSha())
 	}
@@ -219,7 +214,7 @@ func TestLiveRepositoryAndCIReads(t *testing.T) {
 		break
 	}
 	_, err = p.ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: repo, Path: "forgetools-no-such-file-" + fmt.Sprint(time.Now().Unix())})
-	wantCode(t, err, codeNotFound)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 
 	limit := uint32(3)
 	runs, err := p.ListCiRuns(ctx, noCall, &gatewayv1.ListCIRunsRequest{Repo: repo, Limit: &limit})

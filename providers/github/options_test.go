@@ -10,6 +10,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 func TestNewRefusesBadOptions(t *testing.T) {
@@ -18,16 +19,16 @@ func TestNewRefusesBadOptions(t *testing.T) {
 		o    Options
 		want string
 	}{
-		{"url as host", Options{Host: "https://ghe.example.com", Token: "t"}, "not a host name"},
-		{"host with path", Options{Host: "ghe.example.com/api", Token: "t"}, "not a host name"},
-		{"no token", Options{Host: "ghe.example.com"}, "no token for ghe.example.com"},
-		{"negative timeout", Options{Token: "t", Timeout: -time.Second}, "negative"},
-		{"plain http off loopback", Options{Token: "t", APIURL: "http://ghe.example.com/api/v3/"}, "plain http"},
-		{"other scheme", Options{Token: "t", APIURL: "ftp://ghe.example.com/"}, "scheme must be https"},
-		{"credentials in url", Options{Token: "t", APIURL: "https://user:pw@ghe.example.com/"}, "no credentials"},
-		{"query in url", Options{Token: "t", APIURL: "https://ghe.example.com/?x=1"}, "no credentials, query"},
-		{"no host in url", Options{Token: "t", APIURL: "/api/v3/"}, "scheme://host"},
-		{"unparsable url", Options{Token: "t", APIURL: "https://user:pw@ghe.example.com/%zz"}, "not a URL"},
+		{"url as host", Options{Options: kit.Options{Host: "https://ghe.example.com", Token: "t"}}, "not a host name"},
+		{"host with path", Options{Options: kit.Options{Host: "ghe.example.com/api", Token: "t"}}, "not a host name"},
+		{"no token", Options{Options: kit.Options{Host: "ghe.example.com"}}, "no token for ghe.example.com"},
+		{"negative timeout", Options{Options: kit.Options{Token: "t", Timeout: -time.Second}}, "negative"},
+		{"plain http off loopback", Options{Options: kit.Options{Token: "t", APIURL: "http://ghe.example.com/api/v3/"}}, "plain http"},
+		{"other scheme", Options{Options: kit.Options{Token: "t", APIURL: "ftp://ghe.example.com/"}}, "scheme must be https"},
+		{"credentials in url", Options{Options: kit.Options{Token: "t", APIURL: "https://user:pw@ghe.example.com/"}}, "no credentials"},
+		{"query in url", Options{Options: kit.Options{Token: "t", APIURL: "https://ghe.example.com/?x=1"}}, "no credentials, query"},
+		{"no host in url", Options{Options: kit.Options{Token: "t", APIURL: "/api/v3/"}}, "scheme://host"},
+		{"unparsable url", Options{Options: kit.Options{Token: "t", APIURL: "https://user:pw@ghe.example.com/%zz"}}, "not a URL"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := New(tc.o)
@@ -43,7 +44,7 @@ func TestNewRefusesBadOptions(t *testing.T) {
 
 func TestRef(t *testing.T) {
 	for host, want := range map[string]string{"": "github.com", "GHE.Example.com": "ghe.example.com", "ghe.example.com:8443": "ghe.example.com:8443"} {
-		p, err := New(Options{Host: host, Token: "t"})
+		p, err := New(Options{Options: kit.Options{Host: host, Token: "t"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -82,7 +83,7 @@ func TestHostsMapToTheirAPI(t *testing.T) {
 				{method: "GET", path: repoPath + "/issues/1347", host: tc.apiHost, accept: acceptReactions, reply: fixture(t, "issue.json")},
 				{method: "GET", path: repoPath + "/issues/1347/comments", host: tc.apiHost, query: q("per_page", "30"), accept: acceptReactions, reply: "[]"},
 			})
-			p, err := New(Options{Host: tc.host, Token: authorToken, UserAgent: testUserAgent, Transport: dialing(f, tc.tlsName)})
+			p, err := New(Options{Options: kit.Options{Host: tc.host, Token: authorToken, UserAgent: testUserAgent, Transport: dialing(f, tc.tlsName)}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetPullRequest reads a pull request with the reviews (inline comments
@@ -94,18 +95,24 @@ func (p *Provider) checks(ctx context.Context, repo repoName, sha string) string
 // first.
 func (p *Provider) checkRuns(ctx context.Context, repo repoName, sha string) (runs []*gh.CheckRun, complete bool, err error) {
 	opts := &gh.ListCheckRunsOptions{ListOptions: gh.ListOptions{PerPage: maxPerPage}}
-	for range checkPageLimit {
+	type checks = kit.Page[*gh.CheckRun, int]
+	err = kit.Pages(checkPageLimit, func(next int) (checks, error) {
+		opts.Page = next
 		page, resp, err := p.author.Checks.ListCheckRunsForRef(ctx, repo.owner, repo.name, sha, opts)
 		if err != nil {
-			return nil, false, err
+			return checks{}, err
 		}
-		runs = append(runs, page.CheckRuns...)
-		if len(runs) >= page.GetTotal() || resp.NextPage == 0 || len(page.CheckRuns) == 0 {
-			return runs, true, nil
+		pg := checks{Items: page.CheckRuns, Next: nextPage(resp)}
+		if len(runs)+len(page.CheckRuns) >= page.GetTotal() || len(page.CheckRuns) == 0 {
+			pg.Next = 0 // all total_count read, or GitHub has no more to give
 		}
-		opts.Page = resp.NextPage
+		complete = pg.Next == 0
+		return pg, nil
+	}, func(r *gh.CheckRun) bool { runs = append(runs, r); return true })
+	if err != nil {
+		return nil, false, err
 	}
-	return runs, false, nil
+	return runs, complete, nil
 }
 
 // checkPageLimit bounds the check run pages one read follows: GitHub lists
@@ -139,7 +146,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *g
 				return nil, err
 			}
 			if base = r.GetDefaultBranch(); base == "" {
-				return nil, handler.Errorf(codePrecondition, "%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, handler.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}

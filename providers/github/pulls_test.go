@@ -124,7 +124,7 @@ func TestGetPullRequestChecksDenied(t *testing.T) {
 func TestGetPullRequestNotFound(t *testing.T) {
 	f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls/1347", status: 404, reply: fixture(t, "error_404.json")})
 	_, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1347})
-	wantCode(t, err, codeNotFound, "get pull request octocat/Hello-World#1347", "404 Not Found")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "get pull request octocat/Hello-World#1347", "404 Not Found")
 }
 
 var createdPull = &forgev1.PullRequest{
@@ -169,7 +169,7 @@ func TestCreatePullRequestEmptyRepository(t *testing.T) {
 	f := newFake(t, exchange{method: "GET", path: repoPath, accept: acceptRepo, reply: fixtureWith(t, "repo.json", "default_branch", nil),
 		offDescription: "the description's default_branch is never null; the provider refuses a repository without one all the same"})
 	_, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{Repo: "octocat/Hello-World", Title: "x", HeadRef: "y"})
-	wantCode(t, err, codePrecondition, "no default branch", "base_ref")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "no default branch", "base_ref")
 }
 
 func TestCreatePullRequestAlreadyExists(t *testing.T) {
@@ -181,7 +181,7 @@ func TestCreatePullRequestAlreadyExists(t *testing.T) {
 	_, err := f.provider(t).CreatePullRequest(ctx, noCall, &gatewayv1.CreatePullRequestRequest{
 		Repo: "octocat/Hello-World", Title: "Fix the crash", HeadRef: "fix-crash", BaseRef: "main",
 	})
-	wantCode(t, err, codeInvalid,
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 		"create pull request in octocat/Hello-World: GitHub answered 422 Unprocessable Entity: Validation Failed: PullRequest (custom): A pull request already exists for octocat:fix-crash.")
 }
 

@@ -39,14 +39,13 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		sha, _, err := p.author.Repositories.GetCommitSHA1(ctx, repo.owner, repo.name, from, "")
 		if status, said := answered(err); status == 422 {
 			// GitHub's answer for a ref that names no commit.
-			return nil, handler.Errorf(codeNotFound, "%s: from_ref %q is not a branch, tag or commit of %s (GitHub: %s); nothing was created", what, from, repo, said)
+			return nil, handler.NotFound("%s: from_ref %q is not a branch, tag or commit of %s (GitHub: %s); nothing was created", what, from, repo, said)
 		} else if err != nil {
 			return nil, err
 		}
 		ref, _, err := p.author.Git.CreateRef(ctx, repo.owner, repo.name, gh.CreateRef{Ref: "refs/heads/" + branch, SHA: sha})
 		if status, said := answered(err); status == 422 && strings.Contains(said, "already exists") {
-			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-				"%s: branch %s already exists in %s; nothing was created: pick another name, or read it and write to it", what, branch, repo)
+			return nil, handler.AlreadyExists("%s: branch %s already exists in %s; nothing was created: pick another name, or read it and write to it", what, branch, repo)
 		} else if err != nil {
 			return nil, err
 		}
@@ -94,8 +93,7 @@ func (p *Provider) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1
 				return nil, err
 			}
 			if strings.EqualFold(branch, def) {
-				return nil, handler.Errorf(codeDenied,
-					"%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
+				return nil, handler.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
 					what, def, repo)
 			}
 		}
@@ -103,12 +101,10 @@ func (p *Provider) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1
 		res, _, err := p.author.Repositories.CreateFile(ctx, repo.owner, repo.name, escapePath(path), in)
 		switch status, said := answered(err); {
 		case status == 409:
-			return nil, handler.Errorf(codePrecondition,
-				"%s: %s changed on %s since you read it (GitHub: %s); nothing was written: read it again with forge_read_file and decide",
+			return nil, handler.FailedPrecondition("%s: %s changed on %s since you read it (GitHub: %s); nothing was written: read it again with forge_read_file and decide",
 				what, path, branch, said)
 		case status == 422 && expected == "" && strings.Contains(said, `"sha"`):
-			return nil, handler.Errorf(codePrecondition,
-				"%s: %s already exists on %s and expected_sha was not given; nothing was written: read it with forge_read_file and pass its sha as expected_sha to replace it",
+			return nil, handler.FailedPrecondition("%s: %s already exists on %s and expected_sha was not given; nothing was written: read it with forge_read_file and pass its sha as expected_sha to replace it",
 				what, path, branch)
 		case err != nil:
 			return nil, err
@@ -151,16 +147,15 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 		res, _, err := p.author.PullRequests.Merge(ctx, repo.owner, repo.name, n, "", &gh.PullRequestOptions{SHA: head, MergeMethod: method})
 		switch status, said := answered(err); {
 		case status == 409:
-			return nil, handler.Errorf(codePrecondition,
-				"%s: its head moved since you reviewed %s (GitHub: %s); nothing was merged: read it again with forge_get_pull_request, review the new head and decide",
+			return nil, handler.FailedPrecondition("%s: its head moved since you reviewed %s (GitHub: %s); nothing was merged: read it again with forge_get_pull_request, review the new head and decide",
 				what, head[:12], said)
 		case status == 405:
-			return nil, handler.Errorf(codePrecondition, "%s: GitHub cannot merge it: %s; nothing was merged", what, said)
+			return nil, handler.FailedPrecondition("%s: GitHub cannot merge it: %s; nothing was merged", what, said)
 		case err != nil:
 			return nil, err
 		}
 		if !res.GetMerged() {
-			return nil, handler.Errorf(codePrecondition, "%s: GitHub did not merge it: %s", what, res.GetMessage())
+			return nil, handler.FailedPrecondition("%s: GitHub did not merge it: %s", what, res.GetMessage())
 		}
 		return &forgev1.MergeResult{
 			Forge:  p.Ref(),
@@ -183,7 +178,7 @@ func fullSHA(field, sha string, optional bool) (string, error) {
 	if (sha == "" && optional) || shaPattern.MatchString(sha) {
 		return sha, nil
 	}
-	return "", handler.Errorf(codeInvalid, "%s %q is not a full sha: GitHub needs all 40 hex digits, as the read returned them", field, sha)
+	return "", handler.InvalidArgument("%s %q is not a full sha: GitHub needs all 40 hex digits, as the read returned them", field, sha)
 }
 
 // branchName checks a branch name against git's rules for ref names (the
@@ -192,7 +187,7 @@ func fullSHA(field, sha string, optional bool) (string, error) {
 func branchName(b string) (string, error) {
 	name := strings.TrimPrefix(b, "refs/heads/")
 	bad := func(why string) error {
-		return handler.Errorf(codeInvalid, "branch %q is not a valid branch name: %s", b, why)
+		return handler.InvalidArgument("branch %q is not a valid branch name: %s", b, why)
 	}
 	switch {
 	case name == "" || name == "@":

@@ -53,7 +53,7 @@ func TestCreateBranchFailures(t *testing.T) {
 	f := newFake(t, commitRead("no-such-ref", 422, fixture(t, "error_422_no_commit.json")))
 	p := f.provider(t)
 	_, err := p.CreateBranch(ctx, noCall, &gatewayv1.CreateBranchRequest{Repo: hello, Branch: "featureA", FromRef: "no-such-ref"})
-	wantCode(t, err, codeNotFound, `create branch featureA in octocat/Hello-World: from_ref "no-such-ref" is not a branch, tag or commit`,
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, `create branch featureA in octocat/Hello-World: from_ref "no-such-ref" is not a branch, tag or commit`,
 		"No commit found for SHA: no-such-ref", "nothing was created")
 
 	f.expect(commitRead("main", 200, refSHA),
@@ -69,9 +69,9 @@ func TestBadBranchNamesNeverReachGitHub(t *testing.T) {
 	for _, b := range []string{"refs/heads/", "@", "a b", "a~1", "a^", "a:b", "a?", "a*", "a[", `a\b`, "a..b", "a@{1}", "a//b",
 		"-x", "/x", "x/", "x.", "x.lock", "a/.b", ".hidden", "a\x01"} {
 		_, err := p.CreateBranch(ctx, noCall, &gatewayv1.CreateBranchRequest{Repo: hello, Branch: b})
-		wantCode(t, err, codeInvalid, "not a valid branch name")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "not a valid branch name")
 		_, err = p.WriteFile(ctx, noCall, &gatewayv1.WriteFileRequest{Repo: hello, Branch: b, Path: "a", Message: "m"})
-		wantCode(t, err, codeInvalid, "not a valid branch name")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "not a valid branch name")
 	}
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
@@ -113,10 +113,10 @@ func TestWriteFileStaleOrMissingSHA(t *testing.T) {
 	)
 	p := f.provider(t)
 	_, err := p.WriteFile(ctx, noCall, writeHello(blobSHA))
-	wantCode(t, err, codePrecondition, "write notes/hello.txt to fix-crash in octocat/Hello-World: notes/hello.txt changed on fix-crash since you read it",
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "write notes/hello.txt to fix-crash in octocat/Hello-World: notes/hello.txt changed on fix-crash since you read it",
 		"does not match "+currentSHA, "nothing was written", "forge_read_file")
 	_, err = p.WriteFile(ctx, noCall, writeHello(""))
-	wantCode(t, err, codePrecondition, "notes/hello.txt already exists on fix-crash and expected_sha was not given; nothing was written",
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "notes/hello.txt already exists on fix-crash and expected_sha was not given; nothing was written",
 		"pass its sha as expected_sha")
 }
 
@@ -126,7 +126,7 @@ func TestWriteFileDefaultBranch(t *testing.T) {
 	main := &gatewayv1.WriteFileRequest{Repo: hello, Branch: "Main", Path: "notes/hello.txt", Content: "Hello!\n", Message: "Greet"}
 	f := newFake(t, repoRead(t, fixture(t, "repo.json")))
 	_, err := f.provider(t).WriteFile(ctx, noCall, main)
-	wantCode(t, err, codeDenied, "main is the default branch of octocat/Hello-World, and this account may not commit to it; nothing was written",
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "main is the default branch of octocat/Hello-World, and this account may not commit to it; nothing was written",
 		"forge_create_branch")
 
 	main.Branch = "main"
@@ -157,16 +157,16 @@ func TestWriteFileRedirectIsNotFollowed(t *testing.T) {
 		body:   `{"message":"Greet","content":"SGVsbG8hCg==","branch":"fix-crash"}`,
 		header: hdr("Location", f.srv.URL+"/repositories/1296269/contents/notes/hello.txt"), reply: fixture(t, "moved_301.json")})
 	_, err := f.provider(t).WriteFile(ctx, handler.Call{PushToDefaultBranch: true}, writeHello(""))
-	wantCode(t, err, codePrecondition, "repository moved", "PUT", "nothing was written")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "repository moved", "PUT", "nothing was written")
 }
 
 func TestShortSHAsNeverReachGitHub(t *testing.T) {
 	f := newFake(t)
 	p := f.provider(t)
 	_, err := p.WriteFile(ctx, noCall, writeHello("95b966a"))
-	wantCode(t, err, codeInvalid, `expected_sha "95b966a" is not a full sha`)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `expected_sha "95b966a" is not a full sha`)
 	_, err = p.MergePullRequest(ctx, noCall, &gatewayv1.MergePullRequestRequest{Repo: hello, PullNumber: 1350, ExpectedHeadSha: "6dcb09b"})
-	wantCode(t, err, codeInvalid, `expected_head_sha "6dcb09b" is not a full sha`)
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `expected_head_sha "6dcb09b" is not a full sha`)
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
 	}
@@ -208,8 +208,8 @@ func TestMergePullRequestRefused(t *testing.T) {
 	p := f.provider(t)
 	merge := &gatewayv1.MergePullRequestRequest{Repo: hello, PullNumber: 1350, ExpectedHeadSha: headSHA}
 	_, err := p.MergePullRequest(ctx, noCall, merge)
-	wantCode(t, err, codePrecondition, "merge pull request octocat/Hello-World#1350: its head moved since you reviewed 6dcb09b5b578",
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "merge pull request octocat/Hello-World#1350: its head moved since you reviewed 6dcb09b5b578",
 		"Head branch was modified", "nothing was merged", "forge_get_pull_request")
 	_, err = p.MergePullRequest(ctx, noCall, merge)
-	wantCode(t, err, codePrecondition, "merge pull request octocat/Hello-World#1350: GitHub cannot merge it: Pull Request is not mergeable; nothing was merged")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "merge pull request octocat/Hello-World#1350: GitHub cannot merge it: Pull Request is not mergeable; nothing was merged")
 }

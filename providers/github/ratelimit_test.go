@@ -10,6 +10,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // okIssue1347 are the two requests of a successful read of issue #1347.
@@ -28,13 +29,13 @@ func TestBogusRateLimitResetIsClamped(t *testing.T) {
 	f.expect(failingGet(403, rateHeaders(f, 10*365*24*time.Hour), fixture(t, "rate_limit_primary.json")))
 	p := f.provider(t)
 	_, err := p.GetIssue(ctx, noCall, getIssue1347)
-	wantWait(t, wantCode(t, err, codeExhausted, "rate limit"), rest.MaxWait)
+	wantWait(t, wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "rate limit"), rest.MaxWait)
 
 	// Within the hour the provider answers for GitHub, never with more
 	// than what is left of the hour.
 	f.clock = f.clock.Add(20 * time.Minute)
 	_, err = p.GetIssue(ctx, noCall, getIssue1347)
-	wantWait(t, wantCode(t, err, codeExhausted, "rate limit"), 40*time.Minute)
+	wantWait(t, wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "rate limit"), 40*time.Minute)
 	if n := f.requests(); n != 1 {
 		t.Fatalf("%d requests reached GitHub within the hour, want 1", n)
 	}
@@ -63,7 +64,7 @@ func TestSuccessClearsRateLimit(t *testing.T) {
 	srv.AddRepo("octocat/Hello-World", "main")
 	srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "slow"})
 	srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "limited"})
-	p, err := New(Options{APIURL: srv.APIURL(), Token: authorToken})
+	p, err := New(Options{Options: kit.Options{APIURL: srv.APIURL(), Token: authorToken}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestSuccessClearsRateLimit(t *testing.T) {
 		time.Sleep(time.Millisecond)
 	}
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 2})
-	wantWait(t, wantCode(t, err, codeExhausted), 30*time.Minute)
+	wantWait(t, wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED), 30*time.Minute)
 	close(release)
 	wg.Wait()
 	if slowErr != nil {

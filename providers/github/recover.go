@@ -9,6 +9,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GitHub has no idempotency key, so a create whose gateway died with the
@@ -76,22 +77,21 @@ func (p *Provider) earlier(ctx context.Context, c handler.Call, repo repoName) (
 		Creator: me.GetLogin(), State: "all", Sort: "created", Direction: "desc",
 		ListOptions: gh.ListOptions{PerPage: maxPerPage},
 	}
-	for range recoverPages {
+	var found *gh.Issue
+	err = kit.Pages(recoverPages, func(next int) (kit.Page[*gh.Issue, int], error) {
+		opts.ListOptions.Page = next
 		page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-		if err != nil {
-			return nil, err
+		return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
+	}, func(i *gh.Issue) bool {
+		if strings.HasSuffix(strings.TrimSpace(i.GetBody()), want) {
+			found = i
 		}
-		for _, i := range page {
-			if strings.HasSuffix(strings.TrimSpace(i.GetBody()), want) {
-				p.log.InfoContext(ctx, "github: a resumed create found its earlier attempt's artifact",
-					"host", p.host, "repo", repo.String(), "number", i.GetNumber())
-				return i, nil
-			}
-		}
-		if resp.NextPage == 0 {
-			break
-		}
-		opts.ListOptions.Page = resp.NextPage
+		return found == nil
+	})
+	if err != nil || found == nil {
+		return nil, err
 	}
-	return nil, nil
+	p.log.InfoContext(ctx, "github: a resumed create found its earlier attempt's artifact",
+		"host", p.host, "repo", repo.String(), "number", found.GetNumber())
+	return found, nil
 }

@@ -6,6 +6,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	"github.com/forgetools/forgetools/providers/discovery"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // Repositories lists the repositories the author credential can reach
@@ -18,29 +19,14 @@ func (p *Provider) Repositories(ctx context.Context, each func(discovery.Reposit
 		Affiliation: "owner,collaborator,organization_member", Sort: "full_name",
 		ListOptions: gh.ListOptions{PerPage: maxPerPage},
 	}
-	for {
-		type page struct {
-			repos []*gh.Repository
-			next  int
-		}
-		pg, err := call(ctx, p, "list repositories", func(ctx context.Context) (page, error) {
+	type repos = kit.Page[*gh.Repository, int]
+	return kit.Every(func(next int) (repos, error) {
+		opts.Page = next
+		return call(ctx, p, "list repositories", func(ctx context.Context) (repos, error) {
 			rs, resp, err := p.author.Repositories.ListByAuthenticatedUser(ctx, opts)
-			if err != nil {
-				return page{}, err
-			}
-			return page{rs, resp.NextPage}, nil
+			return repos{Items: rs, Next: nextPage(resp)}, err
 		})
-		if err != nil {
-			return err
-		}
-		for _, r := range pg.repos {
-			if err := each(discovery.Repository{Repo: r.GetFullName(), Permission: permission(r.GetPermissions())}); err != nil {
-				return err
-			}
-		}
-		if pg.next == 0 {
-			return nil
-		}
-		opts.Page = pg.next
-	}
+	}, func(r *gh.Repository) error {
+		return each(discovery.Repository{Repo: r.GetFullName(), Permission: permission(r.GetPermissions())})
+	})
 }

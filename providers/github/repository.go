@@ -106,13 +106,13 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, err
 		}
 		if f == nil {
-			return nil, handler.Errorf(codeInvalid, "%s in %s at %s is a directory (%d entries); list it with forge_list_dir", path, repo, ref, len(dir))
+			return nil, handler.InvalidArgument("%s in %s at %s is a directory (%d entries); list it with forge_list_dir", path, repo, ref, len(dir))
 		}
 		switch f.GetType() {
 		case "symlink":
-			return nil, handler.Errorf(codeInvalid, "%s in %s at %s is a symbolic link to %q, which is not a file of the repository", path, repo, ref, f.GetTarget())
+			return nil, handler.InvalidArgument("%s in %s at %s is a symbolic link to %q, which is not a file of the repository", path, repo, ref, f.GetTarget())
 		case "submodule":
-			return nil, handler.Errorf(codeInvalid, "%s in %s at %s is a submodule (%s): its files are in that repository", path, repo, ref, f.GetSubmoduleGitURL())
+			return nil, handler.InvalidArgument("%s in %s at %s is a submodule (%s): its files are in that repository", path, repo, ref, f.GetSubmoduleGitURL())
 		}
 		content, err := p.fileBytes(ctx, repo, path, ref, f)
 		if err != nil {
@@ -193,7 +193,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 			return nil, err
 		}
 		if f != nil {
-			return nil, handler.Errorf(codeInvalid, "%s in %s at %s is a %s, not a directory; read it with forge_read_file", path, repo, ref, f.GetType())
+			return nil, handler.InvalidArgument("%s in %s at %s is a %s, not a directory; read it with forge_read_file", path, repo, ref, f.GetType())
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, e := range dir {
@@ -241,7 +241,7 @@ func (p *Provider) defaultBranch(ctx context.Context, repo repoName) (string, er
 		return "", err
 	}
 	if r.GetDefaultBranch() == "" {
-		return "", handler.Errorf(codePrecondition, "%s has no default branch (is it empty?); give a ref", repo)
+		return "", handler.FailedPrecondition("%s has no default branch (is it empty?); give a ref", repo)
 	}
 	return r.GetDefaultBranch(), nil
 }
@@ -263,7 +263,7 @@ func parseRepoPath(repoArg, path string, dir bool) (repoName, string, error) {
 func parsePath(p string, dir bool) (string, error) {
 	clean := strings.Trim(p, "/")
 	bad := func(why string) error {
-		return handler.Errorf(codeInvalid, "path %q %s", p, why)
+		return handler.InvalidArgument("path %q %s", p, why)
 	}
 	switch {
 	case clean == "" && dir:

@@ -148,14 +148,14 @@ func TestReadFileNotAFile(t *testing.T) {
 	} {
 		f := newFake(t, contentsRead("lib", "main", tc.reply))
 		_, err := f.provider(t).ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: hello, Path: "lib", Ref: "main"})
-		wantCode(t, err, codeInvalid, "lib in octocat/Hello-World at main "+tc.want)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "lib in octocat/Hello-World at main "+tc.want)
 	}
 }
 
 func TestReadFileNotFound(t *testing.T) {
 	f := newFake(t, exchange{method: "GET", path: repoPath + "/contents/nope.txt", query: q("ref", "main"), status: 404, reply: fixture(t, "error_404.json")})
 	_, err := f.provider(t).ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: hello, Path: "nope.txt", Ref: "main"})
-	wantCode(t, err, codeNotFound, "read nope.txt in octocat/Hello-World: GitHub answered 404 Not Found")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "read nope.txt in octocat/Hello-World: GitHub answered 404 Not Found")
 }
 
 // A path that could change the URL, or that the contents API refuses, never
@@ -174,9 +174,9 @@ func TestBadPathsNeverReachGitHub(t *testing.T) {
 		"a\nb.go": "control character",
 	} {
 		_, err := p.ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: hello, Path: path, Ref: "main"})
-		wantCode(t, err, codeInvalid, want)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, want)
 		_, err = p.WriteFile(ctx, noCall, &gatewayv1.WriteFileRequest{Repo: hello, Path: path, Branch: "x", Message: "m"})
-		wantCode(t, err, codeInvalid, want)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, want)
 	}
 	if n := f.requests(); n != 0 {
 		t.Errorf("%d requests reached GitHub", n)
@@ -214,7 +214,7 @@ func TestListDirRootAndFile(t *testing.T) {
 		t.Errorf("root listing: %v", got)
 	}
 	_, err = p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: hello, Path: "README.md", Ref: "trunk"})
-	wantCode(t, err, codeInvalid, "README.md in octocat/Hello-World at trunk is a file, not a directory; read it with forge_read_file")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "README.md in octocat/Hello-World at trunk is a file, not a directory; read it with forge_read_file")
 }
 
 func TestFileTextKeepsCharactersWhole(t *testing.T) {

@@ -37,7 +37,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 			return nil, err
 		}
 		if strings.EqualFold(r.GetState(), "PENDING") {
-			return nil, handler.Errorf(codeInternal, "GitHub left review %d pending instead of submitting it", r.GetID())
+			return nil, handler.Internal("GitHub left review %d pending instead of submitting it", r.GetID())
 		}
 		return &forgev1.ReviewRef{
 			Forge:    p.Ref(),
@@ -62,7 +62,7 @@ var events = map[gatewayv1.Verdict]string{
 func reviewRequest(req *gatewayv1.SubmitReviewRequest) (*gh.PullRequestReviewRequest, error) {
 	event, ok := events[req.GetVerdict()]
 	if !ok {
-		return nil, handler.Errorf(codeInvalid, "verdict %s is not approve, request_changes or comment", req.GetVerdict())
+		return nil, handler.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
 	}
 	in := &gh.PullRequestReviewRequest{Event: gh.Ptr(event)}
 	if req.GetBody() != "" {

@@ -89,7 +89,7 @@ func TestSubmitReviewOwnPullRequest(t *testing.T) {
 	_, err := f.provider(t).SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{
 		Repo: "octocat/Hello-World", PullNumber: 1350, Verdict: gatewayv1.Verdict_VERDICT_APPROVE,
 	})
-	wantCode(t, err, codeInvalid, "review pull request octocat/Hello-World#1350", "Unprocessable Entity: Can not approve your own pull request")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "review pull request octocat/Hello-World#1350", "Unprocessable Entity: Can not approve your own pull request")
 }
 
 func TestSubmitReviewLeftPendingIsAnError(t *testing.T) {
@@ -100,11 +100,11 @@ func TestSubmitReviewLeftPendingIsAnError(t *testing.T) {
 	_, err := f.provider(t).SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{
 		Repo: "octocat/Hello-World", PullNumber: 1350, Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: "x",
 	})
-	wantCode(t, err, codeInternal, "pending")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "pending")
 }
 
 func TestSubmitReviewRefusesUnspecifiedVerdict(t *testing.T) {
 	f := newFake(t)
 	_, err := f.provider(t).SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{Repo: "octocat/Hello-World", PullNumber: 1350, Body: "x"})
-	wantCode(t, err, codeInvalid, "verdict")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "verdict")
 }

@@ -10,6 +10,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // stateful is githubtest's fake with its state (not a script) behind a
@@ -22,7 +23,7 @@ func stateful(t *testing.T) (*githubtest.Server, *Provider) {
 	srv.AddToken(authorToken, "forgetools-bot")
 	srv.AddToken(reviewerToken, "forgetools-reviewer")
 	srv.AddRepo("octocat/Hello-World", "main", "feature")
-	p, err := New(Options{APIURL: srv.APIURL(), Token: authorToken, ReviewerToken: reviewerToken})
+	p, err := New(Options{Options: kit.Options{APIURL: srv.APIURL(), Token: authorToken, ReviewerToken: reviewerToken}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func TestReviewCommentOutsideTheDiff(t *testing.T) {
 			"comments[1] (README.md line 1, RIGHT side) names a file the pull request does not change (it changes src/parse.go); GitHub accepts inline comments only on the diff; nothing was posted"},
 	} {
 		err := review(ok, c.comment)
-		e := wantCode(t, err, codeInvalid, c.want)
+		e := wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, c.want)
 		if !strings.Contains(e.Message, "could not be resolved") {
 			t.Errorf("GitHub's own words are gone: %q", e.Message)
 		}
@@ -109,7 +110,7 @@ func TestTransferredIssue(t *testing.T) {
 	n := srv.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Belongs elsewhere"})
 	m := srv.Transfer("octocat/Hello-World", n, "acme/tracker")
 	_, err := p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
-	wantCode(t, err, codeNotFound, fmt.Sprintf(
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, fmt.Sprintf(
 		"issue #%d in octocat/Hello-World was transferred to acme/tracker#%d: read it there (repo acme/tracker, issue_number %d)", n, m, m))
 
 	srv.Rename("octocat/Hello-World", "octocat/Hello-Universe")
@@ -120,7 +121,7 @@ func TestTransferredIssue(t *testing.T) {
 	}
 	// The transferred number still answers with the move after the rename.
 	_, err = p.GetIssue(ctx, noCall, &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: uint64(n)})
-	wantCode(t, err, codeNotFound, "was transferred to acme/tracker#")
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "was transferred to acme/tracker#")
 }
 
 // Without push access GitHub files a new issue but drops its labels,

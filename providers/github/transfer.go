@@ -42,7 +42,7 @@ func (p *Provider) transferred(ctx context.Context, repo repoName, n int, i *gh.
 			where = seg[len(seg)-2] + "/" + seg[len(seg)-1]
 		}
 	}
-	return handler.Errorf(codeNotFound, "issue #%d in %s was transferred to %s#%d: read it there (repo %s, issue_number %d)",
+	return handler.NotFound("issue #%d in %s was transferred to %s#%d: read it there (repo %s, issue_number %d)",
 		n, repo, where, i.GetNumber(), where, i.GetNumber())
 }
 

@@ -8,7 +8,6 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -20,7 +19,7 @@ var _ handler.AuthorVouch = (*Provider)(nil)
 // follows, so a private member then reads as no member: fail closed).
 func (p *Provider) OrgMember(ctx context.Context, _ handler.Call, org, login string) (bool, error) {
 	if !validRepoPart(org) || !validRepoPart(login) {
-		return false, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%q is not a GitHub organisation and %q a login", org, login)
+		return false, handler.InvalidArgument("%q is not a GitHub organisation and %q a login", org, login)
 	}
 	return call(ctx, p, fmt.Sprintf("check whether %s is a member of %s", login, org), func(ctx context.Context) (bool, error) {
 		member, _, err := p.author.Organizations.IsMember(ctx, org, login)
@@ -38,7 +37,7 @@ func (p *Provider) RepoWriter(ctx context.Context, _ handler.Call, repoArg, logi
 		return false, err
 	}
 	if !validRepoPart(login) {
-		return false, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%q is not a GitHub login", login)
+		return false, handler.InvalidArgument("%q is not a GitHub login", login)
 	}
 	return call(ctx, p, fmt.Sprintf("read %s's permission on %s/%s", login, repo.owner, repo.name), func(ctx context.Context) (bool, error) {
 		lvl, _, err := p.author.Repositories.GetPermissionLevel(ctx, repo.owner, repo.name, login)

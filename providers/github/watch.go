@@ -32,9 +32,9 @@ func (p *Provider) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.Sub
 		case err != nil:
 			return struct{}{}, err
 		case pull && !i.IsPullRequest():
-			return struct{}{}, handler.Errorf(codeNotFound, "#%d in %s is an issue, not a pull request: subscribe with kind issue", n, repo)
+			return struct{}{}, handler.NotFound("#%d in %s is an issue, not a pull request: subscribe with kind issue", n, repo)
 		case !pull && i.IsPullRequest():
-			return struct{}{}, handler.Errorf(codeNotFound, "#%d in %s is a pull request, not an issue: subscribe with kind pull_request", n, repo)
+			return struct{}{}, handler.NotFound("#%d in %s is a pull request, not an issue: subscribe with kind pull_request", n, repo)
 		}
 		return struct{}{}, nil
 	})

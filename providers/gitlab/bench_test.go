@@ -8,6 +8,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/gitlab"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // BenchmarkGetIssue measures a forge_get_issue through the provider (the
@@ -18,7 +19,7 @@ import (
 //	go test ./providers/gitlab -run X -bench GetIssue -benchmem
 func BenchmarkGetIssue(b *testing.B) {
 	s := fake(b)
-	p, err := gitlab.New(gitlab.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token})
+	p, err := gitlab.New(gitlab.Options{Options: kit.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // CI on GitLab is pipelines: a run is a pipeline, its jobs are the
@@ -77,27 +78,24 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	return call(ctx, p, "list pipelines in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.CIRunList, error) {
 		list := &forgev1.CIRunList{}
-		for range pageLimit {
+		// Only a status filter GitLab cannot apply itself reads past the
+		// first page.
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.PipelineInfo, int], error) {
+			if next != 0 {
+				opt.Page = int64(next)
+			}
 			pls, resp, err := p.author.Pipelines.ListProjectPipelines(repo.String(), opt, ro)
-			if err != nil {
-				return nil, fail(resp, err)
+			if err != nil || want == "" {
+				return kit.Page[*gl.PipelineInfo, int]{Items: pls}, fail(resp, err)
 			}
-			for _, pl := range pls {
-				run := p.ciRun(repo, pl.ID, pl.Name, pl.Ref, pl.SHA, pl.Status, pl.WebURL, stamp(pl.CreatedAt))
-				if want != "" && run.Status != want {
-					continue
-				}
+			return kit.Page[*gl.PipelineInfo, int]{Items: pls, Next: nextPage(resp)}, nil
+		}, func(pl *gl.PipelineInfo) bool {
+			if run := p.ciRun(repo, pl.ID, pl.Name, pl.Ref, pl.SHA, pl.Status, pl.WebURL, stamp(pl.CreatedAt)); want == "" || run.Status == want {
 				list.Runs = append(list.Runs, run)
-				if len(list.Runs) == limit {
-					return list, nil
-				}
 			}
-			if want == "" || resp.NextPage == 0 {
-				break
-			}
-			opt.Page = resp.NextPage
-		}
-		return list, nil
+			return len(list.Runs) < limit
+		})
+		return list, err
 	})
 }
 
@@ -115,7 +113,7 @@ func (p *Provider) ciRun(repo project, id int64, name, ref, sha, status, url, cr
 func pipelineID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.Errorf(codeInvalid, "run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
+		return 0, handler.InvalidArgument("run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
@@ -204,8 +202,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 		return nil, err
 	}
 	if !req.GetFailedOnly() {
-		return nil, handler.Errorf(codeInvalid,
-			"GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
+		return nil, handler.InvalidArgument("GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
 	}
 	return call(ctx, p, fmt.Sprintf("retry pipeline %d in %s", id, repo), func(ro gl.RequestOptionFunc) (*forgev1.CIRun, error) {
 		pl, resp, err := p.author.Pipelines.RetryPipelineBuild(repo.String(), id, ro)

@@ -8,18 +8,8 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
-)
-
-const (
-	codeInvalid      = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
-	codeNotFound     = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
-	codeDenied       = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
-	codeUnavailable  = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
-	codePrecondition = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
-	codeExists       = gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS
 )
 
 // errorWords is how GitLab's failures are worded and its limits read, per

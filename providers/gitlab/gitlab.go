@@ -38,42 +38,25 @@ import (
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
 	// DefaultHost is the forge host when Options.Host is empty.
 	DefaultHost = "gitlab.com"
 	// DefaultTimeout bounds each provider operation when Options.Timeout is zero.
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = kit.DefaultTimeout
 	// DefaultUserAgent is sent when Options.UserAgent is empty.
-	DefaultUserAgent = "forgetools"
+	DefaultUserAgent = kit.DefaultUserAgent
 )
 
-// Options configures a Provider.
+// Options configures a Provider. Host is gitlab.com (the default) or a
+// self-managed host, whose API is https://HOST/api/v4/; Token is a
+// personal, project or group access token, and ReviewerToken lets a merge
+// request opened with Token be approved (GitLab's default rules do not let
+// an author approve their own).
 type Options struct {
-	// Host is the instance host the provider serves and reports in Ref:
-	// gitlab.com (the default) or a self-managed host, whose API is
-	// https://HOST/api/v4/.
-	Host string
-	// APIURL overrides the API URL derived from Host (tests point it at a
-	// local server). Plain http is accepted only for loopback addresses.
-	APIURL string
-	// Token is the author credential (a personal, project or group access
-	// token), used for every call except reviews.
-	Token string
-	// ReviewerToken, when set, is used only for reviews, so a merge
-	// request opened with Token can be approved (GitLab's default rules
-	// do not let an author approve their own merge request).
-	ReviewerToken string
-	// Timeout bounds each operation, paging included; zero = DefaultTimeout.
-	Timeout time.Duration
-	// UserAgent is sent on every request; empty = DefaultUserAgent.
-	UserAgent string
-	// Transport is the base HTTP transport; nil = a clone of
-	// http.DefaultTransport.
-	Transport http.RoundTripper
-	// Logger receives debug lines about degraded reads; nil = slog.Default().
-	Logger *slog.Logger
+	kit.Options
 }
 
 // Provider is one configured GitLab instance.
@@ -105,49 +88,21 @@ var (
 // nothing: an instance that is down answers its calls unavailable, and the
 // gateway serving it starts regardless.
 func New(o Options) (*Provider, error) {
-	host, err := rest.Host(o.Host, DefaultHost)
+	c, err := o.Open(kit.Forge{DefaultHost: DefaultHost, APIURL: func(host string) string { return "https://" + host + "/api/v4/" }})
 	if err != nil {
 		return nil, err
 	}
-	if o.Token == "" {
-		return nil, fmt.Errorf("no token for %s (set the environment variable the forge's token_env names)", host)
+	if !strings.HasSuffix(c.Base.Path, "/api/v4/") {
+		return nil, fmt.Errorf("api_url %q must end in /api/v4", c.Base.Redacted())
 	}
-	if o.Timeout < 0 {
-		return nil, fmt.Errorf("timeout %s is negative", o.Timeout)
-	}
-	apiURL := o.APIURL
-	if apiURL == "" {
-		apiURL = "https://" + host + "/api/v4/"
-	}
-	base, err := rest.APIURL(apiURL)
-	if err != nil {
-		return nil, err
-	}
-	if !strings.HasSuffix(base.Path, "/api/v4/") {
-		return nil, fmt.Errorf("api_url %q must end in /api/v4", base.Redacted())
-	}
-	rt := o.Transport
-	if rt == nil {
-		rt = http.DefaultTransport.(*http.Transport).Clone()
-	}
-	ua := o.UserAgent
-	if ua == "" {
-		ua = DefaultUserAgent
-	}
-	hc := rest.PinnedClient(base, rt)
-	p := &Provider{host: host, timeout: o.Timeout, log: o.Logger, now: time.Now, redactor: redact.New(o.Token, o.ReviewerToken)}
-	if p.timeout == 0 {
-		p.timeout = DefaultTimeout
-	}
-	if p.log == nil {
-		p.log = slog.Default()
-	}
-	if p.author, err = newClient(base.String(), o.Token, ua, hc); err != nil {
+	hc := c.Client(c.Transport)
+	p := &Provider{host: c.Host, timeout: c.Timeout, log: c.Log, now: c.Now, redactor: c.Redactor}
+	if p.author, err = newClient(c.Base.String(), c.Token, c.UserAgent, hc); err != nil {
 		return nil, err
 	}
 	p.reviewer = p.author
-	if o.ReviewerToken != "" {
-		if p.reviewer, err = newClient(base.String(), o.ReviewerToken, ua, hc); err != nil {
+	if c.ReviewerToken != "" {
+		if p.reviewer, err = newClient(c.Base.String(), c.ReviewerToken, c.UserAgent, hc); err != nil {
 			return nil, err
 		}
 	}
@@ -219,8 +174,7 @@ func parseRepo(repo string) (project, error) {
 		}
 	}
 	if !ok {
-		return "", handler.Errorf(codeInvalid,
-			"repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
+		return "", handler.InvalidArgument("repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
 	}
 	return project(repo), nil
 }
@@ -240,7 +194,7 @@ func target(repoArg string, n uint64, kind string) (project, int64, error) {
 // iid converts a validated wire number to a per-project iid.
 func iid(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.Errorf(codeInvalid, "%s number %d is out of range", kind, n)
+		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }
@@ -257,20 +211,21 @@ const (
 // collect reads pages of perPage, following X-Next-Page, for at most
 // pageLimit pages.
 func collect[T any](fetch func(gl.ListOptions) ([]T, *gl.Response, error)) ([]T, error) {
-	var all []T
-	opt := gl.ListOptions{PerPage: perPage, Page: 1}
-	for range pageLimit {
-		items, resp, err := fetch(opt)
+	return kit.Collect(pageLimit, func(next int) (kit.Page[T, int], error) {
+		items, resp, err := fetch(gl.ListOptions{PerPage: perPage, Page: int64(max(next, 1))})
 		if err != nil {
-			return nil, fail(resp, err)
+			return kit.Page[T, int]{}, fail(resp, err)
 		}
-		all = append(all, items...)
-		if resp == nil || resp.NextPage == 0 {
-			break
-		}
-		opt.Page = resp.NextPage
+		return kit.Page[T, int]{Items: items, Next: nextPage(resp)}, nil
+	})
+}
+
+// nextPage is the page X-Next-Page names; 0 when none.
+func nextPage(resp *gl.Response) int {
+	if resp == nil {
+		return 0
 	}
-	return all, nil
+	return int(resp.NextPage)
 }
 
 // firstNotes reads the first page of an issue's or merge request's notes,

@@ -13,6 +13,7 @@ import (
 	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
 	"github.com/forgetools/forgetools/providers/internal/providertest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -45,7 +46,7 @@ func fake(t testing.TB) *gitlabtest.Server {
 
 func provider(t *testing.T, s *gitlabtest.Server, timeout time.Duration) *gitlab.Provider {
 	t.Helper()
-	p, err := gitlab.New(gitlab.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer, Timeout: timeout})
+	p, err := gitlab.New(gitlab.Options{Options: kit.Options{Host: s.Host(), APIURL: s.APIURL(), Token: token, ReviewerToken: reviewer, Timeout: timeout}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,10 +59,10 @@ func last(s *gitlabtest.Server) gitlabtest.Request { r := s.Requests(); return r
 
 func TestNewRefusesBadOptions(t *testing.T) {
 	for _, o := range []gitlab.Options{
-		{Token: ""},
-		{Token: "t", Host: "gitlab.com/x"},
-		{Token: "t", APIURL: "http://gitlab.example.com/api/v4"},
-		{Token: "t", APIURL: "https://gitlab.example.com/api/v3"},
+		{Options: kit.Options{Token: ""}},
+		{Options: kit.Options{Token: "t", Host: "gitlab.com/x"}},
+		{Options: kit.Options{Token: "t", APIURL: "http://gitlab.example.com/api/v4"}},
+		{Options: kit.Options{Token: "t", APIURL: "https://gitlab.example.com/api/v3"}},
 	} {
 		if _, err := gitlab.New(o); err == nil {
 			t.Errorf("New(%+v) accepted it", o)
@@ -73,7 +74,7 @@ func TestDownForgeIsUnavailable(t *testing.T) {
 	s := gitlabtest.New(gitlabtest.Options{})
 	url := s.APIURL()
 	s.Close()
-	p, err := gitlab.New(gitlab.Options{APIURL: url, Token: token, Timeout: 5 * time.Second})
+	p, err := gitlab.New(gitlab.Options{Options: kit.Options{APIURL: url, Token: token, Timeout: 5 * time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}

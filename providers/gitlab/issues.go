@@ -51,7 +51,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	}
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
-			return nil, handler.Errorf(codeInvalid, "label %q contains a comma, which GitLab's label filter cannot express", l)
+			return nil, handler.InvalidArgument("label %q contains a comma, which GitLab's label filter cannot express", l)
 		}
 	}
 	limit := int64(req.GetLimit())
@@ -148,7 +148,7 @@ func (p *Provider) userIDs(logins []string, ro gl.RequestOptionFunc) ([]int64, e
 			return nil, fail(resp, err)
 		}
 		if len(us) == 0 {
-			return nil, handler.Errorf(codeInvalid, "GitLab has no user %q to assign; nothing was written", l)
+			return nil, handler.InvalidArgument("GitLab has no user %q to assign; nothing was written", l)
 		}
 		ids = append(ids, us[0].ID)
 	}
@@ -162,7 +162,7 @@ func (p *Provider) milestoneID(repo project, n int64, ro gl.RequestOptionFunc) (
 		return 0, fail(resp, err)
 	}
 	if len(ms) == 0 {
-		return 0, handler.Errorf(codeInvalid, "%s has no milestone %d (the number in the milestone's URL); nothing was written", repo, n)
+		return 0, handler.InvalidArgument("%s has no milestone %d (the number in the milestone's URL); nothing was written", repo, n)
 	}
 	return ms[0].ID, nil
 }
@@ -176,7 +176,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 		return nil, err
 	}
 	if req.GetStateReason() != gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
-		return nil, handler.Errorf(codeInvalid, "GitLab records no reason for closing or reopening an issue; leave state_reason out")
+		return nil, handler.InvalidArgument("GitLab records no reason for closing or reopening an issue; leave state_reason out")
 	}
 	in := &gl.UpdateIssueOptions{Title: req.Title, Description: req.Body}
 	switch req.GetState() {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/internal/livetest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // The live suite runs the arms against a real GitLab in a scratch project:
@@ -29,10 +30,7 @@ func TestLiveGitLab(t *testing.T) {
 		t.Skip("live GitLab suite skipped: set FORGETOOLS_LIVE_GITLAB_TOKEN and FORGETOOLS_LIVE_GITLAB_REPO (a scratch project path) to run it")
 	}
 	reviewer := os.Getenv("FORGETOOLS_LIVE_GITLAB_REVIEWER_TOKEN")
-	p, err := gitlab.New(gitlab.Options{
-		Host: os.Getenv("FORGETOOLS_LIVE_GITLAB_HOST"), APIURL: os.Getenv("FORGETOOLS_LIVE_GITLAB_API_URL"), Token: token,
-		ReviewerToken: reviewer, UserAgent: "forgetools-live-test",
-	})
+	p, err := gitlab.New(gitlab.Options{Options: kit.Options{Host: os.Getenv("FORGETOOLS_LIVE_GITLAB_HOST"), APIURL: os.Getenv("FORGETOOLS_LIVE_GITLAB_API_URL"), Token: token, ReviewerToken: reviewer, UserAgent: "forgetools-live-test"}})
 	if err != nil {
 		t.Fatal(err)
 	}

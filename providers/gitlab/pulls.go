@@ -13,6 +13,7 @@ import (
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetPullRequest reads a merge request (by iid) with its approvals, its
@@ -94,26 +95,24 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 	}
 	return call(ctx, p, "list merge requests in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.PullRequestList, error) {
 		list := &forgev1.PullRequestList{}
-		for range pageLimit {
+		// Only the closed filter, which GitLab cannot apply itself, reads
+		// past the first page.
+		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.BasicMergeRequest, int], error) {
+			if next != 0 {
+				opt.Page = int64(next)
+			}
 			mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
-			if err != nil {
-				return nil, fail(resp, err)
+			if err != nil || !closed {
+				return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs}, fail(resp, err)
 			}
-			for _, mr := range mrs {
-				if closed && (mr.State == "opened" || mr.State == "locked") {
-					continue
-				}
+			return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs, Next: nextPage(resp)}, nil
+		}, func(mr *gl.BasicMergeRequest) bool {
+			if !closed || (mr.State != "opened" && mr.State != "locked") {
 				list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))
-				if len(list.PullRequests) == limit {
-					return list, nil
-				}
 			}
-			if !closed || resp.NextPage == 0 {
-				break
-			}
-			opt.Page = resp.NextPage
-		}
-		return list, nil
+			return len(list.PullRequests) < limit
+		})
+		return list, err
 	})
 }
 
@@ -145,7 +144,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 		mr, resp, err := p.author.MergeRequests.CreateMergeRequest(repo.String(), in, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.Errorf(codeExists, "%s", p.mapError("create merge request", fail(resp, err)).Message)
+				return nil, handler.AlreadyExists("%s", p.mapError("create merge request", fail(resp, err)).Message)
 			}
 			return nil, fail(resp, err)
 		}
@@ -160,7 +159,7 @@ func (p *Provider) defaultBranch(repo project, ro gl.RequestOptionFunc) (string,
 		return "", fail(resp, err)
 	}
 	if pr.DefaultBranch == "" || pr.EmptyRepo {
-		return "", handler.Errorf(codePrecondition, "%s has no default branch (is it empty?)", repo)
+		return "", handler.FailedPrecondition("%s has no default branch (is it empty?)", repo)
 	}
 	return pr.DefaultBranch, nil
 }
@@ -201,8 +200,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 	case gatewayv1.MergeMethod_MERGE_METHOD_SQUASH:
 		in.Squash, method = ptr(true), "squash"
 	case gatewayv1.MergeMethod_MERGE_METHOD_REBASE:
-		return nil, handler.Errorf(codeInvalid,
-			"GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
+		return nil, handler.InvalidArgument("GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
 	}
 	return call(ctx, p, fmt.Sprintf("merge merge request %s!%d", repo, n), func(ro gl.RequestOptionFunc) (*forgev1.MergeResult, error) {
 		if len(req.GetExpectedHeadSha()) < 40 {
@@ -239,9 +237,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 
 func moved(repo project, n int64, head, expected string) error {
 	if head == "" {
-		return handler.Errorf(codePrecondition,
-			"GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
+		return handler.FailedPrecondition("GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
 	}
-	return handler.Errorf(codePrecondition,
-		"the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
+	return handler.FailedPrecondition("the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // GetRepo reads a project and the credential's access to it.
@@ -59,7 +60,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		raw := []byte(f.Content)
 		if f.Encoding == "base64" {
 			if raw, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
-				return nil, handler.Errorf(codeUnavailable, "GitLab sent %s's content as base64 that does not decode", path)
+				return nil, handler.Unavailable("GitLab sent %s's content as base64 that does not decode", path)
 			}
 		}
 		out := &forgev1.FileContent{
@@ -99,7 +100,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		if len(nodes) == 0 && path != "" {
 			// GitLab answers an empty tree for a path that is not a
 			// directory (a file, or nothing).
-			return nil, handler.Errorf(codeNotFound, "%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
+			return nil, handler.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, n := range nodes {
@@ -142,7 +143,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		b, resp, err := p.author.Branches.CreateBranch(repo.String(), &gl.CreateBranchOptions{Branch: ptr(req.GetBranch()), Ref: ptr(from)}, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-				return nil, handler.Errorf(codeExists, "branch %s already exists in %s", req.GetBranch(), repo)
+				return nil, handler.AlreadyExists("branch %s already exists in %s", req.GetBranch(), repo)
 			}
 			return nil, fail(resp, err)
 		}
@@ -176,8 +177,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 				return nil, err
 			}
 			if def == branch {
-				return nil, handler.Errorf(codeDenied,
-					"%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
+				return nil, handler.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
 			}
 		}
 		files := p.author.RepositoryFiles
@@ -187,8 +187,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-					return nil, handler.Errorf(codePrecondition,
-						"%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
+					return nil, handler.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
@@ -196,13 +195,12 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			cur, resp, err := files.GetFileMetaData(repo.String(), path, &gl.GetFileMetaDataOptions{Ref: ptr(branch)}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return nil, handler.Errorf(codePrecondition, "%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
+					return nil, handler.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
 			if !strings.HasPrefix(strings.ToLower(cur.BlobID), strings.ToLower(expected)) {
-				return nil, handler.Errorf(codePrecondition,
-					"%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
+				return nil, handler.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
 			}
 			if _, resp, err = files.UpdateFile(repo.String(), path, &gl.UpdateFileOptions{
 				Branch: ptr(branch), Content: ptr(req.GetContent()), CommitMessage: ptr(req.GetMessage()),
@@ -230,29 +228,16 @@ func (p *Provider) Repositories(ctx context.Context, each func(discovery.Reposit
 		ListOptions: gl.ListOptions{PerPage: perPage, Page: 1},
 		Membership:  ptr(true), OrderBy: ptr("id"), Sort: ptr("asc"),
 	}
-	for {
-		type page struct {
-			projects []*gl.Project
-			next     int64
+	type projects = kit.Page[*gl.Project, int]
+	return kit.Every(func(next int) (projects, error) {
+		if next != 0 {
+			opt.Page = int64(next)
 		}
-		pg, err := call(ctx, p, "list projects", func(ro gl.RequestOptionFunc) (page, error) {
+		return call(ctx, p, "list projects", func(ro gl.RequestOptionFunc) (projects, error) {
 			ps, resp, err := p.author.Projects.ListProjects(opt, ro)
-			if err != nil {
-				return page{}, fail(resp, err)
-			}
-			return page{ps, resp.NextPage}, nil
+			return projects{Items: ps, Next: nextPage(resp)}, fail(resp, err)
 		})
-		if err != nil {
-			return err
-		}
-		for _, pr := range pg.projects {
-			if err := each(discovery.Repository{Repo: pr.PathWithNamespace, Permission: projectPermission(pr.Permissions)}); err != nil {
-				return err
-			}
-		}
-		if pg.next == 0 {
-			return nil
-		}
-		opt.Page = pg.next
-	}
+	}, func(pr *gl.Project) error {
+		return each(discovery.Repository{Repo: pr.PathWithNamespace, Permission: projectPermission(pr.Permissions)})
+	})
 }

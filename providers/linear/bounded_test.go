@@ -8,6 +8,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
@@ -20,7 +21,7 @@ func TestGetIssueFetchesTheShownComments(t *testing.T) {
 	srv.AddKey(testKey, lineartest.User{Name: "bot", DisplayName: "bot"})
 	srv.AddTeam("ENG", "Engineering")
 	id := srv.AddIssue("ENG", lineartest.Issue{Title: "Busy"})
-	p, err := New(Options{APIURL: srv.APIURL(), APIKey: testKey, UserAgent: testAgent})
+	p, err := New(Options{Options: kit.Options{APIURL: srv.APIURL(), Token: testKey, UserAgent: testAgent}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,14 +8,14 @@ import (
 	"io"
 	"net/http"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 )
 
 // maxResponse bounds what one answer may make the gateway hold in memory.
 // The largest legitimate answer (100 issues with full descriptions) is far
 // below it.
-const maxResponse = 16 << 20
+const maxResponse = rest.MaxResponseBytes
 
 // gqlRequest is the body of every call: Linear's POST JSON {query, variables}.
 type gqlRequest struct {
@@ -48,13 +48,13 @@ type gqlError struct {
 func (p *Provider) do(ctx context.Context, op, query string, vars, out any) error {
 	body, err := json.Marshal(gqlRequest{Query: query, Variables: vars})
 	if err != nil {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: encode request: %v", op, err)
+		return handler.Internal("linear %s: encode request: %v", op, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: build request: %v", op, err)
+		return handler.Internal("linear %s: build request: %v", op, err)
 	}
 	req.Header.Set("Authorization", p.auth)
 	req.Header.Set("Content-Type", "application/json")
@@ -68,14 +68,17 @@ func (p *Provider) do(ctx context.Context, op, query string, vars, out any) erro
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	var large *rest.TooLargeError
+	if errors.As(err, &large) || len(raw) > maxResponse {
+		// The pinned client's cap (rest.MaxResponseBytes) cuts the body
+		// where this check would.
+		return handler.Internal("linear %s: response larger than %d bytes", op, maxResponse)
+	}
 	if err != nil {
 		return p.transportError(ctx, op, err)
 	}
 	p.log.DebugContext(ctx, "linear request", "op", op, "status", resp.StatusCode,
 		"duration_ms", p.now().Sub(start).Milliseconds(), "requests_remaining", resp.Header.Get("X-RateLimit-Requests-Remaining"))
-	if len(raw) > maxResponse {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: response larger than %d bytes", op, maxResponse)
-	}
 	return p.interpret(op, resp.StatusCode, resp.Header, raw, out)
 }
 
@@ -88,12 +91,10 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 		return e
 	}
 	if decodeErr != nil || len(env.Data) == 0 || string(env.Data) == "null" {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
-			"linear %s: unreadable response (HTTP %d, %d bytes)", op, status, len(raw))
+		return handler.Internal("linear %s: unreadable response (HTTP %d, %d bytes)", op, status, len(raw))
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
-			"linear %s: response does not match the expected shape: %s", op, p.redact(err.Error()))
+		return handler.Internal("linear %s: response does not match the expected shape: %s", op, p.redact(err.Error()))
 	}
 	return nil
 }
@@ -104,11 +105,9 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 func (p *Provider) transportError(ctx context.Context, op string, err error) *handler.Error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
-			"linear %s: Linear did not answer within %s (timeout)", op, p.timeout)
+		return handler.Unavailable("linear %s: Linear did not answer within %s (timeout)", op, p.timeout)
 	case errors.Is(ctx.Err(), context.Canceled):
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "linear %s: request canceled", op)
+		return handler.Unavailable("linear %s: request canceled", op)
 	}
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
-		"linear %s: could not reach Linear: %s", op, p.redact(err.Error()))
+	return handler.Unavailable("linear %s: could not reach Linear: %s", op, p.redact(err.Error()))
 }

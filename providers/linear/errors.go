@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -87,42 +86,41 @@ func (p *Provider) classify(op string, status int, h http.Header, errs []gqlErro
 		}
 	}
 	detail := p.detail(status, errs)
-	fail := func(code gatewayv1.ErrorCode, what string) *handler.Error {
-		return handler.Errorf(code, "linear %s: %s: %s", op, what, detail)
+	fail := func(as func(string, ...any) *handler.Error, what string) *handler.Error {
+		return as("linear %s: %s: %s", op, what, detail)
 	}
 	switch {
 	case status >= 300 && status < 400:
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-			"linear %s: Linear answered HTTP %d redirecting to %q; redirects are not followed on POST and nothing was written, check the configured api_url",
+		return handler.FailedPrecondition("linear %s: Linear answered HTTP %d redirecting to %q; redirects are not followed on POST and nothing was written, check the configured api_url",
 			op, status, p.clip(h.Get("Location"), 200))
 	case kind == kindRateLimited || status == http.StatusTooManyRequests:
-		e := fail(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "rate limited")
+		e := fail(handler.ResourceExhausted, "rate limited")
 		e.RetryAfter = retryAfter(h, p.now())
 		return e
 	case kind == kindAuth || status == http.StatusUnauthorized:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "Linear rejected the credential")
+		return fail(handler.Unauthenticated, "Linear rejected the credential")
 	case status >= 500:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "Linear is unavailable")
+		return fail(handler.Unavailable, "Linear is unavailable")
 	case kind == kindForbidden || status == http.StatusForbidden:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, "not allowed")
+		return fail(handler.PermissionDenied, "not allowed")
 	case kind == kindNotFound:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "not found")
+		return fail(handler.NotFound, "not found")
 	case kind == kindExists:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS, "already exists")
+		return fail(handler.AlreadyExists, "already exists")
 	case kind == kindQuota:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "Linear usage limit reached")
+		return fail(handler.ResourceExhausted, "Linear usage limit reached")
 	case kind == kindInvalid:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "Linear rejected the input")
+		return fail(handler.InvalidArgument, "Linear rejected the input")
 	case kind == kindTransient:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "Linear failed temporarily")
+		return fail(handler.Unavailable, "Linear failed temporarily")
 	case kind == kindQuery:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "Linear rejected forgetools' query")
+		return fail(handler.Internal, "Linear rejected forgetools' query")
 	case kind == kindOther:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "Linear returned an error")
+		return fail(handler.Internal, "Linear returned an error")
 	case status == http.StatusNotFound:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "no GraphQL endpoint at the configured api_url")
+		return fail(handler.FailedPrecondition, "no GraphQL endpoint at the configured api_url")
 	case status != http.StatusOK:
-		return fail(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "unexpected answer")
+		return fail(handler.Internal, "unexpected answer")
 	}
 	return nil
 }

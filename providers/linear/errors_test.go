@@ -12,6 +12,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // resetIn is a Linear reset header value d after the test clock.
@@ -238,7 +239,7 @@ func TestUnreachable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close() // nothing listens there any more
-	p, err := New(Options{APIURL: url + "/graphql", APIKey: testKey})
+	p, err := New(Options{Options: kit.Options{APIURL: url + "/graphql", Token: testKey}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
 
@@ -70,7 +71,7 @@ func newFake(t *testing.T, script ...exchange) *fakeLinear {
 // provider returns a provider pointed at the fake, with the test clock.
 func (f *fakeLinear) provider(t *testing.T, edit ...func(*Options)) *Provider {
 	t.Helper()
-	opts := Options{APIURL: f.srv.APIURL(), APIKey: testKey, UserAgent: testAgent}
+	opts := Options{Options: kit.Options{APIURL: f.srv.APIURL(), Token: testKey, UserAgent: testAgent}}
 	for _, e := range edit {
 		e(&opts)
 	}

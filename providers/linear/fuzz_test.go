@@ -9,6 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // FuzzInterpret feeds arbitrary answers (status, body, reset header) to the
@@ -21,7 +22,7 @@ func FuzzInterpret(f *testing.F) {
 	f.Add(401, []byte(`{"errors":[{"message":"`+testKey+`","extensions":{"type":"authentication error"}}]}`), "")
 	f.Add(302, []byte(nil), "")
 	f.Add(200, []byte(`{"data":{"issue":{"number":1e400}}}`), "-5")
-	p, err := New(Options{APIKey: testKey})
+	p, err := New(Options{Options: kit.Options{Token: testKey}})
 	if err != nil {
 		f.Fatal(err)
 	}

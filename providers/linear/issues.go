@@ -1,6 +1,7 @@
 package linear
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const (
@@ -46,8 +48,8 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 		return nil, err
 	}
 	out := p.toIssue(n)
-	if pi := n.Comments.PageInfo; pi.HasNextPage && pi.EndCursor != "" {
-		more, err := p.countComments(ctx, "get issue "+id, id, pi.EndCursor)
+	if after := n.Comments.PageInfo.next(); after != "" {
+		more, err := p.countComments(ctx, "get issue "+id, id, after)
 		if err != nil {
 			return nil, err
 		}
@@ -60,21 +62,18 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 // (what the renderer shows is already read), for at most countPageLimit
 // pages: Linear's connections carry no count.
 func (p *Provider) countComments(ctx context.Context, op, id, after string) (int, error) {
+	type ids = kit.Page[struct{ ID string }, string]
 	n := 0
-	for range countPageLimit {
+	err := kit.Pages(countPageLimit, func(next string) (ids, error) {
+		cursor := cmp.Or(next, after)
 		var a commentIDsAnswer
-		if err := p.do(ctx, op+" (count comments)", queryCommentIDs, afterVars{ID: id, After: &after}, &a); err != nil {
-			return 0, err
+		if err := p.do(ctx, op+" (count comments)", queryCommentIDs, afterVars{ID: id, After: &cursor}, &a); err != nil || a.Issue == nil {
+			return ids{}, err
 		}
-		if a.Issue == nil {
-			break
-		}
-		n += len(a.Issue.Comments.Nodes)
-		pi := a.Issue.Comments.PageInfo
-		if !pi.HasNextPage || pi.EndCursor == "" {
-			break
-		}
-		after = pi.EndCursor
+		return ids{Items: a.Issue.Comments.Nodes, Next: a.Issue.Comments.PageInfo.next()}, nil
+	}, func(struct{ ID string }) bool { n++; return true })
+	if err != nil {
+		return 0, err
 	}
 	return n, nil
 }
@@ -104,7 +103,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		f.State = &stateFilter{Type: stringCmp{Nin: openStateTypes}}
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "linear: unknown state filter %v", req.GetState())
+		return nil, handler.InvalidArgument("linear: unknown state filter %v", req.GetState())
 	}
 	// One "some label named L" clause per label: the issue must carry all.
 	var labels []string
@@ -158,8 +157,7 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		if in.ID != "" && maybeExists(err) {
 			if n, perr := p.fetchIssue(ctx, op+" (replay check)", in.ID); perr == nil {
 				if n.Team.Key != t.Key {
-					return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-						"linear %s: this client_request_id already filed an issue in another team", op)
+					return nil, handler.AlreadyExists("linear %s: this client_request_id already filed an issue in another team", op)
 				}
 				return p.toIssue(n), nil
 			}
@@ -167,7 +165,7 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.IssueCreate.Success || a.IssueCreate.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: Linear reported the create as unsuccessful", op)
+		return nil, handler.Internal("linear %s: Linear reported the create as unsuccessful", op)
 	}
 	return p.toIssue(a.IssueCreate.Issue), nil
 }
@@ -185,7 +183,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, err
 	}
 	if r.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "linear find issue %s: not found", id)
+		return nil, handler.NotFound("linear find issue %s: not found", id)
 	}
 	if err := inTeam(r.Issue.Team.Key, key, id); err != nil {
 		return nil, err
@@ -203,8 +201,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 			var got commentAnswer
 			if perr := p.do(ctx, op+" (replay check)", queryComment, idVars{ID: in.ID}, &got); perr == nil && got.Comment != nil {
 				if got.Comment.Issue == nil || got.Comment.Issue.ID != r.Issue.ID {
-					return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-						"linear %s: this client_request_id already posted a comment on another issue", op)
+					return nil, handler.AlreadyExists("linear %s: this client_request_id already posted a comment on another issue", op)
 				}
 				ref.CommentId, ref.Url = got.Comment.ID, got.Comment.URL
 				return ref, nil
@@ -213,7 +210,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.CommentCreate.Success || a.CommentCreate.Comment == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "linear %s: Linear reported the comment as unsuccessful", op)
+		return nil, handler.Internal("linear %s: Linear reported the comment as unsuccessful", op)
 	}
 	ref.CommentId, ref.Url = a.CommentCreate.Comment.ID, a.CommentCreate.Comment.URL
 	return ref, nil
@@ -225,7 +222,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 		return nil, err
 	}
 	if a.Issue == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "linear %s: not found", op)
+		return nil, handler.NotFound("linear %s: not found", op)
 	}
 	return a.Issue, nil
 }
@@ -235,8 +232,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 // call by the team key the agent named, so the answer must stay in it.
 func inTeam(got, key, id string) error {
 	if got != key {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
-			"linear: issue %s is not in team %s (it has moved to another team)", id, key)
+		return handler.NotFound("linear: issue %s is not in team %s (it has moved to another team)", id, key)
 	}
 	return nil
 }

@@ -22,6 +22,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 const mutationIssueDelete = `mutation IssueDelete($id: String!) {
@@ -34,11 +35,7 @@ func liveProvider(t *testing.T) (*Provider, string) {
 	if key == "" || team == "" {
 		t.Skip("live Linear suite not configured: set FORGETOOLS_LIVE_LINEAR_API_KEY and FORGETOOLS_LIVE_LINEAR_TEAM (a scratch team key) to run it")
 	}
-	p, err := New(Options{
-		APIURL: os.Getenv("FORGETOOLS_LIVE_LINEAR_API_URL"),
-		APIKey: key,
-		Auth:   AuthKind(os.Getenv("FORGETOOLS_LIVE_LINEAR_AUTH")),
-	})
+	p, err := New(Options{Auth: AuthKind(os.Getenv("FORGETOOLS_LIVE_LINEAR_AUTH")), Options: kit.Options{APIURL: os.Getenv("FORGETOOLS_LIVE_LINEAR_API_URL"), Token: key}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +126,7 @@ func TestLiveLinear(t *testing.T) {
 	_, err = p.ListIssues(ctx, call, &gatewayv1.ListIssuesRequest{Repo: "ZZNOTEAM9"})
 	expectCode(t, "unknown team", err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 
-	bad, err := New(Options{APIURL: os.Getenv("FORGETOOLS_LIVE_LINEAR_API_URL"), APIKey: "lin_api_forgetoolsLiveSuiteInvalidKey0000"})
+	bad, err := New(Options{Options: kit.Options{APIURL: os.Getenv("FORGETOOLS_LIVE_LINEAR_API_URL"), Token: "lin_api_forgetoolsLiveSuiteInvalidKey0000"}})
 	if err != nil {
 		t.Fatal(err)
 	}

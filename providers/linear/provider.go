@@ -21,27 +21,23 @@
 package linear
 
 import (
-	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"net"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // Defaults for Options.
 const (
 	DefaultAPIURL  = "https://api.linear.app/graphql"
 	DefaultHost    = "linear.app"
-	DefaultTimeout = 30 * time.Second
+	DefaultTimeout = kit.DefaultTimeout
 	// DefaultUserAgent identifies forgetools to Linear.
 	DefaultUserAgent = "forgetools-linear"
 )
@@ -87,31 +83,16 @@ const (
 	AuthOAuth AuthKind = "oauth"
 )
 
-// Options configures a Linear provider.
+// Options configures a Linear provider. APIURL is the GraphQL endpoint
+// (empty = DefaultAPIURL), used as given, and every request goes to its
+// host and nowhere else; Host is only the forge coordinate's host (empty =
+// DefaultHost). Token is a personal API key or, with Auth = AuthOAuth, an
+// OAuth access token; it is sent only in the Authorization header. Linear
+// has no reviews, so ReviewerToken is refused.
 type Options struct {
-	// APIURL is the GraphQL endpoint; empty = DefaultAPIURL. Every request
-	// goes to this URL's host and nowhere else. Plain http is accepted only
-	// for loopback hosts (tests).
-	APIURL string
-	// Host is the forge coordinate's host (ForgeRef.host); empty = DefaultHost.
-	Host string
-	// APIKey is the credential: a personal API key or, with Auth = AuthOAuth,
-	// an OAuth access token. It is sent only in the Authorization header and
-	// never appears in a log line or an error.
-	APIKey string
+	kit.Options
 	// Auth selects the header form; empty = AuthAPIKey.
 	Auth AuthKind
-	// Timeout bounds each GraphQL request; zero = DefaultTimeout.
-	Timeout time.Duration
-	// HTTPClient is copied, never modified; nil = a client over a clone of
-	// http.DefaultTransport. Its redirect policy and transport are wrapped so
-	// redirects are never followed and egress stays pinned to APIURL's host.
-	HTTPClient *http.Client
-	// UserAgent is sent on every request; empty = DefaultUserAgent.
-	UserAgent string
-	// Logger receives debug lines per request (operation, status, duration);
-	// nil = discard.
-	Logger *slog.Logger
 }
 
 // Provider serves issues on one Linear workspace.
@@ -140,118 +121,34 @@ var (
 
 // New validates opts and returns a provider. It makes no network call.
 func New(opts Options) (*Provider, error) {
-	if strings.TrimSpace(opts.APIKey) == "" {
-		return nil, errors.New("APIKey is required")
-	}
-	if strings.ContainsAny(opts.APIKey, "\r\n") {
-		return nil, errors.New("APIKey contains a line break")
-	}
-	endpoint, host, err := parseEndpoint(opts.APIURL)
+	c, err := opts.Open(kit.Forge{
+		DefaultHost: DefaultHost, APIURL: func(string) string { return DefaultAPIURL }, UserAgent: DefaultUserAgent,
+		Endpoint: true, NoReviews: "Linear has no reviews, so it takes no reviewer token",
+	})
 	if err != nil {
 		return nil, err
 	}
 	var auth string
 	switch opts.Auth {
 	case "", AuthAPIKey:
-		auth = opts.APIKey
+		auth = c.Token
 	case AuthOAuth:
-		auth = "Bearer " + opts.APIKey
+		auth = "Bearer " + c.Token
 	default:
 		return nil, fmt.Errorf("unknown Auth %q (want %q or %q)", opts.Auth, AuthAPIKey, AuthOAuth)
 	}
-	if opts.Timeout < 0 {
-		return nil, fmt.Errorf("Timeout %s is negative", opts.Timeout)
-	}
-	p := &Provider{
-		host:     or(opts.Host, DefaultHost),
-		endpoint: endpoint,
-		auth:     auth,
-		redactor: redact.New(opts.APIKey),
-		agent:    or(opts.UserAgent, DefaultUserAgent),
-		timeout:  opts.Timeout,
-		client:   pinnedClient(opts.HTTPClient, host),
-		log:      opts.Logger,
-		now:      time.Now,
-	}
-	if p.timeout == 0 {
-		p.timeout = DefaultTimeout
-	}
-	if p.log == nil {
-		p.log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	return p, nil
+	// Every call is a POST, whose redirect the pinned client never follows;
+	// one to another host is returned too, not refused, so that classify
+	// can name where it pointed (the pin still refuses any request there).
+	client := c.Client(c.Transport)
+	client.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	return &Provider{
+		host: c.Host, endpoint: c.Base.String(), auth: auth, redactor: c.Redactor, agent: c.UserAgent,
+		timeout: c.Timeout, client: client, log: c.Log, now: c.Now,
+	}, nil
 }
 
 // Ref is the coordinate this provider serves.
 func (p *Provider) Ref() *forgev1.ForgeRef {
 	return &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, Host: p.host}
-}
-
-// parseEndpoint checks the API URL and returns it with its host (the one
-// egress is pinned to). A credential must not travel in clear text to a
-// remote host, so http is for loopback test servers only.
-func parseEndpoint(raw string) (endpoint, host string, err error) {
-	raw = or(raw, DefaultAPIURL)
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", "", fmt.Errorf("APIURL %q: %w", raw, err)
-	}
-	if u.Host == "" || u.User != nil || u.Fragment != "" {
-		return "", "", fmt.Errorf("APIURL %q must be an absolute URL without user info or fragment", raw)
-	}
-	switch u.Scheme {
-	case "https":
-	case "http":
-		if !isLoopback(u.Hostname()) {
-			return "", "", fmt.Errorf("APIURL %q: plain http is allowed only for loopback hosts", raw)
-		}
-	default:
-		return "", "", fmt.Errorf("APIURL %q: scheme must be https", raw)
-	}
-	return u.String(), strings.ToLower(u.Host), nil
-}
-
-func isLoopback(host string) bool {
-	if host == "localhost" {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// pinnedClient copies base (or builds a client) so that redirects are
-// returned instead of followed (a 301 must not turn a POST into a GET that
-// silently does nothing) and every request is refused unless it goes to host.
-func pinnedClient(base *http.Client, host string) *http.Client {
-	c := &http.Client{}
-	if base != nil {
-		*c = *base
-	}
-	next := c.Transport
-	if next == nil {
-		next = http.DefaultTransport.(*http.Transport).Clone()
-	}
-	c.Transport = pinnedTransport{host: host, next: next}
-	c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	return c
-}
-
-// pinnedTransport refuses any request to a host other than the API's.
-type pinnedTransport struct {
-	host string
-	next http.RoundTripper
-}
-
-func (t pinnedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if got := strings.ToLower(r.URL.Host); got != t.host {
-		return nil, fmt.Errorf("egress to %q refused: this provider talks only to %q", got, t.host)
-	}
-	return t.next.RoundTrip(r)
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }

@@ -14,10 +14,11 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 func TestNewDefaults(t *testing.T) {
-	p, err := New(Options{APIKey: testKey})
+	p, err := New(Options{Options: kit.Options{Token: testKey}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +33,7 @@ func TestNewDefaults(t *testing.T) {
 	if p.Ref().GetHost() != "linear.app" {
 		t.Error("Ref shares its message")
 	}
-	q, err := New(Options{APIKey: testKey, Host: "linear.example.com", Timeout: time.Second})
+	q, err := New(Options{Options: kit.Options{Token: testKey, Host: "linear.example.com", Timeout: time.Second}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +47,17 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		opts Options
 		want string
 	}{
-		{Options{}, "APIKey is required"},
-		{Options{APIKey: "  "}, "APIKey is required"},
-		{Options{APIKey: "lin_api_x\r\nX-Evil: 1"}, "line break"},
-		{Options{APIKey: testKey, APIURL: "http://api.linear.app/graphql"}, "plain http is allowed only for loopback"},
-		{Options{APIKey: testKey, APIURL: "ftp://api.linear.app/graphql"}, "scheme must be https"},
-		{Options{APIKey: testKey, APIURL: "/graphql"}, "absolute URL"},
-		{Options{APIKey: testKey, APIURL: "https://user:pw@api.linear.app/graphql"}, "without user info"},
-		{Options{APIKey: testKey, APIURL: "https://api.linear.app/%zz"}, "APIURL"},
-		{Options{APIKey: testKey, Auth: "basic"}, `unknown Auth "basic"`},
-		{Options{APIKey: testKey, Timeout: -time.Second}, "negative"},
+		{Options{}, "no token for linear.app"},
+		{Options{Options: kit.Options{Token: "  "}}, "no token"},
+		{Options{Options: kit.Options{Token: "lin_api_x\r\nX-Evil: 1"}}, "line break"},
+		{Options{Options: kit.Options{Token: testKey, APIURL: "http://api.linear.app/graphql"}}, "plain http on a non-loopback host"},
+		{Options{Options: kit.Options{Token: testKey, APIURL: "ftp://api.linear.app/graphql"}}, "scheme must be https"},
+		{Options{Options: kit.Options{Token: testKey, APIURL: "/graphql"}}, "scheme://host"},
+		{Options{Options: kit.Options{Token: testKey, APIURL: "https://user:pw@api.linear.app/graphql"}}, "no credentials"},
+		{Options{Options: kit.Options{Token: testKey, APIURL: "https://api.linear.app/%zz"}}, "not a URL"},
+		{Options{Options: kit.Options{Token: testKey, ReviewerToken: "lin_api_reviewer"}}, "no reviews"},
+		{Options{Auth: "basic", Options: kit.Options{Token: testKey}}, `unknown Auth "basic"`},
+		{Options{Options: kit.Options{Token: testKey, Timeout: -time.Second}}, "negative"},
 	} {
 		_, err := New(tc.opts)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -66,7 +68,7 @@ func TestNewRejectsBadOptions(t *testing.T) {
 		}
 	}
 	for _, ok := range []string{"http://127.0.0.1:8080/graphql", "http://localhost/graphql", "http://[::1]:9/graphql", "https://api.linear.app/graphql"} {
-		if _, err := New(Options{APIKey: testKey, APIURL: ok}); err != nil {
+		if _, err := New(Options{Options: kit.Options{Token: testKey, APIURL: ok}}); err != nil {
 			t.Errorf("New(APIURL %q): %v", ok, err)
 		}
 	}
@@ -145,19 +147,14 @@ func (c *countingTransport) RoundTrip(*http.Request) (*http.Response, error) {
 	return nil, http.ErrHandlerTimeout
 }
 
-// Egress is pinned to the API URL's host, whatever the request says, and a
-// caller's client is copied, not modified.
+// Egress is pinned to the API URL's origin, whatever the request says.
 func TestEgressIsPinnedToTheAPIHost(t *testing.T) {
 	base := &countingTransport{}
-	caller := &http.Client{Transport: base}
-	p, err := New(Options{APIKey: testKey, APIURL: "https://api.linear.app/graphql", HTTPClient: caller})
+	p, err := New(Options{Options: kit.Options{Token: testKey, APIURL: "https://api.linear.app/graphql", Transport: base}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if caller.CheckRedirect != nil || caller.Transport != base {
-		t.Error("New modified the caller's http.Client")
-	}
-	for _, target := range []string{"https://evil.example/graphql", "https://api.linear.app.evil.example/graphql", "https://api.linear.app:8443/graphql"} {
+	for _, target := range []string{"https://evil.example/graphql", "https://api.linear.app.evil.example/graphql", "https://api.linear.app:8443/graphql", "http://api.linear.app/graphql"} {
 		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, target, nil)
 		resp, err := p.client.Do(req)
 		if resp != nil {

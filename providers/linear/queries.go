@@ -47,6 +47,14 @@ type pageInfo struct {
 	EndCursor   string `json:"endCursor"`
 }
 
+// next is the cursor of the page after this one, "" when it is the last.
+func (pi pageInfo) next() string {
+	if !pi.HasNextPage {
+		return ""
+	}
+	return pi.EndCursor
+}
+
 type commentIDsAnswer struct {
 	Issue *struct {
 		Comments struct {

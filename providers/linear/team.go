@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -30,8 +29,7 @@ var teamKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
 func parseTeamKey(repo string) (string, error) {
 	key := strings.TrimSpace(repo)
 	if !teamKeyPattern.MatchString(key) {
-		return "", handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
+		return "", handler.InvalidArgument("repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
 	}
 	return strings.ToUpper(key), nil
 }
@@ -103,8 +101,7 @@ func (p *Provider) lookupTeam(ctx context.Context, key string) (team, error) {
 			return t, nil
 		}
 	}
-	return team{}, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
-		"linear: no team with key %q is visible to this credential", key)
+	return team{}, handler.NotFound("linear: no team with key %q is visible to this credential", key)
 }
 
 // labelIDs resolves label names to the ids issueCreate takes, among the
@@ -152,8 +149,7 @@ func (p *Provider) labelIDs(ctx context.Context, t team, names []string) ([]stri
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"linear: unknown label(s) for team %s: %s (labels must already exist in Linear)", t.Key, strings.Join(unknown, ", "))
+		return nil, handler.InvalidArgument("linear: unknown label(s) for team %s: %s (labels must already exist in Linear)", t.Key, strings.Join(unknown, ", "))
 	}
 	return ids, nil
 }

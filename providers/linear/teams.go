@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/forgetools/forgetools/providers/discovery"
+	"github.com/forgetools/forgetools/providers/kit"
 )
 
 // queryTeams pages through the teams the credential can see.
@@ -14,10 +15,7 @@ const queryTeams = `query Teams($after: String) {
 type teamsPage struct {
 	Teams struct {
 		Nodes    []struct{ Key string } `json:"nodes"`
-		PageInfo struct {
-			HasNextPage bool   `json:"hasNextPage"`
-			EndCursor   string `json:"endCursor"`
-		} `json:"pageInfo"`
+		PageInfo pageInfo               `json:"pageInfo"`
 	} `json:"teams"`
 }
 
@@ -26,21 +24,16 @@ type teamsPage struct {
 // key its user's access to every team it can see, with no per-team level
 // to report, so Permission is empty.
 func (p *Provider) Repositories(ctx context.Context, each func(discovery.Repository) error) error {
-	var after *string
-	for {
+	type teams = kit.Page[struct{ Key string }, string]
+	return kit.Every(func(next string) (teams, error) {
+		var after *string // the first page is asked for with null
+		if next != "" {
+			after = &next
+		}
 		var page teamsPage
 		if err := p.do(ctx, "Teams", queryTeams, map[string]any{"after": after}, &page); err != nil {
-			return err
+			return teams{}, err
 		}
-		for _, t := range page.Teams.Nodes {
-			if err := each(discovery.Repository{Repo: t.Key}); err != nil {
-				return err
-			}
-		}
-		if !page.Teams.PageInfo.HasNextPage || page.Teams.PageInfo.EndCursor == "" {
-			return nil
-		}
-		end := page.Teams.PageInfo.EndCursor
-		after = &end
-	}
+		return teams{Items: page.Teams.Nodes, Next: page.Teams.PageInfo.next()}, nil
+	}, func(t struct{ Key string }) error { return each(discovery.Repository{Repo: t.Key}) })
 }

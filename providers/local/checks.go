@@ -7,7 +7,6 @@ import (
 	"github.com/google/uuid"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/handler/notify"
 )
@@ -30,8 +29,7 @@ func (f *Forge) setChecks(ctx context.Context, repo string, number uint64, state
 		return err
 	}
 	if !checksStates[state] {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"checks state %q is not success, failure, pending or empty", state)
+		return handler.InvalidArgument("checks state %q is not success, failure, pending or empty", state)
 	}
 	var it *item
 	changed := false

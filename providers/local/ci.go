@@ -108,10 +108,10 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 		return nil, err
 	}
 	if ru.status != "completed" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "run %d in %s is still %s", ru.id, r.name, ru.status)
+		return nil, handler.FailedPrecondition("run %d in %s is still %s", ru.id, r.name, ru.status)
 	}
 	if req.GetFailedOnly() && ru.conclusion == "success" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "run %d in %s has no failed jobs to re-run", ru.id, r.name)
+		return nil, handler.FailedPrecondition("run %d in %s has no failed jobs to re-run", ru.id, r.name)
 	}
 	var inputs []ciInput
 	if err := json.Unmarshal([]byte(ru.inputs), &inputs); err != nil {
@@ -128,7 +128,7 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 			attempt = attempt + 1, updated_at = $1 WHERE id = $2 AND status = 'completed' RETURNING attempt`,
 			f.now().UnixMicro(), ru.id).Scan(&ru.attempt)
 		if errors.Is(err, sql.ErrNoRows) {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "run %d in %s is already running again", ru.id, r.name)
+			return handler.FailedPrecondition("run %d in %s is already running again", ru.id, r.name)
 		}
 		return err
 	})
@@ -207,7 +207,7 @@ func (f *Forge) findRun(ctx context.Context, repo, id string) (*repository, *run
 		return nil, nil, err
 	}
 	n, perr := strconv.ParseInt(id, 10, 64)
-	notFound := handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "CI run %q not found in %s", id, r.name)
+	notFound := handler.NotFound("CI run %q not found in %s", id, r.name)
 	if perr != nil {
 		return nil, nil, notFound
 	}

@@ -74,7 +74,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		query += ` AND i.state = 'closed'`
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown issue state filter %d", req.GetState())
+		return nil, handler.InvalidArgument("unknown issue state filter %d", req.GetState())
 	}
 	for _, l := range dedupNames(req.GetLabels()) {
 		args = append(args, strings.ToLower(l))
@@ -122,7 +122,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "issue title is empty")
+		return nil, handler.InvalidArgument("issue title is empty")
 	}
 	names := itemLists{labels: dedupNames(req.GetLabels()), assignees: dedupNames(req.GetAssignees())}
 	if err := names.check(); err != nil {

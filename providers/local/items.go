@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/shown"
@@ -166,8 +165,7 @@ func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo
 	case err != nil:
 		return nil, err
 	case it.kind != kind || repoKey(it.repo) != repoKey(repo):
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
+		return nil, handler.InvalidArgument("client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
 	}
 	return &it, nil
 }
@@ -183,7 +181,7 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 		return nil, err
 	}
 	if strings.TrimSpace(body) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "comment body is empty")
+		return nil, handler.InvalidArgument("comment body is empty")
 	}
 	var id int64
 	var it *item

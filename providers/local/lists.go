@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"strings"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -31,7 +30,7 @@ func (l itemLists) check() error {
 	for _, t := range listTables {
 		for _, n := range *t.get(&l) {
 			if strings.TrimSpace(n) == "" {
-				return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "%s: %q is blank",
+				return handler.InvalidArgument("%s: %q is blank",
 					strings.TrimPrefix(t.table, "local_"), n)
 			}
 		}

@@ -46,11 +46,9 @@ func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatew
 		}
 		switch {
 		case it.state != "open":
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-				"pull request #%d in %s is %s: only an open pull request can be merged", it.number, r.name, it.state)
+			return handler.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be merged", it.number, r.name, it.state)
 		case draft:
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-				"pull request #%d in %s is a draft: mark it ready for review first", it.number, r.name)
+			return handler.FailedPrecondition("pull request #%d in %s is a draft: mark it ready for review first", it.number, r.name)
 		}
 		message := fmt.Sprintf("Merge pull request #%d from %s\n\n%s\n", it.number, it.headRef.String, title)
 		if method == localgit.MethodSquash {

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
 )
@@ -38,8 +37,7 @@ func checkRepo(repo string) error {
 	owner, name, ok := strings.Cut(repo, "/")
 	ok = ok && len(repo) <= maxRepoLen && validSegment(owner) && validSegment(name)
 	if !ok {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			`repo %q is not a repository: want "owner/name" (letters, digits, '-', '_' and '.')`, repo)
+		return handler.InvalidArgument(`repo %q is not a repository: want "owner/name" (letters, digits, '-', '_' and '.')`, repo)
 	}
 	return nil
 }
@@ -54,8 +52,7 @@ const maxBranchLen = 255
 // pull request never records a ref no git could push.
 func checkBranch(what, ref string) error {
 	if why := branchProblem(ref); why != "" {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"%s %q is not a valid branch name: %s", what, ref, why)
+		return handler.InvalidArgument("%s %q is not a valid branch name: %s", what, ref, why)
 	}
 	return nil
 }
@@ -147,7 +144,7 @@ func (f *Forge) reviewURL(repo string, number int64, id string) string {
 }
 
 func internal(err error) error {
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "local forge: %v", err)
+	return handler.Internal("local forge: %v", err)
 }
 
 func notFound(kind, repo string, number uint64) error {
@@ -158,16 +155,14 @@ func notFound(kind, repo string, number uint64) error {
 	case kindPull:
 		what = "pull request"
 	}
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "%s #%d not found in %s", what, number, repo)
+	return handler.NotFound("%s #%d not found in %s", what, number, repo)
 }
 
 // wrongKind answers an operation on one kind of artifact addressed to a
 // number the other kind holds.
 func wrongKind(want, repo string, number uint64) error {
 	if want == kindPull {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
-			"pull request #%d not found in %s: #%d is an issue", number, repo, number)
+		return handler.NotFound("pull request #%d not found in %s: #%d is an issue", number, repo, number)
 	}
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
-		"issue #%d not found in %s: #%d is a pull request", number, repo, number)
+	return handler.NotFound("issue #%d not found in %s: #%d is a pull request", number, repo, number)
 }

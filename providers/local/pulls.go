@@ -67,7 +67,7 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatew
 		query += ` AND i.state IN ('closed', 'merged')`
 	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
 	default:
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "unknown pull request state filter %d", req.GetState())
+		return nil, handler.InvalidArgument("unknown pull request state filter %d", req.GetState())
 	}
 	for column, v := range map[string]string{"base_ref": req.GetBase(), "head_ref": req.GetHead()} {
 		if v != "" {
@@ -100,7 +100,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "pull request title is empty")
+		return nil, handler.InvalidArgument("pull request title is empty")
 	}
 	if err := checkBranch("head_ref", head); err != nil {
 		return nil, err
@@ -118,8 +118,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		base = r.defaultBranch
 	}
 	if head == base {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"head_ref and base_ref are both %q: a pull request merges one branch into another", head)
+		return nil, handler.InvalidArgument("head_ref and base_ref are both %q: a pull request merges one branch into another", head)
 	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
 		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true},
@@ -156,8 +155,7 @@ func checkBranches(r *repository, head, base string) error {
 			return internal(err)
 		}
 		if !ok {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-				"%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", b.what, b.branch, r.name)
+			return handler.InvalidArgument("%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", b.what, b.branch, r.name)
 		}
 	}
 	return nil
@@ -184,8 +182,7 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, in *item, head, base string) 
 	if err != nil {
 		return err
 	}
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
-		"a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
+	return handler.AlreadyExists("a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
 }
 
 // pullRequest is the pull request item describes. An open one's head is

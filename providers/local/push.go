@@ -41,15 +41,14 @@ func (f *Forge) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.Wr
 		return nil, gitError(err)
 	}
 	if strings.TrimSpace(req.GetMessage()) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the commit message is empty")
+		return nil, handler.InvalidArgument("the commit message is empty")
 	}
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	if req.GetBranch() == r.defaultBranch && !c.PushToDefaultBranch {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
-			"%s is the default branch of %s, and this account may not push to a default branch (the operator's push_to_default_branch): commit to a branch of your own and open a pull request",
+		return nil, handler.PermissionDenied("%s is the default branch of %s, and this account may not push to a default branch (the operator's push_to_default_branch): commit to a branch of your own and open a pull request",
 			req.GetBranch(), r.name)
 	}
 	w, err := r.git.WriteFile(localgit.Change{

@@ -205,16 +205,16 @@ func escapeSegments(p string) string {
 func gitError(err error) error {
 	for _, k := range []struct {
 		kind error
-		code gatewayv1.ErrorCode
+		as   func(string, ...any) *handler.Error
 	}{
-		{localgit.ErrNotFound, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND},
-		{localgit.ErrExists, gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS},
-		{localgit.ErrStale, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION},
-		{localgit.ErrConflict, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION},
-		{localgit.ErrInvalid, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT},
+		{localgit.ErrNotFound, handler.NotFound},
+		{localgit.ErrExists, handler.AlreadyExists},
+		{localgit.ErrStale, handler.FailedPrecondition},
+		{localgit.ErrConflict, handler.FailedPrecondition},
+		{localgit.ErrInvalid, handler.InvalidArgument},
 	} {
 		if errors.Is(err, k.kind) {
-			return &handler.Error{Code: k.code, Message: strings.TrimPrefix(err.Error(), k.kind.Error()+": ")}
+			return k.as("%s", strings.TrimPrefix(err.Error(), k.kind.Error()+": "))
 		}
 	}
 	return internal(err)

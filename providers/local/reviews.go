@@ -36,20 +36,17 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 	}
 	verdict, ok := verdicts[req.GetVerdict()]
 	if !ok {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"verdict must be approve, request_changes or comment")
+		return nil, handler.InvalidArgument("verdict must be approve, request_changes or comment")
 	}
 	if verdict != "approve" && strings.TrimSpace(req.GetBody()) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"body is required unless verdict is approve")
+		return nil, handler.InvalidArgument("body is required unless verdict is approve")
 	}
 	for i, rc := range req.GetComments() {
 		_, sideOK := sides[rc.GetSide()]
 		_, lineOK := dbNumber(rc.GetLine())
 		if strings.TrimSpace(rc.GetPath()) == "" || rc.GetLine() == 0 || !lineOK || !sideOK ||
 			strings.TrimSpace(rc.GetBody()) == "" {
-			return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-				"comments[%d] needs a path, a line of at least 1, side LEFT or RIGHT and a body", i)
+			return nil, handler.InvalidArgument("comments[%d] needs a path, a line of at least 1, side LEFT or RIGHT and a body", i)
 		}
 	}
 
@@ -61,8 +58,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 			return err
 		}
 		if it.state != "open" {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-				"pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, it.repo, it.state)
+			return handler.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, it.repo, it.state)
 		}
 		now := f.now().UnixMicro()
 		if err := tx.QueryRowContext(ctx, `INSERT INTO local_reviews (repo_id, number, author, verdict, body, created_at)
@@ -124,7 +120,7 @@ func (f *Forge) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.Subscr
 	case gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST:
 		kind = kindPull
 	default:
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "kind must be issue or pull_request")
+		return handler.InvalidArgument("kind must be issue or pull_request")
 	}
 	return f.read(ctx, func(tx *sql.Tx) error {
 		_, err := findItem(ctx, tx, repo, req.GetNumber(), kind)

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -103,8 +102,7 @@ func (f *Forge) sandbox(ctx context.Context) (*sandbox, error) {
 		return nil, nil
 	}
 	refuse := func(why string) error {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
-			"the local forge refuses to run CI: its sandbox cannot be made: %s. Install bubblewrap and prlimit (Debian: apt-get install bubblewrap util-linux) where user namespaces are allowed, or have the operator set ci_sandbox: none to run CI unconfined", why)
+		return handler.FailedPrecondition("the local forge refuses to run CI: its sandbox cannot be made: %s. Install bubblewrap and prlimit (Debian: apt-get install bubblewrap util-linux) where user namespaces are allowed, or have the operator set ci_sandbox: none to run CI unconfined", why)
 	}
 	s := &sandbox{uid: f.ci.UID, gid: f.ci.GID, network: f.ci.Network, cpu: f.ci.Timeout, memory: f.ci.Memory, drop: os.Geteuid() == 0}
 	var err error

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -39,8 +38,7 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			valid = valid || s == state
 		}
 		if !valid {
-			return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-				"state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
+			return handler.InvalidArgument("state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
 		}
 		if it.state == state {
 			return nil

@@ -26,7 +26,7 @@ func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		return nil, err
 	}
 	if req.Title != nil && strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "issue title is empty")
+		return nil, handler.InvalidArgument("issue title is empty")
 	}
 	lists := itemLists{labels: dedupNames(nonEmpty(req.GetLabels())), assignees: dedupNames(nonEmpty(req.GetAssignees()))}
 	if err := lists.check(); err != nil {
@@ -38,7 +38,7 @@ func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	}
 	if req.GetState() == gatewayv1.IssueState_ISSUE_STATE_UNSPECIFIED && req.Title == nil && req.Body == nil &&
 		lists.labels == nil && lists.assignees == nil {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "give at least one field to change")
+		return nil, handler.InvalidArgument("give at least one field to change")
 	}
 	var out *forgev1.Issue
 	var it *item
@@ -125,8 +125,7 @@ func stateReason(req *gatewayv1.UpdateIssueRequest) (string, error) {
 		want = gatewayv1.IssueState_ISSUE_STATE_OPEN
 	}
 	if req.GetState() != want {
-		return "", handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"state_reason %s goes with state %s", reason, vocab.Name(want))
+		return "", handler.InvalidArgument("state_reason %s goes with state %s", reason, vocab.Name(want))
 	}
 	return reason, nil
 }

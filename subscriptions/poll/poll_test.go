@@ -14,6 +14,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/subscriptions/feed"
 	"github.com/forgetools/forgetools/subscriptions/poll"
 )
@@ -69,7 +70,7 @@ func replica(t *testing.T, dsn string, clk *clock, srv *githubtest.Server, name 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	gh, err := github.New(github.Options{APIURL: srv.APIURL(), Token: token, Now: clk.now})
+	gh, err := github.New(github.Options{Options: kit.Options{APIURL: srv.APIURL(), Token: token, Now: clk.now}})
 	if err != nil {
 		t.Fatal(err)
 	}

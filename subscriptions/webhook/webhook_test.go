@@ -14,6 +14,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/providers/github"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/subscriptions/feed"
 	"github.com/forgetools/forgetools/subscriptions/webhook"
@@ -49,7 +50,7 @@ func setup(t *testing.T, dsn string) env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	p, err := github.New(github.Options{APIURL: gh.APIURL(), Token: token})
+	p, err := github.New(github.Options{Options: kit.Options{APIURL: gh.APIURL(), Token: token}})
 	if err != nil {
 		t.Fatal(err)
 	}

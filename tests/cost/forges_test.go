@@ -13,6 +13,7 @@ import (
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
 )
@@ -80,7 +81,7 @@ func newGitHub(t *testing.T) *forge {
 		return map[string]string{"repo": repo, "issue": strconv.Itoa(issue), "pull": strconv.Itoa(pull),
 			"run": strconv.FormatInt(run, 10), "workflow": "ci.yml", "sha": srv.Head(repo, branch)}
 	})
-	p, err := github.New(github.Options{APIURL: srv.APIURL(), Token: ghToken, ReviewerToken: ghReviewer})
+	p, err := github.New(github.Options{Options: kit.Options{APIURL: srv.APIURL(), Token: ghToken, ReviewerToken: ghReviewer}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +98,7 @@ func newGitLab(t *testing.T) *forge {
 	const repo = "platform/infra/deploy"
 	srv.AddProject(repo, "main", map[string]string{"README.md": "# deploy\n", "charts/app/values.yaml": "replicas: 2\n"}, "feature-small", "feature-large")
 	run := srv.AddPipeline(repo, gitlabtest.Pipeline{Ref: "main", Status: "failed", Jobs: []gitlabtest.Job{{Name: "deploy", Status: "failed", Trace: "Error\n"}}})
-	p, err := gitlab.New(gitlab.Options{Host: srv.Host(), APIURL: srv.APIURL(), Token: glToken, ReviewerToken: glReviewer})
+	p, err := gitlab.New(gitlab.Options{Options: kit.Options{Host: srv.Host(), APIURL: srv.APIURL(), Token: glToken, ReviewerToken: glReviewer}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func newGitea(t *testing.T) *forge {
 	srv.AddLabel(repo, "bug")
 	run := srv.AddRun(repo, giteatest.Run{Workflow: "ci.yml", Branch: "main", Status: "completed", Conclusion: "failure",
 		Jobs: []giteatest.Job{{Name: "test", Conclusion: "failure", Log: "FAIL\n"}}})
-	p, err := gitea.New(gitea.Options{Host: srv.Host(), APIURL: srv.APIURL(), Token: gtToken, ReviewerToken: gtReviewer})
+	p, err := gitea.New(gitea.Options{Options: kit.Options{Host: srv.Host(), APIURL: srv.APIURL(), Token: gtToken, ReviewerToken: gtReviewer}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func newLinear(t *testing.T) *forge {
 	t.Cleanup(srv.Close)
 	srv.AddKey(linearKey, lineartest.User{Name: "bot", DisplayName: "bot"})
 	srv.AddTeam("ENG", "Engineering")
-	p, err := linear.New(linear.Options{APIURL: srv.APIURL(), APIKey: linearKey})
+	p, err := linear.New(linear.Options{Options: kit.Options{APIURL: srv.APIURL(), Token: linearKey}})
 	if err != nil {
 		t.Fatal(err)
 	}

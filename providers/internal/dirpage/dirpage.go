@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 )
@@ -31,8 +30,7 @@ func Offset(cursor string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(cursor, prefix))
 	if !strings.HasPrefix(cursor, prefix) || err != nil || n < 0 {
-		return 0, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"cursor %q is not a next_cursor forge_list_dir gave; omit it for the first page", cursor)
+		return 0, handler.InvalidArgument("cursor %q is not a next_cursor forge_list_dir gave; omit it for the first page", cursor)
 	}
 	return n, nil
 }
@@ -48,8 +46,7 @@ func Cut(out *forgev1.DirListing, cursor string) error {
 	}
 	all := len(out.Entries)
 	if off > all || off == all && off > 0 {
-		return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
-			"cursor %q is past the directory's %d entries (it changed since, or the cursor is not one forge_list_dir gave)", cursor, all)
+		return handler.InvalidArgument("cursor %q is past the directory's %d entries (it changed since, or the cursor is not one forge_list_dir gave)", cursor, all)
 	}
 	end := min(off+Size, all)
 	out.Entries = out.Entries[off:end]

@@ -11,19 +11,8 @@ import (
 	"strings"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
-)
-
-const (
-	codeInvalid     = gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT
-	codeNotFound    = gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND
-	codeDenied      = gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED
-	codeUnauth      = gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED
-	codeUnavailable = gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE
-	codeInternal    = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
-	codeCondition   = gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION
 )
 
 // StatusError is a client library call's failure together with the
@@ -109,7 +98,7 @@ func Map(what string, err error, r *redact.Redactor, classify func(error) *handl
 	case errors.As(err, &large):
 		// Before any forge's classify, which would call it internal: an
 		// answer past the cap is the forge's excess, said in the cap's words.
-		e = handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "%s: %v", what, large)
+		e = handler.ResourceExhausted("%s: %v", what, large)
 	default:
 		e = classify(err)
 		e.Message = what + ": " + e.Message
@@ -129,19 +118,19 @@ func (f *Forge) classify(err error) *handler.Error {
 	)
 	switch {
 	case errors.As(err, &egress):
-		return handler.Errorf(codeCondition, "%v", egress)
+		return handler.FailedPrecondition("%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
-		return handler.Errorf(codeUnavailable, "%s did not answer within %s", f.Name, f.Timeout)
+		return handler.Unavailable("%s did not answer within %s", f.Name, f.Timeout)
 	case errors.Is(err, context.Canceled):
-		return handler.Errorf(codeUnavailable, "canceled before %s answered", f.Name)
+		return handler.Unavailable("canceled before %s answered", f.Name)
 	case errors.As(err, &status) && status.Status >= 300:
 		return f.byStatus(status)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
-		return handler.Errorf(codeUnavailable, "%s's answer is not the JSON its API documents (%v)", f.Name, err)
+		return handler.Unavailable("%s's answer is not the JSON its API documents (%v)", f.Name, err)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return handler.Errorf(codeUnavailable, "%s unreachable: %v", f.Name, err)
+		return handler.Unavailable("%s unreachable: %v", f.Name, err)
 	default:
-		return handler.Errorf(codeInternal, "%v", err)
+		return handler.Internal("%v", err)
 	}
 }
 
@@ -158,27 +147,27 @@ func (f *Forge) byStatus(e *StatusError) *handler.Error {
 	}
 	switch s := e.Status; {
 	case s >= 300 && s < 400:
-		return handler.Errorf(codeCondition, "%s answered %s with a %d redirect, which is not followed on writes; nothing was written (%s)", f.Name, method, s, f.Moved)
+		return handler.FailedPrecondition("%s answered %s with a %d redirect, which is not followed on writes; nothing was written (%s)", f.Name, method, s, f.Moved)
 	case s == http.StatusBadRequest, s == http.StatusUnprocessableEntity, s == http.StatusRequestEntityTooLarge:
-		return handler.Errorf(codeInvalid, "%s", msg)
+		return handler.InvalidArgument("%s", msg)
 	case s == http.StatusUnauthorized:
-		return handler.Errorf(codeUnauth, "%s (the configured token is missing, expired or revoked)", msg)
+		return handler.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
 	case s == http.StatusTooManyRequests, s == http.StatusForbidden && e.Header.Get("Retry-After") != "":
 		// A 429, or a 403 that names a wait (a proxy's or an instance's
 		// limit), is a rate limit.
 		return f.limited(msg, e.Header)
 	case s == http.StatusForbidden:
-		return handler.Errorf(codeDenied, "%s", msg)
+		return handler.PermissionDenied("%s", msg)
 	case s == http.StatusNotFound:
-		return handler.Errorf(codeNotFound, "%s (it does not exist, or the credential cannot see it)", msg)
+		return handler.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
 	case s == http.StatusConflict, s == http.StatusMethodNotAllowed, s == http.StatusNotAcceptable:
 		// Refusals of a write the state forbids: a merge that cannot
 		// happen, a head that moved.
-		return handler.Errorf(codeCondition, "%s", msg)
+		return handler.FailedPrecondition("%s", msg)
 	case s >= 500:
-		return handler.Errorf(codeUnavailable, "%s", msg)
+		return handler.Unavailable("%s", msg)
 	default:
-		return handler.Errorf(codeInternal, "%s", msg)
+		return handler.Internal("%s", msg)
 	}
 }
 

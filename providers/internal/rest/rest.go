@@ -18,7 +18,6 @@ import (
 	"strings"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 )
@@ -127,7 +126,9 @@ func Limited(msg string, wait time.Duration) *handler.Error {
 		wait = UnspecifiedWait
 	}
 	wait = min(max(wait.Round(time.Second), time.Second), MaxWait)
-	return &handler.Error{Code: gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, Message: msg, RetryAfter: wait}
+	e := handler.ResourceExhausted("%s", msg)
+	e.RetryAfter = wait
+	return e
 }
 
 // MaxMessage bounds an error message built from a response body, which the
