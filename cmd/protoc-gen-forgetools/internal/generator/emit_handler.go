@@ -66,7 +66,7 @@ func (e *emitter) interfaces(ts *toolset) {
 	for _, c := range order {
 		var methods []jen.Code
 		for _, t := range by[c] {
-			for _, line := range wrap(t.arm.GoName+" serves "+t.name+": "+t.opts.GetDescription(), 73) {
+			for _, line := range append(wrap(t.arm.GoName+" serves "+t.name+": "+t.opts.GetDescription(), 73), protoComment(t.arm)...) {
 				methods = append(methods, jen.Comment(line))
 			}
 			methods = append(methods, jen.Id(t.arm.GoName).Add(e.method(t)))
@@ -161,7 +161,7 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 		field("Serve", jen.Id(serveFunc(t.name))),
 		field("Wrap", jen.Id(wrapFunc(ts.name, string(t.resultArm.Desc.Name())))),
 	)
-	e.doc(armVar(t.name) + " is the " + string(t.arm.Desc.Name()) + " arm (" + t.name + ").")
+	e.armDoc(armVar(t.name)+" is the "+string(t.arm.Desc.Name())+" arm ("+t.name+").", t.arm)
 	e.f.Var().Id(armVar(t.name)).Op("=").Op("&").Qual(handlerPkg, "Arm").Add(lines(items...))
 
 	iface := capabilityIface(ts.name, t.capability)

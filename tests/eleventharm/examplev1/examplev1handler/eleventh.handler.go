@@ -30,6 +30,8 @@ type ForgeIssuesHandler interface {
 	// CloseIssue serves forge_close_issue: Close an issue, optionally with a
 	// closing comment. Never write an attribution header; the gateway stamps
 	// one.
+	//
+	// The eleventh arm: a proto change alone adds the tool.
 	CloseIssue(ctx context.Context, c handler.Call, req *examplev1.CloseIssueRequest) (*forgev1.Issue, error)
 }
 
@@ -64,6 +66,8 @@ var ForgeTable = &handler.Table{
 }
 
 // forgeCloseIssueArm is the close_issue arm (forge_close_issue).
+//
+// The eleventh arm: a proto change alone adds the tool.
 var forgeCloseIssueArm = &handler.Arm{
 	Name:       "close_issue",
 	Tool:       "forge_close_issue",
@@ -98,7 +102,7 @@ func scopeForgeCloseIssue(m proto.Message) string {
 func textsForgeCloseIssue(m proto.Message) []handler.Text {
 	req := m.(*examplev1.CloseIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "comment", Value: &req.Comment, Attribution: handler.Stamp},
+		{Path: "comment", Value: &req.Comment, Attribution: handler.Stamp},
 	}
 }
 

@@ -403,7 +403,7 @@ func scopeForgeCommentOnIssue(m proto.Message) string {
 func textsForgeCommentOnIssue(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CommentOnIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -446,7 +446,7 @@ func scopeForgeCommentOnPullRequest(m proto.Message) string {
 func textsForgeCommentOnPullRequest(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CommentOnPullRequestRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -546,7 +546,7 @@ func scopeForgeCreateIssue(m proto.Message) string {
 func textsForgeCreateIssue(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CreateIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -590,7 +590,7 @@ func scopeForgeCreatePullRequest(m proto.Message) string {
 func textsForgeCreatePullRequest(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CreatePullRequestRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -721,7 +721,7 @@ func scopeForgeReadFile(m proto.Message) string {
 func pathsForgeReadFile(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.ReadFileRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
@@ -761,7 +761,7 @@ func scopeForgeListDir(m proto.Message) string {
 func pathsForgeListDir(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.ListDirRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
@@ -967,7 +967,7 @@ func scopeForgeWriteFile(m proto.Message) string {
 func pathsForgeWriteFile(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.WriteFileRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
