@@ -5,13 +5,32 @@ import (
 	"fmt"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
+
+// Code is an in-band error code: a value of optionsv1.ErrorCode, the
+// contract's own vocabulary, or of an enum numbered like it. The forge
+// table's gatewayv1.ErrorCode is one (a test holds them equal number for
+// number and name for name), so a provider written against it needs no
+// change; what a code means is its number (CodeOf).
+type Code interface {
+	protoreflect.Enum
+	String() string
+}
+
+// CodeOf is c in the contract's vocabulary; ERROR_CODE_UNSPECIFIED for nil.
+func CodeOf(c Code) optionsv1.ErrorCode {
+	if c == nil {
+		return optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED
+	}
+	return optionsv1.ErrorCode(c.Number())
+}
 
 // Error is a provider failure the gateway returns in-band.
 type Error struct {
-	Code    gatewayv1.ErrorCode
+	Code    Code
 	Message string
 	// RetryAfter is set when the forge rate-limited the call.
 	RetryAfter time.Duration
@@ -20,7 +39,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with a formatted message.
-func Errorf(code gatewayv1.ErrorCode, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
