@@ -30,7 +30,7 @@ type Config struct {
 	// (tool).scope is SCOPE_OWN_STATE), such as reading the events of every
 	// subscription; nil answers them unimplemented. It is a provider that
 	// reaches no forge: its Ref is not a configured forge.
-	State handler.Provider
+	State Provider
 	// Logger receives one line per call; nil means slog.Default().
 	Logger *slog.Logger
 	// DedupWindow is how long the gateway replays a create that came
@@ -119,7 +119,7 @@ type Token struct {
 type Forge struct {
 	// Provider serves the arms whose generated handler interfaces it
 	// implements.
-	Provider handler.Provider
+	Provider Provider
 	// Default makes this the forge a call without a selector goes to; with
 	// none marked, the first forge is the default.
 	Default bool
@@ -183,7 +183,7 @@ type checked struct {
 	registry *registry
 	// dedupWindow is the replay window of derived keys; <= 0 means none.
 	dedupWindow time.Duration
-	state       handler.Provider
+	state       Provider
 	// def is the default forge, which a scope entry naming none covers.
 	def          coordinate
 	scopeRefresh time.Duration

@@ -40,7 +40,7 @@ const createGrace = 2 * time.Minute
 // creates inside the store's transaction, so the key, the artifact and its
 // ownership row commit together (createInTx); any other runs under the
 // memo's lease (createLeased).
-func (s *Service) once(ctx context.Context, o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
+func (s *Service) once(ctx context.Context, o *operation, p Provider, req proto.Message) (proto.Message, error) {
 	fp, err := fingerprint(o.arm.Name, p, o.req) // before stamping: a retry from another session still matches
 	if err != nil {
 		return nil, err
@@ -78,7 +78,7 @@ type dedupKey struct {
 
 // createInTx creates in the store's transaction (store.CreateTx): the
 // provider joins it through the context.
-func (s *Service) createInTx(ctx, cctx context.Context, o *operation, p handler.Provider, req proto.Message, k dedupKey) (proto.Message, *store.Artifact, error) {
+func (s *Service) createInTx(ctx, cctx context.Context, o *operation, p Provider, req proto.Message, k dedupKey) (proto.Message, *store.Artifact, error) {
 	var out proto.Message
 	done, err := s.store.CreateTx(ctx, cctx, store.Create{
 		Account: o.acct.Name, Key: k.key, Fingerprint: k.fingerprint, Window: k.window,
@@ -109,7 +109,7 @@ type providerError struct{ error }
 // createLeased reserves the key with a lease, creates, and records the
 // result: a crash between the forge write and the record leaves an
 // artifact the memo does not know.
-func (s *Service) createLeased(ctx, cctx context.Context, o *operation, p handler.Provider, req proto.Message, k dedupKey) (proto.Message, *store.Artifact, error) {
+func (s *Service) createLeased(ctx, cctx context.Context, o *operation, p Provider, req proto.Message, k dedupKey) (proto.Message, *store.Artifact, error) {
 	r, done, err := s.store.Reserve(ctx, o.acct.Name, k.key, k.fingerprint, k.window)
 	if err != nil {
 		return nil, nil, s.unreserved(ctx, o, err)
@@ -181,7 +181,7 @@ func (s *Service) replay(o *operation, a *store.Artifact) proto.Message {
 
 // fingerprint identifies a create request: the arm, the resolved forge and
 // the request's deterministic encoding.
-func fingerprint(arm string, p handler.Provider, req proto.Message) (string, error) {
+func fingerprint(arm string, p Provider, req proto.Message) (string, error) {
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(req)
 	if err != nil {
 		return "", err

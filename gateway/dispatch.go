@@ -44,7 +44,7 @@ func (s *Service) dispatch(ctx context.Context, o *operation, req proto.Message)
 
 // check authenticates, validates and scopes the call and resolves its
 // forge.
-func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (handler.Provider, error) {
+func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (Provider, error) {
 	o.acct = s.cfg.accounts[o.id.Account]
 	if o.acct == nil || !validName(o.id.Session) {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
@@ -79,13 +79,13 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (h
 
 // scopeRepository scopes a call by the repository it names and resolves
 // the forge its selector names.
-func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
+func (s *Service) scopeRepository(o *operation) (Provider, error) {
 	o.repo = o.arm.ScopeKey(o.req)
 	if !validRepo(o.repo) {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"repo %q is not \"owner/name\", a nested \"group/sub/name\" (at most 22 segments) or a team key (letters, digits, '.', '_' and '-' between slashes)", o.repo)
 	}
-	p, fe := s.cfg.registry.resolve(o.env.Forge)
+	p, fe := s.cfg.registry.resolve(selectorOf(o.env))
 	if fe != nil {
 		return nil, inBand{fe}
 	}
@@ -105,7 +105,7 @@ func (s *Service) scopeRepository(o *operation) (handler.Provider, error) {
 // subscriptions by the stored subscription's repository, and sends it to
 // the subscription's forge: an account whose scope no longer covers it
 // cannot touch it either.
-func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.Provider, error) {
+func (s *Service) scopeSubscription(ctx context.Context, o *operation) (Provider, error) {
 	id := o.arm.ScopeKey(o.req)
 	sub, err := s.store.Subscription(ctx, o.acct.Name, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -137,12 +137,12 @@ func (s *Service) scopeSubscription(ctx context.Context, o *operation) (handler.
 // scopeOwnState sends a call about the caller's own gateway state to the
 // state provider. It names no forge, so a selector is refused rather than
 // silently ignored; what the provider reads is limited by Call.InScope.
-func (s *Service) scopeOwnState(o *operation) (handler.Provider, error) {
+func (s *Service) scopeOwnState(o *operation) (Provider, error) {
 	if s.cfg.state == nil {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
 			"%s reads state this gateway does not keep (it is configured without a state provider)", o.tool)
 	}
-	if o.env.Forge.GetProvider() != 0 || o.env.Forge.GetHost() != "" {
+	if sel := selectorOf(o.env); sel.GetProvider() != 0 || sel.GetHost() != "" {
 		return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 			"%s without a subscription reads your own state across every forge: omit forge_provider and forge_host", o.tool)
 	}
@@ -165,5 +165,5 @@ func (s *Service) failed(o *operation, err error) (proto.Message, *gatewayv1.For
 	if unexpected {
 		cause = err
 	}
-	return o.table.Error(o.env.CallID, fe), fe, cause
+	return o.table.Error(o.env.CallID, callError(fe)), fe, cause
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -39,7 +40,9 @@ func (s *Service) mapError(err error) (fe *gatewayv1.ForgeCallError, unexpected 
 		return ib.ForgeCallError, false
 	}
 	if pe, ok := handler.AsError(err); ok {
-		code := pe.Code
+		// The contract's codes are the forge table's, number for number
+		// (TestErrorCodesMatch).
+		code := gatewayv1.ErrorCode(handler.CodeOf(pe.Code))
 		if code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			code = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
 		}
@@ -60,7 +63,7 @@ func (s *Service) mapError(err error) (fe *gatewayv1.ForgeCallError, unexpected 
 // provider's own terms when it has them (handler.Explainer), else "gitea
 // has no pull requests, so create_pull_request cannot run on forge
 // gitea/git.example.com". Other errors pass through.
-func explain(o *operation, p handler.Provider, err error) error {
+func explain(o *operation, p Provider, err error) error {
 	var u *handler.UnimplementedError
 	if !errors.As(err, &u) {
 		return err
@@ -72,6 +75,11 @@ func explain(o *operation, p handler.Provider, err error) error {
 	}
 	return refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, "%s has no %s, so %s cannot run on forge %s",
 		providerName(p.Ref().GetProvider()), strings.ReplaceAll(u.Capability, "_", " "), u.Arm, o.forge)
+}
+
+// callError is fe in the contract's vocabulary, for a table's Error.
+func callError(fe *gatewayv1.ForgeCallError) *optionsv1.CallError {
+	return &optionsv1.CallError{Code: optionsv1.ErrorCode(fe.GetCode()), Message: fe.GetMessage(), RetryAfterMs: fe.GetRetryAfterMs()}
 }
 
 // retryAfterMillis rounds up, so a wait of 1.2ms is never reported as 1ms

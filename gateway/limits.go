@@ -124,7 +124,7 @@ func (b *bucket) wait(need float64) time.Duration {
 }
 
 // limited runs the call within its account's limits (see run).
-func (s *Service) limited(ctx context.Context, o *operation, p handler.Provider) (proto.Message, error) {
+func (s *Service) limited(ctx context.Context, o *operation, p Provider) (proto.Message, error) {
 	release, err := s.admit(o)
 	if err != nil {
 		return nil, err

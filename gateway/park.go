@@ -23,7 +23,7 @@ const DefaultApprovalExpiry = 24 * time.Hour
 // arm's result or the error): refused by a deny rule, parked for an
 // operator, or answered from the decision on the same call parked
 // earlier. An approved call being run is not gated again.
-func (s *Service) gate(ctx context.Context, o *operation, p handler.Provider) (res proto.Message, parked bool, err error) {
+func (s *Service) gate(ctx context.Context, o *operation, p Provider) (res proto.Message, parked bool, err error) {
 	if o.approved != "" {
 		return nil, false, nil
 	}
@@ -39,7 +39,7 @@ func (s *Service) gate(ctx context.Context, o *operation, p handler.Provider) (r
 // model. The identical call made again (same account, same digest) adds
 // nothing: before a decision it gets the same approval id, after an
 // approval the stored result, after a denial the operator's reason.
-func (s *Service) park(ctx context.Context, o *operation, p handler.Provider, holds []hold) (proto.Message, error) {
+func (s *Service) park(ctx context.Context, o *operation, p Provider, holds []hold) (proto.Message, error) {
 	req := o.req
 	if o.arm.Texts != nil {
 		req = proto.Clone(o.req)
@@ -196,7 +196,7 @@ func (s *Service) storedResult(t *handler.Table, arm *handler.Arm, a store.Appro
 // stamped request and the forge that resolved, so neither a later
 // argument nor a change of default forge alters what the operator
 // approved.
-func (s *Service) parkedEnvelope(o *operation, p handler.Provider, req proto.Message) (proto.Message, error) {
+func (s *Service) parkedEnvelope(o *operation, p Provider, req proto.Message) (proto.Message, error) {
 	env := proto.Clone(o.envelope).ProtoReflect()
 	fields := env.Descriptor().Fields()
 	arm := fields.ByName(protoreflect.Name(o.arm.Name))

@@ -153,7 +153,7 @@ func sortedKeys(m map[string]Decision) []string {
 // holds collects every reason o waits for an operator: the account's
 // policy here (a deny refuses the call), and any further rule a session
 // keeps. Empty lets the call run.
-func (s *Service) holds(ctx context.Context, o *operation, p handler.Provider) ([]hold, error) {
+func (s *Service) holds(ctx context.Context, o *operation, p Provider) ([]hold, error) {
 	holds, err := s.policyHolds(ctx, o, p)
 	if err != nil {
 		return nil, err
@@ -168,7 +168,7 @@ func (s *Service) holds(ctx context.Context, o *operation, p handler.Provider) (
 // policyHolds applies the account's policy to o: every rule that matches
 // (level, action class, risk, the unreviewed merge), the strictest
 // deciding. It fills in o.risk and o.escalations.
-func (s *Service) policyHolds(ctx context.Context, o *operation, p handler.Provider) ([]hold, error) {
+func (s *Service) policyHolds(ctx context.Context, o *operation, p Provider) ([]hold, error) {
 	pol := &o.acct.policy
 	o.risk = o.arm.Risk
 	if o.arm.Approval != handler.ApprovalRead {
@@ -240,7 +240,7 @@ func (r *rules) add(d Decision, rule, reason string) {
 // mergeRule holds (or denies) a merge into the default branch that no one
 // but the caller approved, as the provider reports it. A provider that
 // cannot say is not asked; the push rule still applies to it.
-func (s *Service) mergeRule(ctx context.Context, o *operation, p handler.Provider, r *rules) error {
+func (s *Service) mergeRule(ctx context.Context, o *operation, p Provider, r *rules) error {
 	mr, ok := p.(handler.MergeReviewer)
 	if !ok {
 		return nil
@@ -273,7 +273,7 @@ func (s *Service) PolicyFor(ctx context.Context, id Identity, req proto.Message)
 	if o.arm, o.req, o.env = t.Split(req); o.arm == nil || o.acct == nil {
 		return nil, fmt.Errorf("gateway: the request names no arm, or %q no account", id.Account)
 	}
-	p, fe := s.cfg.registry.resolve(o.env.Forge)
+	p, fe := s.cfg.registry.resolve(selectorOf(o.env))
 	if fe != nil {
 		return nil, inBand{fe}
 	}

@@ -4,7 +4,6 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/handler"
 )
 
 // What the gateway writes down about a call it created something with, in
@@ -15,7 +14,7 @@ import (
 // describes (kind = the result arm; number and id from the result's
 // artifact fields; the repository as the call named it), at the result's
 // URL.
-func (s *Service) ownership(o *operation, p handler.Provider, out proto.Message) store.Ownership {
+func (s *Service) ownership(o *operation, p Provider, out proto.Message) store.Ownership {
 	m := out.ProtoReflect()
 	number, id := artifactOf(m)
 	return store.Ownership{

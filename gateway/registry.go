@@ -7,7 +7,6 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -19,17 +18,17 @@ type coordinate struct {
 
 // registry resolves a request's forge selector to a configured provider.
 type registry struct {
-	byCoord map[coordinate]handler.Provider
+	byCoord map[coordinate]Provider
 	// first is each provider's default instance: its first configured one.
-	first map[forgev1.ForgeProvider]handler.Provider
-	def   handler.Provider
+	first map[forgev1.ForgeProvider]Provider
+	def   Provider
 }
 
 func newRegistry(forges []Forge) (*registry, error) {
 	if len(forges) == 0 {
 		return nil, errors.New("config has no forges")
 	}
-	r := &registry{byCoord: map[coordinate]handler.Provider{}, first: map[forgev1.ForgeProvider]handler.Provider{}}
+	r := &registry{byCoord: map[coordinate]Provider{}, first: map[forgev1.ForgeProvider]Provider{}}
 	for i, f := range forges {
 		if f.Provider == nil || f.Provider.Ref() == nil {
 			return nil, fmt.Errorf("forge %d has no provider", i)
@@ -62,7 +61,7 @@ func newRegistry(forges []Forge) (*registry, error) {
 // resolve maps a selector to its provider: none (or an empty one) is the
 // default forge; a provider without a host is that provider's default
 // instance; anything not configured is not_found, never another forge.
-func (r *registry) resolve(sel *forgev1.ForgeRef) (handler.Provider, *gatewayv1.ForgeCallError) {
+func (r *registry) resolve(sel *forgev1.ForgeRef) (Provider, *gatewayv1.ForgeCallError) {
 	p, h := sel.GetProvider(), strings.ToLower(sel.GetHost())
 	switch {
 	case p == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED && h == "":

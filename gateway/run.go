@@ -22,7 +22,7 @@ const storeGrace = 10 * time.Second
 // run performs the arm on provider p (every check has passed): the
 // attribution policy on a copy of the request, then the provider call,
 // once per idempotency key when the arm carries one.
-func (s *Service) run(ctx context.Context, o *operation, p handler.Provider) (proto.Message, error) {
+func (s *Service) run(ctx context.Context, o *operation, p Provider) (proto.Message, error) {
 	req := o.req
 	// An approved call runs as parked: its texts were stamped then.
 	if o.arm.Texts != nil && o.approved == "" {
@@ -52,13 +52,16 @@ func (o *operation) call() handler.Call {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
 	if o.scope == handler.ScopeOwnState {
-		c.InScope = o.sc.allowsRepo
+		c.InScope = func(sel proto.Message, repo string) bool {
+			ref, ok := sel.(*forgev1.ForgeRef)
+			return ok && o.sc.allowsRepo(ref, repo)
+		}
 	}
 	return c
 }
 
 // serve calls the provider and prepares its answer for the caller.
-func (s *Service) serve(ctx context.Context, o *operation, p handler.Provider, c handler.Call, req proto.Message) (proto.Message, error) {
+func (s *Service) serve(ctx context.Context, o *operation, p Provider, c handler.Call, req proto.Message) (proto.Message, error) {
 	out, err := o.arm.Serve(ctx, p, c, req)
 	if err != nil {
 		return nil, explain(o, p, err)

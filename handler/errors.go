@@ -5,13 +5,49 @@ import (
 	"fmt"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
+
+// Code is an in-band error code: a value of optionsv1.ErrorCode, the
+// contract's own vocabulary, or of any enum whose values carry the same
+// model names ((forgetools.options.v1.value).name: "not_found"). The forge
+// table's gatewayv1.ErrorCode is one, so a provider written against it
+// needs no change; what a code means is its model name (CodeOf).
+type Code interface {
+	protoreflect.Enum
+	String() string
+}
+
+// CodeOf is c in the contract's vocabulary, by model name;
+// ERROR_CODE_UNSPECIFIED for nil or a value whose name is no code (which
+// the gateway answers as internal).
+func CodeOf(c Code) optionsv1.ErrorCode {
+	switch v := c.(type) {
+	case nil:
+		return optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED
+	case optionsv1.ErrorCode:
+		return v
+	}
+	return codesByName[vocab.Name(c)]
+}
+
+// codesByName is optionsv1.ErrorCode by model name.
+var codesByName = func() map[string]optionsv1.ErrorCode {
+	values := optionsv1.ErrorCode(0).Descriptor().Values()
+	m := make(map[string]optionsv1.ErrorCode, values.Len())
+	for i := range values.Len() {
+		c := optionsv1.ErrorCode(values.Get(i).Number())
+		m[vocab.Name(c)] = c
+	}
+	return m
+}()
 
 // Error is a provider failure the gateway returns in-band.
 type Error struct {
-	Code    gatewayv1.ErrorCode
+	Code    Code
 	Message string
 	// RetryAfter is set when the forge rate-limited the call.
 	RetryAfter time.Duration
@@ -22,7 +58,7 @@ type Error struct {
 func (e *Error) Error() string { return e.Message }
 
 // Errorf returns an *Error with a formatted message.
-func Errorf(code gatewayv1.ErrorCode, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 

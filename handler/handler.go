@@ -10,9 +10,7 @@
 // The gateway reads the Table and never names an arm.
 package handler
 
-import (
-	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-)
+import "google.golang.org/protobuf/proto"
 
 // SupportPackageIsVersion1 is referenced by generated code: a build fails
 // when the generated package and this one disagree on the contract.
@@ -44,21 +42,19 @@ type Call struct {
 	// branch and opens a pull request.
 	PushToDefaultBranch bool
 	// InScope reports whether the account's scope covers a repository on
-	// a forge. It
-	// is set on calls scoped by the caller's own state (ScopeOwnState),
-	// which gather what the account holds across repositories and must
-	// leave out what its scope no longer covers; nil on other calls, which
-	// the gateway has scoped already.
-	InScope func(forge *forgev1.ForgeRef, repo string) bool
+	// the backend a selector names (for the forge table, a
+	// *forgev1.ForgeRef). It is set on calls scoped by the caller's own
+	// state (ScopeOwnState), which gather what the account holds across
+	// repositories and must leave out what its scope no longer covers; nil
+	// on other calls, which the gateway has scoped already.
+	InScope func(selector proto.Message, repo string) bool
 }
 
-// Provider is a configured forge instance. It serves the arms whose
-// generated handler interface it implements (usually by embedding the
-// table's Unimplemented handler and overriding what its forge can do).
-type Provider interface {
-	// Ref is the coordinate this provider serves.
-	Ref() *forgev1.ForgeRef
-}
+// A provider serves the arms whose generated handler interfaces it
+// implements (usually by embedding the table's Unimplemented handler and
+// overriding what its backend can do). How the gateway knows which backend
+// it is (the forge gateway: a Ref method returning its forge coordinate)
+// is the gateway's business, not the contract's.
 
 // Explainer is implemented by providers that say in their forge's own terms
 // why a capability is missing ("Linear has no pull requests"); the gateway

@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/proto"
-
-	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 )
 
 // MergeReviewer is implemented by a provider that can tell the gateway,
@@ -42,7 +40,10 @@ type MergeFacts struct {
 // every identity in self (the caller's own, on each credential the
 // provider holds: a second credential of the same account is not someone
 // else). A "comment" review changes no one's verdict.
-func OtherApprovers(reviews []*forgev1.Review, self ...string) []string {
+//
+// A review is anything with an author and a verdict in the tool
+// vocabulary (a *forgev1.Review).
+func OtherApprovers[R Review](reviews []R, self ...string) []string {
 	verdict := map[string]string{}
 	var order []string
 	for _, r := range reviews {
@@ -62,4 +63,10 @@ func OtherApprovers(reviews []*forgev1.Review, self ...string) []string {
 		}
 	}
 	return out
+}
+
+// Review is what OtherApprovers reads of a review.
+type Review interface {
+	GetAuthor() string
+	GetVerdict() string
 }

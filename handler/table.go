@@ -4,8 +4,7 @@ import (
 	"context"
 
 	"github.com/forgetools/forgetools/approval"
-	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -25,16 +24,23 @@ type Table struct {
 	// message and the envelope fields. The arm is nil when the request
 	// names none (or one this table does not know).
 	Split func(req proto.Message) (*Arm, proto.Message, Envelope)
-	// Error puts an in-band error into a result envelope.
-	Error func(callID string, e *gatewayv1.ForgeCallError) proto.Message
+	// Error puts an in-band error into a result envelope: into the table's
+	// error arm, converted to its message when that is not a CallError.
+	Error func(callID string, e *optionsv1.CallError) proto.Message
 }
 
-// Envelope is what a request carries besides its arm.
+// Envelope is what a request carries besides its arm, found by the
+// (envelope).role options of the dispatch message's fields.
 type Envelope struct {
+	// CallID is the ENVELOPE_ROLE_CALL_ID field.
 	CallID string
-	// Forge is the selector; nil when the call names none.
-	Forge *forgev1.ForgeRef
-	// ClientRequestID is the idempotency key; "" when none was sent.
+	// Selector is the ENVELOPE_ROLE_FORGE_SELECTOR field as the table
+	// declares it (a *forgev1.ForgeRef for the forge table); nil when the
+	// call names none or the table has none. The gateway reads the type it
+	// routes by.
+	Selector proto.Message
+	// ClientRequestID is the ENVELOPE_ROLE_IDEMPOTENCY_KEY field; "" when
+	// none was sent.
 	ClientRequestID string
 }
 

@@ -21,7 +21,7 @@ const DefaultLimit = 20
 // forge_get_events for a call that names no subscription, from every
 // subscription of the caller's account still in its scope. It reaches no
 // forge.
-func State(st *store.Store) handler.Provider {
+func State(st *store.Store) Provider {
 	return &state{store: st}
 }
 
@@ -37,6 +37,15 @@ func (s *state) GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.Ge
 	return readEvents(ctx, s.store, c, req)
 }
 
+// inScope is the call's scope check for the store, which keys events by
+// forge coordinate; nil when the call carries none.
+func inScope(c handler.Call) func(*forgev1.ForgeRef, string) bool {
+	if c.InScope == nil {
+		return nil
+	}
+	return func(ref *forgev1.ForgeRef, repo string) bool { return c.InScope(ref, repo) }
+}
+
 // readEvents acknowledges what the call's after says was read, then
 // returns the session's next page.
 func readEvents(ctx context.Context, st *store.Store, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
@@ -46,7 +55,7 @@ func readEvents(ctx context.Context, st *store.Store, c handler.Call, req *gatew
 	}
 	page, err := st.ReadEvents(ctx, store.EventQuery{
 		Account: c.Account, Session: c.Session, SubscriptionID: req.GetSubscriptionId(),
-		After: req.After, Limit: limit, InScope: c.InScope,
+		After: req.After, Limit: limit, InScope: inScope(c),
 	})
 	if err != nil {
 		return nil, err

@@ -32,7 +32,8 @@ import (
 
 // Provider is a forge provider of the forge table.
 type Provider interface {
-	handler.Provider
+	// Ref is the coordinate the provider serves (gateway.Provider).
+	Ref() *forgev1.ForgeRef
 	gatewayv1handler.ForgeHandler
 }
 

@@ -18,7 +18,7 @@ import (
 )
 
 // How `forgetools serve` puts the pieces together: a store, the forges
-// (any handler.Provider, with subscriptions kept in the store; the CLI uses
+// (any gateway.Provider, with subscriptions kept in the store; the CLI uses
 // providers/local on st.DB()), the accounts, then the listeners.
 func Example() {
 	ctx := context.Background()

@@ -414,7 +414,13 @@ func (f *Forge) Watch(_ context.Context, c handler.Call, req *gatewayv1.Subscrib
 
 // IssuesOnly is f seen as a forge with issues and nothing else (Linear's
 // shape): no pull requests, reviews or notifications.
-func (f *Forge) IssuesOnly() handler.Provider { return issuesOnly{f} }
+func (f *Forge) IssuesOnly() Provider { return issuesOnly{f} }
+
+// Provider is a forge the gateway routes calls to (gateway.Provider, which
+// this package cannot name: the gateway's tests use it).
+type Provider interface {
+	Ref() *forgev1.ForgeRef
+}
 
 type issuesOnly struct{ f *Forge }
 

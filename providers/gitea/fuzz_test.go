@@ -70,7 +70,7 @@ func FuzzErrorAnswer(f *testing.F) {
 			h.Set("X-RateLimit-Reset", reset)
 		}
 		e := p.mapError("create issue in o/n", &rest.StatusError{Status: status, Header: h, Method: "POST", Err: errors.New(message)})
-		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(fuzzToken[4:20])) {

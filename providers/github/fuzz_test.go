@@ -78,7 +78,7 @@ func FuzzErrorAnswer(f *testing.F) {
 			return
 		}
 		e := p.mapError("create issue in o/n", err)
-		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {

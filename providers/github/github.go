@@ -68,7 +68,6 @@ type Provider struct {
 }
 
 var (
-	_ handler.Provider                          = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)

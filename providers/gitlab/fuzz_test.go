@@ -87,7 +87,7 @@ func FuzzErrorAnswer(f *testing.F) {
 			return
 		}
 		e := p.mapError("create issue in a/b", fail(&gl.Response{Response: resp}, err))
-		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code)]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(fuzzToken[4:20])) {

@@ -74,7 +74,6 @@ type Provider struct {
 }
 
 var (
-	_ handler.Provider                          = (*Provider)(nil)
 	_ handler.Explainer                         = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)

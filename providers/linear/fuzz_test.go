@@ -42,7 +42,7 @@ func FuzzInterpret(f *testing.F) {
 		if !ok {
 			t.Fatalf("error %T is not a *handler.Error", err)
 		}
-		if _, defined := gatewayv1.ErrorCode_name[int32(e.Code)]; !defined || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, defined := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !defined || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("undefined code %v", e.Code)
 		}
 		if strings.Contains(e.Message, testKey) {

@@ -114,7 +114,6 @@ type Provider struct {
 // The provider serves issues and nothing else; the gateway relies on these
 // type assertions failing for the other capabilities.
 var (
-	_ handler.Provider                    = (*Provider)(nil)
 	_ handler.Explainer                   = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler = (*Provider)(nil)
 )

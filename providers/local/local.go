@@ -180,7 +180,6 @@ type Forge struct {
 }
 
 var (
-	_ handler.Provider                          = (*Forge)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Forge)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Forge)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Forge)(nil)

@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 
 	notesv1 "example.com/notes/gen/notes/v1"
@@ -60,7 +60,7 @@ func (s *Service) ListNotes(_ context.Context, _ handler.Call, req *notesv1.List
 	defer s.mu.Unlock()
 	book, ok := s.books[req.GetNotebook()]
 	if !ok {
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "notebook %s has no notes", req.GetNotebook())
+		return nil, handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "notebook %s has no notes", req.GetNotebook())
 	}
 	limit := 20
 	if req.Limit != nil {

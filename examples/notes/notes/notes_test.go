@@ -3,7 +3,11 @@ package notes_test
 import (
 	"context"
 	"encoding/json"
+	"go/parser"
+	"go/token"
 	"log/slog"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,5 +115,27 @@ func TestNotesExport(t *testing.T) {
 	}
 	if p := schema.Properties["labels"]; p.Type != "object" || p.PropertyNames["pattern"] != "^[a-z]+$" {
 		t.Errorf("labels = %+v, want a map with its key pattern", p)
+	}
+}
+
+// The generated server side of a table that names no forge type names none
+// either: the contract (handler) and the options vocabulary are all it
+// builds on.
+func TestGeneratedServerSideNamesNoForgeType(t *testing.T) {
+	files, err := filepath.Glob("../gen/notes/v1/notesv1handler/*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no generated handler files (%v): run buf generate first", err)
+	}
+	for _, path := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if strings.Contains(p, "/gen/forgetools/gateway/") || strings.Contains(p, "/gen/forgetools/forge/") {
+				t.Errorf("%s imports the forge type package %s", path, p)
+			}
+		}
 	}
 }

@@ -104,6 +104,30 @@ func (e *emitter) doc(text string) {
 	}
 }
 
+// protoComment returns the leading comment the proto gives f, one string
+// per line (an empty string for a blank line), ready to follow a generated
+// doc comment after a blank comment line; nil when it has none.
+func protoComment(f *protogen.Field) []string {
+	text := strings.TrimSpace(string(f.Comments.Leading))
+	if text == "" {
+		return nil
+	}
+	out := []string{""}
+	for _, line := range strings.Split(text, "\n") {
+		out = append(out, strings.TrimRight(strings.TrimPrefix(line, " "), " \t"))
+	}
+	return out
+}
+
+// armDoc writes a doc comment on an arm's declaration: text, then the
+// arm's own proto comment.
+func (e *emitter) armDoc(text string, arm *protogen.Field) {
+	e.doc(text)
+	for _, line := range protoComment(arm) {
+		e.f.Comment(line)
+	}
+}
+
 // wrap breaks text into lines of at most width bytes (a longer word stands
 // alone on its line).
 func wrap(text string, width int) []string {

@@ -14,7 +14,7 @@ import (
 
 func emitHandler(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset, h *helpers) *jen.File {
 	e := newEmitter(plugin, file, out, handlerPkg, "handler", h)
-	e.f.ImportAlias(gatewayPkg, "gatewayv1")
+	e.f.ImportAlias(optionsPkg, "optionsv1")
 	for _, ts := range toolsets {
 		e.interfaces(ts)
 		e.unimplemented(ts)
@@ -66,7 +66,7 @@ func (e *emitter) interfaces(ts *toolset) {
 	for _, c := range order {
 		var methods []jen.Code
 		for _, t := range by[c] {
-			for _, line := range wrap(t.arm.GoName+" serves "+t.name+": "+t.opts.GetDescription(), 73) {
+			for _, line := range append(wrap(t.arm.GoName+" serves "+t.name+": "+t.opts.GetDescription(), 73), protoComment(t.arm)...) {
 				methods = append(methods, jen.Comment(line))
 			}
 			methods = append(methods, jen.Id(t.arm.GoName).Add(e.method(t)))
@@ -161,7 +161,7 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 		field("Serve", jen.Id(serveFunc(t.name))),
 		field("Wrap", jen.Id(wrapFunc(ts.name, string(t.resultArm.Desc.Name())))),
 	)
-	e.doc(armVar(t.name) + " is the " + string(t.arm.Desc.Name()) + " arm (" + t.name + ").")
+	e.armDoc(armVar(t.name)+" is the "+string(t.arm.Desc.Name())+" arm ("+t.name+").", t.arm)
 	e.f.Var().Id(armVar(t.name)).Op("=").Op("&").Qual(handlerPkg, "Arm").Add(lines(items...))
 
 	iface := capabilityIface(ts.name, t.capability)
@@ -224,11 +224,14 @@ func (e *emitter) split(ts *toolset) {
 	if ts.callID != nil {
 		env = append(env, field("CallID", jen.Id("req").Dot("Get"+ts.callID.GoName).Call()))
 	}
-	if ts.selector != nil && ts.selector.field.Message.Desc.FullName() == forgeRefName {
-		env = append(env, field("Forge", jen.Id("req").Dot("Get"+ts.selector.field.GoName).Call()))
-	}
 	if ts.idempotency != nil {
 		env = append(env, field("ClientRequestID", jen.Id("req").Dot("Get"+ts.idempotency.GoName).Call()))
+	}
+	var selector []jen.Code
+	if ts.selector != nil { // set only when sent: a nil *T in the interface is not nil
+		get := jen.Id("req").Dot("Get" + ts.selector.field.GoName).Call()
+		selector = append(selector, jen.If(jen.Id("s").Op(":=").Add(get), jen.Id("s").Op("!=").Nil()).Block(
+			jen.Id("env").Dot("Selector").Op("=").Id("s")))
 	}
 	var cases []jen.Code
 	for _, t := range ts.tools {
@@ -239,17 +242,19 @@ func (e *emitter) split(ts *toolset) {
 	e.doc(name + " finds the arm of a " + string(ts.dispatch.Desc.Name()) + "; nil when it names none.")
 	e.f.Func().Id(name).Params(jen.Id("m").Qual(protoPkg, "Message")).Params(
 		jen.Op("*").Qual(handlerPkg, "Arm"), jen.Qual(protoPkg, "Message"), jen.Qual(handlerPkg, "Envelope"),
-	).Block(
+	).Block(append(append([]jen.Code{
 		jen.Id("req").Op(":=").Id("m").Assert(jen.Op("*").Add(e.ident(ts.dispatch.GoIdent))),
 		jen.Id("env").Op(":=").Qual(handlerPkg, "Envelope").Add(lines(env...)),
+	}, selector...),
 		jen.Switch(jen.Id("arm").Op(":=").Id("req").Dot("Get"+ts.oneof.GoName).Call().Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Nil(), jen.Nil(), jen.Id("env")),
-	)
+	)...)
 }
 
-// errorResult emits the function that puts the gateway's in-band error
-// into the table's error arm, converting the code to the arm's type: the
-// forgetools ErrorCode as is, a string or another enum by its model name.
+// errorResult emits the function that puts an in-band error (the
+// contract's CallError) into the table's error arm: as is when the arm is a
+// CallError, else converted field by field, an enum code by model name and
+// a string code as the model name. No table's error type is special.
 func (e *emitter) errorResult(ts *toolset) {
 	arm := ts.errorArm
 	get := func(name string) *jen.Statement { return jen.Id("e").Dot(name).Call() }
@@ -258,8 +263,6 @@ func (e *emitter) errorResult(ts *toolset) {
 		switch f.Desc.Name() {
 		case "code":
 			switch {
-			case f.Enum != nil && f.Enum.Desc.FullName() == errorCodeName:
-				items = append(items, field(f.GoName, get("GetCode")))
 			case f.Enum != nil:
 				e.queueEnum(f.Enum)
 				items = append(items, field(f.GoName, jen.Id(e.enumVar(f.Enum)).Index(jen.Qual(vocabPkg, "Name").Call(get("GetCode")))))
@@ -277,19 +280,18 @@ func (e *emitter) errorResult(ts *toolset) {
 		}
 	}
 	var value jen.Code = jen.Id("e")
-	if arm.Message.Desc.FullName() != forgeCallErrorName {
+	if arm.Message.Desc.FullName() != callErrorName {
 		value = jen.Op("&").Add(e.ident(arm.Message.GoIdent)).Add(lines(items...))
 	}
 	name := errorFunc(ts.name)
-	e.doc(name + " puts the gateway's in-band error into the " + string(arm.Desc.Name()) + " arm of " + string(ts.result.Parent.Desc.Name()) + ".")
-	e.f.Func().Id(name).Params(jen.Id("callID").String(), jen.Id("e").Op("*").Qual(gatewayPkg, "ForgeCallError")).Qual(protoPkg, "Message").Block(
+	e.doc(name + " puts an in-band error into the " + string(arm.Desc.Name()) + " arm of " + string(ts.result.Parent.Desc.Name()) + ".")
+	e.f.Func().Id(name).Params(jen.Id("callID").String(), jen.Id("e").Op("*").Qual(optionsPkg, "CallError")).Qual(protoPkg, "Message").Block(
 		jen.Return(e.result(ts, field(ts.result.GoName, jen.Op("&").Add(e.ident(arm.GoIdent)).Values(field(arm.GoName, value))))),
 	)
 }
 
-// The gateway's error contract, which the server side converts to.
+// The contract's in-band error, which the server side converts from.
 const (
-	gatewayPkg                               = "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	errorCodeName      protoreflect.FullName = "forgetools.gateway.v1.ErrorCode"
-	forgeCallErrorName protoreflect.FullName = "forgetools.gateway.v1.ForgeCallError"
+	optionsPkg                          = "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	callErrorName protoreflect.FullName = "forgetools.options.v1.CallError"
 )

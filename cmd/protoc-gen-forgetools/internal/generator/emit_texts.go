@@ -93,11 +93,17 @@ func nestedText(p *param, side *textSide) *object {
 }
 
 func (side *textSide) text(p *param, path, value jen.Code) jen.Code {
+	return jen.Qual(side.support, side.typ).Add(side.fields(p, path, value))
+}
+
+// fields is the braced field list of a Text, bare as an element of a
+// []Text literal (where gofmt -s elides the type).
+func (side *textSide) fields(p *param, path, value jen.Code) *jen.Statement {
 	items := []jen.Code{field(side.pathKey, path), field("Value", value)}
 	if side.extra != nil {
 		items = append(items, side.extra(p)...)
 	}
-	return jen.Qual(side.support, side.typ).Values(items...)
+	return jen.Values(items...)
 }
 
 // texts emits a tool's text walker for side: the wanted fields of its
@@ -108,7 +114,7 @@ func (e *emitter) texts(t *tool, side *textSide) {
 		// Only top-level strings: the list is a constant shape.
 		items := make([]jen.Code, len(plain))
 		for i, p := range plain {
-			items[i] = side.text(p, jen.Lit(side.name(p)), jen.Op("&").Id("req").Dot(p.field.GoName))
+			items[i] = side.fields(p, jen.Lit(side.name(p)), jen.Op("&").Id("req").Dot(p.field.GoName))
 		}
 		body = append(body, jen.Return(jen.Index().Qual(side.support, side.typ).Add(lines(items...))))
 	} else {

@@ -174,7 +174,7 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 		field("Build", jen.Id(buildFunc(t.name))),
 		field("Texts", jen.Id(texts)),
 	)
-	e.doc(toolVar(t.name) + " is " + t.name + ", the " + string(t.arm.Desc.Name()) + " arm of " + string(ts.dispatch.Desc.Name()) + ".")
+	e.armDoc(toolVar(t.name)+" is "+t.name+", the "+string(t.arm.Desc.Name())+" arm of "+string(ts.dispatch.Desc.Name())+".", t.arm)
 	e.f.Var().Id(toolVar(t.name)).Op("=").Op("&").Qual(runtimePkg, "Tool").Add(lines(items...))
 
 	e.decoder(ts, t)

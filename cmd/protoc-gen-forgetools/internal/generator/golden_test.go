@@ -4,7 +4,9 @@ import (
 	"context"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -81,6 +83,7 @@ func TestGolden(t *testing.T) {
 				want[golden] = true
 				checkGolden(t, golden, f.GetContent())
 			}
+			checkSimplified(t, resp.GetFile())
 			stale, _ := filepath.Glob(filepath.Join(dir, "*.golden"))
 			for _, g := range stale {
 				if !want[g] {
@@ -108,6 +111,31 @@ func checkGolden(t *testing.T, path, got string) {
 	}
 	if got != string(want) {
 		t.Errorf("%s differs from the generated output (UPDATE_GOLDEN=1 rewrites it):\n%s", path, diff(string(want), got))
+	}
+}
+
+// checkSimplified runs gofmt -s -l on the generated files: what the
+// generator writes is what gofmt -s would leave (no []T{T{...}}).
+func checkSimplified(t *testing.T, files []*pluginpb.CodeGeneratorResponse_File) {
+	t.Helper()
+	gofmt, err := exec.LookPath(filepath.Join(runtime.GOROOT(), "bin", "gofmt"))
+	if err != nil {
+		if gofmt, err = exec.LookPath("gofmt"); err != nil {
+			t.Fatalf("gofmt is needed to check the generated code: %v", err)
+		}
+	}
+	dir := t.TempDir()
+	var paths []string
+	for i, f := range files {
+		path := filepath.Join(dir, strconv.Itoa(i)+"_"+filepath.Base(f.GetName()))
+		if err := os.WriteFile(path, []byte(f.GetContent()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, path)
+	}
+	out, err := exec.Command(gofmt, append([]string{"-s", "-l"}, paths...)...).CombinedOutput()
+	if err != nil || len(out) != 0 {
+		t.Errorf("gofmt -s would change generated files (%v):\n%s", err, out)
 	}
 }
 

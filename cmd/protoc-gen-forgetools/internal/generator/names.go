@@ -134,13 +134,13 @@ func (r *reader) toolsetsOf(f *protogen.File) []*protogen.Oneof {
 }
 
 // errorCodeEnum is the enum of the error arm's code when the server side
-// converts the gateway's codes to it by model name; nil otherwise.
+// converts the contract's codes to it by model name; nil otherwise.
 func errorCodeEnum(ts *toolset) *protogen.Enum {
-	if ts.errorArm == nil || ts.errorArm.Message == nil {
+	if ts.errorArm == nil || ts.errorArm.Message == nil || ts.errorArm.Message.Desc.FullName() == callErrorName {
 		return nil
 	}
 	for _, f := range ts.errorArm.Message.Fields {
-		if f.Desc.Name() == "code" && f.Enum != nil && f.Enum.Desc.FullName() != errorCodeName {
+		if f.Desc.Name() == "code" && f.Enum != nil {
 			return f.Enum
 		}
 	}

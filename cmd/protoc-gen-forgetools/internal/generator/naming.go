@@ -74,12 +74,25 @@ func upperFirst(s string) string {
 	return string(r)
 }
 
+// lowerFirst makes a Go name unexported the way Go spells initialisms: a
+// leading initialism is lowered whole (CIStatusFilter -> ciStatusFilter,
+// URL -> url), not just its first letter (cIStatusFilter). The one rule for
+// every name: names from model names are camel-cased word by word, as
+// protoc-gen-go names oneof fields (list_ci_runs -> ListCiRuns); names from
+// proto messages and enums keep the proto's spelling (ListCIRunsRequest),
+// and only their first word changes case when a helper is unexported.
 func lowerFirst(s string) string {
-	if s == "" {
-		return s
-	}
 	r := []rune(s)
-	r[0] = unicode.ToLower(r[0])
+	n := 0 // the leading upper-case run
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
+		n-- // the run's last letter starts the next word (CIS|tatus)
+	}
+	for i := range n {
+		r[i] = unicode.ToLower(r[i])
+	}
 	return string(r)
 }
 

@@ -170,10 +170,6 @@ func TestRefusals(t *testing.T) {
 		edits: []string{"  optional uint32 count = 2", "  map<string, string> notes = 3 [(forgetools.options.v1.param).agent_text = true];\n  optional uint32 count = 2"},
 		want:  `minimal.proto:46: agent_text is set on minimal.v1.PingRequest.notes, which is not a string (or a list, oneof member or StringValue of strings)`,
 	}, {
-		name:  "missing capability",
-		edits: []string{`capability: "pings" `, ""},
-		want:  `minimal.proto:25: mini_ping: capability "" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,
-	}, {
 		name:  "capability not in snake case",
 		edits: []string{`capability: "pings"`, `capability: "Pings"`},
 		want:  `minimal.proto:32: mini_ping: capability "Pings" must be lower snake case, e.g. "issues" (the provider capability the arm belongs to)`,

@@ -301,7 +301,12 @@ func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]*opt
 	if _, ok := riskNames[opts.GetRisk()]; !ok && opts.GetRisk() != optionsv1.Risk_RISK_UNSPECIFIED {
 		r.problems.add(arm.Desc, toolPath("risk"), "%s: unknown risk %d (RISK_LOW, RISK_MEDIUM or RISK_HIGH)", t.name, opts.GetRisk())
 	}
+	// A one-service table need not name capabilities: an arm without one
+	// belongs to the capability named after the toolset.
 	t.capability = opts.GetCapability()
+	if t.capability == "" {
+		t.capability = ts.name
+	}
 	if !toolsetNameShape.MatchString(t.capability) {
 		r.problems.add(arm.Desc, toolPath("capability"), "%s: capability %q must be lower snake case, e.g. \"issues\" (the provider capability the arm belongs to)", t.name, t.capability)
 	}

@@ -929,8 +929,6 @@ type ForgeCallRequest_Unsubscribe struct {
 }
 
 type ForgeCallRequest_GetRepo struct {
-	// The agent-hands surface: repository reads, issue updates, pushes,
-	// merges and CI.
 	GetRepo *GetRepoRequest `protobuf:"bytes,14,opt,name=get_repo,json=getRepo,proto3,oneof"`
 }
 
@@ -979,7 +977,6 @@ type ForgeCallRequest_RerunCi struct {
 }
 
 type ForgeCallRequest_GetEvents struct {
-	// Arms added after the first ten start at 40, leaving room below.
 	GetEvents *GetEventsRequest `protobuf:"bytes,40,opt,name=get_events,json=getEvents,proto3,oneof"`
 }
 

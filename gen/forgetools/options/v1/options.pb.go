@@ -147,9 +147,13 @@ type EnvelopeRole int32
 
 const (
 	EnvelopeRole_ENVELOPE_ROLE_UNSPECIFIED EnvelopeRole = 0
-	// Set to the model's tool call id.
+	// Set to the model's tool call id (on the dispatch message), echoed back
+	// (on the result message).
 	EnvelopeRole_ENVELOPE_ROLE_CALL_ID EnvelopeRole = 1
-	// The optional forge selector; its fields become flat parameters.
+	// The optional selector of which backend serves the call (a forge, for
+	// the forge table): a message whose fields become flat parameters of
+	// every tool. The server side hands it to the gateway as the table
+	// declares it (handler.Envelope.Selector).
 	EnvelopeRole_ENVELOPE_ROLE_FORGE_SELECTOR EnvelopeRole = 2
 	// Set to the broker's idempotency key on tools that carry it.
 	EnvelopeRole_ENVELOPE_ROLE_IDEMPOTENCY_KEY EnvelopeRole = 3
@@ -198,6 +202,101 @@ func (EnvelopeRole) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{2}
 }
 
+// The in-band error vocabulary every table shares: what a provider's
+// failure is called whatever the table (handler.Error's code), and what the
+// gateway answers a call it refuses with. A table's error arm (the result
+// arm marked (result).error) may be a CallError itself, or a message of its
+// own with code, message and retry_after_ms: the server side fills it from
+// the CallError, an enum code by model name ((value).name) and a string
+// code with the model name itself. The forge table's ErrorCode
+// (forgetools.gateway.v1) is numbered and named like this one.
+type ErrorCode int32
+
+const (
+	ErrorCode_ERROR_CODE_UNSPECIFIED ErrorCode = 0
+	// The call's arguments break the table's rules or the service's.
+	ErrorCode_ERROR_CODE_INVALID_ARGUMENT ErrorCode = 1
+	ErrorCode_ERROR_CODE_NOT_FOUND        ErrorCode = 2
+	// The account may not do this (out of its scope, or refused by policy).
+	ErrorCode_ERROR_CODE_PERMISSION_DENIED ErrorCode = 3
+	// The service rejected the gateway's own credential.
+	ErrorCode_ERROR_CODE_UNAUTHENTICATED ErrorCode = 4
+	// The provider does not serve the arm.
+	ErrorCode_ERROR_CODE_UNIMPLEMENTED ErrorCode = 5
+	// A quota or rate limit; retry_after_ms says when to retry, if known.
+	ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED ErrorCode = 6
+	// The service failed or timed out; retrying later may succeed.
+	ErrorCode_ERROR_CODE_UNAVAILABLE ErrorCode = 7
+	// A failure that is not the caller's; the details stay in the log.
+	ErrorCode_ERROR_CODE_INTERNAL       ErrorCode = 8
+	ErrorCode_ERROR_CODE_ALREADY_EXISTS ErrorCode = 9
+	// The state the call needs does not hold (a branch moved, a merge
+	// conflicts).
+	ErrorCode_ERROR_CODE_FAILED_PRECONDITION ErrorCode = 10
+	// The gateway's approval policy parked the call for an operator; the
+	// same call repeated answers the decision.
+	ErrorCode_ERROR_CODE_PENDING_APPROVAL ErrorCode = 11
+)
+
+// Enum value maps for ErrorCode.
+var (
+	ErrorCode_name = map[int32]string{
+		0:  "ERROR_CODE_UNSPECIFIED",
+		1:  "ERROR_CODE_INVALID_ARGUMENT",
+		2:  "ERROR_CODE_NOT_FOUND",
+		3:  "ERROR_CODE_PERMISSION_DENIED",
+		4:  "ERROR_CODE_UNAUTHENTICATED",
+		5:  "ERROR_CODE_UNIMPLEMENTED",
+		6:  "ERROR_CODE_RESOURCE_EXHAUSTED",
+		7:  "ERROR_CODE_UNAVAILABLE",
+		8:  "ERROR_CODE_INTERNAL",
+		9:  "ERROR_CODE_ALREADY_EXISTS",
+		10: "ERROR_CODE_FAILED_PRECONDITION",
+		11: "ERROR_CODE_PENDING_APPROVAL",
+	}
+	ErrorCode_value = map[string]int32{
+		"ERROR_CODE_UNSPECIFIED":         0,
+		"ERROR_CODE_INVALID_ARGUMENT":    1,
+		"ERROR_CODE_NOT_FOUND":           2,
+		"ERROR_CODE_PERMISSION_DENIED":   3,
+		"ERROR_CODE_UNAUTHENTICATED":     4,
+		"ERROR_CODE_UNIMPLEMENTED":       5,
+		"ERROR_CODE_RESOURCE_EXHAUSTED":  6,
+		"ERROR_CODE_UNAVAILABLE":         7,
+		"ERROR_CODE_INTERNAL":            8,
+		"ERROR_CODE_ALREADY_EXISTS":      9,
+		"ERROR_CODE_FAILED_PRECONDITION": 10,
+		"ERROR_CODE_PENDING_APPROVAL":    11,
+	}
+)
+
+func (x ErrorCode) Enum() *ErrorCode {
+	p := new(ErrorCode)
+	*p = x
+	return p
+}
+
+func (x ErrorCode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ErrorCode) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_options_v1_options_proto_enumTypes[3].Descriptor()
+}
+
+func (ErrorCode) Type() protoreflect.EnumType {
+	return &file_forgetools_options_v1_options_proto_enumTypes[3]
+}
+
+func (x ErrorCode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ErrorCode.Descriptor instead.
+func (ErrorCode) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
+}
+
 type Scope int32
 
 const (
@@ -242,11 +341,11 @@ func (x Scope) String() string {
 }
 
 func (Scope) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[3].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[4].Descriptor()
 }
 
 func (Scope) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[3]
+	return &file_forgetools_options_v1_options_proto_enumTypes[4]
 }
 
 func (x Scope) Number() protoreflect.EnumNumber {
@@ -255,7 +354,7 @@ func (x Scope) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Scope.Descriptor instead.
 func (Scope) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
 }
 
 type Attribution int32
@@ -296,11 +395,11 @@ func (x Attribution) String() string {
 }
 
 func (Attribution) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[4].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[5].Descriptor()
 }
 
 func (Attribution) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[4]
+	return &file_forgetools_options_v1_options_proto_enumTypes[5]
 }
 
 func (x Attribution) Number() protoreflect.EnumNumber {
@@ -309,7 +408,7 @@ func (x Attribution) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Attribution.Descriptor instead.
 func (Attribution) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
 type Render int32
@@ -373,11 +472,11 @@ func (x Render) String() string {
 }
 
 func (Render) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[5].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[6].Descriptor()
 }
 
 func (Render) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[5]
+	return &file_forgetools_options_v1_options_proto_enumTypes[6]
 }
 
 func (x Render) Number() protoreflect.EnumNumber {
@@ -386,7 +485,7 @@ func (x Render) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Render.Descriptor instead.
 func (Render) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
 }
 
 // Set on fields of result messages: what the field says about the artifact
@@ -450,11 +549,11 @@ func (x ArtifactRole) String() string {
 }
 
 func (ArtifactRole) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_options_v1_options_proto_enumTypes[6].Descriptor()
+	return file_forgetools_options_v1_options_proto_enumTypes[7].Descriptor()
 }
 
 func (ArtifactRole) Type() protoreflect.EnumType {
-	return &file_forgetools_options_v1_options_proto_enumTypes[6]
+	return &file_forgetools_options_v1_options_proto_enumTypes[7]
 }
 
 func (x ArtifactRole) Number() protoreflect.EnumNumber {
@@ -463,7 +562,7 @@ func (x ArtifactRole) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ArtifactRole.Descriptor instead.
 func (ArtifactRole) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{7}
 }
 
 // A piece of model-facing guidance written once and referenced by id. A
@@ -724,7 +823,8 @@ type ToolOptions struct {
 	// ("issues", "pull_requests"). The generated server side groups handler
 	// methods by it: a provider serves a capability by implementing its
 	// methods, and the gateway names it (underscores as spaces) when a forge
-	// does not ("linear has no pull requests").
+	// does not ("linear has no pull requests"). Empty = the toolset's name:
+	// a one-service table names none.
 	Capability string `protobuf:"bytes,11,opt,name=capability,proto3" json:"capability,omitempty"`
 	// The call creates the artifact its result arm describes. The gateway
 	// records that the calling account owns it: kind = the result arm's name,
@@ -918,6 +1018,69 @@ func (x *ToolOptions) GetAliases() []string {
 	return nil
 }
 
+// An in-band error: what a table's server side puts into its error arm.
+type CallError struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Code    ErrorCode              `protobuf:"varint,1,opt,name=code,proto3,enum=forgetools.options.v1.ErrorCode" json:"code,omitempty"`
+	Message string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	// When the service rate-limited the call: how long to wait before
+	// retrying.
+	RetryAfterMs  uint64 `protobuf:"varint,3,opt,name=retry_after_ms,json=retryAfterMs,proto3" json:"retry_after_ms,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CallError) Reset() {
+	*x = CallError{}
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CallError) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CallError) ProtoMessage() {}
+
+func (x *CallError) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CallError.ProtoReflect.Descriptor instead.
+func (*CallError) Descriptor() ([]byte, []int) {
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *CallError) GetCode() ErrorCode {
+	if x != nil {
+		return x.Code
+	}
+	return ErrorCode_ERROR_CODE_UNSPECIFIED
+}
+
+func (x *CallError) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CallError) GetRetryAfterMs() uint64 {
+	if x != nil {
+		return x.RetryAfterMs
+	}
+	return 0
+}
+
 // Set on the non-oneof fields of the dispatch message.
 type EnvelopeOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -934,7 +1097,7 @@ type EnvelopeOptions struct {
 
 func (x *EnvelopeOptions) Reset() {
 	*x = EnvelopeOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -946,7 +1109,7 @@ func (x *EnvelopeOptions) String() string {
 func (*EnvelopeOptions) ProtoMessage() {}
 
 func (x *EnvelopeOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[4]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -959,7 +1122,7 @@ func (x *EnvelopeOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnvelopeOptions.ProtoReflect.Descriptor instead.
 func (*EnvelopeOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *EnvelopeOptions) GetRole() EnvelopeRole {
@@ -1014,7 +1177,7 @@ type ParamOptions struct {
 
 func (x *ParamOptions) Reset() {
 	*x = ParamOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1026,7 +1189,7 @@ func (x *ParamOptions) String() string {
 func (*ParamOptions) ProtoMessage() {}
 
 func (x *ParamOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[5]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1039,7 +1202,7 @@ func (x *ParamOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ParamOptions.ProtoReflect.Descriptor instead.
 func (*ParamOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ParamOptions) GetDescription() string {
@@ -1101,7 +1264,7 @@ type EnumValueOptions struct {
 
 func (x *EnumValueOptions) Reset() {
 	*x = EnumValueOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1113,7 +1276,7 @@ func (x *EnumValueOptions) String() string {
 func (*EnumValueOptions) ProtoMessage() {}
 
 func (x *EnumValueOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[6]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1126,7 +1289,7 @@ func (x *EnumValueOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EnumValueOptions.ProtoReflect.Descriptor instead.
 func (*EnumValueOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *EnumValueOptions) GetName() string {
@@ -1172,7 +1335,7 @@ type RenderOptions struct {
 
 func (x *RenderOptions) Reset() {
 	*x = RenderOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1184,7 +1347,7 @@ func (x *RenderOptions) String() string {
 func (*RenderOptions) ProtoMessage() {}
 
 func (x *RenderOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[7]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1197,7 +1360,7 @@ func (x *RenderOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenderOptions.ProtoReflect.Descriptor instead.
 func (*RenderOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *RenderOptions) GetAs() Render {
@@ -1252,7 +1415,8 @@ func (x *RenderOptions) GetTotalOf() string {
 // Set on the arms of the result oneof.
 type ResultOptions struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// This arm is the in-band error (code, message, retry_after_ms).
+	// This arm is the in-band error: a CallError, or a message with code
+	// (enum or string), message and optionally retry_after_ms.
 	Error         bool `protobuf:"varint,1,opt,name=error,proto3" json:"error,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1260,7 +1424,7 @@ type ResultOptions struct {
 
 func (x *ResultOptions) Reset() {
 	*x = ResultOptions{}
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1272,7 +1436,7 @@ func (x *ResultOptions) String() string {
 func (*ResultOptions) ProtoMessage() {}
 
 func (x *ResultOptions) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_options_v1_options_proto_msgTypes[8]
+	mi := &file_forgetools_options_v1_options_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1285,7 +1449,7 @@ func (x *ResultOptions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultOptions.ProtoReflect.Descriptor instead.
 func (*ResultOptions) Descriptor() ([]byte, []int) {
-	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_options_v1_options_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ResultOptions) GetError() bool {
@@ -1436,7 +1600,11 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05scope\x18\x10 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12\x14\n" +
 	"\x05group\x18\x11 \x01(\tR\x05group\x12\x16\n" +
 	"\x06action\x18\x12 \x01(\tR\x06action\x12\x18\n" +
-	"\aaliases\x18\x13 \x03(\tR\aaliases\"\xf0\x02\n" +
+	"\aaliases\x18\x13 \x03(\tR\aaliases\"\x81\x01\n" +
+	"\tCallError\x124\n" +
+	"\x04code\x18\x01 \x01(\x0e2 .forgetools.options.v1.ErrorCodeR\x04code\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12$\n" +
+	"\x0eretry_after_ms\x18\x03 \x01(\x04R\fretryAfterMs\"\xf0\x02\n" +
 	"\x0fEnvelopeOptions\x127\n" +
 	"\x04role\x18\x01 \x01(\x0e2#.forgetools.options.v1.EnvelopeRoleR\x04role\x12J\n" +
 	"\x06params\x18\x02 \x03(\v22.forgetools.options.v1.EnvelopeOptions.ParamsEntryR\x06params\x12\\\n" +
@@ -1483,7 +1651,34 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x19ENVELOPE_ROLE_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15ENVELOPE_ROLE_CALL_ID\x10\x01\x12 \n" +
 	"\x1cENVELOPE_ROLE_FORGE_SELECTOR\x10\x02\x12!\n" +
-	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*a\n" +
+	"\x1dENVELOPE_ROLE_IDEMPOTENCY_KEY\x10\x03*\x85\x05\n" +
+	"\tErrorCode\x12-\n" +
+	"\x16ERROR_CODE_UNSPECIFIED\x10\x00\x1a\x11¥\x19\r\n" +
+	"\vunspecified\x127\n" +
+	"\x1bERROR_CODE_INVALID_ARGUMENT\x10\x01\x1a\x16¥\x19\x12\n" +
+	"\x10invalid_argument\x12)\n" +
+	"\x14ERROR_CODE_NOT_FOUND\x10\x02\x1a\x0f¥\x19\v\n" +
+	"\tnot_found\x129\n" +
+	"\x1cERROR_CODE_PERMISSION_DENIED\x10\x03\x1a\x17¥\x19\x13\n" +
+	"\x11permission_denied\x125\n" +
+	"\x1aERROR_CODE_UNAUTHENTICATED\x10\x04\x1a\x15¥\x19\x11\n" +
+	"\x0funauthenticated\x121\n" +
+	"\x18ERROR_CODE_UNIMPLEMENTED\x10\x05\x1a\x13¥\x19\x0f\n" +
+	"\runimplemented\x12;\n" +
+	"\x1dERROR_CODE_RESOURCE_EXHAUSTED\x10\x06\x1a\x18¥\x19\x14\n" +
+	"\x12resource_exhausted\x12-\n" +
+	"\x16ERROR_CODE_UNAVAILABLE\x10\a\x1a\x11¥\x19\r\n" +
+	"\vunavailable\x12'\n" +
+	"\x13ERROR_CODE_INTERNAL\x10\b\x1a\x0e¥\x19\n" +
+	"\n" +
+	"\binternal\x123\n" +
+	"\x19ERROR_CODE_ALREADY_EXISTS\x10\t\x1a\x14¥\x19\x10\n" +
+	"\x0ealready_exists\x12=\n" +
+	"\x1eERROR_CODE_FAILED_PRECONDITION\x10\n" +
+	"\x1a\x19¥\x19\x15\n" +
+	"\x13failed_precondition\x127\n" +
+	"\x1bERROR_CODE_PENDING_APPROVAL\x10\v\x1a\x16¥\x19\x12\n" +
+	"\x10pending_approval*a\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SCOPE_REPOSITORY\x10\x01\x12\x16\n" +
@@ -1533,64 +1728,67 @@ func file_forgetools_options_v1_options_proto_rawDescGZIP() []byte {
 	return file_forgetools_options_v1_options_proto_rawDescData
 }
 
-var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
+var file_forgetools_options_v1_options_proto_enumTypes = make([]protoimpl.EnumInfo, 8)
+var file_forgetools_options_v1_options_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
 var file_forgetools_options_v1_options_proto_goTypes = []any{
 	(Approval)(0),                         // 0: forgetools.options.v1.Approval
 	(Risk)(0),                             // 1: forgetools.options.v1.Risk
 	(EnvelopeRole)(0),                     // 2: forgetools.options.v1.EnvelopeRole
-	(Scope)(0),                            // 3: forgetools.options.v1.Scope
-	(Attribution)(0),                      // 4: forgetools.options.v1.Attribution
-	(Render)(0),                           // 5: forgetools.options.v1.Render
-	(ArtifactRole)(0),                     // 6: forgetools.options.v1.ArtifactRole
-	(*Snippet)(nil),                       // 7: forgetools.options.v1.Snippet
-	(*ToolsetOptions)(nil),                // 8: forgetools.options.v1.ToolsetOptions
-	(*Group)(nil),                         // 9: forgetools.options.v1.Group
-	(*ToolOptions)(nil),                   // 10: forgetools.options.v1.ToolOptions
-	(*EnvelopeOptions)(nil),               // 11: forgetools.options.v1.EnvelopeOptions
-	(*ParamOptions)(nil),                  // 12: forgetools.options.v1.ParamOptions
-	(*EnumValueOptions)(nil),              // 13: forgetools.options.v1.EnumValueOptions
-	(*RenderOptions)(nil),                 // 14: forgetools.options.v1.RenderOptions
-	(*ResultOptions)(nil),                 // 15: forgetools.options.v1.ResultOptions
-	nil,                                   // 16: forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	nil,                                   // 17: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	(*descriptorpb.OneofOptions)(nil),     // 18: google.protobuf.OneofOptions
-	(*descriptorpb.FieldOptions)(nil),     // 19: google.protobuf.FieldOptions
-	(*descriptorpb.EnumValueOptions)(nil), // 20: google.protobuf.EnumValueOptions
+	(ErrorCode)(0),                        // 3: forgetools.options.v1.ErrorCode
+	(Scope)(0),                            // 4: forgetools.options.v1.Scope
+	(Attribution)(0),                      // 5: forgetools.options.v1.Attribution
+	(Render)(0),                           // 6: forgetools.options.v1.Render
+	(ArtifactRole)(0),                     // 7: forgetools.options.v1.ArtifactRole
+	(*Snippet)(nil),                       // 8: forgetools.options.v1.Snippet
+	(*ToolsetOptions)(nil),                // 9: forgetools.options.v1.ToolsetOptions
+	(*Group)(nil),                         // 10: forgetools.options.v1.Group
+	(*ToolOptions)(nil),                   // 11: forgetools.options.v1.ToolOptions
+	(*CallError)(nil),                     // 12: forgetools.options.v1.CallError
+	(*EnvelopeOptions)(nil),               // 13: forgetools.options.v1.EnvelopeOptions
+	(*ParamOptions)(nil),                  // 14: forgetools.options.v1.ParamOptions
+	(*EnumValueOptions)(nil),              // 15: forgetools.options.v1.EnumValueOptions
+	(*RenderOptions)(nil),                 // 16: forgetools.options.v1.RenderOptions
+	(*ResultOptions)(nil),                 // 17: forgetools.options.v1.ResultOptions
+	nil,                                   // 18: forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	nil,                                   // 19: forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	(*descriptorpb.OneofOptions)(nil),     // 20: google.protobuf.OneofOptions
+	(*descriptorpb.FieldOptions)(nil),     // 21: google.protobuf.FieldOptions
+	(*descriptorpb.EnumValueOptions)(nil), // 22: google.protobuf.EnumValueOptions
 }
 var file_forgetools_options_v1_options_proto_depIdxs = []int32{
-	7,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
-	9,  // 1: forgetools.options.v1.ToolsetOptions.groups:type_name -> forgetools.options.v1.Group
+	8,  // 0: forgetools.options.v1.ToolsetOptions.snippets:type_name -> forgetools.options.v1.Snippet
+	10, // 1: forgetools.options.v1.ToolsetOptions.groups:type_name -> forgetools.options.v1.Group
 	0,  // 2: forgetools.options.v1.ToolOptions.approval:type_name -> forgetools.options.v1.Approval
 	1,  // 3: forgetools.options.v1.ToolOptions.risk:type_name -> forgetools.options.v1.Risk
-	3,  // 4: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
-	2,  // 5: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
-	16, // 6: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
-	17, // 7: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
-	3,  // 8: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
-	4,  // 9: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
-	5,  // 10: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
-	18, // 11: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
-	19, // 12: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
-	19, // 13: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
-	19, // 14: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
-	19, // 15: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
-	19, // 16: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
-	19, // 17: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
-	20, // 18: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
-	8,  // 19: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
-	10, // 20: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
-	11, // 21: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
-	12, // 22: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
-	14, // 23: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
-	15, // 24: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
-	6,  // 25: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
-	13, // 26: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	19, // [19:27] is the sub-list for extension type_name
-	11, // [11:19] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	4,  // 4: forgetools.options.v1.ToolOptions.scope:type_name -> forgetools.options.v1.Scope
+	3,  // 5: forgetools.options.v1.CallError.code:type_name -> forgetools.options.v1.ErrorCode
+	2,  // 6: forgetools.options.v1.EnvelopeOptions.role:type_name -> forgetools.options.v1.EnvelopeRole
+	18, // 7: forgetools.options.v1.EnvelopeOptions.params:type_name -> forgetools.options.v1.EnvelopeOptions.ParamsEntry
+	19, // 8: forgetools.options.v1.EnvelopeOptions.descriptions:type_name -> forgetools.options.v1.EnvelopeOptions.DescriptionsEntry
+	4,  // 9: forgetools.options.v1.ParamOptions.scope:type_name -> forgetools.options.v1.Scope
+	5,  // 10: forgetools.options.v1.ParamOptions.attribution:type_name -> forgetools.options.v1.Attribution
+	6,  // 11: forgetools.options.v1.RenderOptions.as:type_name -> forgetools.options.v1.Render
+	20, // 12: forgetools.options.v1.toolset:extendee -> google.protobuf.OneofOptions
+	21, // 13: forgetools.options.v1.tool:extendee -> google.protobuf.FieldOptions
+	21, // 14: forgetools.options.v1.envelope:extendee -> google.protobuf.FieldOptions
+	21, // 15: forgetools.options.v1.param:extendee -> google.protobuf.FieldOptions
+	21, // 16: forgetools.options.v1.render:extendee -> google.protobuf.FieldOptions
+	21, // 17: forgetools.options.v1.result:extendee -> google.protobuf.FieldOptions
+	21, // 18: forgetools.options.v1.artifact:extendee -> google.protobuf.FieldOptions
+	22, // 19: forgetools.options.v1.value:extendee -> google.protobuf.EnumValueOptions
+	9,  // 20: forgetools.options.v1.toolset:type_name -> forgetools.options.v1.ToolsetOptions
+	11, // 21: forgetools.options.v1.tool:type_name -> forgetools.options.v1.ToolOptions
+	13, // 22: forgetools.options.v1.envelope:type_name -> forgetools.options.v1.EnvelopeOptions
+	14, // 23: forgetools.options.v1.param:type_name -> forgetools.options.v1.ParamOptions
+	16, // 24: forgetools.options.v1.render:type_name -> forgetools.options.v1.RenderOptions
+	17, // 25: forgetools.options.v1.result:type_name -> forgetools.options.v1.ResultOptions
+	7,  // 26: forgetools.options.v1.artifact:type_name -> forgetools.options.v1.ArtifactRole
+	15, // 27: forgetools.options.v1.value:type_name -> forgetools.options.v1.EnumValueOptions
+	28, // [28:28] is the sub-list for method output_type
+	28, // [28:28] is the sub-list for method input_type
+	20, // [20:28] is the sub-list for extension type_name
+	12, // [12:20] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_options_v1_options_proto_init() }
@@ -1603,8 +1801,8 @@ func file_forgetools_options_v1_options_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_options_v1_options_proto_rawDesc), len(file_forgetools_options_v1_options_proto_rawDesc)),
-			NumEnums:      7,
-			NumMessages:   11,
+			NumEnums:      8,
+			NumMessages:   12,
 			NumExtensions: 8,
 			NumServices:   0,
 		},

@@ -7,8 +7,10 @@ import (
 	"context"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	examplev1 "github.com/forgetools/forgetools/tests/eleventharm/examplev1"
+	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -30,6 +32,8 @@ type ForgeIssuesHandler interface {
 	// CloseIssue serves forge_close_issue: Close an issue, optionally with a
 	// closing comment. Never write an attribution header; the gateway stamps
 	// one.
+	//
+	// The eleventh arm: a proto change alone adds the tool.
 	CloseIssue(ctx context.Context, c handler.Call, req *examplev1.CloseIssueRequest) (*forgev1.Issue, error)
 }
 
@@ -64,6 +68,8 @@ var ForgeTable = &handler.Table{
 }
 
 // forgeCloseIssueArm is the close_issue arm (forge_close_issue).
+//
+// The eleventh arm: a proto change alone adds the tool.
 var forgeCloseIssueArm = &handler.Arm{
 	Name:       "close_issue",
 	Tool:       "forge_close_issue",
@@ -98,7 +104,7 @@ func scopeForgeCloseIssue(m proto.Message) string {
 func textsForgeCloseIssue(m proto.Message) []handler.Text {
 	req := m.(*examplev1.CloseIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "comment", Value: &req.Comment, Attribution: handler.Stamp},
+		{Path: "comment", Value: &req.Comment, Attribution: handler.Stamp},
 	}
 }
 
@@ -116,7 +122,9 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 	req := m.(*examplev1.ForgeCallRequest)
 	env := handler.Envelope{
 		CallID: req.GetCallId(),
-		Forge:  req.GetForge(),
+	}
+	if s := req.GetForge(); s != nil {
+		env.Selector = s
 	}
 	switch arm := req.GetCall().(type) {
 	case *examplev1.ForgeCallRequest_CloseIssue:
@@ -125,11 +133,33 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 	return nil, nil, env
 }
 
-// forgeError puts the gateway's in-band error into the error arm of
-// ForgeCallResult.
-func forgeError(callID string, e *gatewayv1.ForgeCallError) proto.Message {
+// forgeError puts an in-band error into the error arm of ForgeCallResult.
+func forgeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &gatewayv1.ForgeCallResult{
 		CallId: callID,
-		Result: &gatewayv1.ForgeCallResult_Error{Error: e},
+		Result: &gatewayv1.ForgeCallResult_Error{Error: &gatewayv1.ForgeCallError{
+			Code:         gatewayv1ErrorCodeNames[vocab.Name(e.GetCode())],
+			Message:      e.GetMessage(),
+			RetryAfterMs: e.GetRetryAfterMs(),
+		}},
 	}
 }
+
+// The names the model reads and writes for enum values, from
+// (forgetools.options.v1.value).name; values without one are not offered.
+var (
+	gatewayv1ErrorCodeNames = map[string]gatewayv1.ErrorCode{
+		"unspecified":         gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED,
+		"invalid_argument":    gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		"not_found":           gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+		"permission_denied":   gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+		"unauthenticated":     gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED,
+		"unimplemented":       gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
+		"resource_exhausted":  gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
+		"unavailable":         gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
+		"internal":            gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
+		"already_exists":      gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
+		"failed_precondition": gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
+		"pending_approval":    gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
+	}
+)

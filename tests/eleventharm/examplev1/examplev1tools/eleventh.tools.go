@@ -40,6 +40,8 @@ var ForgeTools = &runtime.Table{
 
 // ForgeCloseIssueTool is forge_close_issue, the close_issue arm of
 // ForgeCallRequest.
+//
+// The eleventh arm: a proto change alone adds the tool.
 var ForgeCloseIssueTool = &runtime.Tool{
 	Name:        "forge_close_issue",
 	Description: "Close an issue, optionally with a closing comment. Never write an attribution header; the gateway stamps one.",
@@ -123,7 +125,7 @@ func buildForgeCloseIssue(a runtime.Args, e runtime.Envelope) proto.Message {
 func textsForgeCloseIssue(m proto.Message) []runtime.Text {
 	req := m.(*examplev1.CloseIssueRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "comment", Value: &req.Comment},
+		{Param: "comment", Value: &req.Comment},
 	}
 }
 

@@ -6,7 +6,7 @@ package probev1handler
 import (
 	"context"
 	"fmt"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	probev1 "github.com/forgetools/forgetools/tests/probe/probev1"
 	"github.com/forgetools/forgetools/vocab"
@@ -250,9 +250,8 @@ func splitProbeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 	return nil, nil, env
 }
 
-// probeError puts the gateway's in-band error into the failure arm of
-// ProbeResult.
-func probeError(callID string, e *gatewayv1.ForgeCallError) proto.Message {
+// probeError puts an in-band error into the failure arm of ProbeResult.
+func probeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &probev1.ProbeResult{
 		CallId: callID,
 		Result: &probev1.ProbeResult_Failure{Failure: &probev1.Failure{

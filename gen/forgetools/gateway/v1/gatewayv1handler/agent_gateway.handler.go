@@ -8,7 +8,9 @@ import (
 	"fmt"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -403,7 +405,7 @@ func scopeForgeCommentOnIssue(m proto.Message) string {
 func textsForgeCommentOnIssue(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CommentOnIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -446,7 +448,7 @@ func scopeForgeCommentOnPullRequest(m proto.Message) string {
 func textsForgeCommentOnPullRequest(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CommentOnPullRequestRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -546,7 +548,7 @@ func scopeForgeCreateIssue(m proto.Message) string {
 func textsForgeCreateIssue(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CreateIssueRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -590,7 +592,7 @@ func scopeForgeCreatePullRequest(m proto.Message) string {
 func textsForgeCreatePullRequest(m proto.Message) []handler.Text {
 	req := m.(*gatewayv1.CreatePullRequestRequest)
 	return []handler.Text{
-		handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
 	}
 }
 
@@ -721,7 +723,7 @@ func scopeForgeReadFile(m proto.Message) string {
 func pathsForgeReadFile(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.ReadFileRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
@@ -761,7 +763,7 @@ func scopeForgeListDir(m proto.Message) string {
 func pathsForgeListDir(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.ListDirRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
@@ -967,7 +969,7 @@ func scopeForgeWriteFile(m proto.Message) string {
 func pathsForgeWriteFile(m proto.Message) []handler.RepoPath {
 	req := m.(*gatewayv1.WriteFileRequest)
 	return []handler.RepoPath{
-		handler.RepoPath{Path: "path", Value: &req.Path},
+		{Path: "path", Value: &req.Path},
 	}
 }
 
@@ -1261,8 +1263,10 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 	req := m.(*gatewayv1.ForgeCallRequest)
 	env := handler.Envelope{
 		CallID:          req.GetCallId(),
-		Forge:           req.GetForge(),
 		ClientRequestID: req.GetClientRequestId(),
+	}
+	if s := req.GetForge(); s != nil {
+		env.Selector = s
 	}
 	switch arm := req.GetCall().(type) {
 	case *gatewayv1.ForgeCallRequest_GetIssue:
@@ -1315,12 +1319,15 @@ func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.En
 	return nil, nil, env
 }
 
-// forgeError puts the gateway's in-band error into the error arm of
-// ForgeCallResult.
-func forgeError(callID string, e *gatewayv1.ForgeCallError) proto.Message {
+// forgeError puts an in-band error into the error arm of ForgeCallResult.
+func forgeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &gatewayv1.ForgeCallResult{
 		CallId: callID,
-		Result: &gatewayv1.ForgeCallResult_Error{Error: e},
+		Result: &gatewayv1.ForgeCallResult_Error{Error: &gatewayv1.ForgeCallError{
+			Code:         errorCodeNames[vocab.Name(e.GetCode())],
+			Message:      e.GetMessage(),
+			RetryAfterMs: e.GetRetryAfterMs(),
+		}},
 	}
 }
 
@@ -1337,3 +1344,22 @@ func pathsReviewCommentInput(texts []handler.RepoPath, prefix string, m *gateway
 	texts = append(texts, handler.RepoPath{Path: prefix + "path", Value: &m.Path})
 	return texts
 }
+
+// The names the model reads and writes for enum values, from
+// (forgetools.options.v1.value).name; values without one are not offered.
+var (
+	errorCodeNames = map[string]gatewayv1.ErrorCode{
+		"unspecified":         gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED,
+		"invalid_argument":    gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
+		"not_found":           gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND,
+		"permission_denied":   gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED,
+		"unauthenticated":     gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED,
+		"unimplemented":       gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED,
+		"resource_exhausted":  gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
+		"unavailable":         gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE,
+		"internal":            gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
+		"already_exists":      gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS,
+		"failed_precondition": gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION,
+		"pending_approval":    gatewayv1.ErrorCode_ERROR_CODE_PENDING_APPROVAL,
+	}
+)

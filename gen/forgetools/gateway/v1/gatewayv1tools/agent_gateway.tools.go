@@ -396,7 +396,7 @@ func buildForgeCommentOnIssue(a runtime.Args, e runtime.Envelope) proto.Message 
 func textsForgeCommentOnIssue(m proto.Message) []runtime.Text {
 	req := m.(*gatewayv1.CommentOnIssueRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "body", Value: &req.Body},
+		{Param: "body", Value: &req.Body},
 	}
 }
 
@@ -483,7 +483,7 @@ func buildForgeCommentOnPullRequest(a runtime.Args, e runtime.Envelope) proto.Me
 func textsForgeCommentOnPullRequest(m proto.Message) []runtime.Text {
 	req := m.(*gatewayv1.CommentOnPullRequestRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "body", Value: &req.Body},
+		{Param: "body", Value: &req.Body},
 	}
 }
 
@@ -728,8 +728,8 @@ func buildForgeCreateIssue(a runtime.Args, e runtime.Envelope) proto.Message {
 func textsForgeCreateIssue(m proto.Message) []runtime.Text {
 	req := m.(*gatewayv1.CreateIssueRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "title", Value: &req.Title},
-		runtime.Text{Param: "body", Value: &req.Body},
+		{Param: "title", Value: &req.Title},
+		{Param: "body", Value: &req.Body},
 	}
 }
 
@@ -835,8 +835,8 @@ func buildForgeCreatePullRequest(a runtime.Args, e runtime.Envelope) proto.Messa
 func textsForgeCreatePullRequest(m proto.Message) []runtime.Text {
 	req := m.(*gatewayv1.CreatePullRequestRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "title", Value: &req.Title},
-		runtime.Text{Param: "body", Value: &req.Body},
+		{Param: "title", Value: &req.Title},
+		{Param: "body", Value: &req.Body},
 	}
 }
 
@@ -1342,7 +1342,7 @@ func decodeForgeListCiRuns(data []byte) (runtime.Args, error) {
 	req := &gatewayv1.ListCIRunsRequest{
 		Repo:   args.String(o, "repo", args.Required),
 		Ref:    args.String(o, "ref", args.Optional),
-		Status: args.Enum(o, "status", args.Optional, cIStatusFilterNames),
+		Status: args.Enum(o, "status", args.Optional, ciStatusFilterNames),
 		Limit:  args.Ptr(o, "limit", args.Uint32),
 	}
 	selector := decodeForgeSelector(o)
@@ -1734,7 +1734,7 @@ func buildForgeWriteFile(a runtime.Args, e runtime.Envelope) proto.Message {
 func textsForgeWriteFile(m proto.Message) []runtime.Text {
 	req := m.(*gatewayv1.WriteFileRequest)
 	return []runtime.Text{
-		runtime.Text{Param: "message", Value: &req.Message},
+		{Param: "message", Value: &req.Message},
 	}
 }
 
@@ -2200,7 +2200,7 @@ var (
 		"closed": gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_CLOSED,
 		"all":    gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL,
 	}
-	cIStatusFilterNames = map[string]gatewayv1.CIStatusFilter{
+	ciStatusFilterNames = map[string]gatewayv1.CIStatusFilter{
 		"queued":      gatewayv1.CIStatusFilter_CI_STATUS_FILTER_QUEUED,
 		"in_progress": gatewayv1.CIStatusFilter_CI_STATUS_FILTER_IN_PROGRESS,
 		"completed":   gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED,
