@@ -42,7 +42,7 @@ func (s *Service) mapError(err error) (fe *gatewayv1.ForgeCallError, unexpected 
 	if pe, ok := handler.AsError(err); ok {
 		// The contract's codes are the forge table's, number for number
 		// (TestErrorCodesMatch).
-		code := gatewayv1.ErrorCode(handler.CodeOf(pe.Code))
+		code := gatewayv1.ErrorCode(pe.Code)
 		if code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			code = gatewayv1.ErrorCode_ERROR_CODE_INTERNAL
 		}

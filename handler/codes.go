@@ -3,7 +3,7 @@ package handler
 import (
 	"fmt"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 )
 
 // The constructors below are the one spelling of each in-band error code
@@ -19,59 +19,59 @@ import (
 
 // InvalidArgument is the caller's input the forge or the provider refused.
 func InvalidArgument(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, format, args...)
 }
 
 // NotFound is an artifact that does not exist, or that the credential
 // cannot see.
 func NotFound(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, format, args...)
 }
 
 // PermissionDenied is a call the credential may not make.
 func PermissionDenied(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED, format, args...)
 }
 
 // Unauthenticated is a credential the forge does not accept.
 func Unauthenticated(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, format, args...)
 }
 
 // NotImplemented is an operation the forge (or this instance of it) cannot
 // do, in the provider's words. (Unimplemented is the generated handlers'
 // answer for an arm the provider does not serve at all.)
 func NotImplemented(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, format, args...)
 }
 
 // ResourceExhausted is a limit reached: a rate limit (set RetryAfter when
 // the forge names a wait), a quota, an answer past a size cap.
 func ResourceExhausted(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, format, args...)
 }
 
 // Unavailable is a forge that did not answer, or failed in a way a retry
 // may mend.
 func Unavailable(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, format, args...)
 }
 
 // Internal is a failure that is neither the caller's nor the forge's
 // passing trouble: a bug, or an answer the provider cannot read.
 func Internal(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_INTERNAL, format, args...)
 }
 
 // AlreadyExists is a create whose artifact exists already.
 func AlreadyExists(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS, format, args...)
 }
 
 // FailedPrecondition is a call the artifact's present state forbids: a
 // merge that cannot happen, a head that moved, a repository that moved.
 func FailedPrecondition(format string, args ...any) *Error {
-	return coded(gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, format, args...)
+	return coded(optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, format, args...)
 }
 
 // Unwrap is what a constructor's %w kept (nil when the format had none),
@@ -79,7 +79,7 @@ func FailedPrecondition(format string, args ...any) *Error {
 func (e *Error) Unwrap() error { return e.cause }
 
 // coded formats the message as fmt.Errorf does and keeps what it wrapped.
-func coded(code gatewayv1.ErrorCode, format string, args ...any) *Error {
+func coded(code Code, format string, args ...any) *Error {
 	f := fmt.Errorf(format, args...)
 	e := &Error{Code: code, Message: f.Error()}
 	// fmt.Errorf's error unwraps to what a %w named (one or several); one

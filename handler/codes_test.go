@@ -6,25 +6,25 @@ import (
 	"io/fs"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
 func TestConstructorsCarryTheirCode(t *testing.T) {
 	for _, c := range []struct {
 		make func(string, ...any) *handler.Error
-		code gatewayv1.ErrorCode
+		code handler.Code
 	}{
-		{handler.InvalidArgument, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT},
-		{handler.NotFound, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND},
-		{handler.PermissionDenied, gatewayv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED},
-		{handler.Unauthenticated, gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED},
-		{handler.NotImplemented, gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED},
-		{handler.ResourceExhausted, gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED},
-		{handler.Unavailable, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE},
-		{handler.Internal, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL},
-		{handler.AlreadyExists, gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS},
-		{handler.FailedPrecondition, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION},
+		{handler.InvalidArgument, optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT},
+		{handler.NotFound, optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND},
+		{handler.PermissionDenied, optionsv1.ErrorCode_ERROR_CODE_PERMISSION_DENIED},
+		{handler.Unauthenticated, optionsv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED},
+		{handler.NotImplemented, optionsv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED},
+		{handler.ResourceExhausted, optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED},
+		{handler.Unavailable, optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE},
+		{handler.Internal, optionsv1.ErrorCode_ERROR_CODE_INTERNAL},
+		{handler.AlreadyExists, optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS},
+		{handler.FailedPrecondition, optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION},
 	} {
 		e := c.make("issue %d of %s", 7, "o/r")
 		if e.Code != c.code || e.Message != "issue 7 of o/r" {

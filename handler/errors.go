@@ -6,44 +6,14 @@ import (
 	"time"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// Code is an in-band error code: a value of optionsv1.ErrorCode, the
-// contract's own vocabulary, or of any enum whose values carry the same
-// model names ((forgetools.options.v1.value).name: "not_found"). The forge
-// table's gatewayv1.ErrorCode is one, so a provider written against it
-// needs no change; what a code means is its model name (CodeOf).
-type Code interface {
-	protoreflect.Enum
-	String() string
-}
-
-// CodeOf is c in the contract's vocabulary, by model name;
-// ERROR_CODE_UNSPECIFIED for nil or a value whose name is no code (which
-// the gateway answers as internal).
-func CodeOf(c Code) optionsv1.ErrorCode {
-	switch v := c.(type) {
-	case nil:
-		return optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED
-	case optionsv1.ErrorCode:
-		return v
-	}
-	return codesByName[vocab.Name(c)]
-}
-
-// codesByName is optionsv1.ErrorCode by model name.
-var codesByName = func() map[string]optionsv1.ErrorCode {
-	values := optionsv1.ErrorCode(0).Descriptor().Values()
-	m := make(map[string]optionsv1.ErrorCode, values.Len())
-	for i := range values.Len() {
-		c := optionsv1.ErrorCode(values.Get(i).Number())
-		m[vocab.Name(c)] = c
-	}
-	return m
-}()
+// Code is an in-band error code in the contract's own vocabulary. A
+// table with an error enum of its own gets the code by model name
+// ((forgetools.options.v1.value).name: "not_found"), in its generated
+// Error function; Go code spells each code one way, here.
+type Code = optionsv1.ErrorCode
 
 // Error is a provider failure the gateway returns in-band.
 type Error struct {

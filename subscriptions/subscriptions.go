@@ -132,7 +132,7 @@ func (f *forge) Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.
 	id := req.GetSubscriptionId()
 	if err := f.store.Unsubscribe(ctx, c.Account, id); errors.Is(err, store.ErrNotFound) {
 		// Removed by a concurrent call since the gateway looked it up.
-		return nil, handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "subscription %q not found for this account", id)
+		return nil, handler.NotFound("subscription %q not found for this account", id)
 	} else if err != nil {
 		return nil, err
 	}

@@ -14,6 +14,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -175,7 +176,7 @@ func TestDedupEdges(t *testing.T) {
 	}
 
 	// A failed create releases its key: the retry creates.
-	h.github.FailWith(handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
+	h.github.FailWith(handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
 	wantError(t, h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")), gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down")
 	h.github.FailWith(nil)
 	if res := h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")); res.GetIssue().GetUrl() == "" {

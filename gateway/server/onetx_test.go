@@ -14,6 +14,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
@@ -99,7 +100,7 @@ func TestFailedCreateKeepsNothing(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		svc, st, forge := localService(t, dsn, func(f *local.Forge) subscriptions.Provider {
 			return afterWrite{Forge: f, fail: func() error {
-				return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "the forge went away after writing")
+				return handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "the forge went away after writing")
 			}}
 		})
 		wantError(t, callAs(t, svc, createIssue("acme/web", "Once", "Body", "key-1")),

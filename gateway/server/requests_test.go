@@ -12,6 +12,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -128,10 +129,10 @@ func TestProviderErrorsAreMappedInBand(t *testing.T) {
 		message string
 		retryMs uint64
 	}{
-		{"rate limit, rounded up", &handler.Error{Code: gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
+		{"rate limit, rounded up", &handler.Error{Code: optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
 			Message: "API rate limit exceeded", RetryAfter: 1500*time.Millisecond + time.Nanosecond},
 			gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "API rate limit exceeded", 1501},
-		{"wrapped provider error", errors.Join(errors.New("context"), handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
+		{"wrapped provider error", errors.Join(errors.New("context"), handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
 			gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found", 0},
 		{"provider error without a code", &handler.Error{Message: "odd"}, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "odd", 0},
 		{"deadline", context.DeadlineExceeded, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "timed out", 0},

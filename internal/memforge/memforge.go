@@ -194,7 +194,7 @@ func (f *Forge) comment(c handler.Call, repo string, number uint64, itemURL stri
 }
 
 func notFound(what, repo string, n uint64) error {
-	return handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "%s #%d not found in %s", what, n, repo)
+	return handler.NotFound("%s #%d not found in %s", what, n, repo)
 }
 
 func (f *Forge) GetIssue(_ context.Context, c handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {

@@ -17,7 +17,7 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
@@ -78,13 +78,13 @@ func FuzzErrorAnswer(f *testing.F) {
 			return
 		}
 		e := p.mapError("create issue in o/n", err)
-		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, ok := optionsv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(authorToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
-		if (e.Code == gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
+		if (e.Code == optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED) != (e.RetryAfter > 0) || e.RetryAfter < 0 {
 			t.Fatalf("code %s with RetryAfter %s", e.Code, e.RetryAfter)
 		}
 	})

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
@@ -196,7 +197,7 @@ func TestPollRateLimited(t *testing.T) {
 	srv.Comment("acme/web", 1, "hubot", "ping")
 	_, err := p.Poll(context.Background(), r.tgt, r.state)
 	e, ok := handler.AsError(err)
-	if !ok || e.Code != gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED || e.RetryAfter <= 0 {
+	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED || e.RetryAfter <= 0 {
 		t.Fatalf("rate-limited poll: %v", err)
 	}
 }

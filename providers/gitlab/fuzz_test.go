@@ -12,7 +12,7 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 )
@@ -87,13 +87,13 @@ func FuzzErrorAnswer(f *testing.F) {
 			return
 		}
 		e := p.mapError("create issue in a/b", fail(&gl.Response{Response: resp}, err))
-		if _, ok := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, ok := optionsv1.ErrorCode_name[int32(e.Code.Number())]; !ok || e.Code == optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("code %v", e.Code)
 		}
 		if !utf8.ValidString(e.Message) || len(e.Message) > rest.MaxMessage+len("…") || strings.Contains(strings.ToLower(e.Message), strings.ToLower(fuzzToken[4:20])) {
 			t.Fatalf("message %q", e.Message)
 		}
-		limited := e.Code == gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED
+		limited := e.Code == optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED
 		if limited != (e.RetryAfter > 0) || e.RetryAfter > rest.MaxWait {
 			t.Fatalf("code %s with RetryAfter %s", e.Code, e.RetryAfter)
 		}

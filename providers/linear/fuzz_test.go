@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
 )
@@ -42,7 +42,7 @@ func FuzzInterpret(f *testing.F) {
 		if !ok {
 			t.Fatalf("error %T is not a *handler.Error", err)
 		}
-		if _, defined := gatewayv1.ErrorCode_name[int32(e.Code.Number())]; !defined || e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
+		if _, defined := optionsv1.ErrorCode_name[int32(e.Code.Number())]; !defined || e.Code == optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("undefined code %v", e.Code)
 		}
 		if strings.Contains(e.Message, testKey) {
@@ -51,7 +51,7 @@ func FuzzInterpret(f *testing.F) {
 		if e.RetryAfter < 0 || e.RetryAfter > maxRetry {
 			t.Fatalf("RetryAfter %s out of bounds", e.RetryAfter)
 		}
-		if e.Code == gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED && e.RetryAfter == 0 && !strings.Contains(e.Message, "usage limit") {
+		if e.Code == optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED && e.RetryAfter == 0 && !strings.Contains(e.Message, "usage limit") {
 			t.Fatalf("rate limited without a retry hint: %q", e.Message)
 		}
 	})
@@ -69,7 +69,7 @@ func FuzzParseTeamKey(f *testing.F) {
 		key, err := parseTeamKey(repo)
 		if err != nil {
 			e, ok := handler.AsError(err)
-			if !ok || e.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT {
+			if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT {
 				t.Fatalf("rejection %v is not invalid_argument", err)
 			}
 			return

@@ -9,6 +9,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
@@ -242,14 +243,14 @@ func inTeam(got, key, id string) error {
 // so both codes lead to a look-up of the id before failing.
 func maybeExists(err error) bool {
 	e, ok := handler.AsError(err)
-	return ok && (e.Code == gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS || e.Code == gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
+	return ok && (e.Code == optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS || e.Code == optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
 }
 
 // outcomeUnknown adds to an unavailable write failure that it may have
 // landed, and whether a retry is safe.
 func outcomeUnknown(err error, deterministic bool) error {
 	e, ok := handler.AsError(err)
-	if !ok || e.Code != gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE {
+	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE {
 		return err
 	}
 	note := "; it may have been created"

@@ -14,6 +14,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 )
@@ -108,7 +109,7 @@ func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...st
 	if !ok {
 		t.Fatalf("error = %v, want a handler.Error with code %v", err, code)
 	}
-	if pe.Code != code {
+	if gatewayv1.ErrorCode(pe.Code) != code { // the enums share numbers (gateway TestErrorCodesMatch)
 		t.Fatalf("code = %v (%q), want %v", pe.Code, pe.Message, code)
 	}
 	for _, f := range fragments {
@@ -144,7 +145,7 @@ func createPull(t *testing.T, f *local.Forge, repo, head string) uint64 {
 func branch(t *testing.T, f *local.Forge, repo, name string) {
 	t.Helper()
 	_, err := f.CreateBranch(context.Background(), alice, &gatewayv1.CreateBranchRequest{Repo: repo, Branch: name})
-	if pe, ok := handler.AsError(err); err != nil && (!ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS) {
+	if pe, ok := handler.AsError(err); err != nil && (!ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS) {
 		t.Fatalf("create branch %s: %v", name, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 )
@@ -89,7 +90,7 @@ func TestBareRepoRefused(t *testing.T) {
 		f, _ := newForge(t, d, local.Options{Host: "sandbox.example:8080"})
 		_, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Linear-style"})
 		pe, ok := handler.AsError(err)
-		if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, `repo "ENG" is not a repository: want "owner/name"`) {
+		if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, `repo "ENG" is not a repository: want "owner/name"`) {
 			t.Fatalf("bare repo: err = %v, want invalid_argument naming owner/name", err)
 		}
 		is, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "eng/app", Title: "fine"})

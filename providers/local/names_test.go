@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 )
 
@@ -22,7 +22,7 @@ func FuzzCheckRepo(f *testing.F) {
 		err := checkRepo(repo)
 		if err != nil {
 			pe, ok := handler.AsError(err)
-			if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, strconv.Quote(repo)) {
+			if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, strconv.Quote(repo)) {
 				t.Fatalf("checkRepo(%q) = %v: want invalid_argument naming the repo", repo, err)
 			}
 			return
@@ -53,7 +53,7 @@ func FuzzCheckBranch(f *testing.F) {
 		err := checkBranch("head_ref", ref)
 		if err != nil {
 			pe, ok := handler.AsError(err)
-			if !ok || pe.Code != gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT ||
+			if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT ||
 				!strings.HasPrefix(pe.Message, "head_ref "+strconv.Quote(ref)+" is not a valid branch name: ") {
 				t.Fatalf("checkBranch(%q) = %v", ref, err)
 			}

@@ -25,7 +25,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/handler/notify"
 )
@@ -234,7 +234,7 @@ func (d *Driver) finish(ctx context.Context, w store.Watch, state []byte, next t
 // limited reports whether err is a rate limit, and until when.
 func (d *Driver) limited(err error) (time.Time, bool) {
 	e, ok := handler.AsError(err)
-	if !ok || e.Code != gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED {
+	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED {
 		return time.Time{}, false
 	}
 	return d.opts.Now().Add(max(e.RetryAfter, d.opts.Interval)), true

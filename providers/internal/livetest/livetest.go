@@ -13,6 +13,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
 )
@@ -99,7 +100,7 @@ func Run(t *testing.T, p Provider, repo string, o Options) {
 		}
 	}
 	if _, err := p.ListCiRuns(ctx, c, &gatewayv1.ListCIRunsRequest{Repo: repo}); err != nil {
-		if e, ok := handler.AsError(err); ok && e.Code == gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED {
+		if e, ok := handler.AsError(err); ok && e.Code == optionsv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED {
 			t.Logf("CI runs: %s", e.Message) // the forge says it cannot; that is an answer
 		} else {
 			t.Errorf("CI runs: %v", err)

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 )
 
 // A hostile forge that ignores per_page and answers one page of 59 MB:
@@ -44,7 +44,7 @@ func TestPinnedClientCapsAnAnswer(t *testing.T) {
 		t.Fatalf("past the cap: read %d, %v; want %d and a *TooLargeError", n, err, MaxResponseBytes)
 	}
 	fe := (&Forge{Name: "GitHub"}).Map("get issue acme/app#1", err)
-	if fe.Code != gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED || !strings.Contains(fe.Message, "16 MiB") {
+	if fe.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED || !strings.Contains(fe.Message, "16 MiB") {
 		t.Errorf("mapped to %v %q; want resource_exhausted naming the cap", fe.Code, fe.Message)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 )
@@ -77,7 +77,7 @@ func TestWaits(t *testing.T) {
 		t.Errorf("a negative Retry-After: %v %v", d, ok)
 	}
 	for in, want := range map[time.Duration]time.Duration{0: time.Minute, -time.Second: time.Minute, 1500 * time.Millisecond: 2 * time.Second, 5 * time.Hour: time.Hour} {
-		if e := Limited("x", in); e.RetryAfter != want || e.Code != gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED {
+		if e := Limited("x", in); e.RetryAfter != want || e.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED {
 			t.Errorf("Limited(%v) = %v", in, e.RetryAfter)
 		}
 	}
@@ -123,19 +123,19 @@ func TestForgeMap(t *testing.T) {
 	}
 	for _, c := range []struct {
 		err  error
-		code gatewayv1.ErrorCode
+		code handler.Code
 		want string
 	}{
-		{answer(401, nil, "bad "+token), gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "op: Example answered 401 Unauthorized: bad [REDACTED] (the configured token is missing, expired or revoked)"},
-		{answer(401, nil, "bad "+strings.ToUpper(token[:12])), gatewayv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "op: Example answered 401 Unauthorized: bad [REDACTED] (the configured token is missing, expired or revoked)"},
-		{answer(429, http.Header{"Ratelimit-Reset": {"1767225010"}, "Ratelimit-Name": {"api"}}, "slow down"), gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "op: Example rate limit api: Example answered 429 Too Many Requests: slow down"},
-		{answer(308, nil, ""), gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered POST with a 308 redirect, which is not followed on writes; nothing was written (renamed?)"},
-		{answer(409, nil, "head moved"), gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered 409 Conflict: head moved"},
-		{answer(503, nil, "503 Service Unavailable"), gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "op: Example answered 503 Service Unavailable"},
-		{handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"), gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"},
+		{answer(401, nil, "bad "+token), optionsv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "op: Example answered 401 Unauthorized: bad [REDACTED] (the configured token is missing, expired or revoked)"},
+		{answer(401, nil, "bad "+strings.ToUpper(token[:12])), optionsv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "op: Example answered 401 Unauthorized: bad [REDACTED] (the configured token is missing, expired or revoked)"},
+		{answer(429, http.Header{"Ratelimit-Reset": {"1767225010"}, "Ratelimit-Name": {"api"}}, "slow down"), optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "op: Example rate limit api: Example answered 429 Too Many Requests: slow down"},
+		{answer(308, nil, ""), optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered POST with a 308 redirect, which is not followed on writes; nothing was written (renamed?)"},
+		{answer(409, nil, "head moved"), optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered 409 Conflict: head moved"},
+		{answer(503, nil, "503 Service Unavailable"), optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "op: Example answered 503 Service Unavailable"},
+		{handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"), optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"},
 		// An operation's own words quoting the forge are cleaned too.
-		{handler.Errorf(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said %s", token), gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said [REDACTED]"},
-		{&EgressError{Target: "https://evil", Pinned: "https://example.com"}, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: refused a request to https://evil: this forge is pinned to https://example.com"},
+		{handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said %s", token), optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said [REDACTED]"},
+		{&EgressError{Target: "https://evil", Pinned: "https://example.com"}, optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: refused a request to https://evil: this forge is pinned to https://example.com"},
 	} {
 		e := f.Map("op", c.err)
 		if e.Code != c.code || e.Message != c.want {
