@@ -76,8 +76,12 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 
 // runIn calls fn in tx; a failure that is not already the forge's answer is
 // an internal error.
-func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error {
-	if err := fn(tx); err != nil {
+func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error { return answer(fn(tx)) }
+
+// answer is err as the forge reports it: its own answer as it is, any
+// other failure as internal.
+func answer(err error) error {
+	if err != nil {
 		if _, ok := handler.AsError(err); ok {
 			return err
 		}
