@@ -204,8 +204,8 @@ func stamp(micros int64) string {
 	return time.UnixMicro(micros).UTC().Format(time.RFC3339)
 }
 
-func scanItems(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*item, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
+func scanItems(ctx context.Context, q querier, query string, args ...any) ([]*item, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/subscriptions"
 )
 
@@ -59,13 +58,13 @@ func (it *item) dest() []any {
 // statement whenever the number changes (measured: a quarter of a read's
 // CPU); cast, one plan serves every number and the prepared statement is
 // reused.
-func findItem(ctx context.Context, tx *sql.Tx, repo string, n uint64, want string) (*item, error) {
+func findItem(ctx context.Context, q querier, repo string, n uint64, want string) (*item, error) {
 	num, ok := dbNumber(n)
 	if !ok {
 		return nil, notFound(want, repo, n)
 	}
 	var it item
-	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+`
+	err := q.QueryRowContext(ctx, `SELECT `+itemColumns+`
 		FROM local_items i JOIN local_repos r ON r.id = i.repo_id
 		WHERE r.name_key = $1 AND i.number = CAST($2 AS BIGINT)`, repoKey(repo), num).Scan(it.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -210,28 +209,4 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 		CommentId: sid,
 		Url:       url,
 	}, nil
-}
-
-// comments reads an artifact's conversation, oldest first: the first
-// limit comments (what the renderer shows) and how many there are, in one
-// statement (the count is a window over the rows before LIMIT).
-func (f *Forge) comments(ctx context.Context, tx *sql.Tx, it *item, limit int) ([]*forgev1.Comment, uint32, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, author, body, COUNT(*) OVER () FROM local_comments
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var out []*forgev1.Comment
-	total := 0
-	for rows.Next() {
-		var id int64
-		cm := &forgev1.Comment{}
-		if err := rows.Scan(&id, &cm.Author, &cm.Body, &total); err != nil {
-			return nil, 0, err
-		}
-		cm.Url = f.commentURL(it.kind, it.repo, it.number, strconv.FormatInt(id, 10))
-		out = append(out, cm)
-	}
-	return out, shown.Total(len(out), total), rows.Err()
 }

@@ -60,6 +60,16 @@ func (d jsonDialect) agg(elem, order, from string) string {
 	return "(SELECT " + d.arrayOpen + elem + " ORDER BY " + order + d.arrayClose + " " + from + ")"
 }
 
+// nested is agg as a value inside another JSON object: still JSON to
+// the enclosing object (SQLite's subtype does not cross a subquery, so
+// json() restores it; PostgreSQL's json must stay json, not text).
+func (d jsonDialect) nested(elem, order, from string) string {
+	if d.object == "json_object" {
+		return "json(" + d.agg(elem, order, from) + ")"
+	}
+	return "(SELECT COALESCE(json_agg(" + elem + " ORDER BY " + order + "), '[]'::json) " + from + ")"
+}
+
 // listColumns are the label and assignee columns of an artifact i, as JSON
 // arrays of names in their stored order.
 func (d jsonDialect) listColumns() string {
@@ -79,6 +89,17 @@ func (d jsonDialect) commentColumns(limit string) string {
 		", (SELECT COUNT(*) FROM local_comments WHERE repo_id = i.repo_id AND number = i.number)"
 }
 
+// reviewColumns are pull request i's first reviewLimit reviews (oldest
+// first), each with its first commentLimit inline comments in the order
+// they were submitted, and how many reviews there are.
+func (d jsonDialect) reviewColumns(reviewLimit, commentLimit string) string {
+	comments := d.nested(d.obj("p", "c.path", "l", "c.line", "s", "c.side", "b", "c.body"), "c.id",
+		"FROM (SELECT id, path, line, side, body FROM local_review_comments WHERE review_id = v.id ORDER BY id LIMIT "+commentLimit+") c")
+	return d.agg(d.obj("i", "v.id", "a", "v.author", "v", "v.verdict", "b", "v.body", "c", comments), "v.id",
+		"FROM (SELECT id, author, verdict, body FROM local_reviews WHERE repo_id = i.repo_id AND number = i.number ORDER BY id LIMIT "+reviewLimit+") v") +
+		", (SELECT COUNT(*) FROM local_reviews WHERE repo_id = i.repo_id AND number = i.number)"
+}
+
 // readQueries are the read statements of one dialect.
 type readQueries struct {
 	// item reads the artifact numbered $2 in repository key $1 with its
@@ -89,6 +110,11 @@ type readQueries struct {
 	// lists, FROM local_items i JOIN local_repos r; the caller adds its
 	// WHERE.
 	listed string
+	// pull reads pull request $2 of repository key $1 like item, with
+	// its first $4 reviews (each with its first $5 inline comments, as
+	// JSON objects), the review count and the checks roll-up after the
+	// comment count.
+	pull string
 }
 
 var reads = map[string]readQueries{}
@@ -101,6 +127,8 @@ func init() {
 			item: `SELECT ` + itemColumns + `, ` + d.listColumns() + `, ` + d.commentColumns("$3") + from +
 				` WHERE r.name_key = $1 AND i.number = CAST($2 AS BIGINT)`,
 			listed: `SELECT ` + itemColumns + `, ` + d.listColumns() + from,
+			pull: `SELECT ` + itemColumns + `, ` + d.listColumns() + `, ` + d.commentColumns("$3") + `, ` + d.reviewColumns("$4", "$5") +
+				`, i.checks_state` + from + ` WHERE r.name_key = $1 AND i.number = CAST($2 AS BIGINT)`,
 		}
 	}
 }
@@ -196,6 +224,39 @@ func (f *Forge) decodeComments(it *item, raw string, total int) ([]*forgev1.Comm
 	for _, c := range stored {
 		out = append(out, &forgev1.Comment{Author: c.Author, Body: c.Body,
 			Url: f.commentURL(it.kind, it.repo, it.number, strconv.FormatInt(c.ID, 10))})
+	}
+	return out, shown.Total(len(out), total), nil
+}
+
+// storedReview is a review as the pull statement returns it.
+type storedReview struct {
+	ID       int64  `json:"i"`
+	Author   string `json:"a"`
+	Verdict  string `json:"v"`
+	Body     string `json:"b"`
+	Comments []struct {
+		Path string `json:"p"`
+		Line int64  `json:"l"`
+		Side string `json:"s"`
+		Body string `json:"b"`
+	} `json:"c"`
+}
+
+// decodeReviews turns the pull statement's review columns into the
+// reviews as reviews returned them.
+func (f *Forge) decodeReviews(it *item, raw string, total int) ([]*forgev1.Review, uint32, error) {
+	var stored []storedReview
+	if err := json.Unmarshal([]byte(raw), &stored); err != nil {
+		return nil, 0, err
+	}
+	var out []*forgev1.Review
+	for _, s := range stored {
+		r := &forgev1.Review{Author: s.Author, Verdict: s.Verdict, Body: s.Body,
+			Url: f.reviewURL(it.repo, it.number, strconv.FormatInt(s.ID, 10))}
+		for _, c := range s.Comments {
+			r.Comments = append(r.Comments, &forgev1.ReviewComment{Path: c.Path, Line: uint64(c.Line), Side: c.Side, Body: c.Body, Author: s.Author})
+		}
+		out = append(out, r)
 	}
 	return out, shown.Total(len(out), total), nil
 }

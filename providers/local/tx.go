@@ -34,16 +34,6 @@ func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
 	return f.inTx(ctx, nil, fn)
 }
 
-// read runs fn in a read-only transaction, so an artifact and its comments
-// come from one snapshot.
-func (f *Forge) read(ctx context.Context, fn func(*sql.Tx) error) error {
-	opts := &sql.TxOptions{ReadOnly: true}
-	if f.dialect == DialectPostgres {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	return f.inTx(ctx, opts, fn)
-}
-
 func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) error) (err error) {
 	var tx *sql.Tx
 	if f.dialect == DialectSQLite {
