@@ -142,23 +142,14 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		it.milestone = sql.NullInt64{Int64: int64(m), Valid: true}
 	}
 	err := f.write(ctx, func(tx *sql.Tx) error {
-		earlier, err := f.made(ctx, tx, c, kindIssue, repo)
-		if err != nil {
+		earlier, err := f.create(ctx, tx, c, repo, it, names, nil)
+		if err != nil || earlier == nil {
 			return err
 		}
-		if earlier != nil {
-			it = earlier
-			ls, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
-			names = ls[it.number]
-			return err
-		}
-		if _, err := f.allocate(ctx, tx, repo, it); err != nil {
-			return err
-		}
-		if err := f.insertItem(ctx, tx, it); err != nil {
-			return err
-		}
-		return names.store(ctx, tx, it.repoID, it.number)
+		it = earlier
+		ls, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+		names = ls[it.number]
+		return err
 	})
 	if err != nil {
 		return nil, err

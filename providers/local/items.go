@@ -129,32 +129,16 @@ func (f *Forge) addRepo(ctx context.Context, tx *sql.Tx, repo string) error {
 	return err
 }
 
-// insertItem stores a new artifact under the number allocate returned.
-func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
-	it.createdAt = f.now().UnixMicro()
-	it.updatedAt = it.createdAt
-	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, milestone, request_key,
-		created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft,
-		it.milestone, it.requestKey, it.createdAt)
-	return err
-}
-
 // made finds what an earlier create by c's account with c's
 // client_request_id made, so repeating a create returns it instead of
 // making a second artifact (the gateway's memo answers retries, but a
 // gateway dying between this forge's commit and its memo's would make its
-// retry call again). It returns nil when there is none or c has no key. It
-// first writes (holding repo's counter row, as a create does), as write
-// requires of a transaction's first statement.
+// retry call again). It returns nil when there is none or c has no key.
+// The caller holds repo's counter row (allocate ran first), so a create
+// with the same key that is still in flight has committed by now.
 func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo string) (*item, error) {
 	if c.ClientRequestID == "" {
 		return nil, nil
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE local_repos SET last_number = last_number WHERE name_key = $1`, repoKey(repo)); err != nil {
-		return nil, err
 	}
 	var it item
 	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id

@@ -139,21 +139,14 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true},
 		requestKey: keyOf(c)}
 	err = f.write(ctx, func(tx *sql.Tx) error {
-		earlier, err := f.made(ctx, tx, c, kindPull, r.name)
-		if err != nil || earlier != nil {
-			it = cmp.Or(earlier, it)
-			return err
-		}
-		if err := checkBranches(r, head, base); err != nil {
-			return err
-		}
-		if _, err := f.allocate(ctx, tx, r.name, it); err != nil {
-			return err
-		}
-		if err := checkNotOpen(ctx, tx, it, head, base); err != nil {
-			return err
-		}
-		return f.insertItem(ctx, tx, it)
+		earlier, err := f.create(ctx, tx, c, r.name, it, itemLists{}, func() error {
+			if err := checkBranches(r, head, base); err != nil {
+				return err
+			}
+			return checkNotOpen(ctx, tx, it, head, base)
+		})
+		it = cmp.Or(earlier, it)
+		return err
 	})
 	if err != nil {
 		return nil, err
