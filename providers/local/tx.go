@@ -31,10 +31,10 @@ func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
 		f.writeMu.Lock()
 		defer f.writeMu.Unlock()
 	}
-	return f.inTx(ctx, nil, fn)
+	return f.inTx(ctx, fn)
 }
 
-func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) error) (err error) {
+func (f *Forge) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	var tx *sql.Tx
 	if f.dialect == DialectSQLite {
 		// The gateway opened the database; it may not have set a busy
@@ -47,9 +47,9 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 		if err := ensureBusyTimeout(ctx, conn); err != nil {
 			return internal(err)
 		}
-		tx, err = conn.BeginTx(ctx, opts)
+		tx, err = conn.BeginTx(ctx, nil)
 	} else {
-		tx, err = f.db.BeginTx(ctx, opts)
+		tx, err = f.db.BeginTx(ctx, nil)
 	}
 	if err != nil {
 		return internal(err)
