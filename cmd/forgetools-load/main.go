@@ -183,8 +183,9 @@ func measure(ctx context.Context, o *options, out io.Writer) ([]phase, error) {
 			phases, pair[i] = append(phases, p), p
 		}
 		b, g := pair[0], pair[1]
-		fmt.Fprintf(out, "%-20s gateway/baseline: calls/s %.2fx, p50 %.2fx, p99 %.2fx\n",
-			w.tool, ratio(g.rate(), b.rate()), ratio(g.p50.Seconds(), b.p50.Seconds()), ratio(g.p99.Seconds(), b.p99.Seconds()))
+		fmt.Fprintf(out, "%-20s gateway/baseline: calls/s %.2fx, p50 %.2fx, p99 %.2fx, CPU %.2fx\n",
+			w.tool, ratio(g.rate(), b.rate()), ratio(g.p50.Seconds(), b.p50.Seconds()), ratio(g.p99.Seconds(), b.p99.Seconds()),
+			ratio(b.cpuPerCall(), g.cpuPerCall()))
 		fmt.Fprintf(out, "case=%s store=%s agents=%d calls_s=%.1f p50_ms=%.3f p99_ms=%.3f baseline_calls_s=%.1f ratio=%.2f "+
 			"baseline_p50_ms=%.3f baseline_p99_ms=%.3f cpu_us=%.1f baseline_cpu_us=%.1f cpu_ratio=%.2f\n\n",
 			strings.TrimPrefix(w.tool, "forge_"), kind, o.agents, g.rate(), msf(g.p50), msf(g.p99), b.rate(), ratio(g.rate(), b.rate()),

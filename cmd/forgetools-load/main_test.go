@@ -31,7 +31,7 @@ func TestDriverReports(t *testing.T) {
 					t.Errorf("no row of 30 calls, 0 errors and figures for %s on the %s:\n%s", tool, target, out.String())
 				}
 			}
-			ratio := `(?m)^` + tool + ` +gateway/baseline: calls/s \d+\.\d\dx, p50 \d+\.\d\dx, p99 \d+\.\d\dx$`
+			ratio := `(?m)^` + tool + ` +gateway/baseline: calls/s \d+\.\d\dx, p50 \d+\.\d\dx, p99 \d+\.\d\dx, CPU \d+\.\d\dx$`
 			if !regexp.MustCompile(ratio).MatchString(out.String()) {
 				t.Errorf("no ratio line for %s:\n%s", tool, out.String())
 			}

@@ -248,11 +248,20 @@ func (s *Store) record(ctx context.Context, q querier, account, key, attempt str
 	now := s.now()
 	a := o.Artifact
 	o.Account, o.Created = account, now
-	res, err := q.ExecContext(ctx, s.q(`UPDATE gateway_create_memo
+	done := `UPDATE gateway_create_memo
 		SET state = 'done', kind = ?, provider = ?, host = ?, repo = ?, number = ?, finished_ms = ?
-		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`),
-		string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
-		account, key, attempt)
+		WHERE account = ? AND client_request_id = ? AND state = 'pending' AND attempt = ?`
+	args := []any{string(a.Kind), providerColumn(a.Forge.Provider), a.Forge.Host, a.Repo, int64(a.Number), millis(now),
+		account, key, attempt}
+	if s.dialect == Postgres {
+		// One round trip: both writes in one statement, which reports
+		// how many memo rows it marked.
+		var n int
+		err := q.QueryRowContext(ctx, s.q(`WITH done AS (`+done+` RETURNING 1), owned AS (`+ownershipInsert+`)
+			SELECT count(*) FROM done`), append(args, s.ownershipArgs(o)...)...).Scan(&n)
+		return n == 0, err
+	}
+	res, err := q.ExecContext(ctx, s.q(done), args...)
 	if err != nil {
 		return false, err
 	}

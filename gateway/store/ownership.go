@@ -39,13 +39,20 @@ func (s *Store) RecordOwnership(ctx context.Context, o Ownership) error {
 }
 
 func (s *Store) recordOwnership(ctx context.Context, q querier, o Ownership) error {
-	o = s.redactOwnership(o)
-	_, err := q.ExecContext(ctx, s.q(`INSERT INTO gateway_ownership
-		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-		o.Account, o.Session, o.Tool, providerColumn(o.Forge.Provider), o.Forge.Host, o.Repo, string(o.Kind),
-		int64(o.Number), o.ID, o.URL, millis(o.Created))
+	_, err := q.ExecContext(ctx, s.q(ownershipInsert), s.ownershipArgs(o)...)
 	return err
+}
+
+// ownershipInsert adds the ownership row ownershipArgs gives.
+const ownershipInsert = `INSERT INTO gateway_ownership
+		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// ownershipArgs are ownershipInsert's parameters for o, redacted.
+func (s *Store) ownershipArgs(o Ownership) []any {
+	o = s.redactOwnership(o)
+	return []any{o.Account, o.Session, o.Tool, providerColumn(o.Forge.Provider), o.Forge.Host, o.Repo, string(o.Kind),
+		int64(o.Number), o.ID, o.URL, millis(o.Created)}
 }
 
 // Owned lists what an account created, oldest first.

@@ -54,11 +54,3 @@ func (f *Forge) setChecks(ctx context.Context, repo string, number uint64, state
 	f.emit(ctx, it, notify.Change{Event: ev, Key: "checks:" + uuid.NewString()})
 	return nil
 }
-
-// checksOf is a pull request's checks roll-up.
-func checksOf(ctx context.Context, tx *sql.Tx, it *item) (string, error) {
-	var state string
-	err := tx.QueryRowContext(ctx, `SELECT checks_state FROM local_items WHERE repo_id = $1 AND number = $2`,
-		it.repoID, it.number).Scan(&state)
-	return state, err
-}

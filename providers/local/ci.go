@@ -169,8 +169,8 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	args = append(args, listLimit(req.Limit))
 	query += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args))
 	out := &forgev1.CIRunList{}
-	err = f.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
+	err = f.readOne(ctx, func(q querier) error {
+		rows, err := q.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}
@@ -212,8 +212,8 @@ func (f *Forge) findRun(ctx context.Context, repo, id string) (*repository, *run
 		return nil, nil, notFound
 	}
 	ru := &run{}
-	err = f.read(ctx, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT `+runColumns+` FROM local_ci_runs WHERE id = $1 AND repo_id = $2`, n, r.id).Scan(ru.dest()...)
+	err = f.readOne(ctx, func(q querier) error {
+		err := q.QueryRowContext(ctx, `SELECT `+runColumns+` FROM local_ci_runs WHERE id = $1 AND repo_id = $2`, n, r.id).Scan(ru.dest()...)
 		if errors.Is(err, sql.ErrNoRows) {
 			return notFound
 		}

@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"database/sql"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/handler"
@@ -16,8 +15,8 @@ const ciActor = "ci"
 // a push to branch moves and a CI run of it checks.
 func (f *Forge) openPullsOn(ctx context.Context, r *repository, branch string) ([]*item, error) {
 	var out []*item
-	err := f.read(ctx, func(tx *sql.Tx) (err error) {
-		out, err = scanItems(ctx, tx, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
+	err := f.readOne(ctx, func(q querier) (err error) {
+		out, err = scanItems(ctx, q, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
 			WHERE i.repo_id = $1 AND i.kind = 'pull' AND i.state = 'open' AND i.head_ref = $2`, r.id, branch)
 		return err
 	})

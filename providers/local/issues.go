@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -34,26 +35,39 @@ func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.Get
 		return nil, err
 	}
 	var out *forgev1.Issue
-	err := f.read(ctx, func(tx *sql.Tx) error {
-		var err error
-		out, err = f.loadIssue(ctx, tx, repo, req.GetIssueNumber())
+	err := f.readOne(ctx, func(q querier) (err error) {
+		out, err = f.loadIssue(ctx, q, repo, req.GetIssueNumber())
 		return err
 	})
 	return out, err
 }
 
-// loadIssue reads issue n of repo whole.
-func (f *Forge) loadIssue(ctx context.Context, tx *sql.Tx, repo string, n uint64) (*forgev1.Issue, error) {
-	it, err := findItem(ctx, tx, repo, n, kindIssue)
+// loadIssue reads issue n of repo whole, in one statement.
+func (f *Forge) loadIssue(ctx context.Context, q querier, repo string, n uint64) (*forgev1.Issue, error) {
+	num, ok := dbNumber(n)
+	if !ok {
+		return nil, notFound(kindIssue, repo, n)
+	}
+	var it listed
+	var comments string
+	var total int
+	err := q.QueryRowContext(ctx, reads[f.dialect].item, repoKey(repo), num, shown.IssueComments).
+		Scan(append(it.dest(), &comments, &total)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound(kindIssue, repo, n)
+	}
 	if err != nil {
 		return nil, err
 	}
-	lists, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+	if it.kind != kindIssue {
+		return nil, wrongKind(kindIssue, repo, n)
+	}
+	lists, err := it.lists()
 	if err != nil {
 		return nil, err
 	}
-	out := f.issue(it, lists[it.number])
-	out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shown.IssueComments)
+	out := f.issue(&it.item, lists)
+	out.Comments, out.CommentsTotal, err = f.decodeComments(&it.item, comments, total)
 	return out, err
 }
 
@@ -64,8 +78,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
-	query := `SELECT ` + itemColumns + ` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
-		WHERE r.name_key = $1 AND i.kind = 'issue'`
+	query := reads[f.dialect].listed + ` WHERE r.name_key = $1 AND i.kind = 'issue'`
 	args := []any{repoKey(repo)}
 	switch req.GetState() {
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_UNSPECIFIED, gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_OPEN:
@@ -94,20 +107,16 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
 
 	out := &forgev1.IssueList{}
-	err := f.read(ctx, func(tx *sql.Tx) error {
-		items, err := scanItems(ctx, tx, query, args...)
-		if err != nil || len(items) == 0 {
-			return err
-		}
-		// Newest first: the page spans last..first by number.
-		lists, err := listsOf(ctx, tx, items[0].repoID, items[len(items)-1].number, items[0].number)
-		if err != nil {
-			return err
-		}
+	err := f.readOne(ctx, func(q querier) error {
+		items, err := scanListed(ctx, q, query, args...)
 		for _, it := range items {
-			out.Issues = append(out.Issues, f.issue(it, lists[it.number]))
+			lists, err := it.lists()
+			if err != nil {
+				return err
+			}
+			out.Issues = append(out.Issues, f.issue(&it.item, lists))
 		}
-		return nil
+		return err
 	})
 	return out, err
 }
@@ -133,23 +142,14 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 		it.milestone = sql.NullInt64{Int64: int64(m), Valid: true}
 	}
 	err := f.write(ctx, func(tx *sql.Tx) error {
-		earlier, err := f.made(ctx, tx, c, kindIssue, repo)
-		if err != nil {
+		earlier, err := f.create(ctx, tx, c, repo, it, names, nil)
+		if err != nil || earlier == nil {
 			return err
 		}
-		if earlier != nil {
-			it = earlier
-			ls, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
-			names = ls[it.number]
-			return err
-		}
-		if _, err := f.allocate(ctx, tx, repo, it); err != nil {
-			return err
-		}
-		if err := f.insertItem(ctx, tx, it); err != nil {
-			return err
-		}
-		return names.store(ctx, tx, it.repoID, it.number)
+		it = earlier
+		ls, err := listsOf(ctx, tx, it.repoID, it.number, it.number)
+		names = ls[it.number]
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -195,8 +195,8 @@ func stamp(micros int64) string {
 	return time.UnixMicro(micros).UTC().Format(time.RFC3339)
 }
 
-func scanItems(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]*item, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
+func scanItems(ctx context.Context, q querier, query string, args ...any) ([]*item, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/handler/notify"
-	"github.com/forgetools/forgetools/internal/shown"
 )
 
 // item is a row of local_items: an issue, or a pull request with its refs,
@@ -58,13 +57,13 @@ func (it *item) dest() []any {
 // statement whenever the number changes (measured: a quarter of a read's
 // CPU); cast, one plan serves every number and the prepared statement is
 // reused.
-func findItem(ctx context.Context, tx *sql.Tx, repo string, n uint64, want string) (*item, error) {
+func findItem(ctx context.Context, q querier, repo string, n uint64, want string) (*item, error) {
 	num, ok := dbNumber(n)
 	if !ok {
 		return nil, notFound(want, repo, n)
 	}
 	var it item
-	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+`
+	err := q.QueryRowContext(ctx, `SELECT `+itemColumns+`
 		FROM local_items i JOIN local_repos r ON r.id = i.repo_id
 		WHERE r.name_key = $1 AND i.number = CAST($2 AS BIGINT)`, repoKey(repo), num).Scan(it.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -129,32 +128,16 @@ func (f *Forge) addRepo(ctx context.Context, tx *sql.Tx, repo string) error {
 	return err
 }
 
-// insertItem stores a new artifact under the number allocate returned.
-func (f *Forge) insertItem(ctx context.Context, tx *sql.Tx, it *item) error {
-	it.createdAt = f.now().UnixMicro()
-	it.updatedAt = it.createdAt
-	_, err := tx.ExecContext(ctx, `INSERT INTO local_items
-		(repo_id, number, kind, title, body, state, author, head_ref, base_ref, draft, milestone, request_key,
-		created_at, updated_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13)`,
-		it.repoID, it.number, it.kind, it.title, it.body, it.state, it.author, it.headRef, it.baseRef, it.draft,
-		it.milestone, it.requestKey, it.createdAt)
-	return err
-}
-
 // made finds what an earlier create by c's account with c's
 // client_request_id made, so repeating a create returns it instead of
 // making a second artifact (the gateway's memo answers retries, but a
 // gateway dying between this forge's commit and its memo's would make its
-// retry call again). It returns nil when there is none or c has no key. It
-// first writes (holding repo's counter row, as a create does), as write
-// requires of a transaction's first statement.
+// retry call again). It returns nil when there is none or c has no key.
+// The caller holds repo's counter row (allocate ran first), so a create
+// with the same key that is still in flight has committed by now.
 func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo string) (*item, error) {
 	if c.ClientRequestID == "" {
 		return nil, nil
-	}
-	if _, err := tx.ExecContext(ctx, `UPDATE local_repos SET last_number = last_number WHERE name_key = $1`, repoKey(repo)); err != nil {
-		return nil, err
 	}
 	var it item
 	err := tx.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM local_items i JOIN local_repos r ON r.id = i.repo_id
@@ -208,28 +191,4 @@ func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, 
 		CommentId: sid,
 		Url:       url,
 	}, nil
-}
-
-// comments reads an artifact's conversation, oldest first: the first
-// limit comments (what the renderer shows) and how many there are, in one
-// statement (the count is a window over the rows before LIMIT).
-func (f *Forge) comments(ctx context.Context, tx *sql.Tx, it *item, limit int) ([]*forgev1.Comment, uint32, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, author, body, COUNT(*) OVER () FROM local_comments
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	var out []*forgev1.Comment
-	total := 0
-	for rows.Next() {
-		var id int64
-		cm := &forgev1.Comment{}
-		if err := rows.Scan(&id, &cm.Author, &cm.Body, &total); err != nil {
-			return nil, 0, err
-		}
-		cm.Url = f.commentURL(it.kind, it.repo, it.number, strconv.FormatInt(id, 10))
-		out = append(out, cm)
-	}
-	return out, shown.Total(len(out), total), rows.Err()
 }

@@ -17,12 +17,15 @@ type itemLists struct {
 
 // listTables are where each list is stored: (table, name column, key
 // column). Names are fixed here, never taken from a request.
-var listTables = []struct {
-	table, name, key string
-	get              func(*itemLists) *[]string
-}{
+var listTables = []listTable{
 	{"local_labels", "name", "name_key", func(l *itemLists) *[]string { return &l.labels }},
 	{"local_assignees", "login", "login_key", func(l *itemLists) *[]string { return &l.assignees }},
+}
+
+// listTable is where one list is stored.
+type listTable struct {
+	table, name, key string
+	get              func(*itemLists) *[]string
 }
 
 // check refuses a blank name in any list.

@@ -25,20 +25,34 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 	if err != nil {
 		return nil, err
 	}
+	num, ok := dbNumber(req.GetPullNumber())
+	if !ok {
+		return nil, notFound(kindPull, r.name, req.GetPullNumber())
+	}
 	var out *forgev1.PullRequest
-	err = f.read(ctx, func(tx *sql.Tx) error {
-		it, err := findItem(ctx, tx, r.name, req.GetPullNumber(), kindPull)
+	err = f.readOne(ctx, func(q querier) error {
+		var it listed
+		var comments, reviews string
+		var commentsTotal, reviewsTotal int
+		var checks string
+		err := q.QueryRowContext(ctx, reads[f.dialect].pull, repoKey(r.name), num,
+			shown.PullComments, shown.PullReviews, shown.ReviewComments).
+			Scan(append(it.dest(), &comments, &commentsTotal, &reviews, &reviewsTotal, &checks)...)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound(kindPull, r.name, req.GetPullNumber())
+		}
 		if err != nil {
 			return err
 		}
-		out = f.pullRequest(r, it)
-		if out.Comments, out.CommentsTotal, err = f.comments(ctx, tx, it, shown.PullComments); err != nil {
+		if it.kind != kindPull {
+			return wrongKind(kindPull, r.name, req.GetPullNumber())
+		}
+		out = f.pullRequest(r, &it.item)
+		if out.Comments, out.CommentsTotal, err = f.decodeComments(&it.item, comments, commentsTotal); err != nil {
 			return err
 		}
-		if out.Reviews, out.ReviewsTotal, err = f.reviews(ctx, tx, it); err != nil {
-			return err
-		}
-		out.ChecksState, err = checksOf(ctx, tx, it)
+		out.Reviews, out.ReviewsTotal, err = f.decodeReviews(&it.item, reviews, reviewsTotal)
+		out.ChecksState = checks
 		return err
 	})
 	if err != nil {
@@ -78,8 +92,8 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatew
 	args = append(args, listLimit(req.Limit))
 	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
 	out := &forgev1.PullRequestList{}
-	err = f.read(ctx, func(tx *sql.Tx) error {
-		items, err := scanItems(ctx, tx, query, args...)
+	err = f.readOne(ctx, func(q querier) error {
+		items, err := scanItems(ctx, q, query, args...)
 		for _, it := range items {
 			out.PullRequests = append(out.PullRequests, f.pullRequest(r, it))
 		}
@@ -124,21 +138,14 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true},
 		requestKey: keyOf(c)}
 	err = f.write(ctx, func(tx *sql.Tx) error {
-		earlier, err := f.made(ctx, tx, c, kindPull, r.name)
-		if err != nil || earlier != nil {
-			it = cmp.Or(earlier, it)
-			return err
-		}
-		if err := checkBranches(r, head, base); err != nil {
-			return err
-		}
-		if _, err := f.allocate(ctx, tx, r.name, it); err != nil {
-			return err
-		}
-		if err := checkNotOpen(ctx, tx, it, head, base); err != nil {
-			return err
-		}
-		return f.insertItem(ctx, tx, it)
+		earlier, err := f.create(ctx, tx, c, r.name, it, itemLists{}, func() error {
+			if err := checkBranches(r, head, base); err != nil {
+				return err
+			}
+			return checkNotOpen(ctx, tx, it, head, base)
+		})
+		it = cmp.Or(earlier, it)
+		return err
 	})
 	if err != nil {
 		return nil, err
@@ -223,57 +230,4 @@ func (f *Forge) mergeable(r *repository, pr *forgev1.PullRequest) string {
 		return ""
 	}
 	return strconv.FormatBool(clean)
-}
-
-// reviews reads a pull request's first reviews (what the renderer shows),
-// oldest first, each with its first inline comments in the order they were
-// submitted, and how many reviews there are.
-func (f *Forge) reviews(ctx context.Context, tx *sql.Tx, it *item) ([]*forgev1.Review, uint32, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id, author, verdict, body, COUNT(*) OVER () FROM local_reviews
-		WHERE repo_id = $1 AND number = CAST($2 AS BIGINT) ORDER BY id LIMIT $3`, it.repoID, it.number, shown.PullReviews)
-	if err != nil {
-		return nil, 0, err
-	}
-	var out []*forgev1.Review
-	byID := map[int64]*forgev1.Review{}
-	total, last := 0, int64(0)
-	for rows.Next() {
-		var id int64
-		r := &forgev1.Review{}
-		if err := rows.Scan(&id, &r.Author, &r.Verdict, &r.Body, &total); err != nil {
-			rows.Close()
-			return nil, 0, err
-		}
-		r.Url = f.reviewURL(it.repo, it.number, strconv.FormatInt(id, 10))
-		byID[id] = r
-		out = append(out, r)
-		last = id
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil || len(out) == 0 {
-		return out, 0, err
-	}
-	count := shown.Total(len(out), total)
-
-	rows, err = tx.QueryContext(ctx, `SELECT c.review_id, c.path, c.line, c.side, c.body
-		FROM local_review_comments c JOIN local_reviews r ON r.id = c.review_id
-		WHERE r.repo_id = $1 AND r.number = CAST($2 AS BIGINT) AND r.id <= $3 ORDER BY c.id`, it.repoID, it.number, last)
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, line int64
-		rc := &forgev1.ReviewComment{}
-		if err := rows.Scan(&id, &rc.Path, &line, &rc.Side, &rc.Body); err != nil {
-			return nil, 0, err
-		}
-		r := byID[id]
-		if r == nil || len(r.Comments) >= shown.ReviewComments {
-			continue // past what the renderer shows: read, not kept
-		}
-		rc.Line, rc.Author = uint64(line), r.Author
-		r.Comments = append(r.Comments, rc)
-	}
-	return out, count, rows.Err()
 }

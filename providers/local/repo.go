@@ -40,13 +40,13 @@ func (f *Forge) repository(ctx context.Context, name string) (*repository, error
 		return nil, err
 	}
 	r := &repository{}
-	find := func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT id, name, default_branch FROM local_repos WHERE name_key = $1`, repoKey(name)).
+	find := func(q querier) error {
+		return q.QueryRowContext(ctx, `SELECT id, name, default_branch FROM local_repos WHERE name_key = $1`, repoKey(name)).
 			Scan(&r.id, &r.name, &r.defaultBranch)
 	}
 	found := false
-	err := f.read(ctx, func(tx *sql.Tx) error {
-		err := find(tx)
+	err := f.readOne(ctx, func(q querier) error {
+		err := find(q)
 		found = err == nil
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil
@@ -133,8 +133,8 @@ func (f *Forge) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetR
 		return nil, err
 	}
 	var open uint64
-	err = f.read(ctx, func(tx *sql.Tx) error {
-		return tx.QueryRowContext(ctx, `SELECT count(*) FROM local_items WHERE repo_id = $1 AND kind = 'issue' AND state = 'open'`,
+	err = f.readOne(ctx, func(q querier) error {
+		return q.QueryRowContext(ctx, `SELECT count(*) FROM local_items WHERE repo_id = $1 AND kind = 'issue' AND state = 'open'`,
 			r.id).Scan(&open)
 	})
 	if err != nil {

@@ -122,8 +122,8 @@ func (f *Forge) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.Subscr
 	default:
 		return handler.InvalidArgument("kind must be issue or pull_request")
 	}
-	return f.read(ctx, func(tx *sql.Tx) error {
-		_, err := findItem(ctx, tx, repo, req.GetNumber(), kind)
+	return f.readOne(ctx, func(q querier) error {
+		_, err := findItem(ctx, q, repo, req.GetNumber(), kind)
 		return err
 	})
 }

@@ -31,20 +31,10 @@ func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
 		f.writeMu.Lock()
 		defer f.writeMu.Unlock()
 	}
-	return f.inTx(ctx, nil, fn)
+	return f.inTx(ctx, fn)
 }
 
-// read runs fn in a read-only transaction, so an artifact and its comments
-// come from one snapshot.
-func (f *Forge) read(ctx context.Context, fn func(*sql.Tx) error) error {
-	opts := &sql.TxOptions{ReadOnly: true}
-	if f.dialect == DialectPostgres {
-		opts.Isolation = sql.LevelRepeatableRead
-	}
-	return f.inTx(ctx, opts, fn)
-}
-
-func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) error) (err error) {
+func (f *Forge) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	var tx *sql.Tx
 	if f.dialect == DialectSQLite {
 		// The gateway opened the database; it may not have set a busy
@@ -57,9 +47,9 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 		if err := ensureBusyTimeout(ctx, conn); err != nil {
 			return internal(err)
 		}
-		tx, err = conn.BeginTx(ctx, opts)
+		tx, err = conn.BeginTx(ctx, nil)
 	} else {
-		tx, err = f.db.BeginTx(ctx, opts)
+		tx, err = f.db.BeginTx(ctx, nil)
 	}
 	if err != nil {
 		return internal(err)
@@ -76,8 +66,12 @@ func (f *Forge) inTx(ctx context.Context, opts *sql.TxOptions, fn func(*sql.Tx) 
 
 // runIn calls fn in tx; a failure that is not already the forge's answer is
 // an internal error.
-func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error {
-	if err := fn(tx); err != nil {
+func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error { return answer(fn(tx)) }
+
+// answer is err as the forge reports it: its own answer as it is, any
+// other failure as internal.
+func answer(err error) error {
+	if err != nil {
 		if _, ok := handler.AsError(err); ok {
 			return err
 		}
