@@ -1,0 +1,165 @@
+package github
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/providers/internal/rest"
+)
+
+// checkGraphQL checks a GraphQL request of the script: the author's
+// credential and the user agent as on REST, a JSON body holding a query
+// and exactly the variables ex.body gives, and none of REST's API headers.
+func (f *fakeGitHub) checkGraphQL(r githubtest.Request, ex exchange) {
+	t := f.t
+	if r.Method != ex.method || r.Path != ex.path {
+		t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, ex.method, ex.path)
+		return
+	}
+	for k, want := range map[string]string{
+		"Authorization": "Bearer " + authorToken, "User-Agent": testUserAgent,
+		"Content-Type": "application/json", "Accept": "application/json", "X-GitHub-Api-Version": "",
+	} {
+		if got := r.Header.Get(k); got != want {
+			t.Errorf("POST /graphql: header %s = %q, want %q", k, got, want)
+		}
+	}
+	var body struct {
+		Query     string          `json:"query"`
+		Variables json.RawMessage `json:"variables"`
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil || body.Query == "" {
+		t.Fatalf("POST /graphql: body %s is not a GraphQL request (%v)", r.Body, err)
+	}
+	if !sameJSON(t, body.Variables, []byte(ex.body)) {
+		t.Errorf("POST /graphql: variables\n got %s\nwant %s", body.Variables, ex.body)
+	}
+}
+
+func TestGraphQLURL(t *testing.T) {
+	for base, want := range map[string]string{
+		"https://api.github.com/":         "https://api.github.com/graphql",
+		"https://api.octo.ghe.com/":       "https://api.octo.ghe.com/graphql",
+		"https://ghe.example.com/api/v3/": "https://ghe.example.com/api/graphql",
+		"http://127.0.0.1:8080/":          "http://127.0.0.1:8080/graphql",
+	} {
+		u, _ := url.Parse(base)
+		if got := graphQLURL(u).String(); got != want {
+			t.Errorf("graphQLURL(%s) = %s, want %s", base, got, want)
+		}
+	}
+}
+
+// GitHub's GraphQL errors map to the codes REST answers of the same
+// meaning map to, naming the operation and what GitHub said.
+func TestGetPullRequestGraphQLErrors(t *testing.T) {
+	reset := func(f *fakeGitHub) http.Header {
+		return http.Header{"X-Ratelimit-Remaining": {"0"}, "X-Ratelimit-Reset": {strconv.FormatInt(f.clock.Unix()+90, 10)}, "X-Ratelimit-Resource": {"graphql"}}
+	}
+	for _, c := range []struct {
+		name   string
+		status int
+		reply  string
+		header func(*fakeGitHub) http.Header
+		code   gatewayv1.ErrorCode
+		says   []string
+	}{
+		{name: "not found", reply: githubtest.Fixture("graphql_not_found.json"), code: codeNotFound,
+			says: []string{"get pull request octocat/Hello-World#1350", "NOT_FOUND", "Could not resolve to a PullRequest"}},
+		{name: "forbidden", code: codeDenied,
+			reply: `{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","path":["repository"],"message":"Resource not accessible by integration"}]}`,
+			says:  []string{"FORBIDDEN", "Resource not accessible by integration"}},
+		{name: "insufficient scopes", code: codeDenied,
+			reply: `{"errors":[{"type":"INSUFFICIENT_SCOPES","message":"Your token has not been granted the required scopes to execute this query."}]}`,
+			says:  []string{"INSUFFICIENT_SCOPES"}},
+		{name: "rate limited", reply: githubtest.Fixture("graphql_rate_limited.json"), header: reset, code: codeExhausted,
+			says: []string{"GraphQL rate limit exhausted", "API rate limit already exceeded"}},
+		{name: "query refused", code: codeInternal,
+			reply: `{"errors":[{"path":["query","repository","pullRequest","nope"],"extensions":{"code":"undefinedField"},"message":"Field 'nope' doesn't exist on type 'PullRequest'"}]}`,
+			says:  []string{"GitHub refused the query", "Field 'nope' doesn't exist"}},
+		{name: "timeout", code: codeUnavailable,
+			reply: `{"data":null,"errors":[{"message":"Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."}]}`,
+			says:  []string{"timeout"}},
+		{name: "partial, reviews failed", code: codeDenied,
+			reply: `{"data":{"repository":{"pullRequest":{"reviews":null,"reviewThreads":{"nodes":[]},"comments":{"totalCount":0,"nodes":[]},"commits":{"nodes":[]}}}},"errors":[{"type":"FORBIDDEN","path":["repository","pullRequest","reviews"],"message":"no reviews for you"}]}`,
+			says:  []string{"no reviews for you"}},
+		{name: "bad credentials", status: 401, reply: githubtest.Fixture("error_401.json"), code: codeUnauth, says: []string{"401"}},
+		{name: "outage", status: 502, reply: githubtest.Fixture("error_502.html"), code: codeUnavailable, says: []string{"502"}},
+		{name: "no data, no errors", reply: `{"data":{"repository":{"pullRequest":null}}}`, code: codeNotFound, says: []string{"no such pull request"}},
+		{name: "data null", reply: `{"data":null}`, code: codeNotFound},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls/1350", reply: fixture(t, "pull.json")})
+			ex := pullQueryRead(1350, c.reply)
+			ex.status = c.status
+			if c.header != nil {
+				ex.header = c.header(f)
+			}
+			f.expect(ex)
+			_, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+			e := wantCode(t, err, c.code, c.says...)
+			if c.name == "rate limited" && e.RetryAfter.Seconds() != 90 {
+				t.Errorf("retry after %s; want GitHub's reset in 90s", e.RetryAfter)
+			}
+		})
+	}
+}
+
+// A hostile forge's GraphQL answer: past the size cap, cut off, not JSON,
+// of the wrong shape, with nulls where objects belong, or echoing the
+// credential. Each is a clear in-band error or a read of what is sound;
+// none panics, and no message holds the token.
+func TestGetPullRequestHostileGraphQL(t *testing.T) {
+	huge := `{"data":{"repository":{"pullRequest":{"comments":{"totalCount":1,"nodes":[{"body":"` + strings.Repeat("x", rest.MaxResponseBytes) + `"}]}}}}}`
+	many := make([]string, 500)
+	for i := range many {
+		many[i] = fmt.Sprintf(`{"url":"u%d","body":"c%d","author":null}`, i, i)
+	}
+	for _, c := range []struct {
+		name, reply string
+		code        gatewayv1.ErrorCode // 0: the read succeeds
+		check       func(t *testing.T, comments, reviews int, total uint32)
+	}{
+		{name: "past the cap", reply: huge, code: codeExhausted},
+		{name: "cut off", reply: `{"data":{"repository":{"pullRequest":{"reviews":{"totalCount":3,"nodes":[`, code: codeUnavailable},
+		{name: "not JSON", reply: `<html>hello</html>`, code: codeUnavailable},
+		{name: "wrong shape", reply: `{"data":{"repository":{"pullRequest":{"reviews":"many"}}}}`, code: codeUnavailable},
+		{name: "errors not a list", reply: `{"errors":{"message":"x"}}`, code: codeUnavailable},
+		{name: "credential echoed", reply: `{"errors":[{"type":"FORBIDDEN","message":"token ` + authorToken + ` is not allowed"}]}`, code: codeDenied},
+		{name: "nulls everywhere", reply: `{"data":{"repository":{"pullRequest":{"reviews":{"totalCount":2,"nodes":[null,{"state":"APPROVED","author":null,"comments":{"nodes":[null]}}]},"reviewThreads":{"nodes":[null]},"comments":{"totalCount":0,"nodes":[null]},"commits":{"nodes":[null]}}}}}`,
+			check: func(t *testing.T, comments, reviews int, _ uint32) {
+				if reviews != 1 || comments != 0 {
+					t.Errorf("%d reviews %d comments; want the one review that is there", reviews, comments)
+				}
+			}},
+		{name: "ignores first", reply: `{"data":{"repository":{"pullRequest":{"comments":{"totalCount":2,"nodes":[` + strings.Join(many, ",") + `]}}}}}`,
+			check: func(t *testing.T, comments, _ int, total uint32) {
+				if comments != 30 || total != 500 {
+					t.Errorf("%d comments (total %d); want the shown 30 of the 500 sent", comments, total)
+				}
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFake(t, pullReads(t, "1350", "pull.json", c.reply)...)
+			got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+			if c.code != 0 {
+				e := wantCode(t, err, c.code, "get pull request octocat/Hello-World#1350")
+				if strings.Contains(e.Message, authorToken) || strings.Contains(e.Message, authorToken[4:]) {
+					t.Errorf("the message shows the credential: %q", e.Message)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, len(got.GetComments()), len(got.GetReviews()), got.GetCommentsTotal())
+		})
+	}
+}
