@@ -163,3 +163,31 @@ func TestGetPullRequestHostileGraphQL(t *testing.T) {
 		})
 	}
 }
+
+// On Enterprise Server the query goes to /api/graphql, beside the REST
+// root /api/v3 (the fake answers GraphQL nowhere else), with the same
+// credential; the read is still two requests.
+func TestGetPullRequestOnEnterpriseServer(t *testing.T) {
+	srv := githubtest.NewChecked(t, githubtest.Options{Host: "ghe.example.com", PathPrefix: "/api/v3"})
+	t.Cleanup(srv.Close)
+	srv.AddToken(authorToken, "forgetools-bot")
+	srv.AddRepo("octocat/Hello-World", "main", "feature")
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Busy", Head: "feature"})
+	srv.Review("octocat/Hello-World", n, "reviewer", "APPROVED", "ship it")
+	srv.AddCheckRuns("octocat/Hello-World", n, githubtest.CheckRun{Name: "ci"})
+	p, err := New(Options{Host: "ghe.example.com", APIURL: srv.APIURL(), Token: authorToken})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetReviews()) != 1 || got.GetReviews()[0].GetVerdict() != "approve" || got.GetChecksState() != "success" ||
+		!strings.HasPrefix(got.GetReviews()[0].GetUrl(), "https://ghe.example.com/") {
+		t.Errorf("reviews %v checks %q; want one approval and success", got.GetReviews(), got.GetChecksState())
+	}
+	if r := srv.Requests(); len(r) != 2 || r[1].Path != "/graphql" || r[1].Header.Get("Authorization") != "Bearer "+authorToken {
+		t.Errorf("requests %d; want the pull request and one query with the author's credential", len(r))
+	}
+}
