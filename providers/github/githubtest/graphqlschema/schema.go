@@ -18,6 +18,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
 )
 
 // Version is the @octokit/graphql-schema release scripts/test installs.
@@ -121,18 +123,5 @@ func Check(s *ast.Schema, query string, vars map[string]any) (*ast.QueryDocument
 
 // defaultFile is build/octokit-graphql's copy in the module this runs in.
 func defaultFile() string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "build", "octokit-graphql", "node_modules", "@octokit", "graphql-schema", "schema.graphql")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	return openapi.BuildPath("octokit-graphql", "node_modules", "@octokit", "graphql-schema", "schema.graphql")
 }
