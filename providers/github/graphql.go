@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -98,19 +99,26 @@ func (p *Provider) graphQL(ctx context.Context, c *gh.Client, what, query string
 		// limit, an outage): go-github reads it as it reads REST's.
 		return nil, resp, gh.CheckResponse(resp)
 	}
+	errs, err := decodeGraphQL(what, resp.Body, data)
+	return errs, resp, err
+}
+
+// decodeGraphQL reads a GraphQL answer: its data into data, and its
+// errors.
+func decodeGraphQL(what string, r io.Reader, data any) ([]gqlError, error) {
 	var answer struct {
 		Data   json.RawMessage `json:"data"`
 		Errors []gqlError      `json:"errors"`
 	}
-	if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil {
-		return nil, resp, notGraphQL(what, err)
+	if err := json.NewDecoder(r).Decode(&answer); err != nil {
+		return nil, notGraphQL(what, err)
 	}
 	if len(answer.Data) > 0 && !bytes.Equal(answer.Data, []byte("null")) {
 		if err := json.Unmarshal(answer.Data, data); err != nil {
-			return nil, resp, notGraphQL(what, err)
+			return nil, notGraphQL(what, err)
 		}
 	}
-	return answer.Errors, resp, nil
+	return answer.Errors, nil
 }
 
 // notGraphQL is an answer that is not GraphQL's JSON, or is cut off; an

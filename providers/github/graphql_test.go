@@ -191,3 +191,17 @@ func TestGetPullRequestOnEnterpriseServer(t *testing.T) {
 		t.Errorf("requests %d; want the pull request and one query with the author's credential", len(r))
 	}
 }
+
+// Once the login's GraphQL quota is used up the fake answers RATE_LIMITED
+// with HTTP 200 and x-ratelimit-remaining 0, as GitHub does: the read is
+// resource_exhausted with the wait until the quota's reset.
+func TestGetPullRequestGraphQLQuotaExhausted(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Busy", Head: "feature"})
+	srv.SetGraphQLQuota("forgetools-bot", 0)
+	_, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	e := wantCode(t, err, codeExhausted, "GraphQL rate limit exhausted")
+	if e.RetryAfter.Minutes() != 40 {
+		t.Errorf("retry after %s; want the fake's reset, 40 minutes on", e.RetryAfter)
+	}
+}
