@@ -76,6 +76,27 @@ func TestGetPullRequestReadsOnlyTheShownPages(t *testing.T) {
 	if got.GetChecksState() != "pending" {
 		t.Errorf("checks %q; want pending (one of 250 runs is in progress)", got.GetChecksState())
 	}
+	wantPullReads(t, srv, n)
+}
+
+// A fresh pull request (the small artifact) costs the same two requests.
+func TestGetPullRequestSmallIsTwoRequests(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Small", Head: "feature"})
+	got, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.GetReviews()) != 0 || got.GetReviewsTotal() != 0 || got.GetCommentsTotal() != 0 || got.GetChecksState() != "" {
+		t.Errorf("reviews %v (total %d), comments total %d, checks %q; want none", got.GetReviews(), got.GetReviewsTotal(), got.GetCommentsTotal(), got.GetChecksState())
+	}
+	wantPullReads(t, srv, n)
+}
+
+// wantPullReads fails t unless the fake received exactly one read of pull
+// request n: the REST GET and one GraphQL query.
+func wantPullReads(t *testing.T, srv *githubtest.Server, n int) {
+	t.Helper()
 	var sent []string
 	for _, r := range srv.Requests() {
 		sent = append(sent, r.Method+" "+r.Path)

@@ -205,3 +205,24 @@ func TestGetPullRequestGraphQLQuotaExhausted(t *testing.T) {
 		t.Errorf("retry after %s; want the fake's reset, 40 minutes on", e.RetryAfter)
 	}
 }
+
+// The query goes through the credential's rate gate like any REST call: a
+// secondary limit answered to it is resource_exhausted with GitHub's wait,
+// and the next read is refused before anything is sent.
+func TestGetPullRequestGraphQLClosesTheRateGate(t *testing.T) {
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/pulls/1350", reply: fixture(t, "pull.json")})
+	ex := pullQueryRead(1350, fixture(t, "rate_limit_secondary.json"))
+	ex.status, ex.header = 403, http.Header{"Retry-After": {"30"}}
+	f.expect(ex)
+	p := f.provider(t)
+	req := &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350}
+	_, err := p.GetPullRequest(ctx, noCall, req)
+	if e := wantCode(t, err, codeExhausted); e.RetryAfter.Seconds() != 30 {
+		t.Errorf("retry after %s, want 30s", e.RetryAfter)
+	}
+	_, err = p.GetPullRequest(ctx, noCall, req)
+	wantCode(t, err, codeExhausted, "not calling GitHub again")
+	if n := f.requests(); n != 2 {
+		t.Errorf("%d requests; the read after the limit sent something", n)
+	}
+}
