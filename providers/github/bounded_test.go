@@ -43,6 +43,10 @@ func TestGetIssueReadsOnlyTheShownComments(t *testing.T) {
 	}
 }
 
+// However large the pull request (issue 23's large artifact: 300
+// comments, 120 reviews, 250 check runs), a read is two requests: the pull
+// request over REST and one GraphQL query for the shown reviews, comments
+// and the check roll-up with their totals.
 func TestGetPullRequestReadsOnlyTheShownPages(t *testing.T) {
 	srv, p := stateful(t)
 	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Busy", Head: "feature"})
@@ -52,26 +56,54 @@ func TestGetPullRequestReadsOnlyTheShownPages(t *testing.T) {
 	for i := range 300 {
 		srv.Comment("octocat/Hello-World", n, "someone", fmt.Sprint("comment ", i))
 	}
+	runs := make([]githubtest.CheckRun, 250)
+	for i := range runs {
+		runs[i] = githubtest.CheckRun{Name: fmt.Sprint("job ", i)}
+	}
+	runs[240].Status = "in_progress"
+	srv.AddCheckRuns("octocat/Hello-World", n, runs...)
 	got, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.GetReviews()) != 30 || got.GetReviewsTotal() != 120 {
+	if len(got.GetReviews()) != 30 || got.GetReviewsTotal() != 120 || got.GetReviews()[29].GetBody() != "review 29" {
 		t.Errorf("reviews %d (total %d); want the first 30 of 120", len(got.GetReviews()), got.GetReviewsTotal())
 	}
-	if len(got.GetComments()) != 30 || got.GetCommentsTotal() != 300 {
+	if len(got.GetComments()) != 30 || got.GetCommentsTotal() != 300 || got.GetComments()[0].GetBody() != "comment 0" {
 		t.Errorf("comments %d (total %d); want the first 30 of 300", len(got.GetComments()), got.GetCommentsTotal())
 	}
-	// The reviews' count costs one more request (the last page), not
-	// every page; conversation comments come with the pull request's count.
-	if pages, per := requestsTo(srv, fmt.Sprintf("/pulls/%d/reviews", n)); pages > 2 || per[0] != "30" {
-		t.Errorf("%d requests for reviews (per_page %v); want the first page and the last", pages, per)
+	// The run still in progress, the 241st, is past any first page.
+	if got.GetChecksState() != "pending" {
+		t.Errorf("checks %q; want pending (one of 250 runs is in progress)", got.GetChecksState())
 	}
-	if pages, _ := requestsTo(srv, fmt.Sprintf("/issues/%d/comments", n)); pages != 1 {
-		t.Errorf("%d requests for conversation comments; want 1", pages)
+	wantPullReads(t, srv, n)
+}
+
+// A fresh pull request (the small artifact) costs the same two requests.
+func TestGetPullRequestSmallIsTwoRequests(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Small", Head: "feature"})
+	got, err := p.GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if pages, _ := requestsTo(srv, fmt.Sprintf("/pulls/%d/comments", n)); pages != 1 {
-		t.Errorf("%d requests for review comments; want 1", pages)
+	if len(got.GetReviews()) != 0 || got.GetReviewsTotal() != 0 || got.GetCommentsTotal() != 0 || got.GetChecksState() != "" {
+		t.Errorf("reviews %v (total %d), comments total %d, checks %q; want none", got.GetReviews(), got.GetReviewsTotal(), got.GetCommentsTotal(), got.GetChecksState())
+	}
+	wantPullReads(t, srv, n)
+}
+
+// wantPullReads fails t unless the fake received exactly one read of pull
+// request n: the REST GET and one GraphQL query.
+func wantPullReads(t *testing.T, srv *githubtest.Server, n int) {
+	t.Helper()
+	var sent []string
+	for _, r := range srv.Requests() {
+		sent = append(sent, r.Method+" "+r.Path)
+	}
+	want := []string{fmt.Sprintf("GET /repos/octocat/Hello-World/pulls/%d", n), githubtest.GraphQLRoute}
+	if strings.Join(sent, ", ") != strings.Join(want, ", ") {
+		t.Errorf("requests %v; want %v", sent, want)
 	}
 }
 

@@ -130,6 +130,10 @@ func (f *fakeGitHub) provider(t *testing.T, edit ...func(*Options)) *Provider {
 func (f *fakeGitHub) check(r githubtest.Request, ex exchange) {
 	t := f.t
 	what := r.Method + " " + r.Path
+	if r.Path == "/graphql" || ex.path == "/graphql" {
+		f.checkGraphQL(r, ex)
+		return
+	}
 	if r.Method != ex.method || r.Path != ex.path {
 		t.Errorf("request = %s %s, want %s %s", r.Method, r.Path, ex.method, ex.path)
 	}

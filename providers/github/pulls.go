@@ -2,7 +2,6 @@ package github
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	gh "github.com/google/go-github/v84/github"
@@ -10,62 +9,14 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
 )
 
-// GetPullRequest reads a pull request with the reviews (inline comments
-// grouped under them) and conversation comments the renderer shows, their
-// counts, and a roll-up of its head commit's checks. The requests run one after another, as GitHub asks of
-// integrations to stay clear of its secondary rate limits.
-func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
-	if err != nil {
-		return nil, err
-	}
-	return call(ctx, p, fmt.Sprintf("get pull request %s#%d", repo, n), func(ctx context.Context) (*forgev1.PullRequest, error) {
-		c := p.author
-		pr, _, err := c.PullRequests.Get(ctx, repo.owner, repo.name, n)
-		if err != nil {
-			return nil, err
-		}
-		rs, err := firstPage(shown.PullReviews, func(o gh.ListOptions) ([]*gh.PullRequestReview, *gh.Response, error) {
-			return c.PullRequests.ListReviews(ctx, repo.owner, repo.name, n, &o)
-		})
-		if err != nil {
-			return nil, err
-		}
-		// Review comments are grouped under the shown reviews: one page of
-		// the most GitHub serves, not every page.
-		inline, err := firstPage(maxPerPage, func(o gh.ListOptions) ([]*gh.PullRequestComment, *gh.Response, error) {
-			return c.PullRequests.ListComments(ctx, repo.owner, repo.name, n, &gh.PullRequestListCommentsOptions{ListOptions: o})
-		})
-		if err != nil {
-			return nil, err
-		}
-		conversation, err := firstPage(shown.PullComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
-			return c.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
-		})
-		if err != nil {
-			return nil, err
-		}
-		out := p.pullRequest(repo, pr)
-		out.Reviews = reviews(rs.items, inline.items)
-		count, err := rs.countByLastPage()
-		if err != nil {
-			return nil, err
-		}
-		out.ReviewsTotal = rs.total(count)
-		out.Comments = issueComments(conversation.items)
-		out.CommentsTotal = conversation.total(pr.GetComments())
-		out.ChecksState = p.checks(ctx, repo, pr.GetHead().GetSHA())
-		return out, nil
-	})
-}
-
-// checks is the head commit's roll-up, or "" when it cannot be had: a
-// token may lack the statuses or checks permission, and a pull request is
-// still worth reading without it.
+// checks is the head commit's roll-up over REST (a webhook's check
+// events: webhook.go; forge_get_pull_request reads it by GraphQL,
+// graphql_pull.go), or "" when it cannot be had: a token may lack the
+// statuses or checks permission, and a pull request is still worth reading
+// without it.
 func (p *Provider) checks(ctx context.Context, repo repoName, sha string) string {
 	if sha == "" {
 		return ""

@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,30 +12,34 @@ import (
 
 const headSHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
 
-// pullReads is the scripted sequence GetPullRequest makes for #n: the PR,
-// its reviews, its review comments and its conversation comments.
-func pullReads(t *testing.T, n, pull, reviews, inline, conversation string) []exchange {
+// pullReads is the scripted sequence GetPullRequest makes for #n: the PR
+// over REST, then one GraphQL query for its aggregates, answered with
+// graphql (a GraphQL answer in GitHub's wire shape).
+func pullReads(t *testing.T, n, pull, graphql string) []exchange {
+	num, _ := strconv.Atoi(n)
 	return []exchange{
 		{method: "GET", path: repoPath + "/pulls/" + n, reply: fixture(t, pull)},
-		{method: "GET", path: repoPath + "/pulls/" + n + "/reviews", query: q("per_page", "30"), reply: reviews},
-		{method: "GET", path: repoPath + "/pulls/" + n + "/comments", query: q("per_page", "100"), accept: acceptReviewComments, reply: inline},
-		{method: "GET", path: repoPath + "/issues/" + n + "/comments", query: q("per_page", "30"), accept: acceptReactions, reply: conversation},
+		pullQueryRead(num, graphql),
 	}
 }
 
-func statusRead(sha string, status int, reply string) exchange {
-	return exchange{method: "GET", path: repoPath + "/commits/" + sha + "/status", query: q("per_page", "100"), status: status, reply: reply}
+// pullQueryRead is the GraphQL query for #n's aggregates, with the
+// variables it must carry (the shown sizes), answered with reply.
+func pullQueryRead(n int, reply string) exchange {
+	return exchange{method: "POST", path: "/graphql", reply: reply, body: fmt.Sprintf(
+		`{"owner":"octocat","name":"Hello-World","number":%d,"reviews":30,"reviewComments":20,"comments":30,"threads":100,"threadComments":100}`, n)}
 }
 
-func checkRunsRead(sha, reply string) exchange {
-	return exchange{method: "GET", path: repoPath + "/commits/" + sha + "/check-runs", query: q("per_page", "100"), accept: acceptChecks, reply: reply}
+// pullAggregatesWith is a GraphQL answer with no reviews or comments and
+// the head commit oid with the given counts by state (JSON lists).
+func pullAggregatesWith(oid, runs, statuses string) string {
+	return fmt.Sprintf(`{"data":{"repository":{"pullRequest":{"reviews":{"totalCount":0,"nodes":[]},"reviewThreads":{"nodes":[]},`+
+		`"comments":{"totalCount":0,"nodes":[]},"commits":{"nodes":[{"commit":{"oid":%q,"statusCheckRollup":`+
+		`{"contexts":{"checkRunCountsByState":%s,"statusContextCountsByState":%s}}}}]}}}}}`, oid, runs, statuses)
 }
 
 func TestGetPullRequest(t *testing.T) {
-	script := pullReads(t, "1350", "pull.json", fixture(t, "pull_reviews.json"), fixture(t, "pull_review_comments.json"), fixture(t, "pull_issue_comments.json"))
-	script[2].offDescription = "an outdated comment: GitHub sends a null line and position, which its description types as integer"
-	script = append(script, statusRead(headSHA, 200, fixture(t, "combined_status.json")), checkRunsRead(headSHA, fixture(t, "check_runs.json")))
-	f := newFake(t, script...)
+	f := newFake(t, pullReads(t, "1350", "pull.json", fixture(t, "graphql_pull.json"))...)
 	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
 	if err != nil {
 		t.Fatal(err)
@@ -48,11 +53,12 @@ func TestGetPullRequest(t *testing.T) {
 		Url:         "https://github.com/octocat/Hello-World/pull/1350",
 		HeadRef:     "new-topic",
 		BaseRef:     "main",
-		ChecksState: "pending", // one status succeeded, one check run is still in progress
+		ChecksState: "pending", // one status and one run succeeded, one run is still in progress
 		Author:      "octocat",
 		Title:       "Amazing new feature",
 		Body:        "Please pull these awesome changes in!",
 		Reviews: []*forgev1.Review{
+			// Each comment's side is its review thread's.
 			{Author: "hubot", Verdict: "request_changes", Url: review + "80", Body: "Please handle the empty case.", Comments: []*forgev1.ReviewComment{
 				{Path: "src/parse.go", Line: 42, Side: "RIGHT", Author: "hubot", Body: "What if the input is empty?"},
 				// Outdated: no current line, so its original one.
@@ -60,11 +66,8 @@ func TestGetPullRequest(t *testing.T) {
 			}},
 			{Author: "forgetools-reviewer", Verdict: "approve", Url: review + "81"},
 			// Review 82 is PENDING: neither it nor its comment appears.
-			{Author: "hubot", Verdict: "comment", Url: review + "83", Body: "One more nit."},
-			// A comment whose review (77) was not listed stands on its own.
-			{Author: "hubot", Verdict: "comment", Url: "https://github.com/octocat/Hello-World/pull/1350#discussion_r13", Comments: []*forgev1.ReviewComment{
-				{Path: "src/main.go", Line: 5, Side: "RIGHT", Author: "hubot", Body: "Orphaned from an unlisted review."},
-			}},
+			// 83's author deleted their account: GraphQL says null, REST "ghost".
+			{Author: "ghost", Verdict: "comment", Url: review + "83", Body: "One more nit."},
 		},
 		Comments: []*forgev1.Comment{
 			{Author: "hubot", Url: "https://github.com/octocat/Hello-World/pull/1350#issuecomment-11", Body: "Thanks! CI is running."},
@@ -76,10 +79,8 @@ func TestGetPullRequest(t *testing.T) {
 
 func TestGetPullRequestMergedWithFailedChecks(t *testing.T) {
 	sha := "8a2d4b1c9e0f7a6b5c4d3e2f1a0b9c8d7e6f5a4b"
-	script := pullReads(t, "1349", "pull_merged.json", "[]", "[]", "[]")
-	// No commit statuses (GitHub still says "pending" then) and a failed run.
-	script = append(script, statusRead(sha, 200, fixture(t, "combined_status_empty.json")), checkRunsRead(sha, fixture(t, "check_runs_failed.json")))
-	f := newFake(t, script...)
+	// No commit statuses and a failed run.
+	f := newFake(t, pullReads(t, "1349", "pull_merged.json", pullAggregatesWith(sha, `[{"state":"FAILURE","count":1}]`, `[]`))...)
 	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1349})
 	if err != nil {
 		t.Fatal(err)
@@ -94,9 +95,7 @@ func TestGetPullRequestMergedWithFailedChecks(t *testing.T) {
 }
 
 func TestGetPullRequestWithoutAnyChecks(t *testing.T) {
-	script := pullReads(t, "1350", "pull.json", "[]", "[]", "[]")
-	script = append(script, statusRead(headSHA, 200, fixture(t, "combined_status_empty.json")), checkRunsRead(headSHA, fixture(t, "check_runs_none.json")))
-	f := newFake(t, script...)
+	f := newFake(t, pullReads(t, "1350", "pull.json", fixture(t, "graphql_pull_empty.json"))...)
 	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
 	if err != nil {
 		t.Fatal(err)
@@ -106,18 +105,30 @@ func TestGetPullRequestWithoutAnyChecks(t *testing.T) {
 	}
 }
 
-// A token without the statuses permission still reads the pull request;
-// only the roll-up is left empty, and check runs are not asked for.
+// A token without the statuses or checks permission still reads the pull
+// request: GitHub answers the roll-up FORBIDDEN beside the rest of the
+// data, and only the roll-up is left empty.
 func TestGetPullRequestChecksDenied(t *testing.T) {
-	script := pullReads(t, "1350", "pull.json", "[]", "[]", "[]")
-	script = append(script, statusRead(headSHA, 403, fixture(t, "error_403.json")))
-	f := newFake(t, script...)
+	f := newFake(t, pullReads(t, "1350", "pull.json", fixture(t, "graphql_pull_checks_forbidden.json"))...)
 	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.GetChecksState() != "" || got.GetNumber() != 1350 {
 		t.Errorf("number %d checks %q, want 1350 and empty", got.GetNumber(), got.GetChecksState())
+	}
+}
+
+// A push between the REST read and the query: the roll-up is of another
+// commit than the head the result names, so it is left unknown.
+func TestGetPullRequestHeadMovedBetweenReads(t *testing.T) {
+	f := newFake(t, pullReads(t, "1350", "pull.json", pullAggregatesWith(strings.Repeat("e", 40), `[{"state":"FAILURE","count":1}]`, `[]`))...)
+	got, err := f.provider(t).GetPullRequest(ctx, noCall, &gatewayv1.GetPullRequestRequest{Repo: "octocat/Hello-World", PullNumber: 1350})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetChecksState() != "" || got.GetHeadSha() != headSHA {
+		t.Errorf("checks %q head %s; want no roll-up for head %s", got.GetChecksState(), got.GetHeadSha(), headSHA)
 	}
 }
 

@@ -24,6 +24,19 @@ listed.
 The goals are issue 23's: forge_get_pull_request and forge_get_issue at
 most 2 GitHub requests however large the artifact, every list 1 request
 per page. "met" is computed from the figures below, not stated.
+
+On GitHub, forge_get_pull_request is the pull request over REST and one
+GraphQL query for its reviews (with their inline comments), review
+threads, conversation comments and the head commit's check roll-up (as
+counts by state, so 250 check runs cost no more than none), each at the
+size the model is shown, with totals (` + "`providers/github`" + `,
+graphql_pull.go). The REST read stays because it is conditional: a
+repeated read of an unchanged pull request is answered 304, outside the
+quota, where a GraphQL POST never can be; the query is sent with every
+read, since what it reads (a check run finishing) changes without the
+pull request's ETag changing, and counts against GitHub's separate
+GraphQL quota. So ten identical reads cost one full answer of the pull
+request, nine 304s and ten queries.
 `
 
 // goals states issue 23's goals and whether today's figures meet them.

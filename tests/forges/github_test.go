@@ -1,6 +1,7 @@
 package forges_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -25,7 +26,9 @@ var sha = regexp.MustCompile(`[0-9a-f]{40}`)
 // sent is what a GitHub fake received from request from on, one line each
 // (see lines), and every request to the API must carry GitHub's API
 // version. A download from the fake's log store reads "METHOD logstore
-// path signer": its signed query is the fake's own.
+// path signer": its signed query is the fake's own. A GraphQL query
+// (which carries no API version) reads "POST /graphql signer OPERATION
+// variables".
 func sent(t *testing.T, s *githubtest.Server, from int) []string {
 	t.Helper()
 	var ws []wire
@@ -33,6 +36,8 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 		w := wire{r.Method, r.Path, r.Query, r.Header, r.Body}
 		if strings.HasPrefix(r.Path, "/actions-results/") {
 			w.path, w.query = "logstore "+r.Path, nil
+		} else if r.Path == "/graphql" {
+			w.body = graphQLLine(t, r.Body)
 		} else if v := r.Header.Get("X-GitHub-Api-Version"); v != githubtest.APIVersion {
 			t.Errorf("%s %s: X-GitHub-Api-Version %q", r.Method, r.Path, v)
 		}
@@ -40,6 +45,22 @@ func sent(t *testing.T, s *githubtest.Server, from int) []string {
 	}
 	return lines(t, ws, "Authorization", map[string]string{
 		"Bearer " + authorToken: "author", "Bearer " + reviewerToken: "reviewer", "Bearer " + gheToken: "ghe", "": "none"})
+}
+
+// graphQLLine is a GraphQL request body as its operation's name and its
+// variables.
+func graphQLLine(t *testing.T, body []byte) []byte {
+	t.Helper()
+	var req struct {
+		Query     string          `json:"query"`
+		Variables json.RawMessage `json:"variables"`
+	}
+	if err := json.Unmarshal(body, &req); err != nil {
+		t.Errorf("POST /graphql: body %s: %v", body, err)
+		return body
+	}
+	name, _, _ := strings.Cut(strings.TrimPrefix(req.Query, "query "), "(")
+	return []byte(name + " " + string(req.Variables))
 }
 
 // wire is one request as a fake recorded it.
@@ -286,17 +307,13 @@ Rebased.
 >>>NONCE`)
 	wantSent(t, "get pull request", sent(t, gh, 10),
 		"GET /repos/octocat/Hello-World/pulls/4 author",
-		"GET /repos/octocat/Hello-World/pulls/4/reviews?per_page=30 author",
-		"GET /repos/octocat/Hello-World/pulls/4/comments?per_page=100 author",
-		"GET /repos/octocat/Hello-World/issues/4/comments?per_page=30 author",
-		"GET /repos/octocat/Hello-World/commits/SHA/status?per_page=100 author",
-		"GET /repos/octocat/Hello-World/commits/SHA/check-runs?per_page=100 author")
+		`POST /graphql author PullRequestAggregates {"comments":30,"name":"Hello-World","number":4,"owner":"octocat","reviewComments":20,"reviews":30,"threadComments":100,"threads":100}`)
 
 	// The pull request create is replayed too.
 	want(t, "create pull request replay", e.ok("forge_create_pull_request", `{`+hello+`,"title":"Fix the crash","body":"Fixes #3.","head_ref":"fix-crash"}`, "gh-pr-1"),
 		"PR #4 in octocat/Hello-World already created by an earlier attempt")
-	if n := len(gh.Requests()); n != 16 {
-		t.Errorf("GitHub received %d requests in all, want 16", n)
+	if n := len(gh.Requests()); n != 12 {
+		t.Errorf("GitHub received %d requests in all, want 12", n)
 	}
 	if n := len(e.ghe.Requests()) + len(e.linear.Requests()); n != 0 {
 		t.Errorf("the other forges received %d requests", n)

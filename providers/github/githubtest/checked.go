@@ -43,6 +43,7 @@ func NewChecked(t testing.TB, o Options) *Server {
 	}
 	d, err := load()
 	s := New(o)
+	s.checkGraphQL(t)
 	switch {
 	case err == openapi.ErrMissing: // not installed, and not required
 		t.Logf("githubtest: not checked against GitHub's description: %v", err)

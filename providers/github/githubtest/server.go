@@ -107,6 +107,9 @@ type Server struct {
 	// check, when set (NewChecked), sees every exchange once answered;
 	// injected says a scripted answer, not the state, gave it.
 	check func(ex openapi.Exchange, scripted, off bool, outside string)
+	// gql, when set (NewChecked), holds GraphQL queries to GitHub's
+	// schema (graphql.go).
+	gql *gqlChecker
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -195,6 +198,10 @@ func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = s.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
+	if r.URL.Path == s.graphQLPath() {
+		s.serveGraphQL(w, r, body) // held to GitHub's GraphQL schema, not its REST description
+		return
+	}
 	if s.check == nil {
 		s.serve(w, r, body)
 		return

@@ -70,13 +70,19 @@ func (l *loader) load() (*Description, error) {
 
 // defaultDir is build/octokit's copy in the module this runs in.
 func defaultDir() string {
+	return BuildPath("octokit", "node_modules", "@octokit", "openapi", "generated")
+}
+
+// BuildPath is a path under build/ (where scripts/test installs what the
+// tests are held to) of the module this runs in, or "" outside one.
+func BuildPath(elem ...string) string {
 	dir, err := os.Getwd()
 	if err != nil {
 		return ""
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "build", "octokit", "node_modules", "@octokit", "openapi", "generated")
+			return filepath.Join(append([]string{dir, "build"}, elem...)...)
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
