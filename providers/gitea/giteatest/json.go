@@ -140,7 +140,7 @@ func (s *Server) pullJSON(r *forgefake.Repo, it *forgefake.Item) map[string]any 
 		"html_url": html, "diff_url": html + ".diff", "patch_url": html + ".patch",
 		"mergeable": !p.Blocked && !p.Merged && it.State == "open", "merged": p.Merged, "merged_at": mergedAt,
 		"merge_commit_sha": mergeSHA, "merged_by": nil, "allow_maintainer_edit": false,
-		"base": s.branchInfo(r, p.Base, r.Branches[p.Base]), "head": s.branchInfo(r, p.Head, p.HeadSHA),
+		"base": s.branchInfo(r, p.Base, r.Branches[p.Base]), "head": s.branchInfo(r, p.Head, r.PullHead(p)),
 		"merge_base": r.Branches[p.Base], "due_date": nil, "created_at": stamp(it.Created), "updated_at": stamp(it.Updated),
 		"closed_at": closed, "pin_order": 0,
 	}

@@ -185,13 +185,13 @@ func (s *Server) merge(c *call, it *forgefake.Item) answer {
 		return s.apiError(http.StatusMethodNotAllowed, "Work in progress PRs cannot be merged")
 	case p.Blocked || it.State != "open":
 		return s.apiError(http.StatusMethodNotAllowed, "Please try again later")
-	case in.HeadCommitID != "" && in.HeadCommitID != p.HeadSHA:
+	case in.HeadCommitID != "" && in.HeadCommitID != rp.PullHead(p):
 		return s.apiError(http.StatusConflict, "head out of date")
 	case !slices.Contains([]string{"merge", "rebase", "rebase-merge", "squash", "fast-forward-only"}, in.Do):
 		return s.apiError(http.StatusUnprocessableEntity, "[Do]: In")
 	}
-	rp.Merge(p.Head, p.Base)
-	p.Merged, p.MergeSHA = true, rp.Commit(p.Base)
+	rp.MergePull(p)
+	p.MergeSHA = rp.Commit(p.Base)
 	it.State, it.Updated = "closed", s.Tick()
 	it.Closed = &it.Updated
 	return answer{Status: http.StatusOK}
@@ -224,7 +224,7 @@ func (s *Server) createReview(c *call, it *forgefake.Item) answer {
 	case state != "APPROVED" && state != "PENDING" && strings.TrimSpace(in.Body) == "" && len(in.Comments) == 0:
 		return s.apiError(http.StatusUnprocessableEntity, "review event COMMENT requires a body or comment")
 	}
-	v := &forgefake.Review{ID: s.ID(), Author: c.login, State: state, Body: in.Body, Commit: it.Pull.HeadSHA, Created: s.Tick()}
+	v := &forgefake.Review{ID: s.ID(), Author: c.login, State: state, Body: in.Body, Commit: c.r.PullHead(it.Pull), Created: s.Tick()}
 	for _, rc := range in.Comments {
 		if rc.Path == "" || (rc.New == 0) == (rc.Old == 0) {
 			return s.apiError(http.StatusUnprocessableEntity, "comment needs a path and exactly one of old_position and new_position")
@@ -240,7 +240,7 @@ func (s *Server) combinedStatus(c *call) answer {
 	rp, sha := c.r, c.Value("ref")
 	state, total := "", 0
 	for _, it := range rp.Items {
-		if it.Pull != nil && it.Pull.HeadSHA == sha && it.Pull.Status != "" {
+		if it.Pull != nil && rp.PullHead(it.Pull) == sha && it.Pull.Status != "" {
 			state, total = it.Pull.Status, 1
 		}
 	}

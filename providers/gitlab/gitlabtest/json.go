@@ -93,7 +93,7 @@ func (s *Server) noteJSON(p *forgefake.Repo, kind string, iid int64, n *forgefak
 }
 
 func (s *Server) mrJSON(p *forgefake.Repo, m *forgefake.Item, detailed bool) map[string]any {
-	sha := p.Branches[m.Pull.Head]
+	sha := p.PullHead(m.Pull)
 	status := "mergeable"
 	switch {
 	case m.State != "opened":

@@ -47,7 +47,7 @@ func (s *Server) createMR(c *call) answer {
 			return s.message(http.StatusConflict, []string{"Another open merge request already exists for this source branch: !" + strconv.FormatInt(m.Number, 10)})
 		}
 	}
-	m := s.addItem(c.p, in.Title, in.Description, c.user, &forgefake.Pull{Head: in.SourceBranch, Base: in.TargetBranch})
+	m := s.addItem(c.p, in.Title, in.Description, c.user, &forgefake.Pull{Head: in.SourceBranch, Base: in.TargetBranch, HeadSHA: c.p.Branches[in.SourceBranch]})
 	return created(s.mrJSON(c.p, m, true))
 }
 
@@ -71,7 +71,7 @@ func (s *Server) approve(c *call, m *forgefake.Item) answer {
 		SHA string `json:"sha"`
 	}
 	forgefake.Decode(c.Body, &in)
-	head := c.p.Branches[m.Pull.Head]
+	head := c.p.PullHead(m.Pull)
 	switch {
 	case c.user == m.Author || slices.Contains(m.Pull.Approvers(), c.user):
 		return s.message(http.StatusUnauthorized, "401 Unauthorized")
@@ -95,7 +95,7 @@ func (s *Server) discussion(c *call, m *forgefake.Item) answer {
 	if !forgefake.Decode(c.Body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
 	}
-	pos, base, head := in.Position, c.p.Branches[m.Pull.Base], c.p.Branches[m.Pull.Head]
+	pos, base, head := in.Position, c.p.Branches[m.Pull.Base], c.p.PullHead(m.Pull)
 	if pos != nil {
 		if pos["base_sha"] != base || pos["head_sha"] != head || pos["start_sha"] != base {
 			return s.message(http.StatusBadRequest, "400 Bad request - Note {:line_code=>[\"can't be blank\", \"must be a valid line code\"]}")
@@ -123,17 +123,16 @@ func (s *Server) merge(c *call, m *forgefake.Item) answer {
 	switch {
 	case m.State != "opened" || pull.Blocked:
 		return s.message(http.StatusMethodNotAllowed, "405 Method Not Allowed")
-	case in.SHA != "" && in.SHA != p.Branches[pull.Head]:
-		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+p.Branches[pull.Head])
+	case in.SHA != "" && in.SHA != p.PullHead(pull):
+		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+p.PullHead(pull))
 	}
-	changed := p.Merge(pull.Head, pull.Base)
+	changed := p.MergePull(pull)
 	if in.Squash {
 		pull.SquashSHA = p.Commit(pull.Base, changed...)
 		pull.MergeSHA = p.Commit(pull.Base)
 	} else {
 		pull.MergeSHA = p.Commit(pull.Base, changed...)
 	}
-	pull.Merged = true
 	m.State, m.Updated = "merged", s.Tick()
 	return ok(s.mrJSON(p, m, true))
 }

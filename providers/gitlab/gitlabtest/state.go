@@ -93,7 +93,7 @@ func (s *Server) AddMergeRequest(path string, in MergeRequest) int64 {
 	s.Lock()
 	defer s.Unlock()
 	p := s.mustProject(path)
-	pull := &forgefake.Pull{Head: in.Source, Base: fakeOr(in.Target, p.DefaultBranch), Status: in.Pipeline, Blocked: in.Blocked}
+	pull := &forgefake.Pull{Head: in.Source, HeadSHA: p.Branches[in.Source], Base: fakeOr(in.Target, p.DefaultBranch), Status: in.Pipeline, Blocked: in.Blocked}
 	return s.addItem(p, in.Title, in.Description, fakeOr(in.Author, "root"), pull).Number
 }
 

@@ -80,7 +80,7 @@ type Item struct {
 // Pull is what a pull request adds to an item.
 type Pull struct {
 	Head, Base string
-	HeadSHA    string // the head commit when opened
+	HeadSHA    string // the head commit when opened or merged (see Repo.PullHead)
 	Merged     bool
 	MergeSHA   string
 	SquashSHA  string
@@ -314,6 +314,25 @@ func (r *Repo) Job(id int64) (*Run, *Job) {
 		}
 	}
 	return nil, nil
+}
+
+// PullHead is a pull request's head commit: its head branch's while it
+// is not merged and the branch exists (a push moves it, as on every
+// forge), else the last head it had.
+func (r *Repo) PullHead(p *Pull) string {
+	if sha, found := r.Branches[p.Head]; found && !p.Merged {
+		return sha
+	}
+	return p.HeadSHA
+}
+
+// MergePull marks a pull request merged at its current head and copies
+// its head's files onto its base, reporting the paths that changed; the
+// codec commits them as its forge does.
+func (r *Repo) MergePull(p *Pull) []string {
+	p.HeadSHA = r.PullHead(p)
+	p.Merged = true
+	return r.Merge(p.Head, p.Base)
 }
 
 // Approvers are the authors of a pull request's APPROVED reviews.
