@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"net/http"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -61,8 +62,8 @@ func (s *Server) writeContents(c *call) answer {
 		return s.apiError(http.StatusUnprocessableEntity, "repository file already exists [path: "+path+"]")
 	case method == http.MethodPut && !exists:
 		return s.apiError(http.StatusNotFound, "repository file does not exist [path: "+path+"]")
-	case method == http.MethodPut && in.SHA != forgefake.BlobSHA(cur):
-		return s.apiError(http.StatusUnprocessableEntity, "sha does not match [given: "+in.SHA+", expected: "+forgefake.BlobSHA(cur)+"]")
+	case method == http.MethodPut && in.SHA != forgemodel.BlobSHA(cur):
+		return s.apiError(http.StatusUnprocessableEntity, "sha does not match [given: "+in.SHA+", expected: "+forgemodel.BlobSHA(cur)+"]")
 	}
 	files[path] = string(raw)
 	sha := rp.Commit(branch)

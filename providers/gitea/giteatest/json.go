@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/forgefake"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The JSON the fake answers with, member names as in Gitea's swagger (and
@@ -40,7 +40,7 @@ func (s *Server) userJSON(login string) map[string]any {
 	}
 }
 
-func (s *Server) repoJSON(r *forgefake.Repo) map[string]any {
+func (s *Server) repoJSON(r *forgemodel.Repo) map[string]any {
 	owner, name, _ := strings.Cut(r.Path, "/")
 	perm := map[string]any{"admin": r.Access >= 40, "push": r.Access >= 30, "pull": true}
 	open := 0
@@ -60,7 +60,7 @@ func (s *Server) repoJSON(r *forgefake.Repo) map[string]any {
 	}
 }
 
-func (s *Server) labelsJSON(r *forgefake.Repo, ls []string) []any {
+func (s *Server) labelsJSON(r *forgemodel.Repo, ls []string) []any {
 	out := []any{}
 	for _, name := range ls {
 		l := r.Label(name)
@@ -72,7 +72,7 @@ func (s *Server) labelsJSON(r *forgefake.Repo, ls []string) []any {
 	return out
 }
 
-func (s *Server) issueJSON(r *forgefake.Repo, it *forgefake.Item) map[string]any {
+func (s *Server) issueJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]any {
 	owner, name, _ := strings.Cut(r.Path, "/")
 	kind := "issues"
 	var pr any
@@ -104,7 +104,7 @@ func (s *Server) issueJSON(r *forgefake.Repo, it *forgefake.Item) map[string]any
 	}
 }
 
-func (s *Server) commentJSON(r *forgefake.Repo, it *forgefake.Item, c *forgefake.Comment) map[string]any {
+func (s *Server) commentJSON(r *forgemodel.Repo, it *forgemodel.Item, c *forgemodel.Comment) map[string]any {
 	kind, pr, issue := "issues", "", s.web("/%s/issues/%d", r.Path, it.Number)
 	if it.Pull != nil {
 		kind, pr, issue = "pulls", s.web("/%s/pulls/%d", r.Path, it.Number), ""
@@ -117,11 +117,11 @@ func (s *Server) commentJSON(r *forgefake.Repo, it *forgefake.Item, c *forgefake
 	}
 }
 
-func (s *Server) branchInfo(r *forgefake.Repo, ref, sha string) map[string]any {
+func (s *Server) branchInfo(r *forgemodel.Repo, ref, sha string) map[string]any {
 	return map[string]any{"label": ref, "ref": ref, "sha": sha, "repo_id": r.ID, "repo": s.repoJSON(r)}
 }
 
-func (s *Server) pullJSON(r *forgefake.Repo, it *forgefake.Item) map[string]any {
+func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]any {
 	p := it.Pull
 	html := s.web("/%s/pulls/%d", r.Path, it.Number)
 	var mergeSHA, mergedAt any
@@ -146,7 +146,7 @@ func (s *Server) pullJSON(r *forgefake.Repo, it *forgefake.Item) map[string]any 
 	}
 }
 
-func (s *Server) reviewJSON(r *forgefake.Repo, it *forgefake.Item, v *forgefake.Review) map[string]any {
+func (s *Server) reviewJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review) map[string]any {
 	return map[string]any{
 		"id": v.ID, "user": s.userJSON(v.Author), "team": nil, "state": v.State, "body": v.Body, "commit_id": v.Commit,
 		"stale": false, "official": v.State == "APPROVED", "dismissed": false, "comments_count": len(v.Comments),
@@ -156,7 +156,7 @@ func (s *Server) reviewJSON(r *forgefake.Repo, it *forgefake.Item, v *forgefake.
 	}
 }
 
-func (s *Server) reviewCommentJSON(r *forgefake.Repo, it *forgefake.Item, v *forgefake.Review, c *forgefake.ReviewComment) map[string]any {
+func (s *Server) reviewCommentJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review, c *forgemodel.ReviewComment) map[string]any {
 	return map[string]any{
 		"id": c.ID, "body": c.Body, "user": s.userJSON(v.Author), "pull_request_review_id": v.ID, "resolver": nil,
 		"created_at": stamp(v.Created), "updated_at": stamp(v.Created), "path": c.Path,
@@ -167,8 +167,8 @@ func (s *Server) reviewCommentJSON(r *forgefake.Repo, it *forgefake.Item, v *for
 	}
 }
 
-func (s *Server) contentJSON(r *forgefake.Repo, ref, path, content string, withContent bool) map[string]any {
-	sha := forgefake.BlobSHA(content)
+func (s *Server) contentJSON(r *forgemodel.Repo, ref, path, content string, withContent bool) map[string]any {
+	sha := forgemodel.BlobSHA(content)
 	out := map[string]any{
 		"name": path[lastSlash(path)+1:], "path": path, "sha": sha, "last_commit_sha": r.Branches[ref], "type": "file",
 		"size": len(content), "encoding": nil, "content": nil, "target": nil,
@@ -184,14 +184,14 @@ func (s *Server) contentJSON(r *forgefake.Repo, ref, path, content string, withC
 	return out
 }
 
-func (s *Server) dirJSON(r *forgefake.Repo, ref, path string) map[string]any {
+func (s *Server) dirJSON(r *forgemodel.Repo, ref, path string) map[string]any {
 	return map[string]any{
 		"name": path[lastSlash(path)+1:], "path": path, "sha": r.TreeID(ref, path), "type": "dir", "size": 0,
 		"encoding": nil, "content": nil, "html_url": s.web("/%s/src/branch/%s/%s", r.Path, ref, path),
 	}
 }
 
-func (s *Server) runJSON(r *forgefake.Repo, ru *forgefake.Run) map[string]any {
+func (s *Server) runJSON(r *forgemodel.Repo, ru *forgemodel.Run) map[string]any {
 	return map[string]any{
 		"id": ru.ID, "display_title": ru.Workflow + " on " + ru.Ref, "event": ru.Event, "head_branch": ru.Ref,
 		"head_sha": ru.SHA, "path": ru.Workflow + "@refs/heads/" + ru.Ref, "run_attempt": ru.Attempt,
@@ -203,7 +203,7 @@ func (s *Server) runJSON(r *forgefake.Repo, ru *forgefake.Run) map[string]any {
 	}
 }
 
-func (s *Server) jobJSON(r *forgefake.Repo, ru *forgefake.Run, j *forgefake.Job) map[string]any {
+func (s *Server) jobJSON(r *forgemodel.Repo, ru *forgemodel.Run, j *forgemodel.Job) map[string]any {
 	return map[string]any{
 		"id": j.ID, "run_id": ru.ID, "run_url": s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID),
 		"run_attempt": ru.Attempt, "name": j.Name, "head_branch": ru.Ref, "head_sha": ru.SHA,
@@ -225,7 +225,7 @@ func lastSlash(p string) int {
 }
 
 // stopped is when a run stopped: a minute after its start once completed.
-func stopped(ru *forgefake.Run) time.Time {
+func stopped(ru *forgemodel.Run) time.Time {
 	if ru.Status != "completed" || ru.Started.IsZero() {
 		return time.Time{}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -17,11 +18,11 @@ import (
 // for is a 404.
 func (s *Server) listIssues(c *call) answer {
 	rp, q := c.r, c.Query
-	state := forgefake.Or(q.Get("state"), "open")
+	state := forgemodel.Or(q.Get("state"), "open")
 	var labels []string
 	if l := q.Get("labels"); l != "" {
 		for _, name := range strings.Split(l, ",") {
-			if slices.ContainsFunc(rp.Labels, func(x *forgefake.Label) bool { return x.Name == name }) {
+			if slices.ContainsFunc(rp.Labels, func(x *forgemodel.Label) bool { return x.Name == name }) {
 				labels = append(labels, name)
 			}
 		}
@@ -33,7 +34,7 @@ func (s *Server) listIssues(c *call) answer {
 	if v := q.Get("since"); v != "" {
 		since, _ = time.Parse(time.RFC3339, v)
 	}
-	var items []*forgefake.Item
+	var items []*forgemodel.Item
 	for i := len(rp.Items) - 1; i >= 0; i-- {
 		it := rp.Items[i]
 		switch {
@@ -47,10 +48,10 @@ func (s *Server) listIssues(c *call) answer {
 		}
 		items = append(items, it)
 	}
-	return paged(s, c, items, func(it *forgefake.Item) any { return s.issueJSON(rp, it) })
+	return paged(s, c, items, func(it *forgemodel.Item) any { return s.issueJSON(rp, it) })
 }
 
-func hasLabels(it *forgefake.Item, want []string) bool {
+func hasLabels(it *forgemodel.Item, want []string) bool {
 	for _, w := range want {
 		if !slices.Contains(it.Labels, w) {
 			return false
@@ -85,7 +86,7 @@ func (s *Server) createIssue(c *call) answer {
 	return created(s.issueJSON(rp, it))
 }
 
-func (s *Server) editIssue(c *call, it *forgefake.Item) answer {
+func (s *Server) editIssue(c *call, it *forgemodel.Item) answer {
 	var in struct {
 		Title     string   `json:"title"`
 		Body      *string  `json:"body"`
@@ -116,7 +117,7 @@ func (s *Server) editIssue(c *call, it *forgefake.Item) answer {
 	return created(s.issueJSON(c.r, it))
 }
 
-func (s *Server) replaceLabels(c *call, it *forgefake.Item) answer {
+func (s *Server) replaceLabels(c *call, it *forgemodel.Item) answer {
 	var in struct {
 		Labels []int64 `json:"labels"`
 	}
@@ -133,14 +134,14 @@ func (s *Server) replaceLabels(c *call, it *forgefake.Item) answer {
 
 func (s *Server) listPulls(c *call) answer {
 	rp := c.r
-	state := forgefake.Or(c.Query.Get("state"), "open")
-	var items []*forgefake.Item
+	state := forgemodel.Or(c.Query.Get("state"), "open")
+	var items []*forgemodel.Item
 	for i := len(rp.Items) - 1; i >= 0; i-- {
 		if it := rp.Items[i]; it.Pull != nil && (state == "all" || it.State == state) {
 			items = append(items, it)
 		}
 	}
-	return paged(s, c, items, func(it *forgefake.Item) any { return s.pullJSON(rp, it) })
+	return paged(s, c, items, func(it *forgemodel.Item) any { return s.pullJSON(rp, it) })
 }
 
 func (s *Server) createPull(c *call) answer {
@@ -168,7 +169,7 @@ func (s *Server) createPull(c *call) answer {
 
 // merge is POST .../pulls/N/merge: 405 when it cannot be merged, 409 when
 // head_commit_id is not the head; 200 with no body when merged.
-func (s *Server) merge(c *call, it *forgefake.Item) answer {
+func (s *Server) merge(c *call, it *forgemodel.Item) answer {
 	rp := c.r
 	var in struct {
 		Do           string `json:"Do"`
@@ -200,7 +201,7 @@ func (s *Server) merge(c *call, it *forgefake.Item) answer {
 // createReview posts a review: APPROVED, REQUEST_CHANGES or COMMENT (an
 // empty event leaves it PENDING); Gitea refuses a verdict from the pull
 // request's author.
-func (s *Server) createReview(c *call, it *forgefake.Item) answer {
+func (s *Server) createReview(c *call, it *forgemodel.Item) answer {
 	var in struct {
 		Event    string `json:"event"`
 		Body     string `json:"body"`
@@ -224,12 +225,12 @@ func (s *Server) createReview(c *call, it *forgefake.Item) answer {
 	case state != "APPROVED" && state != "PENDING" && strings.TrimSpace(in.Body) == "" && len(in.Comments) == 0:
 		return s.apiError(http.StatusUnprocessableEntity, "review event COMMENT requires a body or comment")
 	}
-	v := &forgefake.Review{ID: s.ID(), Author: c.login, State: state, Body: in.Body, Commit: c.r.PullHead(it.Pull), Created: s.Tick()}
+	v := &forgemodel.Review{ID: s.ID(), Author: c.login, State: state, Body: in.Body, Commit: c.r.PullHead(it.Pull), Created: s.Tick()}
 	for _, rc := range in.Comments {
 		if rc.Path == "" || (rc.New == 0) == (rc.Old == 0) {
 			return s.apiError(http.StatusUnprocessableEntity, "comment needs a path and exactly one of old_position and new_position")
 		}
-		v.Comments = append(v.Comments, &forgefake.ReviewComment{ID: s.ID(), Path: rc.Path, NewLine: rc.New, OldLine: rc.Old, Body: rc.Body})
+		v.Comments = append(v.Comments, &forgemodel.ReviewComment{ID: s.ID(), Path: rc.Path, NewLine: rc.New, OldLine: rc.Old, Body: rc.Body})
 	}
 	s.User(c.login)
 	it.Pull.Reviews = append(it.Pull.Reviews, v)
@@ -334,7 +335,7 @@ func (s *Server) dispatch(c *call) answer {
 			return s.apiError(http.StatusNotFound, "workflow "+workflow+" not found")
 		}
 	}
-	s.State.AddRun(rp, &forgefake.Run{
+	s.State.AddRun(rp, &forgemodel.Run{
 		Workflow: workflow, Ref: in.Ref, SHA: rp.Branches[in.Ref],
 		Status: "queued", Event: "workflow_dispatch", Attempt: 1, // not started: Gitea sends the Unix epoch
 	})

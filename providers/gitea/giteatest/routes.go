@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -15,7 +16,7 @@ import (
 type call struct {
 	*forgefake.Call
 	login string
-	r     *forgefake.Repo
+	r     *forgemodel.Repo
 }
 
 // route serves pattern (below /api/v1) with h once the credential is
@@ -43,7 +44,7 @@ func (s *Server) route(pattern string, h func(c *call) answer) {
 
 // item serves a route on one issue or pull request (an issue route
 // serves both, as on Gitea); 404 when there is none.
-func (s *Server) item(pattern string, pulls bool, h func(c *call, it *forgefake.Item) answer) {
+func (s *Server) item(pattern string, pulls bool, h func(c *call, it *forgemodel.Item) answer) {
 	s.route(pattern, func(c *call) answer {
 		it := c.r.Issue(c.Int("index"))
 		if it == nil || (pulls && it.Pull == nil) {
@@ -55,7 +56,7 @@ func (s *Server) item(pattern string, pulls bool, h func(c *call, it *forgefake.
 
 // run serves a route on one Actions run; 404 when there is none, and on
 // Forgejo, which serves no run API.
-func (s *Server) run(pattern string, h func(c *call, ru *forgefake.Run) answer) {
+func (s *Server) run(pattern string, h func(c *call, ru *forgemodel.Run) answer) {
 	s.route(pattern, func(c *call) answer {
 		if ru := c.r.Run(c.Int("run")); ru != nil && !s.forgejo {
 			return h(c, ru)
@@ -68,32 +69,32 @@ func (s *Server) run(pattern string, h func(c *call, ru *forgefake.Run) answer) 
 func (s *Server) routes() {
 	s.Handle("GET /version", func(*forgefake.Call) answer { return ok(map[string]any{"version": s.Version()}) })
 	s.route("GET /user/repos", func(c *call) answer {
-		var rs []*forgefake.Repo
+		var rs []*forgemodel.Repo
 		for _, k := range slices.Sorted(maps.Keys(s.Repos)) {
 			rs = append(rs, s.Repos[k])
 		}
-		return paged(s, c, rs, func(r *forgefake.Repo) any { return s.repoJSON(r) })
+		return paged(s, c, rs, func(r *forgemodel.Repo) any { return s.repoJSON(r) })
 	})
 	const repo = "/repos/{owner}/{repo}"
 	s.route("GET "+repo, func(c *call) answer { return ok(s.repoJSON(c.r)) })
 	s.route("GET "+repo+"/labels", func(c *call) answer {
-		return paged(s, c, c.r.Labels, func(l *forgefake.Label) any { return s.labelsJSON(c.r, []string{l.Name})[0] })
+		return paged(s, c, c.r.Labels, func(l *forgemodel.Label) any { return s.labelsJSON(c.r, []string{l.Name})[0] })
 	})
 	s.route("GET "+repo+"/issues", s.listIssues)
 	s.route("POST "+repo+"/issues", s.createIssue)
-	s.item("GET "+repo+"/issues/{index}", false, func(c *call, it *forgefake.Item) answer { return ok(s.issueJSON(c.r, it)) })
+	s.item("GET "+repo+"/issues/{index}", false, func(c *call, it *forgemodel.Item) answer { return ok(s.issueJSON(c.r, it)) })
 	s.item("PATCH "+repo+"/issues/{index}", false, s.editIssue)
 	s.item("PUT "+repo+"/issues/{index}/labels", false, s.replaceLabels)
-	s.item("GET "+repo+"/issues/{index}/comments", false, func(c *call, it *forgefake.Item) answer {
-		return paged(s, c, it.Comments, func(x *forgefake.Comment) any { return s.commentJSON(c.r, it, x) })
+	s.item("GET "+repo+"/issues/{index}/comments", false, func(c *call, it *forgemodel.Item) answer {
+		return paged(s, c, it.Comments, func(x *forgemodel.Comment) any { return s.commentJSON(c.r, it, x) })
 	})
 	s.item("POST "+repo+"/issues/{index}/comments", false, s.comment)
 	s.route("GET "+repo+"/pulls", s.listPulls)
 	s.route("POST "+repo+"/pulls", s.createPull)
-	s.item("GET "+repo+"/pulls/{index}", true, func(c *call, it *forgefake.Item) answer { return ok(s.pullJSON(c.r, it)) })
+	s.item("GET "+repo+"/pulls/{index}", true, func(c *call, it *forgemodel.Item) answer { return ok(s.pullJSON(c.r, it)) })
 	s.item("POST "+repo+"/pulls/{index}/merge", true, s.merge)
-	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgefake.Item) answer {
-		return paged(s, c, it.Pull.Reviews, func(v *forgefake.Review) any { return s.reviewJSON(c.r, it, v) })
+	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgemodel.Item) answer {
+		return paged(s, c, it.Pull.Reviews, func(v *forgemodel.Review) any { return s.reviewJSON(c.r, it, v) })
 	})
 	s.item("POST "+repo+"/pulls/{index}/reviews", true, s.createReview)
 	s.item("GET "+repo+"/pulls/{index}/reviews/{id}/comments", true, s.reviewComments)
@@ -129,8 +130,8 @@ func (s *Server) routes() {
 		}
 		return s.listRuns(c)
 	})
-	s.run("GET "+repo+"/actions/runs/{run}", func(c *call, ru *forgefake.Run) answer { return ok(s.runJSON(c.r, ru)) })
-	s.run("GET "+repo+"/actions/runs/{run}/jobs", func(c *call, ru *forgefake.Run) answer {
+	s.run("GET "+repo+"/actions/runs/{run}", func(c *call, ru *forgemodel.Run) answer { return ok(s.runJSON(c.r, ru)) })
+	s.run("GET "+repo+"/actions/runs/{run}/jobs", func(c *call, ru *forgemodel.Run) answer {
 		jobs := []any{}
 		for _, j := range ru.Jobs {
 			jobs = append(jobs, s.jobJSON(c.r, ru, j))
@@ -143,17 +144,17 @@ func (s *Server) routes() {
 		}
 		return s.notFound()
 	})
-	s.run("POST "+repo+"/actions/runs/{run}/rerun", func(c *call, ru *forgefake.Run) answer { return s.rerun(c, ru, false) })
-	s.run("POST "+repo+"/actions/runs/{run}/rerun-failed-jobs", func(c *call, ru *forgefake.Run) answer { return s.rerun(c, ru, true) })
+	s.run("POST "+repo+"/actions/runs/{run}/rerun", func(c *call, ru *forgemodel.Run) answer { return s.rerun(c, ru, false) })
+	s.run("POST "+repo+"/actions/runs/{run}/rerun-failed-jobs", func(c *call, ru *forgemodel.Run) answer { return s.rerun(c, ru, true) })
 	s.route("POST "+repo+"/actions/workflows/{workflow}/dispatches", s.dispatch)
 }
 
 // rerun re-runs a finished run, or only its failed jobs when it has some.
-func (s *Server) rerun(c *call, ru *forgefake.Run, failed bool) answer {
+func (s *Server) rerun(c *call, ru *forgemodel.Run, failed bool) answer {
 	if ru.Status != "completed" {
 		return s.apiError(http.StatusBadRequest, "this workflow run is not done")
 	}
-	if failed && !slices.ContainsFunc(ru.Jobs, func(j *forgefake.Job) bool { return j.Conclusion == "failure" }) {
+	if failed && !slices.ContainsFunc(ru.Jobs, func(j *forgemodel.Job) bool { return j.Conclusion == "failure" }) {
 		return s.apiError(http.StatusBadRequest, "this workflow run has no failed jobs to re-run")
 	}
 	ru.Status, ru.Conclusion, ru.Attempt, ru.Started = "queued", "", ru.Attempt+1, time.Time{}
@@ -163,7 +164,7 @@ func (s *Server) rerun(c *call, ru *forgefake.Run, failed bool) answer {
 	return created(s.runJSON(c.r, ru))
 }
 
-func (s *Server) comment(c *call, it *forgefake.Item) answer {
+func (s *Server) comment(c *call, it *forgemodel.Item) answer {
 	var in struct{ Body string }
 	if !forgefake.Decode(c.Body, &in) || strings.TrimSpace(in.Body) == "" {
 		return s.apiError(http.StatusUnprocessableEntity, "[Body]: Required")
@@ -171,7 +172,7 @@ func (s *Server) comment(c *call, it *forgefake.Item) answer {
 	return created(s.commentJSON(c.r, it, s.AddComment(&it.Comments, c.login, in.Body, nil)))
 }
 
-func (s *Server) reviewComments(c *call, it *forgefake.Item) answer {
+func (s *Server) reviewComments(c *call, it *forgemodel.Item) answer {
 	for _, v := range it.Pull.Reviews {
 		if v.ID == c.Int("id") {
 			out := []any{}

@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -106,7 +107,7 @@ type answer = forgefake.Answer
 var (
 	ok      = forgefake.OK
 	created = forgefake.Created
-	fakeOr  = forgefake.Or
+	fakeOr  = forgemodel.Or
 )
 
 // apiError is Gitea's error body.

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgetools/forgetools/providers/internal/forgefake"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Seeding the fake. Issues and pull requests of a repository share one
@@ -120,12 +120,12 @@ func (s *Server) AddRun(fullName string, in Run) int64 {
 	s.Lock()
 	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	ru := s.State.AddRun(r, &forgefake.Run{
+	ru := s.State.AddRun(r, &forgemodel.Run{
 		Workflow: in.Workflow, Ref: in.Branch, SHA: r.Branches[in.Branch], Status: in.Status, Conclusion: in.Conclusion,
 		Event: "push", Attempt: 1, Started: s.Tick(),
 	})
 	for _, j := range in.Jobs {
-		ru.Jobs = append(ru.Jobs, &forgefake.Job{ID: s.ID(), Name: j.Name, Status: "completed", Conclusion: j.Conclusion, Log: j.Log})
+		ru.Jobs = append(ru.Jobs, &forgemodel.Job{ID: s.ID(), Name: j.Name, Status: "completed", Conclusion: j.Conclusion, Log: j.Log})
 	}
 	return ru.ID
 }
@@ -145,7 +145,7 @@ func (s *Server) Head(fullName, branch string) string {
 	return s.mustRepo(fullName).Branches[branch]
 }
 
-func (s *Server) mustRepo(fullName string) *forgefake.Repo {
+func (s *Server) mustRepo(fullName string) *forgemodel.Repo {
 	r := s.Repo(fullName)
 	if r == nil {
 		panic(fmt.Sprintf("giteatest: no repository %q (AddRepo it first)", fullName))
@@ -153,14 +153,14 @@ func (s *Server) mustRepo(fullName string) *forgefake.Repo {
 	return r
 }
 
-func (s *Server) addPull(r *forgefake.Repo, title, body, author, head, base, status string, blocked bool) *forgefake.Item {
-	p := &forgefake.Pull{Head: head, Base: base, HeadSHA: r.Branches[head], Status: status, Blocked: blocked}
+func (s *Server) addPull(r *forgemodel.Repo, title, body, author, head, base, status string, blocked bool) *forgemodel.Item {
+	p := &forgemodel.Pull{Head: head, Base: base, HeadSHA: r.Branches[head], Status: status, Blocked: blocked}
 	return s.AddItem(r, title, body, author, "open", p)
 }
 
 // resolve is the commit a ref names: a branch's head, or a branch head's
 // sha (or a prefix of seven or more digits); "" for neither.
-func resolve(r *forgefake.Repo, ref string) string {
+func resolve(r *forgemodel.Repo, ref string) string {
 	if b := r.BranchAt(ref); b != "" {
 		return r.Branches[b]
 	}

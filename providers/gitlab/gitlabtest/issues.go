@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -20,7 +21,7 @@ func (s *Server) listIssues(c *call) answer {
 	if v := q.Get("updated_after"); v != "" {
 		after, _ = time.Parse(time.RFC3339, v)
 	}
-	var out []*forgefake.Item
+	var out []*forgemodel.Item
 	for _, i := range c.p.Kind(false) {
 		switch {
 		case state != "all" && i.State != state,
@@ -34,7 +35,7 @@ func (s *Server) listIssues(c *call) answer {
 	if q.Get("sort") != "asc" {
 		slices.Reverse(out)
 	}
-	return paged(q, out, func(i *forgefake.Item) any { return s.issueJSON(c.p, i) })
+	return paged(q, out, func(i *forgemodel.Item) any { return s.issueJSON(c.p, i) })
 }
 
 func hasAll(have, want []string) bool {
@@ -89,7 +90,7 @@ func (s *Server) createIssue(c *call) answer {
 	return s.applyIssue(c.p, i, in, created)
 }
 
-func (s *Server) updateIssue(c *call, i *forgefake.Item) answer {
+func (s *Server) updateIssue(c *call, i *forgemodel.Item) answer {
 	var in issueInput
 	if !forgefake.Decode(c.Body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
@@ -115,7 +116,7 @@ func (s *Server) updateIssue(c *call, i *forgefake.Item) answer {
 
 // applyIssue sets assignees and milestone by id, refusing unknown ones as
 // GitLab does.
-func (s *Server) applyIssue(p *forgefake.Repo, i *forgefake.Item, in issueInput, reply func(any) answer) answer {
+func (s *Server) applyIssue(p *forgemodel.Repo, i *forgemodel.Item, in issueInput, reply func(any) answer) answer {
 	if in.AssigneeIDs != nil {
 		names, found := s.usernames(*in.AssigneeIDs)
 		if !found {
@@ -135,7 +136,7 @@ func (s *Server) applyIssue(p *forgefake.Repo, i *forgefake.Item, in issueInput,
 
 // addNote posts a note (a diff note when pos is set) on an issue or a
 // merge request.
-func (s *Server) addNote(c *call, kind string, it *forgefake.Item, pos map[string]any) answer {
+func (s *Server) addNote(c *call, kind string, it *forgemodel.Item, pos map[string]any) answer {
 	var in struct {
 		Body string `json:"body"`
 	}

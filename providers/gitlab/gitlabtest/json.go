@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/forgefake"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The JSON the fake answers with, member names as in GitLab's API
@@ -26,7 +26,7 @@ func (s *Server) userJSON(name string) map[string]any {
 	}
 }
 
-func (s *Server) projectJSON(p *forgefake.Repo) map[string]any {
+func (s *Server) projectJSON(p *forgemodel.Repo) map[string]any {
 	open := 0
 	for _, i := range p.Kind(false) {
 		if i.State == "opened" {
@@ -48,7 +48,7 @@ func (s *Server) projectJSON(p *forgefake.Repo) map[string]any {
 	}
 }
 
-func (s *Server) issueJSON(p *forgefake.Repo, i *forgefake.Item) map[string]any {
+func (s *Server) issueJSON(p *forgemodel.Repo, i *forgemodel.Item) map[string]any {
 	assignees := []any{}
 	for _, a := range i.Assignees {
 		assignees = append(assignees, s.userJSON(a))
@@ -74,7 +74,7 @@ func (s *Server) issueJSON(p *forgefake.Repo, i *forgefake.Item) map[string]any 
 	}
 }
 
-func (s *Server) noteJSON(p *forgefake.Repo, kind string, iid int64, n *forgefake.Comment) map[string]any {
+func (s *Server) noteJSON(p *forgemodel.Repo, kind string, iid int64, n *forgemodel.Comment) map[string]any {
 	typ, resolvable := any(nil), false
 	if n.Position != nil {
 		typ, resolvable = "DiffNote", true
@@ -92,7 +92,7 @@ func (s *Server) noteJSON(p *forgefake.Repo, kind string, iid int64, n *forgefak
 	return out
 }
 
-func (s *Server) mrJSON(p *forgefake.Repo, m *forgefake.Item, detailed bool) map[string]any {
+func (s *Server) mrJSON(p *forgemodel.Repo, m *forgemodel.Item, detailed bool) map[string]any {
 	sha := p.PullHead(m.Pull)
 	status := "mergeable"
 	switch {
@@ -137,7 +137,7 @@ func (s *Server) mrJSON(p *forgefake.Repo, m *forgefake.Item, detailed bool) map
 	return out
 }
 
-func (s *Server) pipelineJSON(p *forgefake.Repo, pl *forgefake.Run) map[string]any {
+func (s *Server) pipelineJSON(p *forgemodel.Repo, pl *forgemodel.Run) map[string]any {
 	return map[string]any{
 		"id": pl.ID, "iid": pl.Number, "project_id": p.ID, "status": pl.Status, "source": pl.Event, "ref": pl.Ref,
 		"sha": pl.SHA, "name": nil, "web_url": s.web("/%s/-/pipelines/%d", p.Path, pl.ID),
@@ -145,7 +145,7 @@ func (s *Server) pipelineJSON(p *forgefake.Repo, pl *forgefake.Run) map[string]a
 	}
 }
 
-func (s *Server) jobJSON(p *forgefake.Repo, pl *forgefake.Run, j *forgefake.Job) map[string]any {
+func (s *Server) jobJSON(p *forgemodel.Repo, pl *forgemodel.Run, j *forgemodel.Job) map[string]any {
 	return map[string]any{
 		"id": j.ID, "name": j.Name, "stage": j.Stage, "status": j.Status, "ref": pl.Ref, "allow_failure": false,
 		"created_at": stamp(pl.Started), "started_at": stamp(pl.Started), "finished_at": stamp(pl.Started.Add(time.Minute)),

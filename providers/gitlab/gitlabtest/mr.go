@@ -5,13 +5,14 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 func (s *Server) listMRs(c *call) answer {
 	q := c.Query
 	state := fakeOr(q.Get("state"), "all")
-	var out []*forgefake.Item
+	var out []*forgemodel.Item
 	for _, m := range c.p.Kind(true) {
 		switch {
 		case state != "all" && m.State != state,
@@ -24,7 +25,7 @@ func (s *Server) listMRs(c *call) answer {
 	if q.Get("sort") != "asc" {
 		slices.Reverse(out)
 	}
-	return paged(q, out, func(m *forgefake.Item) any { return s.mrJSON(c.p, m, false) })
+	return paged(q, out, func(m *forgemodel.Item) any { return s.mrJSON(c.p, m, false) })
 }
 
 func (s *Server) createMR(c *call) answer {
@@ -47,11 +48,11 @@ func (s *Server) createMR(c *call) answer {
 			return s.message(http.StatusConflict, []string{"Another open merge request already exists for this source branch: !" + strconv.FormatInt(m.Number, 10)})
 		}
 	}
-	m := s.addItem(c.p, in.Title, in.Description, c.user, &forgefake.Pull{Head: in.SourceBranch, Base: in.TargetBranch, HeadSHA: c.p.Branches[in.SourceBranch]})
+	m := s.addItem(c.p, in.Title, in.Description, c.user, &forgemodel.Pull{Head: in.SourceBranch, Base: in.TargetBranch, HeadSHA: c.p.Branches[in.SourceBranch]})
 	return created(s.mrJSON(c.p, m, true))
 }
 
-func (s *Server) approvalsJSON(p *forgefake.Repo, m *forgefake.Item, user string) map[string]any {
+func (s *Server) approvalsJSON(p *forgemodel.Repo, m *forgemodel.Item, user string) map[string]any {
 	by := []any{}
 	approvers := m.Pull.Approvers()
 	for _, a := range approvers {
@@ -66,7 +67,7 @@ func (s *Server) approvalsJSON(p *forgefake.Repo, m *forgefake.Item, user string
 
 // approve is POST .../approve: the author cannot approve (401, as GitLab
 // answers), nor can anyone twice; a sha that is not the head is 409.
-func (s *Server) approve(c *call, m *forgefake.Item) answer {
+func (s *Server) approve(c *call, m *forgemodel.Item) answer {
 	var in struct {
 		SHA string `json:"sha"`
 	}
@@ -79,7 +80,7 @@ func (s *Server) approve(c *call, m *forgefake.Item) answer {
 		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+head)
 	}
 	// An approval has no id of its own on GitLab.
-	m.Pull.Reviews = append(m.Pull.Reviews, &forgefake.Review{Author: c.user, State: "APPROVED", Commit: head, Created: s.Now()})
+	m.Pull.Reviews = append(m.Pull.Reviews, &forgemodel.Review{Author: c.user, State: "APPROVED", Commit: head, Created: s.Now()})
 	s.User(c.user)
 	return created(s.approvalsJSON(c.p, m, c.user))
 }
@@ -87,7 +88,7 @@ func (s *Server) approve(c *call, m *forgefake.Item) answer {
 // discussion is POST .../discussions with a diff position: base, start and
 // head sha must be the merge request's diff refs, and a text position
 // needs new_line or old_line.
-func (s *Server) discussion(c *call, m *forgefake.Item) answer {
+func (s *Server) discussion(c *call, m *forgemodel.Item) answer {
 	var in struct {
 		Body     string         `json:"body"`
 		Position map[string]any `json:"position"`
@@ -113,7 +114,7 @@ func (s *Server) discussion(c *call, m *forgefake.Item) answer {
 
 // merge is PUT .../merge: 405 when it cannot be merged, 409 when sha is
 // not the head of the source branch.
-func (s *Server) merge(c *call, m *forgefake.Item) answer {
+func (s *Server) merge(c *call, m *forgemodel.Item) answer {
 	var in struct {
 		SHA    string `json:"sha"`
 		Squash bool   `json:"squash"`

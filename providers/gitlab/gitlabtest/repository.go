@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -17,9 +18,9 @@ func (s *Server) tree(c *call) answer {
 	var nodes []map[string]any
 	for _, e := range c.p.List(ref, c.Query.Get("path")) {
 		if e.Dir {
-			nodes = append(nodes, map[string]any{"id": forgefake.BlobSHA("tree:" + e.Path), "name": e.Name, "type": "tree", "path": e.Path, "mode": "040000"})
+			nodes = append(nodes, map[string]any{"id": forgemodel.BlobSHA("tree:" + e.Path), "name": e.Name, "type": "tree", "path": e.Path, "mode": "040000"})
 		} else {
-			nodes = append(nodes, map[string]any{"id": forgefake.BlobSHA(e.Content), "name": e.Name, "type": "blob", "path": e.Path, "mode": "100644"})
+			nodes = append(nodes, map[string]any{"id": forgemodel.BlobSHA(e.Content), "name": e.Name, "type": "blob", "path": e.Path, "mode": "100644"})
 		}
 	}
 	return paged(c.Query, nodes, func(n map[string]any) any { return n })
@@ -65,7 +66,7 @@ func (s *Server) file(c *call) answer {
 	}
 	meta := map[string]any{
 		"file_name": name[strings.LastIndexByte(name, '/')+1:], "file_path": name, "size": len(content),
-		"encoding": "base64", "content_sha256": "", "ref": ref, "blob_id": forgefake.BlobSHA(content),
+		"encoding": "base64", "content_sha256": "", "ref": ref, "blob_id": forgemodel.BlobSHA(content),
 		"commit_id": c.p.Branches[ref], "last_commit_id": c.p.LastCommit[ref][name], "execute_filemode": false,
 	}
 	if c.R.Method == http.MethodHead {
@@ -126,7 +127,7 @@ func (s *Server) writeFile(c *call) answer {
 }
 
 func (s *Server) listPipelines(c *call) answer {
-	var out []*forgefake.Run
+	var out []*forgemodel.Run
 	for i := len(c.p.Runs) - 1; i >= 0; i-- {
 		pl := c.p.Runs[i]
 		if (c.Query.Get("ref") != "" && pl.Ref != c.Query.Get("ref")) || (c.Query.Get("status") != "" && pl.Status != c.Query.Get("status")) {
@@ -134,7 +135,7 @@ func (s *Server) listPipelines(c *call) answer {
 		}
 		out = append(out, pl)
 	}
-	return paged(c.Query, out, func(pl *forgefake.Run) any { return s.pipelineJSON(c.p, pl) })
+	return paged(c.Query, out, func(pl *forgemodel.Run) any { return s.pipelineJSON(c.p, pl) })
 }
 
 // createPipeline is POST .../pipeline: a pipeline on a branch or tag, with

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -14,7 +15,7 @@ import (
 type call struct {
 	*forgefake.Call
 	user string
-	p    *forgefake.Repo
+	p    *forgemodel.Repo
 }
 
 // route serves pattern (below /api/v4) with h once the credential is
@@ -40,7 +41,7 @@ func (s *Server) route(pattern string, h func(c *call) answer) {
 }
 
 // issue serves a route on one issue (404 when there is none).
-func (s *Server) issue(pattern string, h func(c *call, i *forgefake.Item) answer) {
+func (s *Server) issue(pattern string, h func(c *call, i *forgemodel.Item) answer) {
 	s.route(pattern, func(c *call) answer {
 		if i := c.p.Issue(c.Int("iid")); i != nil {
 			return h(c, i)
@@ -50,7 +51,7 @@ func (s *Server) issue(pattern string, h func(c *call, i *forgefake.Item) answer
 }
 
 // mr serves a route on one merge request (404 when there is none).
-func (s *Server) mr(pattern string, h func(c *call, m *forgefake.Item) answer) {
+func (s *Server) mr(pattern string, h func(c *call, m *forgemodel.Item) answer) {
 	s.route(pattern, func(c *call) answer {
 		if m := c.p.Pull(c.Int("iid")); m != nil {
 			return h(c, m)
@@ -60,7 +61,7 @@ func (s *Server) mr(pattern string, h func(c *call, m *forgefake.Item) answer) {
 }
 
 // pipeline serves a route on one pipeline (404 when there is none).
-func (s *Server) pipeline(pattern string, h func(c *call, pl *forgefake.Run) answer) {
+func (s *Server) pipeline(pattern string, h func(c *call, pl *forgemodel.Run) answer) {
 	s.route(pattern, func(c *call) answer {
 		if pl := c.p.Run(c.Int("pid")); pl != nil {
 			return h(c, pl)
@@ -83,25 +84,25 @@ func (s *Server) routes() {
 	s.route("GET /projects/{id}/milestones", s.milestones)
 	s.route("GET /projects/{id}/issues", s.listIssues)
 	s.route("POST /projects/{id}/issues", s.createIssue)
-	s.issue("GET /projects/{id}/issues/{iid}", func(c *call, i *forgefake.Item) answer { return ok(s.issueJSON(c.p, i)) })
+	s.issue("GET /projects/{id}/issues/{iid}", func(c *call, i *forgemodel.Item) answer { return ok(s.issueJSON(c.p, i)) })
 	s.issue("PUT /projects/{id}/issues/{iid}", s.updateIssue)
-	s.issue("GET /projects/{id}/issues/{iid}/notes", func(c *call, i *forgefake.Item) answer {
-		return paged(c.Query, i.Comments, func(x *forgefake.Comment) any { return s.noteJSON(c.p, "Issue", i.Number, x) })
+	s.issue("GET /projects/{id}/issues/{iid}/notes", func(c *call, i *forgemodel.Item) answer {
+		return paged(c.Query, i.Comments, func(x *forgemodel.Comment) any { return s.noteJSON(c.p, "Issue", i.Number, x) })
 	})
-	s.issue("POST /projects/{id}/issues/{iid}/notes", func(c *call, i *forgefake.Item) answer {
+	s.issue("POST /projects/{id}/issues/{iid}/notes", func(c *call, i *forgemodel.Item) answer {
 		return s.addNote(c, "Issue", i, nil)
 	})
 	s.route("GET /projects/{id}/merge_requests", s.listMRs)
 	s.route("POST /projects/{id}/merge_requests", s.createMR)
-	s.mr("GET /projects/{id}/merge_requests/{iid}", func(c *call, m *forgefake.Item) answer { return ok(s.mrJSON(c.p, m, true)) })
-	s.mr("GET /projects/{id}/merge_requests/{iid}/approvals", func(c *call, m *forgefake.Item) answer {
+	s.mr("GET /projects/{id}/merge_requests/{iid}", func(c *call, m *forgemodel.Item) answer { return ok(s.mrJSON(c.p, m, true)) })
+	s.mr("GET /projects/{id}/merge_requests/{iid}/approvals", func(c *call, m *forgemodel.Item) answer {
 		return ok(s.approvalsJSON(c.p, m, c.user))
 	})
 	s.mr("POST /projects/{id}/merge_requests/{iid}/approve", s.approve)
-	s.mr("GET /projects/{id}/merge_requests/{iid}/notes", func(c *call, m *forgefake.Item) answer {
-		return paged(c.Query, m.Comments, func(x *forgefake.Comment) any { return s.noteJSON(c.p, "MergeRequest", m.Number, x) })
+	s.mr("GET /projects/{id}/merge_requests/{iid}/notes", func(c *call, m *forgemodel.Item) answer {
+		return paged(c.Query, m.Comments, func(x *forgemodel.Comment) any { return s.noteJSON(c.p, "MergeRequest", m.Number, x) })
 	})
-	s.mr("POST /projects/{id}/merge_requests/{iid}/notes", func(c *call, m *forgefake.Item) answer {
+	s.mr("POST /projects/{id}/merge_requests/{iid}/notes", func(c *call, m *forgemodel.Item) answer {
 		return s.addNote(c, "MergeRequest", m, nil)
 	})
 	s.mr("POST /projects/{id}/merge_requests/{iid}/discussions", s.discussion)
@@ -113,9 +114,9 @@ func (s *Server) routes() {
 	s.route("PUT /projects/{id}/repository/files/{file}", s.writeFile)
 	s.route("GET /projects/{id}/pipelines", s.listPipelines)
 	s.route("POST /projects/{id}/pipeline", s.createPipeline)
-	s.pipeline("GET /projects/{id}/pipelines/{pid}", func(c *call, pl *forgefake.Run) answer { return ok(s.pipelineJSON(c.p, pl)) })
-	s.pipeline("GET /projects/{id}/pipelines/{pid}/jobs", func(c *call, pl *forgefake.Run) answer {
-		return paged(c.Query, pl.Jobs, func(j *forgefake.Job) any { return s.jobJSON(c.p, pl, j) })
+	s.pipeline("GET /projects/{id}/pipelines/{pid}", func(c *call, pl *forgemodel.Run) answer { return ok(s.pipelineJSON(c.p, pl)) })
+	s.pipeline("GET /projects/{id}/pipelines/{pid}/jobs", func(c *call, pl *forgemodel.Run) answer {
+		return paged(c.Query, pl.Jobs, func(j *forgemodel.Job) any { return s.jobJSON(c.p, pl, j) })
 	})
 	s.pipeline("POST /projects/{id}/pipelines/{pid}/retry", s.retry)
 	s.route("GET /projects/{id}/jobs/{jid}/trace", func(c *call) answer {
@@ -127,7 +128,7 @@ func (s *Server) routes() {
 }
 
 // project resolves a :id, numeric or a full path.
-func (s *Server) project(id string) *forgefake.Repo {
+func (s *Server) project(id string) *forgemodel.Repo {
 	if n, err := strconv.ParseInt(id, 10, 64); err == nil {
 		return s.RepoByID(n)
 	}
@@ -135,13 +136,13 @@ func (s *Server) project(id string) *forgefake.Repo {
 }
 
 func (s *Server) listProjects(c *call) answer {
-	var ps []*forgefake.Repo
+	var ps []*forgemodel.Repo
 	for _, p := range s.SortedRepos() {
 		if c.Query.Get("membership") != "true" || p.Access > 0 {
 			ps = append(ps, p)
 		}
 	}
-	return paged(c.Query, ps, func(p *forgefake.Repo) any { return s.projectJSON(p) })
+	return paged(c.Query, ps, func(p *forgemodel.Repo) any { return s.projectJSON(p) })
 }
 
 func (s *Server) milestones(c *call) answer {
@@ -156,7 +157,7 @@ func (s *Server) milestones(c *call) answer {
 }
 
 // retry re-queues a pipeline's failed and canceled jobs.
-func (s *Server) retry(c *call, pl *forgefake.Run) answer {
+func (s *Server) retry(c *call, pl *forgemodel.Run) answer {
 	retried := false
 	for _, j := range pl.Jobs {
 		if j.Status == "failed" || j.Status == "canceled" {

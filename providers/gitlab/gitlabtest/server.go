@@ -22,6 +22,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -91,7 +92,7 @@ type answer = forgefake.Answer
 var (
 	ok      = forgefake.OK
 	created = forgefake.Created
-	fakeOr  = forgefake.Or
+	fakeOr  = forgemodel.Or
 )
 
 // message is GitLab's error body: {"message": m}, m a string, list or map.

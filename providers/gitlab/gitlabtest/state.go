@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgetools/forgetools/providers/internal/forgefake"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Seeding the fake. Issues and merge requests have separate iid
@@ -93,7 +93,7 @@ func (s *Server) AddMergeRequest(path string, in MergeRequest) int64 {
 	s.Lock()
 	defer s.Unlock()
 	p := s.mustProject(path)
-	pull := &forgefake.Pull{Head: in.Source, HeadSHA: p.Branches[in.Source], Base: fakeOr(in.Target, p.DefaultBranch), Status: in.Pipeline, Blocked: in.Blocked}
+	pull := &forgemodel.Pull{Head: in.Source, HeadSHA: p.Branches[in.Source], Base: fakeOr(in.Target, p.DefaultBranch), Status: in.Pipeline, Blocked: in.Blocked}
 	return s.addItem(p, in.Title, in.Description, fakeOr(in.Author, "root"), pull).Number
 }
 
@@ -103,7 +103,7 @@ func (s *Server) AddPipeline(path string, in Pipeline) int64 {
 	defer s.Unlock()
 	pl := s.addPipeline(s.mustProject(path), in.Ref, in.Status, "push", nil)
 	for _, j := range in.Jobs {
-		pl.Jobs = append(pl.Jobs, &forgefake.Job{ID: s.ID(), Name: j.Name, Stage: "test", Status: j.Status, Log: j.Trace})
+		pl.Jobs = append(pl.Jobs, &forgemodel.Job{ID: s.ID(), Name: j.Name, Stage: "test", Status: j.Status, Log: j.Trace})
 	}
 	return pl.ID
 }
@@ -140,7 +140,7 @@ func (s *Server) Variables(path string, id int64) map[string]string {
 	return nil
 }
 
-func (s *Server) mustProject(path string) *forgefake.Repo {
+func (s *Server) mustProject(path string) *forgemodel.Repo {
 	p := s.Repo(path)
 	if p == nil {
 		panic(fmt.Sprintf("gitlabtest: no project %q (AddProject it first)", path))
@@ -148,10 +148,10 @@ func (s *Server) mustProject(path string) *forgefake.Repo {
 	return p
 }
 
-func (s *Server) addItem(p *forgefake.Repo, title, desc, author string, pull *forgefake.Pull) *forgefake.Item {
+func (s *Server) addItem(p *forgemodel.Repo, title, desc, author string, pull *forgemodel.Pull) *forgemodel.Item {
 	return s.AddItem(p, title, desc, author, "opened", pull)
 }
 
-func (s *Server) addPipeline(p *forgefake.Repo, ref, status, source string, vars map[string]string) *forgefake.Run {
-	return s.AddRun(p, &forgefake.Run{Ref: ref, SHA: p.Branches[ref], Status: status, Event: source, Vars: vars, Started: s.Tick()})
+func (s *Server) addPipeline(p *forgemodel.Repo, ref, status, source string, vars map[string]string) *forgemodel.Run {
+	return s.AddRun(p, &forgemodel.Run{Ref: ref, SHA: p.Branches[ref], Status: status, Event: source, Vars: vars, Started: s.Tick()})
 }

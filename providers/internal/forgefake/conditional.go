@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Validator names the ETag a forge gives an answer, or "" for none: a
@@ -72,5 +74,5 @@ func RawBlob(a Answer, body []byte) string {
 	if a.Raw == nil {
 		return ""
 	}
-	return `"` + BlobSHA(string(body)) + `"`
+	return `"` + forgemodel.BlobSHA(string(body)) + `"`
 }

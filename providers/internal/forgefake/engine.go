@@ -1,14 +1,13 @@
 // Package forgefake is the engine the fake forge REST APIs (gitlabtest,
 // giteatest) run on: an httptest server that records every request and
 // answers injected responses first, a ServeMux of the forge's routes
-// below its API root, one lock around the state, and the in-memory model
-// of what forges share (repositories with branches, files and commits;
-// issues and pull or merge requests with comments and reviews; CI runs
-// with jobs and logs), with the numbering, paging and ETags they need.
+// below its API root, one lock around the state (internal/forgemodel:
+// repositories, issues and pull requests, reviews, CI runs, and their
+// numbering), and the answers, paging and ETags the routes send.
 //
 // What a forge speaks on the wire (its paths, JSON shapes, error bodies,
 // paging headers, validation) is its fake's codec, written as route
-// handlers over this model; the engine knows no forge.
+// handlers over the model; the engine knows no forge.
 package forgefake
 
 import (
@@ -20,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -59,7 +59,7 @@ type Response = recorder.Response
 type Engine struct {
 	*httptest.Server
 	sync.Mutex
-	State
+	forgemodel.State
 
 	o   Options
 	rec *recorder.Recorder[Request]
@@ -92,7 +92,7 @@ type Handler func(c *Call) Answer
 
 // New starts an engine with no routes; Handle adds them.
 func New(o Options) *Engine {
-	e := &Engine{o: o, rec: recorder.New[Request](), mux: http.NewServeMux(), State: newState()}
+	e := &Engine{o: o, rec: recorder.New[Request](), mux: http.NewServeMux(), State: forgemodel.NewState()}
 	e.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		e.o.NotFound().WriteConditional(w, r, e.o.Validator)
 	})

@@ -1,4 +1,4 @@
-package forgefake
+package forgemodel
 
 import (
 	"fmt"

@@ -1,4 +1,11 @@
-package forgefake
+// Package forgemodel is the in-memory model of what forges share, for
+// the fakes that tests run against: repositories with branches, files
+// and commits, issues and pull (merge) requests with comments and
+// reviews, CI runs with jobs, and the numbering of all of them. It knows
+// no wire format: providers/internal/forgefake serves it over HTTP in a
+// forge's REST shapes, internal/testforge as a provider in the gateway's
+// own types. Callers hold their own lock around a State.
+package forgemodel
 
 import (
 	"slices"
@@ -6,18 +13,18 @@ import (
 	"time"
 )
 
-// The model: what the forges share, held in memory. States (an item's,
-// a run's) are in the forge's own spelling ("opened" on GitLab, "open"
-// on Gitea); the codec that reads them also wrote them.
+// States (an item's, a run's) are in the forge's own spelling ("opened"
+// on GitLab, "open" on Gitea); the codec that reads them also wrote them.
 
-// State is everything a fake holds; the Engine's lock guards it.
+// State is everything a fake holds; its user's lock guards it.
 type State struct {
 	Counters
 	Tokens map[string]string // credential -> user name
 	Repos  map[string]*Repo  // lower-case full path -> repository
 }
 
-func newState() State {
+// NewState is an empty State.
+func NewState() State {
 	return State{Tokens: map[string]string{}, Repos: map[string]*Repo{}}
 }
 
@@ -84,6 +91,7 @@ type Pull struct {
 	Merged     bool
 	MergeSHA   string
 	SquashSHA  string
+	Draft      bool
 	Blocked    bool   // the forge refuses to merge it
 	Status     string // CI state of the head ("success", ...); "" for none
 	Reviews    []*Review
@@ -111,12 +119,22 @@ type Review struct {
 	Comments []*ReviewComment
 }
 
-// ReviewComment is a review's comment on a line of a file.
+// ReviewComment is a review's comment on a line of a file: a line of
+// the new side (NewLine) or of the old (OldLine).
 type ReviewComment struct {
 	ID               int64
 	Path             string
 	NewLine, OldLine int64
 	Body             string
+}
+
+// Line is the commented line and its side, as GitHub names them: RIGHT
+// for the new side, LEFT for the old.
+func (c *ReviewComment) Line() (int64, string) {
+	if c.OldLine != 0 && c.NewLine == 0 {
+		return c.OldLine, "LEFT"
+	}
+	return c.NewLine, "RIGHT"
 }
 
 // Run is a CI run (a GitLab pipeline, a Gitea Actions run).
