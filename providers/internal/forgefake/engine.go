@@ -11,6 +11,7 @@
 package forgefake
 
 import (
+	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -134,6 +135,14 @@ func (e *Engine) Close() {
 // or "*" for any request.
 func (e *Engine) Inject(route string, r Response) { e.rec.Inject(route, r) }
 
+// Delay answers the next request matching route from the state at once
+// (a write lands when it arrives) but holds the answer until release is
+// closed, or for ever when release is nil: a forge that did the work and
+// then stalled, or whose answer never came back.
+func (e *Engine) Delay(route string, release <-chan struct{}) {
+	e.rec.Inject(route, Response{FromState: true, Release: release, Hold: release == nil})
+}
+
 // Pending lists the routes of injected responses no request has used yet.
 func (e *Engine) Pending() []string { return e.rec.Pending() }
 
@@ -159,7 +168,7 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if e.o.Header != nil {
 		e.o.Header(w.Header())
 	}
-	if injected {
+	if injected && !resp.FromState {
 		e.rec.Answer(w, r, resp)
 		return
 	}
@@ -167,6 +176,21 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.o.NotFound().Write(w, r)
 		return
 	}
-	r.Body = io.NopCloser(strings.NewReader(string(body)))
-	e.mux.ServeHTTP(w, r)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !injected {
+		e.mux.ServeHTTP(w, r)
+		return
+	}
+	// A FromState injection: the state answers now (a write lands), the
+	// answer leaves when the injection releases it, or never.
+	late := httptest.NewRecorder()
+	e.mux.ServeHTTP(late, r)
+	if !e.rec.Wait(r, resp) {
+		return
+	}
+	for k, vs := range late.Header() {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(late.Code)
+	w.Write(late.Body.Bytes())
 }

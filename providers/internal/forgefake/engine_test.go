@@ -3,6 +3,8 @@ package forgefake
 import (
 	"io"
 	"net/http"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -86,5 +88,42 @@ func TestPage(t *testing.T) {
 	}
 	if out, more := Page(items, 9, 2, id); out == nil || len(out) != 0 || more {
 		t.Errorf("past the end: %v %v", out, more)
+	}
+}
+
+// A delayed answer comes from the state when the request arrives (the
+// write lands), and leaves only when released.
+func TestDelay(t *testing.T) {
+	e := engine(t)
+	writes := 0
+	e.Handle("POST /repos/{id}/items", func(c *Call) Answer {
+		writes++
+		return Created(map[string]int{"n": writes})
+	})
+	release := make(chan struct{})
+	e.Delay("POST /repos/x/items", release)
+	done := make(chan string)
+	go func() {
+		status, _, body := send(t, e, "POST", "/api/repos/x/items", "")
+		done <- strconv.Itoa(status) + " " + body
+	}()
+	for len(e.Requests()) == 0 {
+		runtime.Gosched()
+	}
+	e.Lock() // the write landed before the answer left
+	for writes == 0 {
+		e.Unlock()
+		runtime.Gosched()
+		e.Lock()
+	}
+	e.Unlock()
+	select {
+	case got := <-done:
+		t.Fatalf("answered before the release: %s", got)
+	default:
+	}
+	close(release)
+	if got := <-done; got != "201 {\"n\":1}\n" {
+		t.Errorf("released answer %q", got)
 	}
 }
