@@ -41,8 +41,9 @@ type Request = forgefake.Request
 // Response is an injected answer (see recorder.Response).
 type Response = forgefake.Response
 
-// Server is a running fake. Its embedded httptest.Server gives URL, Client
-// and Close.
+// Server is a running fake. Its embedded engine gives URL, Client, Close,
+// Inject, Delay, Requests, Pending and Statuses, and holds the state the
+// routes (routes.go) serve.
 type Server struct {
 	*forgefake.Engine
 	host string
