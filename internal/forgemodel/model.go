@@ -278,8 +278,12 @@ func (r *Repo) Kind(pulls bool) []*Item {
 	return out
 }
 
-// Label is the label named name, any case; nil when there is none.
+// Label is the label named name: exactly, else in any case (two labels
+// may differ in case only); nil when there is none.
 func (r *Repo) Label(name string) *Label {
+	if i := slices.IndexFunc(r.Labels, func(l *Label) bool { return l.Name == name }); i >= 0 {
+		return r.Labels[i]
+	}
 	for _, l := range r.Labels {
 		if strings.EqualFold(l.Name, name) {
 			return l

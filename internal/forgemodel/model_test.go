@@ -89,3 +89,13 @@ func TestGit(t *testing.T) {
 		t.Errorf("BranchAt: a branch, a head's prefix, too short a prefix, a commit no branch is at")
 	}
 }
+
+// Labels that differ in case only are two labels.
+func TestLabelCase(t *testing.T) {
+	s := NewState()
+	r := s.AddRepo("a/b", "main", nil)
+	lower, upper := s.AddLabel(r, "bug"), s.AddLabel(r, "Bug")
+	if r.Label("Bug") != upper || r.Label("bug") != lower || r.Label("BUG") != lower || r.Label("none") != nil {
+		t.Errorf("Label lookups")
+	}
+}
