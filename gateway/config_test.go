@@ -8,7 +8,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/internal/testforge"
 )
 
 const secret = "tok_0123456789abcdef_secret"
@@ -25,7 +25,7 @@ func validConfig(t *testing.T) Config {
 			Name: "alice", AgentHandle: "claude", OwnerHandle: "alice",
 			Scope: []string{"acme/*"}, Sessions: []string{"s1"}, Tokens: []Token{{Secret: secret}},
 		}},
-		Forges: []Forge{{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
+		Forges: []Forge{{Provider: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
 		Store:  st,
 	}
 }
@@ -39,13 +39,13 @@ func TestConfigErrors(t *testing.T) {
 		{"no store", func(c *Config) { c.Store = nil }, "no store"},
 		{"no forges", func(c *Config) { c.Forges = nil }, "no forges"},
 		{"nil provider", func(c *Config) { c.Forges = []Forge{{}} }, "forge 0 has no provider"},
-		{"unspecified provider", func(c *Config) { c.Forges[0].Provider = memforge.New(0, "x") }, "no known provider"},
+		{"unspecified provider", func(c *Config) { c.Forges[0].Provider = testforge.New(0, "x") }, "no known provider"},
 		{"duplicate forge", func(c *Config) {
-			c.Forges = append(c.Forges, Forge{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "GitHub.com")})
+			c.Forges = append(c.Forges, Forge{Provider: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "GitHub.com")})
 		}, "github/GitHub.com is configured twice"},
 		{"two defaults", func(c *Config) {
 			c.Forges[0].Default = true
-			c.Forges = append(c.Forges, Forge{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "linear.app"), Default: true})
+			c.Forges = append(c.Forges, Forge{Provider: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "linear.app"), Default: true})
 		}, "both"},
 		{"bad account name", func(c *Config) { c.Accounts[0].Name = "a b" }, `name "a b"`},
 		{"duplicate account", func(c *Config) { c.Accounts = append(c.Accounts, c.Accounts[0]) }, "configured twice"},

@@ -9,7 +9,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/internal/testforge"
 )
 
 // BenchmarkFlowHolds is the flow check alone on an allowed push, against
@@ -29,7 +29,7 @@ func BenchmarkFlowHolds(b *testing.B) {
 	b.Cleanup(func() { st.Close() })
 	svc, err := New(Config{
 		Accounts: []Account{{Name: "alice", AgentHandle: "claude", OwnerHandle: "alice", Scope: []string{"acme/*"}, Sessions: []string{"s1"}}},
-		Forges:   []Forge{{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
+		Forges:   []Forge{{Provider: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
 		Store:    st,
 	})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/internal/testforge"
 	"github.com/forgetools/forgetools/subscriptions"
 )
 
@@ -36,7 +36,7 @@ func Example() {
 			Scope:    []string{"*"},
 			Sessions: []string{"demo"},
 		}},
-		Forges: []gateway.Forge{{Provider: subscriptions.Serve(memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LOCAL, "local"), st), Default: true}},
+		Forges: []gateway.Forge{{Provider: subscriptions.Serve(testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LOCAL, "local"), st), Default: true}},
 		Store:  st,
 		Logger: log,
 	})

@@ -19,7 +19,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
-	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/internal/testforge"
 	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/subscriptions"
 )
@@ -37,9 +37,9 @@ const (
 type harness struct {
 	t      *testing.T
 	store  *store.Store
-	github *memforge.Forge // github/github.com, the default forge
-	ghe    *memforge.Forge // github/ghe.example.com
-	linear *memforge.Forge // linear/linear.app, issues only
+	github *testforge.Forge // github/github.com, the default forge
+	ghe    *testforge.Forge // github/ghe.example.com
+	linear *testforge.Forge // linear/linear.app, issues only
 	svc    *gateway.Service
 	srv    *server.Server
 	dir    string
@@ -83,9 +83,9 @@ func start(t *testing.T, dsn string, opts ...option) *harness {
 	h := &harness{
 		t:      t,
 		store:  st,
-		github: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com"),
-		ghe:    memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com"),
-		linear: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "linear.app"),
+		github: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com"),
+		ghe:    testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "ghe.example.com"),
+		linear: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, "linear.app"),
 		logs:   logs,
 	}
 	cfg := gateway.Config{

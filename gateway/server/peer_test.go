@@ -14,7 +14,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/internal/memforge"
+	"github.com/forgetools/forgetools/internal/testforge"
 )
 
 // peers sets alice's per-session peer rules.
@@ -76,7 +76,7 @@ func TestPeerRuleForUnknownSession(t *testing.T) {
 	_, err = gateway.New(gateway.Config{
 		Accounts: []gateway.Account{{Name: "a", AgentHandle: "h", OwnerHandle: "o", Sessions: []string{"s"},
 			Peers: map[string]gateway.Peer{"t": {UID: id(1)}}}},
-		Forges: []gateway.Forge{{Provider: memforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
+		Forges: []gateway.Forge{{Provider: testforge.New(forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, "github.com")}},
 		Store:  st,
 	})
 	if err == nil || !strings.Contains(err.Error(), `peer rule for session "t"`) {

@@ -3,9 +3,10 @@ package giteatest
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/fakewire"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The JSON the fake answers with, member names as in Gitea's swagger (and
@@ -33,145 +34,148 @@ func (s *Server) api(format string, args ...any) string {
 
 func (s *Server) userJSON(login string) map[string]any {
 	return map[string]any{
-		"id": s.n.User(login), "login": login, "login_name": "", "full_name": "", "email": login + "@noreply." + s.host,
-		"avatar_url": s.web("/avatars/%d", s.n.User(login)), "html_url": s.web("/%s", login),
+		"id": s.User(login), "login": login, "login_name": "", "full_name": "", "email": login + "@noreply." + s.host,
+		"avatar_url": s.web("/avatars/%d", s.User(login)), "html_url": s.web("/%s", login),
 		"language": "", "is_admin": false, "active": true, "restricted": false, "visibility": "public",
 	}
 }
 
-func (s *Server) repoJSON(r *repo) map[string]any {
-	perm := map[string]any{"admin": r.perm == "admin", "push": r.perm == "admin" || r.perm == "write", "pull": true}
+func (s *Server) repoJSON(r *forgemodel.Repo) map[string]any {
+	owner, name, _ := strings.Cut(r.Path, "/")
+	perm := map[string]any{"admin": r.Access >= 40, "push": r.Access >= 30, "pull": true}
 	open := 0
-	for _, it := range r.items {
-		if it.pull == nil && it.state == "open" {
+	for _, it := range r.Kind(false) {
+		if it.State == "open" {
 			open++
 		}
 	}
 	return map[string]any{
-		"id": r.id, "owner": s.userJSON(r.owner), "name": r.name, "full_name": r.fullName(),
-		"description": "", "empty": len(r.branches) == 0, "private": r.private, "fork": false, "template": false,
-		"mirror": false, "internal": false, "archived": false, "html_url": s.web("/%s", r.fullName()),
-		"url": s.api("/repos/%s", r.fullName()), "clone_url": s.web("/%s.git", r.fullName()),
-		"default_branch": r.defaultBranch, "open_issues_count": open, "permissions": perm,
+		"id": r.ID, "owner": s.userJSON(owner), "name": name, "full_name": r.Path,
+		"description": "", "empty": len(r.Branches) == 0, "private": r.Private, "fork": false, "template": false,
+		"mirror": false, "internal": false, "archived": false, "html_url": s.web("/%s", r.Path),
+		"url": s.api("/repos/%s", r.Path), "clone_url": s.web("/%s.git", r.Path),
+		"default_branch": r.DefaultBranch, "open_issues_count": open, "permissions": perm,
 		"has_issues": true, "has_pull_requests": true, "has_actions": true,
-		"created_at": stamp(s.n.Now()), "updated_at": stamp(s.n.Now()),
+		"created_at": stamp(s.Now()), "updated_at": stamp(s.Now()),
 	}
 }
 
-func (s *Server) labelsJSON(r *repo, ls []*label) []any {
+func (s *Server) labelsJSON(r *forgemodel.Repo, ls []string) []any {
 	out := []any{}
-	for _, l := range ls {
+	for _, name := range ls {
+		l := r.Label(name)
 		out = append(out, map[string]any{
-			"id": l.id, "name": l.name, "color": "ee0701", "description": "", "exclusive": false, "is_archived": false,
-			"url": s.api("/repos/%s/labels/%d", r.fullName(), l.id),
+			"id": l.ID, "name": l.Name, "color": "ee0701", "description": "", "exclusive": false, "is_archived": false,
+			"url": s.api("/repos/%s/labels/%d", r.Path, l.ID),
 		})
 	}
 	return out
 }
 
-func (s *Server) issueJSON(r *repo, it *item) map[string]any {
+func (s *Server) issueJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]any {
+	owner, name, _ := strings.Cut(r.Path, "/")
 	kind := "issues"
 	var pr any
-	if it.pull != nil {
+	if it.Pull != nil {
 		kind = "pulls"
-		pr = map[string]any{"merged": it.pull.merged, "merged_at": nil, "draft": false, "html_url": s.web("/%s/pulls/%d", r.fullName(), it.number)}
+		pr = map[string]any{"merged": it.Pull.Merged, "merged_at": nil, "draft": false, "html_url": s.web("/%s/pulls/%d", r.Path, it.Number)}
 	}
 	assignees := []any{}
-	for _, a := range it.assignees {
+	for _, a := range it.Assignees {
 		assignees = append(assignees, s.userJSON(a))
 	}
 	var milestone any
-	if it.milestone != 0 {
-		milestone = map[string]any{"id": it.milestone, "title": r.milestones[it.milestone], "state": "open"}
+	if it.Milestone != nil {
+		milestone = map[string]any{"id": it.Milestone.ID, "title": it.Milestone.Title, "state": "open"}
 	}
 	var closed any
-	if it.closed != nil {
-		closed = stamp(*it.closed)
+	if it.Closed != nil {
+		closed = stamp(*it.Closed)
 	}
 	return map[string]any{
-		"id": it.id, "url": s.api("/repos/%s/issues/%d", r.fullName(), it.number),
-		"html_url": s.web("/%s/%s/%d", r.fullName(), kind, it.number), "number": it.number,
-		"user": s.userJSON(it.author), "original_author": "", "original_author_id": 0,
-		"title": it.title, "body": it.body, "ref": "", "labels": s.labelsJSON(r, it.labels),
-		"milestone": milestone, "assignee": nil, "assignees": assignees, "state": it.state, "is_locked": false,
-		"comments": len(it.comments), "created_at": stamp(it.created), "updated_at": stamp(it.updated),
+		"id": it.ID, "url": s.api("/repos/%s/issues/%d", r.Path, it.Number),
+		"html_url": s.web("/%s/%s/%d", r.Path, kind, it.Number), "number": it.Number,
+		"user": s.userJSON(it.Author), "original_author": "", "original_author_id": 0,
+		"title": it.Title, "body": it.Body, "ref": "", "labels": s.labelsJSON(r, it.Labels),
+		"milestone": milestone, "assignee": nil, "assignees": assignees, "state": it.State, "is_locked": false,
+		"comments": len(it.Comments), "created_at": stamp(it.Created), "updated_at": stamp(it.Updated),
 		"closed_at": closed, "due_date": nil, "pull_request": pr,
-		"repository": map[string]any{"id": r.id, "name": r.name, "owner": r.owner, "full_name": r.fullName()},
+		"repository": map[string]any{"id": r.ID, "name": name, "owner": owner, "full_name": r.Path},
 	}
 }
 
-func (s *Server) commentJSON(r *repo, it *item, c *comment) map[string]any {
-	kind, pr, issue := "issues", "", s.web("/%s/issues/%d", r.fullName(), it.number)
-	if it.pull != nil {
-		kind, pr, issue = "pulls", s.web("/%s/pulls/%d", r.fullName(), it.number), ""
+func (s *Server) commentJSON(r *forgemodel.Repo, it *forgemodel.Item, c *forgemodel.Comment) map[string]any {
+	kind, pr, issue := "issues", "", s.web("/%s/issues/%d", r.Path, it.Number)
+	if it.Pull != nil {
+		kind, pr, issue = "pulls", s.web("/%s/pulls/%d", r.Path, it.Number), ""
 	}
 	return map[string]any{
-		"id": c.id, "html_url": s.web("/%s/%s/%d#issuecomment-%d", r.fullName(), kind, it.number, c.id),
-		"pull_request_url": pr, "issue_url": issue, "user": s.userJSON(c.author),
-		"original_author": "", "original_author_id": 0, "body": c.body, "assets": []any{},
-		"created_at": stamp(c.created), "updated_at": stamp(c.created),
+		"id": c.ID, "html_url": s.web("/%s/%s/%d#issuecomment-%d", r.Path, kind, it.Number, c.ID),
+		"pull_request_url": pr, "issue_url": issue, "user": s.userJSON(c.Author),
+		"original_author": "", "original_author_id": 0, "body": c.Body, "assets": []any{},
+		"created_at": stamp(c.Created), "updated_at": stamp(c.Created),
 	}
 }
 
-func (s *Server) branchInfo(r *repo, ref, sha string) map[string]any {
-	return map[string]any{"label": ref, "ref": ref, "sha": sha, "repo_id": r.id, "repo": s.repoJSON(r)}
+func (s *Server) branchInfo(r *forgemodel.Repo, ref, sha string) map[string]any {
+	return map[string]any{"label": ref, "ref": ref, "sha": sha, "repo_id": r.ID, "repo": s.repoJSON(r)}
 }
 
-func (s *Server) pullJSON(r *repo, it *item) map[string]any {
-	p := it.pull
-	html := s.web("/%s/pulls/%d", r.fullName(), it.number)
+func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]any {
+	p := it.Pull
+	html := s.web("/%s/pulls/%d", r.Path, it.Number)
 	var mergeSHA, mergedAt any
-	if p.merged {
-		mergeSHA, mergedAt = p.mergeSHA, stamp(it.updated)
+	if p.Merged {
+		mergeSHA, mergedAt = p.MergeSHA, stamp(it.Updated)
 	}
 	var closed any
-	if it.closed != nil {
-		closed = stamp(*it.closed)
+	if it.Closed != nil {
+		closed = stamp(*it.Closed)
 	}
 	return map[string]any{
-		"id": it.id, "url": s.api("/repos/%s/pulls/%d", r.fullName(), it.number), "number": it.number,
-		"user": s.userJSON(it.author), "title": it.title, "body": it.body, "labels": s.labelsJSON(r, it.labels),
+		"id": it.ID, "url": s.api("/repos/%s/pulls/%d", r.Path, it.Number), "number": it.Number,
+		"user": s.userJSON(it.Author), "title": it.Title, "body": it.Body, "labels": s.labelsJSON(r, it.Labels),
 		"milestone": nil, "assignee": nil, "assignees": []any{}, "requested_reviewers": []any{},
-		"state": it.state, "draft": false, "is_locked": false, "comments": len(it.comments),
+		"state": it.State, "draft": false, "is_locked": false, "comments": len(it.Comments),
 		"html_url": html, "diff_url": html + ".diff", "patch_url": html + ".patch",
-		"mergeable": p.mergeable && !p.merged && it.state == "open", "merged": p.merged, "merged_at": mergedAt,
+		"mergeable": !p.Blocked && !p.Merged && it.State == "open", "merged": p.Merged, "merged_at": mergedAt,
 		"merge_commit_sha": mergeSHA, "merged_by": nil, "allow_maintainer_edit": false,
-		"base": s.branchInfo(r, p.base, r.branches[p.base]), "head": s.branchInfo(r, p.head, p.headSHA),
-		"merge_base": r.branches[p.base], "due_date": nil, "created_at": stamp(it.created), "updated_at": stamp(it.updated),
+		"base": s.branchInfo(r, p.Base, r.Branches[p.Base]), "head": s.branchInfo(r, p.Head, r.PullHead(p)),
+		"merge_base": r.Branches[p.Base], "due_date": nil, "created_at": stamp(it.Created), "updated_at": stamp(it.Updated),
 		"closed_at": closed, "pin_order": 0,
 	}
 }
 
-func (s *Server) reviewJSON(r *repo, it *item, v *review) map[string]any {
+func (s *Server) reviewJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review) map[string]any {
 	return map[string]any{
-		"id": v.id, "user": s.userJSON(v.author), "team": nil, "state": v.state, "body": v.body, "commit_id": v.commit,
-		"stale": false, "official": v.state == "APPROVED", "dismissed": false, "comments_count": len(v.comments),
-		"submitted_at": stamp(v.created), "updated_at": stamp(v.created),
-		"html_url":         s.web("/%s/pulls/%d#issuecomment-%d", r.fullName(), it.number, v.id),
-		"pull_request_url": s.web("/%s/pulls/%d", r.fullName(), it.number),
+		"id": v.ID, "user": s.userJSON(v.Author), "team": nil, "state": v.State, "body": v.Body, "commit_id": v.Commit,
+		"stale": false, "official": v.State == "APPROVED", "dismissed": false, "comments_count": len(v.Comments),
+		"submitted_at": stamp(v.Created), "updated_at": stamp(v.Created),
+		"html_url":         s.web("/%s/pulls/%d#issuecomment-%d", r.Path, it.Number, v.ID),
+		"pull_request_url": s.web("/%s/pulls/%d", r.Path, it.Number),
 	}
 }
 
-func (s *Server) reviewCommentJSON(r *repo, it *item, v *review, c *reviewComment) map[string]any {
+func (s *Server) reviewCommentJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review, c *forgemodel.ReviewComment) map[string]any {
 	return map[string]any{
-		"id": c.id, "body": c.body, "user": s.userJSON(v.author), "pull_request_review_id": v.id, "resolver": nil,
-		"created_at": stamp(v.created), "updated_at": stamp(v.created), "path": c.path,
-		"commit_id": v.commit, "original_commit_id": v.commit, "diff_hunk": "@@ -1 +1 @@",
-		"position": c.newLine, "original_position": c.oldLine,
-		"html_url":         s.web("/%s/pulls/%d/files#issuecomment-%d", r.fullName(), it.number, c.id),
-		"pull_request_url": s.web("/%s/pulls/%d", r.fullName(), it.number),
+		"id": c.ID, "body": c.Body, "user": s.userJSON(v.Author), "pull_request_review_id": v.ID, "resolver": nil,
+		"created_at": stamp(v.Created), "updated_at": stamp(v.Created), "path": c.Path,
+		"commit_id": v.Commit, "original_commit_id": v.Commit, "diff_hunk": "@@ -1 +1 @@",
+		"position": c.NewLine, "original_position": c.OldLine,
+		"html_url":         s.web("/%s/pulls/%d/files#issuecomment-%d", r.Path, it.Number, c.ID),
+		"pull_request_url": s.web("/%s/pulls/%d", r.Path, it.Number),
 	}
 }
 
-func (s *Server) contentJSON(r *repo, ref, path, content string, withContent bool) map[string]any {
-	sha := fakewire.BlobSHA(content)
+func (s *Server) contentJSON(r *forgemodel.Repo, ref, path, content string, withContent bool) map[string]any {
+	sha := forgemodel.BlobSHA(content)
 	out := map[string]any{
-		"name": path[lastSlash(path)+1:], "path": path, "sha": sha, "last_commit_sha": r.branches[ref], "type": "file",
+		"name": path[lastSlash(path)+1:], "path": path, "sha": sha, "last_commit_sha": r.Branches[ref], "type": "file",
 		"size": len(content), "encoding": nil, "content": nil, "target": nil,
-		"url":          s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), path, ref),
-		"html_url":     s.web("/%s/src/branch/%s/%s", r.fullName(), ref, path),
-		"git_url":      s.api("/repos/%s/git/blobs/%s", r.fullName(), sha),
-		"download_url": s.web("/%s/raw/branch/%s/%s", r.fullName(), ref, path),
+		"url":          s.api("/repos/%s/contents/%s?ref=%s", r.Path, path, ref),
+		"html_url":     s.web("/%s/src/branch/%s/%s", r.Path, ref, path),
+		"git_url":      s.api("/repos/%s/git/blobs/%s", r.Path, sha),
+		"download_url": s.web("/%s/raw/branch/%s/%s", r.Path, ref, path),
 	}
 	if withContent {
 		out["encoding"] = "base64"
@@ -180,33 +184,33 @@ func (s *Server) contentJSON(r *repo, ref, path, content string, withContent boo
 	return out
 }
 
-func (s *Server) dirJSON(r *repo, ref, path string) map[string]any {
+func (s *Server) dirJSON(r *forgemodel.Repo, ref, path string) map[string]any {
 	return map[string]any{
-		"name": path[lastSlash(path)+1:], "path": path, "sha": commitSHA(r, ref+":"+path, 0), "type": "dir", "size": 0,
-		"encoding": nil, "content": nil, "html_url": s.web("/%s/src/branch/%s/%s", r.fullName(), ref, path),
+		"name": path[lastSlash(path)+1:], "path": path, "sha": r.TreeID(ref, path), "type": "dir", "size": 0,
+		"encoding": nil, "content": nil, "html_url": s.web("/%s/src/branch/%s/%s", r.Path, ref, path),
 	}
 }
 
-func (s *Server) runJSON(r *repo, ru *run) map[string]any {
+func (s *Server) runJSON(r *forgemodel.Repo, ru *forgemodel.Run) map[string]any {
 	return map[string]any{
-		"id": ru.id, "display_title": ru.workflow + " on " + ru.branch, "event": ru.event, "head_branch": ru.branch,
-		"head_sha": ru.sha, "path": ru.workflow + "@refs/heads/" + ru.branch, "run_attempt": ru.attempt,
-		"run_number": ru.number, "status": ru.status, "conclusion": ru.conclusion,
-		"url":        s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),
-		"html_url":   s.web("/%s/actions/runs/%d", r.fullName(), ru.number),
-		"started_at": runStamp(ru.started), "completed_at": runStamp(stopped(ru)),
-		"repository_id": r.id,
+		"id": ru.ID, "display_title": ru.Workflow + " on " + ru.Ref, "event": ru.Event, "head_branch": ru.Ref,
+		"head_sha": ru.SHA, "path": ru.Workflow + "@refs/heads/" + ru.Ref, "run_attempt": ru.Attempt,
+		"run_number": ru.Number, "status": ru.Status, "conclusion": ru.Conclusion,
+		"url":        s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID),
+		"html_url":   s.web("/%s/actions/runs/%d", r.Path, ru.Number),
+		"started_at": runStamp(ru.Started), "completed_at": runStamp(stopped(ru)),
+		"repository_id": r.ID,
 	}
 }
 
-func (s *Server) jobJSON(r *repo, ru *run, j *job) map[string]any {
+func (s *Server) jobJSON(r *forgemodel.Repo, ru *forgemodel.Run, j *forgemodel.Job) map[string]any {
 	return map[string]any{
-		"id": j.id, "run_id": ru.id, "run_url": s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),
-		"run_attempt": ru.attempt, "name": j.name, "head_branch": ru.branch, "head_sha": ru.sha,
-		"status": j.status, "conclusion": j.conclusion,
-		"url":        s.api("/repos/%s/actions/jobs/%d", r.fullName(), j.id),
-		"html_url":   s.web("/%s/actions/runs/%d/jobs/%d", r.fullName(), ru.number, j.id),
-		"created_at": stamp(ru.started), "started_at": stamp(ru.started), "completed_at": stamp(ru.started.Add(time.Minute)),
+		"id": j.ID, "run_id": ru.ID, "run_url": s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID),
+		"run_attempt": ru.Attempt, "name": j.Name, "head_branch": ru.Ref, "head_sha": ru.SHA,
+		"status": j.Status, "conclusion": j.Conclusion,
+		"url":        s.api("/repos/%s/actions/jobs/%d", r.Path, j.ID),
+		"html_url":   s.web("/%s/actions/runs/%d/jobs/%d", r.Path, ru.Number, j.ID),
+		"created_at": stamp(ru.Started), "started_at": stamp(ru.Started), "completed_at": stamp(ru.Started.Add(time.Minute)),
 		"labels": []string{"ubuntu-latest"}, "steps": []any{},
 	}
 }
@@ -221,9 +225,9 @@ func lastSlash(p string) int {
 }
 
 // stopped is when a run stopped: a minute after its start once completed.
-func stopped(ru *run) time.Time {
-	if ru.status != "completed" || ru.started.IsZero() {
+func stopped(ru *forgemodel.Run) time.Time {
+	if ru.Status != "completed" || ru.Started.IsZero() {
 		return time.Time{}
 	}
-	return ru.started.Add(time.Minute)
+	return ru.Started.Add(time.Minute)
 }

@@ -20,17 +20,14 @@ package giteatest
 
 import (
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/fakewire"
-	"github.com/forgetools/forgetools/providers/internal/recorder"
+	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // Options configures a Server.
@@ -47,56 +44,39 @@ type Options struct {
 	Clock time.Time
 }
 
-// Request is one request as the fake received it.
-type Request struct {
-	Method string
-	Path   string // below /api/v1, still escaped as sent
-	Query  url.Values
-	Header http.Header
-	Body   []byte
-	// Injected is true when an injected response answered it.
-	Injected bool
-}
+// Request is one request as the fake received it; its Path is below
+// /api/v1, still escaped as sent.
+type Request = forgefake.Request
 
 // Response is an injected answer (see recorder.Response).
-type Response = recorder.Response
+type Response = forgefake.Response
 
-// Server is a running fake. Its embedded httptest.Server gives URL, Client
-// and Close.
+// Server is a running fake. Its embedded engine gives URL, Client, Close,
+// Inject, Delay, Requests, Pending and Statuses, and holds the state the
+// routes (routes.go) serve.
 type Server struct {
-	*httptest.Server
+	*forgefake.Engine
 	forgejo bool
 	host    string
 	prefix  string
-	rec     *recorder.Recorder[Request]
-
-	mu     sync.Mutex
-	n      fakewire.Counters
-	tokens map[string]string // token -> login
-	repos  map[string]*repo  // lower-case full name
 }
 
 // New starts a fake; Close stops it.
 func New(o Options) *Server {
-	s := &Server{
-		forgejo: o.Forgejo, host: o.Host, prefix: strings.TrimSuffix(o.PathPrefix, "/"),
-		rec: recorder.New[Request](), tokens: map[string]string{}, repos: map[string]*repo{},
-	}
-	s.n.Clock = o.Clock
+	s := &Server{forgejo: o.Forgejo, host: o.Host, prefix: strings.TrimSuffix(o.PathPrefix, "/")}
 	if s.host == "" {
 		s.host = "gitea.example.com"
 		if s.forgejo {
 			s.host = "codeberg.example.com"
 		}
 	}
-	s.Server = httptest.NewServer(s)
+	s.Engine = forgefake.New(forgefake.Options{
+		Root: s.prefix + "/api/v1", NotFound: s.notFound, Validator: forgefake.RawBlob,
+		Header: func(h http.Header) { h.Set("Content-Type", "application/json;charset=utf-8") },
+	})
+	s.Clock = o.Clock
+	s.routes()
 	return s
-}
-
-// Close releases held requests and stops the server.
-func (s *Server) Close() {
-	s.rec.Close()
-	s.Server.Close()
 }
 
 // APIURL is the API root a client is configured with (api_url).
@@ -116,71 +96,19 @@ func (s *Server) Version() string {
 
 // AddToken makes token authenticate as login.
 func (s *Server) AddToken(token, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tokens[token] = login
-	s.n.User(login)
+	s.Lock()
+	defer s.Unlock()
+	s.Tokens[token] = login
+	s.User(login)
 }
-
-// Inject answers the next request matching route with r. A route is
-// "METHOD /path" below /api/v1 as sent (escaped), without the query, or
-// "*" for any request.
-func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
-
-// Pending lists the routes of injected responses no request has used yet.
-func (s *Server) Pending() []string { return s.rec.Pending() }
-
-// Requests is every request received so far, oldest first.
-func (s *Server) Requests() []Request { return s.rec.Requests() }
-
-// ServeHTTP records the request, then answers it with an injected
-// response or from the state.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w = s.rec.Writer(w)
-	body, _ := io.ReadAll(r.Body)
-	path, ok := strings.CutPrefix(r.URL.EscapedPath(), s.prefix+"/api/v1")
-	if !ok {
-		path = r.URL.EscapedPath()
-	}
-	route := r.Method + " " + path
-	resp, injected, _ := s.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body, Injected: injected}
-	})
-	w.Header().Set("Content-Type", "application/json;charset=utf-8")
-	if injected {
-		s.rec.Answer(w, r, resp)
-		return
-	}
-	if !ok {
-		s.notFound().Write(w, r)
-		return
-	}
-	s.mu.Lock()
-	a := s.handle(r, path, body)
-	s.mu.Unlock()
-	a.WriteConditional(w, r, etag)
-}
-
-// etag is the validator Gitea gives an answer: its API's JSON answers
-// carry none (Gitea sets ETags only where it serves a blob: raw files,
-// attachments, LFS objects), a raw file the quoted blob id (strong),
-// matched exactly.
-func etag(a answer, body []byte) string {
-	if a.Raw == nil {
-		return ""
-	}
-	return `"` + fakewire.BlobSHA(string(body)) + `"`
-}
-
-// Statuses is how many answers of each status the fake sent.
-func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
 
 // answer is one response from the state.
-type answer = fakewire.Answer
+type answer = forgefake.Answer
 
 var (
-	ok      = fakewire.OK
-	created = fakewire.Created
+	ok      = forgefake.OK
+	created = forgefake.Created
+	fakeOr  = forgemodel.Or
 )
 
 // apiError is Gitea's error body.
@@ -195,28 +123,25 @@ func (s *Server) notFound() answer {
 }
 
 // paged serves one page of items (page, limit; Gitea's default and
-// maximum 50) with a Link header when there are more.
-func paged[T any](s *Server, path string, q url.Values, items []T, render func(T) any) answer {
+// maximum 50) with X-Total-Count, and a Link header when there are more.
+func paged[T any](s *Server, c *call, items []T, render func(T) any) answer {
+	q := c.Query
 	limit, _ := strconv.Atoi(q.Get("limit"))
 	if limit <= 0 || limit > 50 {
 		limit = 50
 	}
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
-	out := []any{}
-	lo, hi := min((page-1)*limit, len(items)), min(page*limit, len(items))
-	for _, it := range items[lo:hi] {
-		out = append(out, render(it))
-	}
+	out, more := forgefake.Page(items, page, limit, render)
 	a := ok(out)
 	a.Header = http.Header{"X-Total-Count": {strconv.Itoa(len(items))}}
-	if hi < len(items) {
+	if more {
 		v := url.Values{}
 		for k, vs := range q {
 			v[k] = vs
 		}
 		v.Set("page", strconv.Itoa(page+1))
-		a.Header.Set("Link", fmt.Sprintf(`<%s%s/api/v1%s?%s>; rel="next"`, s.URL, s.prefix, path, v.Encode()))
+		a.Header.Set("Link", fmt.Sprintf(`<%s%s/api/v1%s?%s>; rel="next"`, s.URL, s.prefix, c.Path, v.Encode()))
 	}
 	return a
 }

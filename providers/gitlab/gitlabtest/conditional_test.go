@@ -38,9 +38,9 @@ func TestConditionalRequests(t *testing.T) {
 	if status, h, body := do("GET", tag); status != 304 || body != "" || h.Get("ETag") != tag {
 		t.Fatalf("If-None-Match: %d ETag %q body %q", status, h.Get("ETag"), body)
 	}
-	s.mu.Lock()
-	s.projects["a/b"].issues[0].title = "U"
-	s.mu.Unlock()
+	s.Lock()
+	s.Repo("a/b").Items[0].Title = "U"
+	s.Unlock()
 	if status, h, _ := do("GET", tag); status != 200 || h.Get("ETag") == tag {
 		t.Fatalf("after a change: %d ETag %q", status, h.Get("ETag"))
 	}

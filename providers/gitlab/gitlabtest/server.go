@@ -17,19 +17,13 @@
 package gitlabtest
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/fakewire"
-	"github.com/forgetools/forgetools/providers/internal/recorder"
+	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // Options configures a Server.
@@ -40,50 +34,43 @@ type Options struct {
 	Clock time.Time
 }
 
-// Request is one request as the fake received it.
-type Request struct {
-	Method string
-	Path   string // below /api/v4, escaped as sent ("/projects/a%2Fb/issues")
-	Query  url.Values
-	Header http.Header
-	Body   []byte
-	// Injected is true when an injected response answered it.
-	Injected bool
-}
+// Request is one request as the fake received it; its Path is below
+// /api/v4, escaped as sent ("/projects/a%2Fb/issues").
+type Request = forgefake.Request
 
 // Response is an injected answer (see recorder.Response).
-type Response = recorder.Response
+type Response = forgefake.Response
 
-// Server is a running fake. Its embedded httptest.Server gives URL, Client
-// and Close.
+// Server is a running fake. Its embedded engine gives URL, Client, Close,
+// Inject, Delay, Requests, Pending and Statuses, and holds the state the
+// routes (routes.go) serve.
 type Server struct {
-	*httptest.Server
+	*forgefake.Engine
 	host string
-	rec  *recorder.Recorder[Request]
-
-	mu       sync.Mutex
-	n        fakewire.Counters
-	tokens   map[string]string   // token -> username
-	projects map[string]*project // lower-case full path
 }
 
 // New starts a fake; Close stops it.
 func New(o Options) *Server {
-	s := &Server{
-		host: o.Host, rec: recorder.New[Request](), tokens: map[string]string{}, projects: map[string]*project{},
-	}
-	s.n.Clock = o.Clock
-	if s.host == "" {
-		s.host = "gitlab.example.com"
-	}
-	s.Server = httptest.NewServer(s)
+	s := &Server{host: fakeOr(o.Host, "gitlab.example.com")}
+	s.Engine = forgefake.New(forgefake.Options{
+		Root: "/api/v4", Header: s.headers, Validator: forgefake.WeakDigest,
+		NotFound: func() answer { return s.message(http.StatusNotFound, "404 Not Found") },
+	})
+	s.Clock = o.Clock
+	s.routes()
 	return s
 }
 
-// Close releases held requests and stops the server.
-func (s *Server) Close() {
-	s.rec.Close()
-	s.Server.Close()
+// headers are what every GitLab answer carries: JSON, and the RateLimit-*
+// headers of its rate limiter.
+func (s *Server) headers(h http.Header) {
+	h.Set("Content-Type", "application/json")
+	h.Set("RateLimit-Limit", "2000")
+	h.Set("RateLimit-Observed", "3")
+	h.Set("RateLimit-Remaining", "1997")
+	s.Lock()
+	h.Set("RateLimit-Reset", strconv.FormatInt(s.Now().Add(time.Minute).Unix(), 10))
+	s.Unlock()
 }
 
 // APIURL is the API root a client is configured with (api_url).
@@ -94,71 +81,19 @@ func (s *Server) Host() string { return s.host }
 
 // AddToken makes token authenticate as username.
 func (s *Server) AddToken(token, username string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tokens[token] = username
-	s.n.User(username)
+	s.Lock()
+	defer s.Unlock()
+	s.Tokens[token] = username
+	s.User(username)
 }
-
-// Inject answers the next request matching route with r. A route is
-// "METHOD /path" below /api/v4 as sent (escaped, e.g. "GET
-// /projects/acme%2Fapp/issues/1"), without the query, or "*".
-func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
-
-// Pending lists the routes of injected responses no request has used yet.
-func (s *Server) Pending() []string { return s.rec.Pending() }
-
-// Requests is every request received so far, oldest first.
-func (s *Server) Requests() []Request { return s.rec.Requests() }
-
-// ServeHTTP records the request, then answers it with an injected
-// response or from the state.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w = s.rec.Writer(w)
-	body, _ := io.ReadAll(r.Body)
-	path, ok := strings.CutPrefix(r.URL.EscapedPath(), "/api/v4")
-	route := r.Method + " " + path
-	resp, injected, _ := s.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Body: body, Injected: injected}
-	})
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("RateLimit-Limit", "2000")
-	h.Set("RateLimit-Observed", "3")
-	h.Set("RateLimit-Remaining", "1997")
-	h.Set("RateLimit-Reset", strconv.FormatInt(s.n.Now().Add(time.Minute).Unix(), 10))
-	if injected {
-		s.rec.Answer(w, r, resp)
-		return
-	}
-	var a answer
-	if !ok {
-		a = s.message(http.StatusNotFound, "404 Not Found")
-	} else {
-		s.mu.Lock()
-		a = s.handle(r, path, body)
-		s.mu.Unlock()
-	}
-	a.WriteConditional(w, r, etag)
-}
-
-// etag is the validator GitLab's API gives every GET answer (Rack's
-// ETag middleware): a weak tag of a digest of the body. A GET whose
-// If-None-Match names it is answered 304 with no body.
-func etag(_ answer, body []byte) string {
-	sum := sha256.Sum256(body)
-	return `W/"` + hex.EncodeToString(sum[:16]) + `"`
-}
-
-// Statuses is how many answers of each status the fake sent.
-func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
 
 // answer is one response from the state.
-type answer = fakewire.Answer
+type answer = forgefake.Answer
 
 var (
-	ok      = fakewire.OK
-	created = fakewire.Created
+	ok      = forgefake.OK
+	created = forgefake.Created
+	fakeOr  = forgemodel.Or
 )
 
 // message is GitLab's error body: {"message": m}, m a string, list or map.
@@ -176,20 +111,15 @@ func paged[T any](q url.Values, items []T, render func(T) any) answer {
 	per = min(per, 100)
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
-	out := []any{}
-	lo, hi := min((page-1)*per, len(items)), min(page*per, len(items))
-	for _, it := range items[lo:hi] {
-		out = append(out, render(it))
-	}
+	out, more := forgefake.Page(items, page, per, render)
 	a := ok(out)
-	pages := max((len(items)+per-1)/per, 1)
 	next := ""
-	if page < pages {
+	if more {
 		next = strconv.Itoa(page + 1)
 	}
 	a.Header = http.Header{
 		"X-Page": {strconv.Itoa(page)}, "X-Per-Page": {strconv.Itoa(per)}, "X-Next-Page": {next},
-		"X-Total": {strconv.Itoa(len(items))}, "X-Total-Pages": {strconv.Itoa(pages)},
+		"X-Total": {strconv.Itoa(len(items))}, "X-Total-Pages": {strconv.Itoa(max((len(items)+per-1)/per, 1))},
 	}
 	return a
 }

@@ -1,100 +1,14 @@
 package gitlabtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"fmt"
-	"maps"
-	"slices"
 	"strings"
-	"time"
 
-	"github.com/forgetools/forgetools/providers/internal/fakewire"
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
-// What the fake holds. Issues and merge requests have separate iid
-// sequences per project, as on GitLab.
-
-type project struct {
-	id            int64
-	path          string // full path, "group/sub/name"
-	defaultBranch string
-	access        int // the credential's access level: 50 owner ... 10 guest
-	branches      map[string]string
-	files         map[string]map[string]string
-	lastCommit    map[string]map[string]string // branch -> path -> last commit touching it
-	issues        []*issue
-	mrs           []*mr
-	milestones    []*milestone
-	pipelines     []*pipeline
-	commits       int
-}
-
-type issue struct {
-	id          int64
-	iid         int64
-	title, desc string
-	state       string // opened, closed
-	labels      []string
-	assignees   []string
-	milestone   *milestone
-	author      string
-	created     time.Time
-	updated     time.Time
-	closed      *time.Time
-	notes       []*note
-}
-
-type note struct {
-	id       int64
-	author   string
-	body     string
-	created  time.Time
-	position map[string]any // a diff note's position, nil otherwise
-}
-
-type mr struct {
-	id          int64
-	iid         int64
-	title, desc string
-	state       string // opened, closed, merged
-	source      string
-	target      string
-	author      string
-	created     time.Time
-	updated     time.Time
-	approvedBy  []string
-	notes       []*note
-	mergeSHA    string
-	squashSHA   string
-	pipeline    string // head pipeline status, "" for none
-	blocked     bool   // not mergeable
-}
-
-type milestone struct {
-	id, iid int64
-	title   string
-}
-
-type pipeline struct {
-	id      int64
-	iid     int64
-	ref     string
-	sha     string
-	status  string
-	source  string
-	vars    map[string]string
-	created time.Time
-	jobs    []*job
-}
-
-type job struct {
-	id     int64
-	name   string
-	stage  string
-	status string
-	trace  string
-}
+// Seeding the fake. Issues and merge requests have separate iid
+// sequences per project, as on GitLab; an approval is an APPROVED review.
 
 // Issue is an issue to seed a project with.
 type Issue struct {
@@ -135,177 +49,109 @@ func (s *Server) AddProject(path, defaultBranch string, files map[string]string,
 	if !strings.Contains(path, "/") {
 		panic(fmt.Sprintf("gitlabtest: project %q is not namespace/name", path))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := &project{
-		id: s.n.ID(), path: path, defaultBranch: defaultBranch, access: 50,
-		branches: map[string]string{}, files: map[string]map[string]string{}, lastCommit: map[string]map[string]string{},
-	}
-	s.projects[strings.ToLower(path)] = p
-	for _, b := range append([]string{defaultBranch}, branches...) {
-		p.files[b] = maps.Clone(files)
-		p.branches[b] = p.commitID(b, 0)
-		p.lastCommit[b] = map[string]string{}
-		for f := range files {
-			p.lastCommit[b][f] = p.branches[b]
-		}
-	}
+	s.Lock()
+	defer s.Unlock()
+	s.AddRepo(path, defaultBranch, files, branches...)
 }
 
 // SetAccess sets the credential's access level on a project (50 owner, 40
 // maintainer, 30 developer, 20 reporter, 10 guest).
 func (s *Server) SetAccess(path string, level int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.mustProject(path).access = level
+	s.Lock()
+	defer s.Unlock()
+	s.mustProject(path).Access = level
 }
 
 // AddUser makes a user exist (for assignees).
 func (s *Server) AddUser(username string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.n.User(username)
+	s.Lock()
+	defer s.Unlock()
+	s.User(username)
 }
 
 // AddMilestone creates a project milestone and returns its iid.
 func (s *Server) AddMilestone(path, title string) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.mustProject(path)
-	m := &milestone{id: s.n.ID(), iid: int64(len(p.milestones) + 1), title: title}
-	p.milestones = append(p.milestones, m)
-	return m.iid
+	s.Lock()
+	defer s.Unlock()
+	return s.State.AddMilestone(s.mustProject(path), title).IID
 }
 
 // AddIssue files an issue and returns its iid.
 func (s *Server) AddIssue(path string, in Issue) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.mustProject(path)
-	i := s.addIssue(p, in.Title, in.Description, fakewire.Or(in.Author, "root"), in.Labels)
+	s.Lock()
+	defer s.Unlock()
+	i := s.addItem(s.mustProject(path), in.Title, in.Description, fakeOr(in.Author, "root"), nil)
+	i.Labels = append([]string(nil), in.Labels...)
 	if in.State == "closed" {
-		i.state, i.closed = "closed", &i.created
+		i.State, i.Closed = "closed", &i.Created
 	}
-	return i.iid
+	return i.Number
 }
 
 // AddMergeRequest opens a merge request and returns its iid.
 func (s *Server) AddMergeRequest(path string, in MergeRequest) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	p := s.mustProject(path)
-	m := s.addMR(p, in.Title, in.Description, fakewire.Or(in.Author, "root"), in.Source, fakewire.Or(in.Target, p.defaultBranch))
-	m.pipeline, m.blocked = in.Pipeline, in.Blocked
-	return m.iid
+	pull := &forgemodel.Pull{Head: in.Source, HeadSHA: p.Branches[in.Source], Base: fakeOr(in.Target, p.DefaultBranch), Status: in.Pipeline, Blocked: in.Blocked}
+	return s.addItem(p, in.Title, in.Description, fakeOr(in.Author, "root"), pull).Number
 }
 
 // AddPipeline records a pipeline on a ref and returns its id.
 func (s *Server) AddPipeline(path string, in Pipeline) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p := s.mustProject(path)
-	pl := s.addPipeline(p, in.Ref, in.Status, "push", nil)
+	s.Lock()
+	defer s.Unlock()
+	pl := s.addPipeline(s.mustProject(path), in.Ref, in.Status, "push", nil)
 	for _, j := range in.Jobs {
-		pl.jobs = append(pl.jobs, &job{id: s.n.ID(), name: j.Name, stage: "test", status: j.Status, trace: j.Trace})
+		pl.Jobs = append(pl.Jobs, &forgemodel.Job{ID: s.ID(), Name: j.Name, Stage: "test", Status: j.Status, Log: j.Trace})
 	}
-	return pl.id
+	return pl.ID
 }
 
 // File is a file's content on a branch, and whether it exists.
 func (s *Server) File(path, branch, file string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	c, found := s.mustProject(path).files[branch][file]
+	s.Lock()
+	defer s.Unlock()
+	c, found := s.mustProject(path).Files[branch][file]
 	return c, found
 }
 
 // Head is a branch's head commit ("" when there is no such branch).
 func (s *Server) Head(path, branch string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mustProject(path).branches[branch]
+	s.Lock()
+	defer s.Unlock()
+	return s.mustProject(path).Branches[branch]
 }
 
 // Approvers lists who approved a merge request.
 func (s *Server) Approvers(path string, iid int64) []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return slices.Clone(s.mustProject(path).mr(iid).approvedBy)
+	s.Lock()
+	defer s.Unlock()
+	return s.mustProject(path).Pull(iid).Pull.Approvers()
 }
 
-func (s *Server) mustProject(path string) *project {
-	p := s.projects[strings.ToLower(path)]
+// Variables are the CI/CD variables a pipeline was started with.
+func (s *Server) Variables(path string, id int64) map[string]string {
+	s.Lock()
+	defer s.Unlock()
+	if pl := s.mustProject(path).Run(id); pl != nil {
+		return pl.Vars
+	}
+	return nil
+}
+
+func (s *Server) mustProject(path string) *forgemodel.Repo {
+	p := s.Repo(path)
 	if p == nil {
 		panic(fmt.Sprintf("gitlabtest: no project %q (AddProject it first)", path))
 	}
 	return p
 }
 
-func (s *Server) addIssue(p *project, title, desc, author string, labels []string) *issue {
-	t := s.n.Tick()
-	i := &issue{id: s.n.ID(), iid: int64(len(p.issues) + 1), title: title, desc: desc, state: "opened",
-		labels: slices.Clone(labels), author: author, created: t, updated: t}
-	s.n.User(author)
-	p.issues = append(p.issues, i)
-	return i
+func (s *Server) addItem(p *forgemodel.Repo, title, desc, author string, pull *forgemodel.Pull) *forgemodel.Item {
+	return s.AddItem(p, title, desc, author, "opened", pull)
 }
 
-func (s *Server) addMR(p *project, title, desc, author, source, target string) *mr {
-	t := s.n.Tick()
-	m := &mr{id: s.n.ID(), iid: int64(len(p.mrs) + 1), title: title, desc: desc, state: "opened",
-		source: source, target: target, author: author, created: t, updated: t}
-	s.n.User(author)
-	p.mrs = append(p.mrs, m)
-	return m
-}
-
-func (s *Server) addPipeline(p *project, ref, status, source string, vars map[string]string) *pipeline {
-	pl := &pipeline{id: s.n.ID(), iid: int64(len(p.pipelines) + 1), ref: ref, sha: p.branches[ref],
-		status: status, source: source, vars: vars, created: s.n.Tick()}
-	p.pipelines = append(p.pipelines, pl)
-	return pl
-}
-
-func (p *project) issue(iid int64) *issue {
-	if iid < 1 || iid > int64(len(p.issues)) {
-		return nil
-	}
-	return p.issues[iid-1]
-}
-
-func (p *project) mr(iid int64) *mr {
-	if iid < 1 || iid > int64(len(p.mrs)) {
-		return nil
-	}
-	return p.mrs[iid-1]
-}
-
-func (p *project) pipeline(id int64) *pipeline {
-	for _, pl := range p.pipelines {
-		if pl.id == id {
-			return pl
-		}
-	}
-	return nil
-}
-
-// commit records a new head for branch, touching files, and returns it.
-func (p *project) commit(branch string, files ...string) string {
-	p.commits++
-	sha := p.commitID(branch, p.commits)
-	p.branches[branch] = sha
-	for _, f := range files {
-		p.lastCommit[branch][f] = sha
-	}
-	return sha
-}
-
-func (p *project) commitID(branch string, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s@%s#%d", p.path, branch, n)
-	for _, k := range slices.Sorted(maps.Keys(p.files[branch])) {
-		b.WriteString(k + "=" + p.files[branch][k])
-	}
-	sum := sha1.Sum([]byte(b.String()))
-	return hex.EncodeToString(sum[:])
+func (s *Server) addPipeline(p *forgemodel.Repo, ref, status, source string, vars map[string]string) *forgemodel.Run {
+	return s.AddRun(p, &forgemodel.Run{Ref: ref, SHA: p.Branches[ref], Status: status, Event: source, Vars: vars, Started: s.Tick()})
 }

@@ -1,61 +1,11 @@
-// Package fakewire is the plumbing the JSON REST fakes (giteatest,
-// gitlabtest) share below their routes: an answer (status, headers, a
-// JSON body or raw text) and how it is written, and the counters a fake's
-// state draws ids, times and user ids from. What a route answers is each
-// fake's own.
-package fakewire
+package forgemodel
 
 import (
-	"bytes"
 	"crypto/sha1"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"time"
 )
-
-// Answer is one response from a fake's state.
-type Answer struct {
-	Status int
-	Header http.Header
-	// Body is encoded as JSON (not HTML-escaped, as forges send it); nil
-	// sends no body.
-	Body any
-	// Raw, when set, is sent as text/plain instead of Body (job logs).
-	Raw []byte
-}
-
-// OK is a 200 with a JSON body.
-func OK(v any) Answer { return Answer{Status: http.StatusOK, Body: v} }
-
-// Created is a 201 with a JSON body.
-func Created(v any) Answer { return Answer{Status: http.StatusCreated, Body: v} }
-
-// Write sends a to w; a HEAD answer carries headers only.
-func (a Answer) Write(w http.ResponseWriter, r *http.Request) {
-	for k, vs := range a.Header {
-		w.Header()[k] = vs
-	}
-	if a.Raw != nil {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.WriteHeader(a.Status)
-		w.Write(a.Raw)
-		return
-	}
-	w.WriteHeader(a.Status)
-	if a.Body == nil || r.Method == http.MethodHead || a.Status == http.StatusNoContent {
-		return
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.Encode(a.Body)
-}
-
-// Decode reads a JSON request body into v, reporting whether it could.
-func Decode(body []byte, v any) bool {
-	return json.NewDecoder(bytes.NewReader(body)).Decode(v) == nil
-}
 
 // Counters are where a fake's state draws its numbers from. The zero
 // value starts ids after 100 and times at the current second; callers

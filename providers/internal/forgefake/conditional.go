@@ -1,10 +1,14 @@
-package fakewire
+package forgefake
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"net/http"
 	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Validator names the ETag a forge gives an answer, or "" for none: a
@@ -55,4 +59,20 @@ func listed(header, tag string) bool {
 		}
 	}
 	return false
+}
+
+// WeakDigest gives every answer a weak ETag of a digest of its body, as
+// GitLab's API does (Rack's ETag middleware).
+func WeakDigest(_ Answer, body []byte) string {
+	sum := sha256.Sum256(body)
+	return `W/"` + hex.EncodeToString(sum[:16]) + `"`
+}
+
+// RawBlob gives only raw answers (a file's bytes) an ETag, the quoted
+// blob id (strong), as Gitea does: its API's JSON answers carry none.
+func RawBlob(a Answer, body []byte) string {
+	if a.Raw == nil {
+		return ""
+	}
+	return `"` + forgemodel.BlobSHA(string(body)) + `"`
 }

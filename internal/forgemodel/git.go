@@ -1,0 +1,130 @@
+package forgemodel
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// The git side of a repository: branches whose heads are stable fake
+// commit ids of the branch's state, and the files on each branch.
+
+// AddRepo creates the repository at path with its default branch holding
+// files, and further branches (copies of it); the credential owns it.
+func (s *State) AddRepo(path, defaultBranch string, files map[string]string, branches ...string) *Repo {
+	r := &Repo{
+		ID: s.ID(), Path: path, DefaultBranch: defaultBranch, Access: 50,
+		Branches: map[string]string{}, Files: map[string]map[string]string{}, LastCommit: map[string]map[string]string{},
+	}
+	s.Repos[strings.ToLower(path)] = r
+	for _, b := range append([]string{defaultBranch}, branches...) {
+		r.Files[b] = maps.Clone(files)
+		r.Branches[b] = r.commitID(b, 0)
+		r.LastCommit[b] = map[string]string{}
+		for f := range files {
+			r.LastCommit[b][f] = r.Branches[b]
+		}
+	}
+	return r
+}
+
+// Commit records a new head for branch, touching files, and returns it.
+func (r *Repo) Commit(branch string, files ...string) string {
+	r.commits++
+	sha := r.commitID(branch, r.commits)
+	r.Branches[branch] = sha
+	for _, f := range files {
+		r.LastCommit[branch][f] = sha
+	}
+	return sha
+}
+
+// commitID is a stable fake commit id for a state of a branch.
+func (r *Repo) commitID(branch string, n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s@%s#%d", r.Path, branch, n)
+	for _, k := range slices.Sorted(maps.Keys(r.Files[branch])) {
+		b.WriteString(k + "=" + r.Files[branch][k])
+	}
+	return SHA(b.String())
+}
+
+// TreeID is a stable fake id of a directory on a branch.
+func (r *Repo) TreeID(branch, dir string) string { return r.commitID(branch+":"+dir, 0) }
+
+// Branch makes name a copy of branch from (head, files and their last
+// commits).
+func (r *Repo) Branch(name, from string) {
+	r.Branches[name] = r.Branches[from]
+	r.Files[name] = maps.Clone(r.Files[from])
+	r.LastCommit[name] = maps.Clone(r.LastCommit[from])
+	if r.LastCommit[name] == nil {
+		r.LastCommit[name] = map[string]string{}
+	}
+}
+
+// Merge copies from's files onto to and reports the paths it changed;
+// the caller commits.
+func (r *Repo) Merge(from, to string) []string {
+	var changed []string
+	for _, k := range slices.Sorted(maps.Keys(r.Files[from])) {
+		if v := r.Files[from][k]; r.Files[to][k] != v {
+			r.Files[to][k] = v
+			changed = append(changed, k)
+		}
+	}
+	return changed
+}
+
+// BranchAt is the branch whose files a ref shows: the branch itself, or
+// the branch whose head is that commit (or a prefix of seven or more
+// digits of it); "" for neither.
+func (r *Repo) BranchAt(ref string) string {
+	if _, found := r.Branches[ref]; found {
+		return ref
+	}
+	if len(ref) < 7 {
+		return ""
+	}
+	for _, b := range slices.Sorted(maps.Keys(r.Branches)) {
+		if strings.HasPrefix(r.Branches[b], strings.ToLower(ref)) {
+			return b
+		}
+	}
+	return ""
+}
+
+// Entry is one entry of a directory listing.
+type Entry struct {
+	Name, Path string
+	Dir        bool
+	Content    string // a file's
+}
+
+// List is the directory dir ("" for the root) on a branch: files and
+// subdirectories, sorted by path; nil when there is nothing under it.
+func (r *Repo) List(branch, dir string) []Entry {
+	prefix := strings.Trim(dir, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	var out []Entry
+	seen := map[string]bool{}
+	files := r.Files[branch]
+	for _, k := range slices.Sorted(maps.Keys(files)) {
+		rest, under := strings.CutPrefix(k, prefix)
+		if !under {
+			continue
+		}
+		if sub, _, nested := strings.Cut(rest, "/"); nested {
+			if !seen[sub] {
+				seen[sub] = true
+				out = append(out, Entry{Name: sub, Path: prefix + sub, Dir: true})
+			}
+			continue
+		}
+		out = append(out, Entry{Name: rest, Path: k, Content: files[k]})
+	}
+	return out
+}

@@ -1,0 +1,139 @@
+package gitlabtest
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
+)
+
+func (s *Server) listMRs(c *call) answer {
+	q := c.Query
+	state := fakeOr(q.Get("state"), "all")
+	var out []*forgemodel.Item
+	for _, m := range c.p.Kind(true) {
+		switch {
+		case state != "all" && m.State != state,
+			q.Get("source_branch") != "" && m.Pull.Head != q.Get("source_branch"),
+			q.Get("target_branch") != "" && m.Pull.Base != q.Get("target_branch"):
+			continue
+		}
+		out = append(out, m)
+	}
+	if q.Get("sort") != "asc" {
+		slices.Reverse(out)
+	}
+	return paged(q, out, func(m *forgemodel.Item) any { return s.mrJSON(c.p, m, false) })
+}
+
+func (s *Server) createMR(c *call) answer {
+	var in struct {
+		Title        string `json:"title"`
+		Description  string `json:"description"`
+		SourceBranch string `json:"source_branch"`
+		TargetBranch string `json:"target_branch"`
+	}
+	if !forgefake.Decode(c.Body, &in) || in.Title == "" || in.SourceBranch == "" || in.TargetBranch == "" {
+		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "title, source_branch, target_branch are missing"}}
+	}
+	for _, b := range []string{in.SourceBranch, in.TargetBranch} {
+		if _, found := c.p.Branches[b]; !found {
+			return s.message(http.StatusNotFound, "404 Branch Not Found")
+		}
+	}
+	for _, m := range c.p.Kind(true) {
+		if m.State == "opened" && m.Pull.Head == in.SourceBranch && m.Pull.Base == in.TargetBranch {
+			return s.message(http.StatusConflict, []string{"Another open merge request already exists for this source branch: !" + strconv.FormatInt(m.Number, 10)})
+		}
+	}
+	m := s.addItem(c.p, in.Title, in.Description, c.user, &forgemodel.Pull{Head: in.SourceBranch, Base: in.TargetBranch, HeadSHA: c.p.Branches[in.SourceBranch]})
+	return created(s.mrJSON(c.p, m, true))
+}
+
+func (s *Server) approvalsJSON(p *forgemodel.Repo, m *forgemodel.Item, user string) map[string]any {
+	by := []any{}
+	approvers := m.Pull.Approvers()
+	for _, a := range approvers {
+		by = append(by, map[string]any{"user": s.userJSON(a)})
+	}
+	return map[string]any{
+		"id": m.ID, "iid": m.Number, "project_id": p.ID, "title": m.Title, "state": m.State,
+		"approved": len(approvers) > 0, "approvals_required": 0, "approvals_left": 0, "approved_by": by,
+		"user_has_approved": slices.Contains(approvers, user), "user_can_approve": user != m.Author,
+	}
+}
+
+// approve is POST .../approve: the author cannot approve (401, as GitLab
+// answers), nor can anyone twice; a sha that is not the head is 409.
+func (s *Server) approve(c *call, m *forgemodel.Item) answer {
+	var in struct {
+		SHA string `json:"sha"`
+	}
+	forgefake.Decode(c.Body, &in)
+	head := c.p.PullHead(m.Pull)
+	switch {
+	case c.user == m.Author || slices.Contains(m.Pull.Approvers(), c.user):
+		return s.message(http.StatusUnauthorized, "401 Unauthorized")
+	case in.SHA != "" && in.SHA != head:
+		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+head)
+	}
+	// An approval has no id of its own on GitLab.
+	m.Pull.Reviews = append(m.Pull.Reviews, &forgemodel.Review{Author: c.user, State: "APPROVED", Commit: head, Created: s.Now()})
+	s.User(c.user)
+	return created(s.approvalsJSON(c.p, m, c.user))
+}
+
+// discussion is POST .../discussions with a diff position: base, start and
+// head sha must be the merge request's diff refs, and a text position
+// needs new_line or old_line.
+func (s *Server) discussion(c *call, m *forgemodel.Item) answer {
+	var in struct {
+		Body     string         `json:"body"`
+		Position map[string]any `json:"position"`
+	}
+	if !forgefake.Decode(c.Body, &in) {
+		return s.message(http.StatusBadRequest, "400 Bad request")
+	}
+	pos, base, head := in.Position, c.p.Branches[m.Pull.Base], c.p.PullHead(m.Pull)
+	if pos != nil {
+		if pos["base_sha"] != base || pos["head_sha"] != head || pos["start_sha"] != base {
+			return s.message(http.StatusBadRequest, "400 Bad request - Note {:line_code=>[\"can't be blank\", \"must be a valid line code\"]}")
+		}
+		if pos["position_type"] != "text" || (pos["new_line"] == nil && pos["old_line"] == nil) {
+			return s.message(http.StatusBadRequest, "400 Bad request - position is invalid")
+		}
+	}
+	a := s.addNote(c, "MergeRequest", m, pos)
+	if a.Status != http.StatusCreated {
+		return a
+	}
+	return created(map[string]any{"id": strconv.FormatInt(s.ID(), 16), "individual_note": pos == nil, "notes": []any{a.Body}})
+}
+
+// merge is PUT .../merge: 405 when it cannot be merged, 409 when sha is
+// not the head of the source branch.
+func (s *Server) merge(c *call, m *forgemodel.Item) answer {
+	var in struct {
+		SHA    string `json:"sha"`
+		Squash bool   `json:"squash"`
+	}
+	forgefake.Decode(c.Body, &in)
+	p, pull := c.p, m.Pull
+	switch {
+	case m.State != "opened" || pull.Blocked:
+		return s.message(http.StatusMethodNotAllowed, "405 Method Not Allowed")
+	case in.SHA != "" && in.SHA != p.PullHead(pull):
+		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+p.PullHead(pull))
+	}
+	changed := p.MergePull(pull)
+	if in.Squash {
+		pull.SquashSHA = p.Commit(pull.Base, changed...)
+		pull.MergeSHA = p.Commit(pull.Base)
+	} else {
+		pull.MergeSHA = p.Commit(pull.Base, changed...)
+	}
+	m.State, m.Updated = "merged", s.Tick()
+	return ok(s.mrJSON(p, m, true))
+}

@@ -1,0 +1,196 @@
+// Package forgefake is the engine the fake forge REST APIs (gitlabtest,
+// giteatest) run on: an httptest server that records every request and
+// answers injected responses first, a ServeMux of the forge's routes
+// below its API root, one lock around the state (internal/forgemodel:
+// repositories, issues and pull requests, reviews, CI runs, and their
+// numbering), and the answers, paging and ETags the routes send.
+//
+// What a forge speaks on the wire (its paths, JSON shapes, error bodies,
+// paging headers, validation) is its fake's codec, written as route
+// handlers over the model; the engine knows no forge.
+package forgefake
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/recorder"
+)
+
+// Options configures an Engine.
+type Options struct {
+	// Root is the API root below the server's root ("/api/v4"); requests
+	// outside it answer NotFound.
+	Root string
+	// Header sets the headers every answer carries (content type, rate
+	// limits); it runs before an injected response's own.
+	Header func(http.Header)
+	// NotFound is the forge's answer to a path it has no route for.
+	NotFound func() Answer
+	// Validator names the ETag of a GET answer (see WriteConditional).
+	Validator Validator
+	// TLS serves HTTPS with the httptest certificate.
+	TLS bool
+}
+
+// Request is one request as a fake received it.
+type Request struct {
+	Method string
+	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues")
+	Query  url.Values
+	Header http.Header
+	Host   string
+	Body   []byte
+	// Injected is true when an injected response answered it.
+	Injected bool
+}
+
+// Response is an injected answer (see recorder.Response).
+type Response = recorder.Response
+
+// Engine is a running fake forge. Its embedded Mutex guards State: route
+// handlers run with it held, and a fake's seeding methods take it.
+type Engine struct {
+	*httptest.Server
+	sync.Mutex
+	forgemodel.State
+
+	o   Options
+	rec *recorder.Recorder[Request]
+	mux *http.ServeMux
+}
+
+// Call is one request a route handler answers.
+type Call struct {
+	R     *http.Request
+	Path  string // below the API root, escaped as sent
+	Query url.Values
+	Body  []byte
+}
+
+// Value is the path wildcard name, unescaped ("group/sub/project" for a
+// GitLab project id sent as group%2Fsub%2Fproject).
+func (c *Call) Value(name string) string { return c.R.PathValue(name) }
+
+// Int is the path wildcard name as a number; 0 when it is not one.
+func (c *Call) Int(name string) int64 {
+	n, err := strconv.ParseInt(c.R.PathValue(name), 10, 64)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
+// Handler answers a Call from the State, the Engine's lock held.
+type Handler func(c *Call) Answer
+
+// New starts an engine with no routes; Handle adds them.
+func New(o Options) *Engine {
+	e := &Engine{o: o, rec: recorder.New[Request](), mux: http.NewServeMux(), State: forgemodel.NewState()}
+	e.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		e.o.NotFound().WriteConditional(w, r, e.o.Validator)
+	})
+	if o.TLS {
+		e.Server = httptest.NewTLSServer(e)
+	} else {
+		e.Server = httptest.NewServer(e)
+	}
+	return e
+}
+
+// Handle routes pattern, a ServeMux pattern below the API root ("GET
+// /projects/{id}/issues/{iid}"; a method is required), to h. Wildcards
+// match one escaped segment each, so a URL-encoded path (a%2Fb) is one
+// segment whose Value is a/b.
+func (e *Engine) Handle(pattern string, h Handler) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		panic("forgefake: route " + pattern + " names no method")
+	}
+	e.mux.HandleFunc(method+" "+e.o.Root+path, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		c := &Call{R: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), e.o.Root), Query: r.URL.Query(), Body: body}
+		e.Lock()
+		a := h(c)
+		e.Unlock()
+		a.WriteConditional(w, r, e.o.Validator)
+	})
+}
+
+// Close releases held requests and stops the server.
+func (e *Engine) Close() {
+	e.rec.Close()
+	e.Server.Close()
+}
+
+// Inject answers the next request matching route with r. A route is
+// "METHOD /path" below the API root as sent (escaped), without the query,
+// or "*" for any request.
+func (e *Engine) Inject(route string, r Response) { e.rec.Inject(route, r) }
+
+// Delay answers the next request matching route from the state at once
+// (a write lands when it arrives) but holds the answer until release is
+// closed, or for ever when release is nil: a forge that did the work and
+// then stalled, or whose answer never came back.
+func (e *Engine) Delay(route string, release <-chan struct{}) {
+	e.rec.Inject(route, Response{FromState: true, Release: release, Hold: release == nil})
+}
+
+// Pending lists the routes of injected responses no request has used yet.
+func (e *Engine) Pending() []string { return e.rec.Pending() }
+
+// Requests is every request received so far, oldest first.
+func (e *Engine) Requests() []Request { return e.rec.Requests() }
+
+// Statuses is how many answers of each status the fake sent.
+func (e *Engine) Statuses() map[int]int { return e.rec.Statuses() }
+
+// ServeHTTP records the request, then answers it with an injected
+// response or through the routes.
+func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w = e.rec.Writer(w)
+	body, _ := io.ReadAll(r.Body)
+	path, under := strings.CutPrefix(r.URL.EscapedPath(), e.o.Root)
+	if !under {
+		path = r.URL.EscapedPath()
+	}
+	route := r.Method + " " + path
+	resp, injected, _ := e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
+		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Body: body, Injected: injected}
+	})
+	if e.o.Header != nil {
+		e.o.Header(w.Header())
+	}
+	if injected && !resp.FromState {
+		e.rec.Answer(w, r, resp)
+		return
+	}
+	if !under {
+		e.o.NotFound().Write(w, r)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if !injected {
+		e.mux.ServeHTTP(w, r)
+		return
+	}
+	// A FromState injection: the state answers now (a write lands), the
+	// answer leaves when the injection releases it, or never.
+	late := httptest.NewRecorder()
+	e.mux.ServeHTTP(late, r)
+	if !e.rec.Wait(r, resp) {
+		return
+	}
+	for k, vs := range late.Header() {
+		w.Header()[k] = vs
+	}
+	w.WriteHeader(late.Code)
+	w.Write(late.Body.Bytes())
+}
