@@ -110,20 +110,57 @@ func Parse(data []byte, names ...string) (*Object, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return o, nil
 	}
-	s := scanner{data: data}
-	var seen keySet
-	ok := s.peek() == '{' && s.object(func(key, val []byte) bool {
-		i := index(names, key)
-		if i < 0 || !seen.add(i) {
-			return false
-		}
-		o.add(names[i], val)
-		return true
-	})
-	if !ok || s.peek() != 0 || s.i != len(data) {
-		return nil, Errors{{Message: explain(data, names)}}
+	if msg := o.read(data, names); msg != "" {
+		return nil, Errors{{Message: msg}}
 	}
 	return o, nil
+}
+
+// read reads data, the arguments, into o, or says why it cannot: the first
+// problem with the object in reading order (a syntax error, a repeated key,
+// anything after the object), else the unknown keys, all of them.
+func (o *Object) read(data []byte, names []string) string {
+	r := open(data)
+	defer r.close()
+	if k := r.dec.PeekKind(); k != '{' {
+		// As a token reader sees it: "[" is the start of an array, a
+		// scalar must be whole to be named.
+		if _, err := r.dec.ReadToken(); k != '[' && err != nil {
+			return "arguments are not valid JSON: " + syntaxProblem(err)
+		}
+		return "arguments must be a JSON object, got " + kind(data)
+	}
+	var (
+		seen    keySet
+		unknown []string
+		repeat  string
+	)
+	err := r.members(func(key, val []byte) bool {
+		if i := index(names, key); i >= 0 {
+			if !seen.add(i) {
+				repeat = strconv.Quote(names[i]) // quoted: "" is a key too
+				return false
+			}
+			o.add(names[i], val)
+			return true
+		}
+		k := unquote(key)
+		if slices.Contains(unknown, k) {
+			repeat = strconv.Quote(k) // quoted: "" is a key too
+			return false
+		}
+		unknown = append(unknown, k)
+		return true
+	})
+	switch {
+	case err != nil:
+		return "arguments are not valid JSON: " + syntaxProblem(err)
+	case repeat != "":
+		return "arguments repeat the key " + repeat
+	case r.rest(data):
+		return "arguments must be one JSON object, with nothing after it"
+	}
+	return unknownProblem(unknown, names)
 }
 
 func (o *Object) add(name string, val []byte) {
@@ -191,11 +228,10 @@ func (o *Object) nested(path string, raw []byte, names []string) *Object {
 		bad    []string
 		repeat string
 	)
-	s := scanner{data: raw}
-	s.object(func(key, val []byte) bool {
+	object(raw, func(key, val []byte) bool {
 		if i := index(names, key); i >= 0 {
 			if !seen.add(i) {
-				repeat = names[i]
+				repeat = strconv.Quote(names[i]) // quoted: "" is a key too
 				return false
 			}
 			n.add(names[i], val)
@@ -203,17 +239,17 @@ func (o *Object) nested(path string, raw []byte, names []string) *Object {
 		}
 		k := unquote(key)
 		if slices.Contains(bad, k) {
-			repeat = k
+			repeat = strconv.Quote(k) // quoted: "" is a key too
 			return false
 		}
 		bad = append(bad, k)
 		return true
 	})
 	if repeat != "" {
-		o.fail(path, "repeat the key "+strconv.Quote(repeat))
+		o.fail(path, "repeat the key "+repeat)
 		return nil
 	}
-	if msg := unknown(bad, names); msg != "" {
+	if msg := unknownProblem(bad, names); msg != "" {
 		o.fail(path, msg)
 	}
 	return n
@@ -256,17 +292,15 @@ func (k *keySet) add(i int) bool {
 	return !was
 }
 
-// unknown names the keys of fields that are not in names, listing the valid
-// ones so the model can correct itself in one step.
-func unknown(keys, names []string) string {
-	var bad []string
-	for _, key := range keys {
-		if !slices.Contains(names, key) {
-			bad = append(bad, strconv.Quote(key))
-		}
-	}
-	if len(bad) == 0 {
+// unknownProblem names keys, the keys that are not in names, listing the
+// valid ones so the model can correct itself in one step.
+func unknownProblem(keys, names []string) string {
+	if len(keys) == 0 {
 		return ""
+	}
+	bad := make([]string, len(keys))
+	for i, key := range keys {
+		bad[i] = strconv.Quote(key)
 	}
 	slices.Sort(bad)
 	msg := "unknown parameter " + bad[0]

@@ -190,11 +190,10 @@ func Map[K comparable, V any](o *Object, name string, p Presence, key func(strin
 	entries.members = entries.inline[:0]
 	var keys []string
 	repeat := ""
-	s := scanner{data: raw}
-	s.object(func(lit, v []byte) bool {
+	object(raw, func(lit, v []byte) bool {
 		k := unquote(lit)
 		if slices.Contains(keys, k) {
-			repeat = k
+			repeat = strconv.Quote(k) // quoted: "" is a key too
 			return false
 		}
 		keys = append(keys, k)
@@ -205,7 +204,7 @@ func Map[K comparable, V any](o *Object, name string, p Presence, key func(strin
 		return true
 	})
 	if repeat != "" {
-		o.fail(path, "repeat the key "+strconv.Quote(repeat))
+		o.fail(path, "repeat the key "+repeat)
 		return nil
 	}
 	out := make(map[K]V, len(keys))
