@@ -98,14 +98,14 @@ func Messages[T any](o *Object, name string, p Presence, decode func(*Object) T,
 	if raw == nil {
 		return nil
 	}
-	out := make([]T, 0, count(raw))
-	items(raw, func(i int, item []byte) {
-		var v T
+	var stack [16][]byte // most lists: no allocation for the elements
+	elems := elements(raw, stack[:0])
+	out := make([]T, len(elems))
+	for i, item := range elems {
 		if n := o.nested(o.param(name)+"["+strconv.Itoa(i)+"]", item, names); n != nil {
-			v = decode(n)
+			out[i] = decode(n)
 		}
-		out = append(out, v)
-	})
+	}
 	return out
 }
 

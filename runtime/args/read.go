@@ -78,28 +78,22 @@ func object(raw []byte, member func(key, val []byte) bool) {
 	_ = r.members(member) // raw was read once already: no syntax error
 }
 
-// items calls item with the text of each element of arr, a valid JSON
-// array.
-func items(arr []byte, item func(i int, val []byte)) {
+// elements appends the text of each element of arr, a valid JSON array, to
+// buf: one pass, so the caller knows the length before decoding any.
+func elements(arr []byte, buf [][]byte) [][]byte {
 	r := open(arr)
 	defer r.close()
 	if _, err := r.dec.ReadToken(); err != nil { // '['
-		return
+		return buf
 	}
-	for n := 0; r.dec.PeekKind() != ']'; n++ {
+	for r.dec.PeekKind() != ']' {
 		v, err := r.dec.ReadValue()
 		if err != nil {
-			return
+			return buf
 		}
-		item(n, v)
+		buf = append(buf, v)
 	}
-}
-
-// count is the number of elements of arr, a valid JSON array.
-func count(arr []byte) int {
-	n := 0
-	items(arr, func(int, []byte) { n++ })
-	return n
+	return buf
 }
 
 // rest reports whether anything but white space follows the value the
