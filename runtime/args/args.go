@@ -130,37 +130,46 @@ func (o *Object) read(data []byte, names []string) string {
 		}
 		return "arguments must be a JSON object, got " + kind(data)
 	}
-	var (
-		seen    keySet
-		unknown []string
-		repeat  string
-	)
-	err := r.members(func(key, val []byte) bool {
-		if i := index(names, key); i >= 0 {
-			if !seen.add(i) {
-				repeat = strconv.Quote(names[i]) // quoted: "" is a key too
-				return false
-			}
-			o.add(names[i], val)
-			return true
-		}
-		k := unquote(key)
-		if slices.Contains(unknown, k) {
-			repeat = strconv.Quote(k) // quoted: "" is a key too
-			return false
-		}
-		unknown = append(unknown, k)
-		return true
-	})
+	m := memberSet{o: o, names: names}
+	err := r.members(m.add)
 	switch {
 	case err != nil:
 		return "arguments are not valid JSON: " + syntaxProblem(err)
-	case repeat != "":
-		return "arguments repeat the key " + repeat
+	case m.repeat != "":
+		return "arguments repeat the key " + m.repeat
 	case r.rest(data):
 		return "arguments must be one JSON object, with nothing after it"
 	}
-	return unknownProblem(unknown, names)
+	return unknownProblem(m.unknown, names)
+}
+
+// memberSet sorts the members of one object into o: a known name's value
+// is added, an unknown name is collected, and a repeat of either stops the
+// read.
+type memberSet struct {
+	o       *Object
+	names   []string
+	seen    keySet
+	unknown []string
+	repeat  string // the repeated key, quoted: "" is a key too
+}
+
+func (m *memberSet) add(key, val []byte) bool {
+	if i := index(m.names, key); i >= 0 {
+		if !m.seen.add(i) {
+			m.repeat = strconv.Quote(m.names[i])
+			return false
+		}
+		m.o.add(m.names[i], val)
+		return true
+	}
+	k := unquote(key)
+	if slices.Contains(m.unknown, k) {
+		m.repeat = strconv.Quote(k)
+		return false
+	}
+	m.unknown = append(m.unknown, k)
+	return true
 }
 
 func (o *Object) add(name string, val []byte) {
@@ -223,33 +232,13 @@ func (o *Object) nested(path string, raw []byte, names []string) *Object {
 	}
 	n := &Object{path: path, errs: o.errs}
 	n.members = n.inline[:0]
-	var (
-		seen   keySet
-		bad    []string
-		repeat string
-	)
-	object(raw, func(key, val []byte) bool {
-		if i := index(names, key); i >= 0 {
-			if !seen.add(i) {
-				repeat = strconv.Quote(names[i]) // quoted: "" is a key too
-				return false
-			}
-			n.add(names[i], val)
-			return true
-		}
-		k := unquote(key)
-		if slices.Contains(bad, k) {
-			repeat = strconv.Quote(k) // quoted: "" is a key too
-			return false
-		}
-		bad = append(bad, k)
-		return true
-	})
-	if repeat != "" {
-		o.fail(path, "repeat the key "+repeat)
+	m := memberSet{o: n, names: names}
+	object(raw, m.add)
+	if m.repeat != "" {
+		o.fail(path, "repeat the key "+m.repeat)
 		return nil
 	}
-	if msg := unknownProblem(bad, names); msg != "" {
+	if msg := unknownProblem(m.unknown, names); msg != "" {
 		o.fail(path, msg)
 	}
 	return n

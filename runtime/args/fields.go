@@ -193,7 +193,7 @@ func Map[K comparable, V any](o *Object, name string, p Presence, key func(strin
 	object(raw, func(lit, v []byte) bool {
 		k := unquote(lit)
 		if slices.Contains(keys, k) {
-			repeat = strconv.Quote(k) // quoted: "" is a key too
+			repeat = strconv.Quote(k) // quoted: "" is a key too, so repeat is never ""
 			return false
 		}
 		keys = append(keys, k)
