@@ -130,8 +130,8 @@ func (o *Object) read(data []byte, names []string) string {
 		}
 		return "arguments must be a JSON object, got " + kind(data)
 	}
-	m := memberSet{o: o, names: names}
-	err := r.members(m.add)
+	m := memberSet{o: o}
+	err := r.members(func(key, val []byte) bool { return m.add(names, key, val) })
 	switch {
 	case err != nil:
 		return "arguments are not valid JSON: " + syntaxProblem(err)
@@ -143,24 +143,24 @@ func (o *Object) read(data []byte, names []string) string {
 	return unknownProblem(m.unknown, names)
 }
 
-// memberSet sorts the members of one object into o: a known name's value
-// is added, an unknown name is collected, and a repeat of either stops the
-// read.
+// memberSet sorts the members of one object into o: the value of one of
+// names is added, an unknown name is collected, and a repeat of either
+// stops the read. names is add's parameter, not a field, so that the
+// caller's slice stays on its stack.
 type memberSet struct {
 	o       *Object
-	names   []string
 	seen    keySet
 	unknown []string
 	repeat  string // the repeated key, quoted: "" is a key too
 }
 
-func (m *memberSet) add(key, val []byte) bool {
-	if i := index(m.names, key); i >= 0 {
+func (m *memberSet) add(names []string, key, val []byte) bool {
+	if i := index(names, key); i >= 0 {
 		if !m.seen.add(i) {
-			m.repeat = strconv.Quote(m.names[i])
+			m.repeat = strconv.Quote(names[i])
 			return false
 		}
-		m.o.add(m.names[i], val)
+		m.o.add(names[i], val)
 		return true
 	}
 	k := unquote(key)
@@ -232,8 +232,8 @@ func (o *Object) nested(path string, raw []byte, names []string) *Object {
 	}
 	n := &Object{path: path, errs: o.errs}
 	n.members = n.inline[:0]
-	m := memberSet{o: n, names: names}
-	object(raw, m.add)
+	m := memberSet{o: n}
+	object(raw, func(key, val []byte) bool { return m.add(names, key, val) })
 	if m.repeat != "" {
 		o.fail(path, "repeat the key "+m.repeat)
 		return nil

@@ -305,6 +305,19 @@ func TestWithout(t *testing.T) {
 	}
 }
 
+// TestAllocs: reading allocates only what the caller keeps (the request,
+// the Object, the string), not the names a decoder passes (a variadic
+// list the reader must leave on the caller's stack) nor the reader.
+func TestAllocs(t *testing.T) {
+	data := []byte(`{"repo":"acme/widgets","number":12}`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = decode(data) }); n > 3 {
+		t.Fatalf("decode allocates %v times a call, want at most 3", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = Parse(data, "repo", "number") }); n > 1 {
+		t.Fatalf("Parse allocates %v times a call, want at most 1", n)
+	}
+}
+
 // BenchmarkDecode decodes a call shaped like the generated ones: the cost
 // args adds to every tool call, valid and refused.
 func BenchmarkDecode(b *testing.B) {
