@@ -304,7 +304,7 @@ func unknownProblem(keys, names []string) string {
 
 // kind names the JSON type of raw as the model would say it.
 func kind(raw []byte) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
+	raw = trimSpace(raw)
 	if len(raw) == 0 {
 		return "nothing"
 	}

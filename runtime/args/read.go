@@ -99,7 +99,16 @@ func elements(arr []byte, buf [][]byte) [][]byte {
 // rest reports whether anything but white space follows the value the
 // decoder has read.
 func (r *reader) rest(data []byte) bool {
-	return len(bytes.TrimLeft(data[r.dec.InputOffset():], " \t\r\n")) != 0
+	return len(trimSpace(data[r.dec.InputOffset():])) != 0
+}
+
+// trimSpace drops JSON white space from the start of b (bytes.TrimLeft
+// would build its set of bytes on every value).
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	return b
 }
 
 // syntaxProblem phrases a syntax error for the model: jsontext's words
