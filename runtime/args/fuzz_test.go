@@ -151,6 +151,10 @@ func FuzzParseAgrees(f *testing.F) {
 		}
 		const syntax = "arguments are not valid JSON: "
 		switch {
+		case msg == syntax+"unexpected EOF": // truncated: the one syntax wording kept
+			if err == nil || err.Error() != syntax+"unexpected end of input" {
+				t.Fatalf("Parse(%q) = %v, want %q", data, err, syntax+"unexpected end of input")
+			}
 		case strings.HasPrefix(msg, syntax):
 			if err == nil || !strings.HasPrefix(err.Error(), syntax) {
 				t.Fatalf("Parse(%q) = %v, want %q", data, err, msg)
