@@ -110,20 +110,66 @@ func Parse(data []byte, names ...string) (*Object, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return o, nil
 	}
-	s := scanner{data: data}
-	var seen keySet
-	ok := s.peek() == '{' && s.object(func(key, val []byte) bool {
-		i := index(names, key)
-		if i < 0 || !seen.add(i) {
-			return false
-		}
-		o.add(names[i], val)
-		return true
-	})
-	if !ok || s.peek() != 0 || s.i != len(data) {
-		return nil, Errors{{Message: explain(data, names)}}
+	if msg := o.read(data, names); msg != "" {
+		return nil, Errors{{Message: msg}}
 	}
 	return o, nil
+}
+
+// read reads data, the arguments, into o, or says why it cannot: the first
+// problem with the object in reading order (a syntax error, a repeated key,
+// anything after the object), else the unknown keys, all of them.
+func (o *Object) read(data []byte, names []string) string {
+	r := open(data)
+	defer r.close()
+	if k := r.dec.PeekKind(); k != '{' {
+		// As a token reader sees it: "[" is the start of an array, a
+		// scalar must be whole to be named.
+		if _, err := r.dec.ReadToken(); k != '[' && err != nil {
+			return "arguments are not valid JSON: " + syntaxProblem(err)
+		}
+		return "arguments must be a JSON object, got " + kind(data)
+	}
+	m := memberSet{o: o}
+	err := r.members(func(key, val []byte) bool { return m.add(names, key, val) })
+	switch {
+	case err != nil:
+		return "arguments are not valid JSON: " + syntaxProblem(err)
+	case m.repeat != "":
+		return "arguments repeat the key " + m.repeat
+	case r.rest(data):
+		return "arguments must be one JSON object, with nothing after it"
+	}
+	return unknownProblem(m.unknown, names)
+}
+
+// memberSet sorts the members of one object into o: the value of one of
+// names is added, an unknown name is collected, and a repeat of either
+// stops the read. names is add's parameter, not a field, so that the
+// caller's slice stays on its stack.
+type memberSet struct {
+	o       *Object
+	seen    keySet
+	unknown []string
+	repeat  string // the repeated key, quoted: "" is a key too
+}
+
+func (m *memberSet) add(names []string, key, val []byte) bool {
+	if i := index(names, key); i >= 0 {
+		if !m.seen.add(i) {
+			m.repeat = strconv.Quote(names[i])
+			return false
+		}
+		m.o.add(names[i], val)
+		return true
+	}
+	k := unquote(key)
+	if slices.Contains(m.unknown, k) {
+		m.repeat = strconv.Quote(k)
+		return false
+	}
+	m.unknown = append(m.unknown, k)
+	return true
 }
 
 func (o *Object) add(name string, val []byte) {
@@ -186,34 +232,13 @@ func (o *Object) nested(path string, raw []byte, names []string) *Object {
 	}
 	n := &Object{path: path, errs: o.errs}
 	n.members = n.inline[:0]
-	var (
-		seen   keySet
-		bad    []string
-		repeat string
-	)
-	s := scanner{data: raw}
-	s.object(func(key, val []byte) bool {
-		if i := index(names, key); i >= 0 {
-			if !seen.add(i) {
-				repeat = names[i]
-				return false
-			}
-			n.add(names[i], val)
-			return true
-		}
-		k := unquote(key)
-		if slices.Contains(bad, k) {
-			repeat = k
-			return false
-		}
-		bad = append(bad, k)
-		return true
-	})
-	if repeat != "" {
-		o.fail(path, "repeat the key "+strconv.Quote(repeat))
+	m := memberSet{o: n}
+	object(raw, func(key, val []byte) bool { return m.add(names, key, val) })
+	if m.repeat != "" {
+		o.fail(path, "repeat the key "+m.repeat)
 		return nil
 	}
-	if msg := unknown(bad, names); msg != "" {
+	if msg := unknownProblem(m.unknown, names); msg != "" {
 		o.fail(path, msg)
 	}
 	return n
@@ -256,17 +281,15 @@ func (k *keySet) add(i int) bool {
 	return !was
 }
 
-// unknown names the keys of fields that are not in names, listing the valid
-// ones so the model can correct itself in one step.
-func unknown(keys, names []string) string {
-	var bad []string
-	for _, key := range keys {
-		if !slices.Contains(names, key) {
-			bad = append(bad, strconv.Quote(key))
-		}
-	}
-	if len(bad) == 0 {
+// unknownProblem names keys, the keys that are not in names, listing the
+// valid ones so the model can correct itself in one step.
+func unknownProblem(keys, names []string) string {
+	if len(keys) == 0 {
 		return ""
+	}
+	bad := make([]string, len(keys))
+	for i, key := range keys {
+		bad[i] = strconv.Quote(key)
 	}
 	slices.Sort(bad)
 	msg := "unknown parameter " + bad[0]
@@ -281,7 +304,7 @@ func unknown(keys, names []string) string {
 
 // kind names the JSON type of raw as the model would say it.
 func kind(raw []byte) string {
-	raw = bytes.TrimLeft(raw, " \t\r\n")
+	raw = trimSpace(raw)
 	if len(raw) == 0 {
 		return "nothing"
 	}

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/forgetools/forgetools/internal/testkit"
 )
 
 // The fixture mirrors what protoc-gen-forgetools emits for a request with a
@@ -152,11 +154,14 @@ func TestDecodeProblems(t *testing.T) {
 			`comments[0]: repeat the key "path"`},
 		{"nested repeat of unknown keys", "{\"repo\": \"r\", \"number\": 1, \"comments\": [{\"path\": \"a\", \"line\": 1, \"\xff\": 1, \"\xfe\": 2}]}",
 			"comments[0]: repeat the key \"\ufffd\""},
+		{"repeated empty key", `{"": 1, "": 2}`, `arguments repeat the key ""`},
+		{"nested repeat of the empty key", `{"repo": "r", "number": 1, "comments": [{"path": "a", "line": 1, "": 1, "": 2}]}`,
+			`comments[0]: repeat the key ""`},
 		{"nested null is absent", `{"repo": "r", "number": 1, "comments": [{"path": null, "line": 1}]}`,
 			`comments[0].path: missing required parameter`},
 		{"every problem", `{"repo": 1, "number": true}`, `repo: expected a string, got number; number: expected an integer, got boolean`},
 		{"not an object", `["repo"]`, `arguments must be a JSON object, got array`},
-		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' looking for beginning of value`},
+		{"not json", `{"repo": }`, `arguments are not valid JSON: invalid character '}' at start of value within "/repo" after offset 9`},
 		{"truncated", `{"repo": "r"`, `arguments are not valid JSON: unexpected end of input`},
 		{"trailing", `{"repo": "r", "number": 1} {}`, `arguments must be one JSON object, with nothing after it`},
 		{"invalid UTF-8", "{\"repo\": \"ab\xffc\", \"number\": 1}", `repo: not valid UTF-8: byte 0xff at byte 2 of the string`},
@@ -297,5 +302,43 @@ func TestWithout(t *testing.T) {
 		if got := string(Without([]byte(tc.in), "action")); got != tc.want {
 			t.Errorf("Without(%s) = %s, want %s", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestAllocs: reading allocates only what the caller keeps (the request,
+// the Object, the string), not the names a decoder passes (a variadic
+// list the reader must leave on the caller's stack) nor the reader.
+func TestAllocs(t *testing.T) {
+	data := []byte(`{"repo":"acme/widgets","number":12}`)
+	if n := testing.AllocsPerRun(100, func() { _, _ = decode(data) }); n > 3 {
+		t.Fatalf("decode allocates %v times a call, want at most 3", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = Parse(data, "repo", "number") }); n > 1 {
+		t.Fatalf("Parse allocates %v times a call, want at most 1", n)
+	}
+}
+
+// BenchmarkDecode decodes a call shaped like the generated ones: the cost
+// args adds to every tool call, valid and refused.
+func BenchmarkDecode(b *testing.B) {
+	for _, bc := range []struct{ name, args string }{
+		{"small", `{"repo":"acme/widgets","number":12}`},
+		{"nested", `{"repo":"acme/widgets","number":3,"verdict":"approve","labels":["bug","p1"],"limit":5,` +
+			`"comments":[{"path":"a.go","line":1},{"path":"b.go","line":2,"side":"comment"}]}`},
+		{"refused", `{"repo":"acme/widgets","number":"12","titel":"x"}`},
+	} {
+		data := []byte(bc.args)
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			start := testkit.ProcessCPU()
+			for b.Loop() {
+				_, _ = decode(data)
+			}
+			// CPU time per op: on a shared machine the neighbours swing
+			// wall time far more than it.
+			if used := testkit.ProcessCPU() - start; used > 0 {
+				b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+		})
 	}
 }

@@ -98,14 +98,14 @@ func Messages[T any](o *Object, name string, p Presence, decode func(*Object) T,
 	if raw == nil {
 		return nil
 	}
-	out := make([]T, 0, count(raw))
-	items(raw, func(i int, item []byte) {
-		var v T
+	var stack [16][]byte // most lists: no allocation for the elements
+	elems := elements(raw, stack[:0])
+	out := make([]T, len(elems))
+	for i, item := range elems {
 		if n := o.nested(o.param(name)+"["+strconv.Itoa(i)+"]", item, names); n != nil {
-			v = decode(n)
+			out[i] = decode(n)
 		}
-		out = append(out, v)
-	})
+	}
 	return out
 }
 
@@ -190,11 +190,10 @@ func Map[K comparable, V any](o *Object, name string, p Presence, key func(strin
 	entries.members = entries.inline[:0]
 	var keys []string
 	repeat := ""
-	s := scanner{data: raw}
-	s.object(func(lit, v []byte) bool {
+	object(raw, func(lit, v []byte) bool {
 		k := unquote(lit)
 		if slices.Contains(keys, k) {
-			repeat = k
+			repeat = strconv.Quote(k) // quoted: "" is a key too, so repeat is never ""
 			return false
 		}
 		keys = append(keys, k)
@@ -205,7 +204,7 @@ func Map[K comparable, V any](o *Object, name string, p Presence, key func(strin
 		return true
 	})
 	if repeat != "" {
-		o.fail(path, "repeat the key "+strconv.Quote(repeat))
+		o.fail(path, "repeat the key "+repeat)
 		return nil
 	}
 	out := make(map[K]V, len(keys))

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math/big"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -96,19 +99,20 @@ func FuzzParseInteger(f *testing.F) {
 	})
 }
 
-// FuzzScan holds the one-pass reader to encoding/json: the same verdict on
-// every input, and for a string literal the same decoded text.
+// FuzzScan holds the reader to encoding/json: the same verdict on every
+// input, and for a string literal the same decoded text.
 func FuzzScan(f *testing.F) {
 	for _, s := range []string{`{"a":[1,-0.5e+3,true,null,"x\u00e9\ud83d\ude00"]}`, `"\ud800\u0041"`, `"a` + "\xff" + `b"`,
 		`[01]`, `{"a" 1}`, `1.`, `-`, `"\x"`, `[1,]`, ` {} `, `nul`, `"\u12"`, "\"\x1f\"", `{"a":{"b":{}}}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s := scanner{data: data}
-		val, ok := s.value()
-		ok = ok && s.peek() == 0 && s.i == len(data)
+		r := open(data)
+		defer r.close()
+		val, err := r.dec.ReadValue()
+		ok := err == nil && !r.rest(data)
 		if want := json.Valid(data); ok != want {
-			t.Fatalf("scanner says valid=%v, encoding/json %v, for %q", ok, want, data)
+			t.Fatalf("reader says valid=%v (%v), encoding/json %v, for %q", ok, err, want, data)
 		}
 		if !ok || val[0] != '"' {
 			return
@@ -123,9 +127,10 @@ func FuzzScan(f *testing.F) {
 	})
 }
 
-// FuzzParseAgrees holds Parse to the encoding/json reader it replaced
-// (readObject, which now only phrases refusals): the same refusals in the
-// same words, and the same value for every parameter it accepts.
+// FuzzParseAgrees holds Parse to a reader built on encoding/json's
+// (readObject): the same refusals, in the same words but for the syntax
+// error, which each phrases in its own tokenizer's words, and the same
+// value for every parameter it accepts.
 func FuzzParseAgrees(f *testing.F) {
 	f.Add([]byte(`{"repo":"r","number":1,"labels":["a"],"limit":null}`))
 	f.Add([]byte(`{"r\u0065po":"r","repo":1}`))
@@ -140,11 +145,20 @@ func FuzzParseAgrees(f *testing.F) {
 		}
 		fields, keys, msg := readObject(data)
 		if msg == "" {
-			msg = unknown(keys, params)
+			msg = unknownProblem(slices.DeleteFunc(keys, func(k string) bool { return slices.Contains(params, k) }), params)
 		} else {
 			msg = "arguments " + msg
 		}
+		const syntax = "arguments are not valid JSON: "
 		switch {
+		case msg == syntax+"unexpected EOF": // truncated: the one syntax wording kept
+			if err == nil || err.Error() != syntax+"unexpected end of input" {
+				t.Fatalf("Parse(%q) = %v, want %q", data, err, syntax+"unexpected end of input")
+			}
+		case strings.HasPrefix(msg, syntax):
+			if err == nil || !strings.HasPrefix(err.Error(), syntax) {
+				t.Fatalf("Parse(%q) = %v, want %q", data, err, msg)
+			}
 		case msg != "":
 			if err == nil || err.Error() != msg {
 				t.Fatalf("Parse(%q) = %v, want %q", data, err, msg)
@@ -165,4 +179,47 @@ func FuzzParseAgrees(f *testing.F) {
 			}
 		}
 	})
+}
+
+// readObject splits one JSON object into its values with encoding/json's
+// streaming decoder, rejecting repeated keys and anything after the object.
+// It returns every key, and the values without the nulls: null means
+// absent. It is the reference Parse is fuzzed against.
+func readObject(data []byte) (fields map[string]json.RawMessage, keys []string, problem string) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, nil, "are not valid JSON: " + err.Error()
+	}
+	if tok != json.Delim('{') {
+		return nil, nil, "must be a JSON object, got " + kind(data)
+	}
+	fields = map[string]json.RawMessage{}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, nil, "are not valid JSON: " + err.Error()
+		}
+		key := tok.(string) // inside an object, Token yields keys as strings
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, nil, "are not valid JSON: " + err.Error()
+		}
+		if seen[key] {
+			return nil, nil, "repeat the key " + strconv.Quote(key)
+		}
+		seen[key] = true
+		keys = append(keys, key)
+		if kind(raw) != "null" {
+			fields[key] = raw
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing brace
+		return nil, nil, "are not valid JSON: " + err.Error()
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, nil, "must be one JSON object, with nothing after it"
+	}
+	return fields, keys, ""
 }

@@ -63,3 +63,22 @@ func after(lit []byte, i int, prefix string) []byte {
 	}
 	return lit[i+len(prefix):]
 }
+
+// hex4 is the value of four hex digits, or -1.
+func hex4(h []byte) rune {
+	var r rune
+	for _, c := range h {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return -1
+		}
+		r = r<<4 | rune(c)
+	}
+	return r
+}

@@ -46,14 +46,16 @@ func list[T any](o *Object, name string, p Presence, parse parser[T]) []T {
 	if raw == nil {
 		return nil
 	}
-	out := make([]T, 0, count(raw))
-	items(raw, func(i int, item []byte) {
+	var stack [16][]byte // most lists: no allocation for the elements
+	elems := elements(raw, stack[:0])
+	out := make([]T, len(elems))
+	for i, item := range elems {
 		v, msg := parse(item)
 		if msg != "" {
 			o.fail(o.param(name)+"["+strconv.Itoa(i)+"]", msg)
 		}
-		out = append(out, v)
-	})
+		out[i] = v
+	}
 	return out
 }
 

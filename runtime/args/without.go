@@ -12,11 +12,15 @@ func Without(data []byte, name string) []byte {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return data
 	}
+	r := open(data)
+	defer r.close()
+	if r.dec.PeekKind() != '{' {
+		return data
+	}
 	var out bytes.Buffer
 	out.WriteByte('{')
 	names := []string{name}
-	s := scanner{data: data}
-	ok := s.peek() == '{' && s.object(func(key, val []byte) bool {
+	err := r.members(func(key, val []byte) bool {
 		if index(names, key) == 0 {
 			return true
 		}
@@ -28,7 +32,7 @@ func Without(data []byte, name string) []byte {
 		out.Write(val)
 		return true
 	})
-	if !ok || s.peek() != 0 || s.i != len(data) {
+	if err != nil || r.rest(data) {
 		return data
 	}
 	out.WriteByte('}')
