@@ -146,3 +146,33 @@ func TestPages(t *testing.T) {
 		t.Errorf("by cursor: %v, %v", got2, err)
 	}
 }
+
+// A hostile or broken forge that names a page it already served, or names
+// a next page forever, must not keep a walk going: Every ends in an error
+// that says why, after a bounded number of pages.
+func TestEveryEndsOnAHostileForge(t *testing.T) {
+	var reads int
+	loop := func(next int) (kit.Page[int, int], error) {
+		reads++
+		return kit.Page[int, int]{Items: []int{next}, Next: 2}, nil // page 2 names page 2 again
+	}
+	err := kit.Every(loop, func(int) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "named page 2 again") || reads != 2 {
+		t.Errorf("a repeated page: %v after %d reads", err, reads)
+	}
+	reads = 0
+	forever := func(next int) (kit.Page[int, int], error) {
+		reads++
+		return kit.Page[int, int]{Items: []int{next}, Next: next + 1}, nil
+	}
+	err = kit.Every(forever, func(int) error { return nil })
+	if err == nil || !strings.Contains(err.Error(), "more than") || reads != kit.EveryPageLimit {
+		t.Errorf("an endless list: %v after %d reads", err, reads)
+	}
+	// Pages and Collect stop quietly at their limit (a bounded read that
+	// shows a total), but a repeated page is still refused.
+	reads = 0
+	if _, err := kit.Collect(50, loop); err == nil || reads != 2 {
+		t.Errorf("Collect over a repeated page: %v after %d reads", err, reads)
+	}
+}

@@ -1,6 +1,6 @@
 package kit
 
-import "math"
+import "github.com/forgetools/forgetools/handler"
 
 // Page is one page of a list as a forge answered it: its items, and where
 // the next page is (Next: the forge's page number, or its cursor; the
@@ -14,10 +14,16 @@ type Page[T any, C comparable] struct {
 // first page and read(n) the page a previous answer named as Next; each
 // item goes to each, in order, until each answers false, a page is the
 // last, or limit pages have been read (a bound on what one call costs
-// against a pathological list). The first error stops it.
+// against a pathological list). The first error stops it, and so does a
+// forge that names as next a page it already served, which would loop.
 func Pages[T any, C comparable](limit int, read func(next C) (Page[T, C], error), each func(T) bool) error {
 	var next, last C
+	seen := map[C]bool{}
 	for range limit {
+		if seen[next] {
+			return handler.Unavailable("the forge named page %v again after serving it; stopped reading the list", next)
+		}
+		seen[next] = true
 		pg, err := read(next)
 		if err != nil {
 			return err
@@ -44,13 +50,30 @@ func Collect[T any, C comparable](limit int, read func(next C) (Page[T, C], erro
 	return all, nil
 }
 
-// Every is Pages over a whole list, however many pages (a discovery walk
-// over all a credential reaches, each page under its own timeout), for a
-// caller whose each can fail: that error stops the walk and is returned.
+// EveryPageLimit bounds a walk by Every: at a hundred items a page, a
+// million repositories, past any real credential's reach, and short of a
+// hostile forge that names a next page forever.
+const EveryPageLimit = 10_000
+
+// Every is Pages over a whole list (a discovery walk over all a
+// credential reaches, each page under its own timeout), for a caller whose
+// each can fail: that error stops the walk and is returned. A list longer
+// than EveryPageLimit pages is an error, not a silently partial walk.
 func Every[T any, C comparable](read func(next C) (Page[T, C], error), each func(T) error) error {
 	var failed error
-	if err := Pages(math.MaxInt, read, func(item T) bool { failed = each(item); return failed == nil }); err != nil {
+	pages, more := 0, false
+	counted := func(next C) (Page[T, C], error) {
+		pages++
+		pg, err := read(next)
+		var zero C
+		more = err == nil && pg.Next != zero
+		return pg, err
+	}
+	if err := Pages(EveryPageLimit, counted, func(item T) bool { failed = each(item); return failed == nil }); err != nil {
 		return err
+	}
+	if failed == nil && pages == EveryPageLimit && more {
+		return handler.Unavailable("the forge named more than %d pages; stopped reading the list", EveryPageLimit)
 	}
 	return failed
 }
