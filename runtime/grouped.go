@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // This file is a toolset in the grouped shape; group.go is one group.
@@ -83,12 +85,12 @@ func (t *Toolset) renameMentions() {
 	slices.Sort(flat) // the same pattern every run (t.groups is a map)
 	t.mentions = regexp.MustCompile(`\b(` + strings.Join(flat, "|") + `)\b`)
 	for i, tool := range t.tools {
-		desc, schema := t.rename(tool.Description, tool.Group), t.rename(tool.InputSchema, tool.Group)
-		if desc == tool.Description && schema == tool.InputSchema {
+		desc, input := t.rename(tool.Description, tool.Group), t.renameSchema(tool.InputSchema, tool.Group)
+		if desc == tool.Description && input == tool.InputSchema {
 			continue
 		}
 		c := *tool // the table's tools are shared: never edit one in place
-		c.Description, c.InputSchema = desc, schema
+		c.Description, c.InputSchema = desc, input
 		t.tools[i] = &c
 		if t.byName[c.Name] == tool {
 			t.byName[c.Name] = &c
@@ -97,6 +99,19 @@ func (t *Toolset) renameMentions() {
 			g.tool = &c
 		}
 	}
+}
+
+// renameSchema is s with the flat names in its descriptions renamed as
+// rename does; s itself when none mentions one.
+func (t *Toolset) renameSchema(s *schema.Schema, in string) *schema.Schema {
+	mentions := false
+	s.Walk(func(sub *schema.Schema) { mentions = mentions || t.rename(sub.Description, in) != sub.Description })
+	if !mentions {
+		return s
+	}
+	s = s.Clone()
+	s.Walk(func(sub *schema.Schema) { sub.Description = t.rename(sub.Description, in) })
+	return s
 }
 
 // rename rewrites the flat names in text read inside group in ("" for

@@ -9,6 +9,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
 )
@@ -87,30 +88,30 @@ var ForgeGetIssueTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "issue",
 	Group:     "issue",
 	Action:    "get",
@@ -156,30 +157,30 @@ var ForgeGetPullRequestTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "pull_request",
 	Group:     "pull_request",
 	Action:    "get",
@@ -225,56 +226,56 @@ var ForgeListIssuesTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "state": {
-      "type": "string",
-      "description": "Issue state; omitted = open.",
-      "enum": ["open", "closed", "all"]
-    },
-    "labels": {
-      "type": "array",
-      "description": "Only issues with all these labels.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "assignee": {
-      "type": "string",
-      "description": "Only issues assigned to this login.",
-      "maxLength": 100
-    },
-    "since": {
-      "type": "string",
-      "description": "Only issues updated at or after this time.",
-      "format": "date-time"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Issue state; omitted = open.",
+				Enum:        []any{"open", "closed", "all"},
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Only issues with all these labels.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "assignee", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only issues assigned to this login.",
+				MaxLength:   schema.Uint(100),
+			}},
+			{Name: "since", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only issues updated at or after this time.",
+				Format:      "date-time",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "issues",
 	Group:     "issue",
 	Action:    "list",
@@ -324,36 +325,36 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown comment.",
-      "maxLength": 60000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number", "body"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown comment.",
+				MaxLength:   schema.Uint(60000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number", "body"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "issue_comment",
 	Ack:       "Commented on issue #{number} in {repo}: {url}",
 	Group:     "issue",
@@ -410,36 +411,36 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown comment.",
-      "maxLength": 60000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "body"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown comment.",
+				MaxLength:   schema.Uint(60000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "body"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "pr_comment",
 	Ack:       "Commented on PR #{number} in {repo}: {url}",
 	Group:     "pull_request",
@@ -497,74 +498,74 @@ var ForgeSubmitReviewTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "verdict": {
-      "type": "string",
-      "enum": ["approve", "request_changes", "comment"]
-    },
-    "body": {
-      "type": "string",
-      "description": "Review summary.",
-      "maxLength": 60000
-    },
-    "comments": {
-      "type": "array",
-      "description": "Inline comments on the diff.",
-      "maxItems": 50,
-      "items": {
-        "type": "object",
-        "properties": {
-          "path": {
-            "type": "string",
-            "description": "File path in the diff.",
-            "maxLength": 1024,
-            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-          },
-          "line": {
-            "type": "integer",
-            "description": "Line number in the file.",
-            "minimum": 1,
-            "maximum": 2147483647
-          },
-          "side": {
-            "type": "string",
-            "description": "Diff side; omitted = RIGHT.",
-            "enum": ["LEFT", "RIGHT"]
-          },
-          "body": {
-            "type": "string",
-            "description": "Markdown comment.",
-            "maxLength": 60000,
-            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-          }
-        },
-        "required": ["path", "line", "body"],
-        "additionalProperties": false
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "verdict"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "verdict", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"approve", "request_changes", "comment"},
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Review summary.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "comments", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Inline comments on the diff.",
+				MaxItems:    schema.Uint(50),
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "path", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "File path in the diff.",
+							MaxLength:   schema.Uint(1024),
+							Pattern:     `[^\t-\r\x85\p{Z}]`,
+						}},
+						{Name: "line", Schema: &schema.Schema{
+							Type:        schema.Types{"integer"},
+							Description: "Line number in the file.",
+							Minimum:     "1",
+							Maximum:     "2147483647",
+						}},
+						{Name: "side", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "Diff side; omitted = RIGHT.",
+							Enum:        []any{"LEFT", "RIGHT"},
+						}},
+						{Name: "body", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "Markdown comment.",
+							MaxLength:   schema.Uint(60000),
+							Pattern:     `[^\t-\r\x85\p{Z}]`,
+						}},
+					},
+					Required:             []string{"path", "line", "body"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "verdict"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "review",
 	Ack:       "Submitted {verdict} review on PR #{number} in {repo}: {url}",
 	Group:     "pull_request",
@@ -626,60 +627,60 @@ var ForgeCreateIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown body; optional.",
-      "maxLength": 60000
-    },
-    "labels": {
-      "type": "array",
-      "description": "Label names to apply.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "assignees": {
-      "type": "array",
-      "description": "Logins to assign.",
-      "maxItems": 10,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "milestone": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "title"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown body; optional.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Label names to apply.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "assignees", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Logins to assign.",
+				MaxItems:    schema.Uint(10),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "milestone", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "title"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm:      "issue",
 	IdempotencyKey: true,
 	Ack:            "Created issue #{number} in {repo}: {url}",
@@ -743,49 +744,47 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown body; optional.",
-      "maxLength": 60000
-    },
-    "head_ref": {
-      "type": "string",
-      "description": "Branch with your changes.",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "base_ref": {
-      "type": "string",
-      "description": "Branch to merge into; omitted = the default branch.",
-      "maxLength": 255
-    },
-    "draft": {
-      "type": "boolean"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "title", "head_ref"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown body; optional.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "head_ref", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Branch with your changes.",
+				MaxLength:   schema.Uint(255),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "base_ref", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Branch to merge into; omitted = the default branch.",
+				MaxLength:   schema.Uint(255),
+			}},
+			{Name: "draft", Schema: &schema.Schema{Type: schema.Types{"boolean"}}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "title", "head_ref"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm:      "pull_request",
 	IdempotencyKey: true,
 	Ack:            "Opened PR #{number} in {repo}: {url}",
@@ -849,34 +848,34 @@ var ForgeSubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "kind": {
-      "type": "string",
-      "enum": ["issue", "pull_request"]
-    },
-    "number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "kind", "number"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "kind", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"issue", "pull_request"},
+			}},
+			{Name: "number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "kind", "number"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "subscribed",
 	Ack:       "Subscribed to {kind} #{number} in {repo}: subscription {subscription_id}",
 	Group:     "subscription",
@@ -924,27 +923,27 @@ var ForgeUnsubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "subscription_id": {
-      "type": "string",
-      "description": "The id forge_subscribe returned.",
-      "maxLength": 200,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["subscription_id"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "subscription_id", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "The id forge_subscribe returned.",
+				MaxLength:   schema.Uint(200),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"subscription_id"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "unsubscribed",
 	Ack:       "Unsubscribed {subscription_id}",
 	Group:     "subscription",
@@ -989,25 +988,25 @@ var ForgeGetRepoTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "repository",
 	Group:     "repo",
 	Action:    "get_repo",
@@ -1051,34 +1050,34 @@ var ForgeReadFileTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "path": {
-      "type": "string",
-      "maxLength": 1024,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "path"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1024),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "path"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "file",
 	Group:     "repo",
 	Action:    "read_file",
@@ -1124,39 +1123,39 @@ var ForgeListDirTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "path": {
-      "type": "string",
-      "description": "Omitted = the root.",
-      "maxLength": 1024
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "cursor": {
-      "type": "string",
-      "description": "A next_cursor.",
-      "maxLength": 64
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = the root.",
+				MaxLength:   schema.Uint(1024),
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "dir",
 	Group:     "repo",
 	Action:    "list_dir",
@@ -1204,44 +1203,44 @@ var ForgeListPullRequestsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "state": {
-      "type": "string",
-      "description": "Omitted = open.",
-      "enum": ["open", "closed", "all"]
-    },
-    "base": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "head": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = open.",
+				Enum:        []any{"open", "closed", "all"},
+			}},
+			{Name: "base", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "head", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "pull_requests",
 	Group:     "pull_request",
 	Action:    "list",
@@ -1291,40 +1290,40 @@ var ForgeListCiRunsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "status": {
-      "type": "string",
-      "description": "Status or conclusion.",
-      "enum": ["queued", "in_progress", "completed", "success", "failure"]
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "status", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Status or conclusion.",
+				Enum:        []any{"queued", "in_progress", "completed", "success", "failure"},
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "ci_runs",
 	Group:     "ci",
 	Action:    "list_runs",
@@ -1372,30 +1371,30 @@ var ForgeGetCiRunTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "run_id": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[\\w.:-]+$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "run_id"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "run_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "run_id"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "ci_run",
 	Group:     "ci",
 	Action:    "get_run",
@@ -1441,68 +1440,68 @@ var ForgeUpdateIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "state": {
-      "type": "string",
-      "enum": ["open", "closed"]
-    },
-    "state_reason": {
-      "type": "string",
-      "enum": ["completed", "not_planned", "reopened"]
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown.",
-      "maxLength": 60000
-    },
-    "labels": {
-      "type": "array",
-      "description": "Replaces the labels.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "assignees": {
-      "type": "array",
-      "description": "Replaces the assignees (logins).",
-      "maxItems": 10,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"open", "closed"},
+			}},
+			{Name: "state_reason", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"completed", "not_planned", "reopened"},
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Replaces the labels.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "assignees", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Replaces the assignees (logins).",
+				MaxItems:    schema.Uint(10),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "issue",
 	Ack:       "Updated issue #{number} in {repo}: {url}",
 	Group:     "issue",
@@ -1569,34 +1568,34 @@ var ForgeCreateBranchTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "branch": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "from_ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "branch"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "branch", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "from_ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "branch"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "branch",
 	Ack:       "Created branch {branch} in {repo} at {sha}",
 	Group:     "push",
@@ -1644,51 +1643,51 @@ var ForgeWriteFileTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "branch": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "path": {
-      "type": "string",
-      "maxLength": 1024,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "content": {
-      "type": "string",
-      "maxLength": 1000000
-    },
-    "message": {
-      "type": "string",
-      "description": "Commit message.",
-      "maxLength": 10000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "expected_sha": {
-      "type": "string",
-      "description": "Omit only to create a file.",
-      "maxLength": 64,
-      "pattern": "^([0-9A-Fa-f]{7,64})?$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "branch", "path", "message"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "branch", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1024),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "content", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1000000),
+			}},
+			{Name: "message", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Commit message.",
+				MaxLength:   schema.Uint(10000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "expected_sha", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omit only to create a file.",
+				MaxLength:   schema.Uint(64),
+				Pattern:     `^([0-9A-Fa-f]{7,64})?$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "branch", "path", "message"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "file_commit",
 	Ack:       "Committed {path} to {branch} in {repo}: {commit_sha}",
 	Group:     "push",
@@ -1748,40 +1747,40 @@ var ForgeMergePullRequestTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "method": {
-      "type": "string",
-      "description": "Omitted = merge.",
-      "enum": ["merge", "squash", "rebase"]
-    },
-    "expected_head_sha": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[0-9A-Fa-f]{7,64}$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "expected_head_sha"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "method", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = merge.",
+				Enum:        []any{"merge", "squash", "rebase"},
+			}},
+			{Name: "expected_head_sha", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[0-9A-Fa-f]{7,64}$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "expected_head_sha"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "merge",
 	Ack:       "Merged PR #{number} in {repo} ({method}): {sha}",
 	Group:     "pull_request",
@@ -1831,56 +1830,56 @@ var ForgeTriggerCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "workflow": {
-      "type": "string",
-      "description": "Workflow file or id.",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "inputs": {
-      "type": "array",
-      "maxItems": 10,
-      "items": {
-        "type": "object",
-        "properties": {
-          "name": {
-            "type": "string",
-            "maxLength": 100,
-            "pattern": "^[\\w-]+$"
-          },
-          "value": {
-            "type": "string",
-            "maxLength": 1000
-          }
-        },
-        "required": ["name"],
-        "additionalProperties": false
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "workflow", "ref"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "workflow", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Workflow file or id.",
+				MaxLength:   schema.Uint(255),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "inputs", Schema: &schema.Schema{
+				Type:     schema.Types{"array"},
+				MaxItems: schema.Uint(10),
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "name", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(100),
+							Pattern:   `^[\w-]+$`,
+						}},
+						{Name: "value", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(1000),
+						}},
+					},
+					Required:             []string{"name"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "workflow", "ref"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "ci_triggered",
 	Ack:       "Triggered {workflow} on {ref} in {repo}",
 	Group:     "ci",
@@ -1928,34 +1927,34 @@ var ForgeRerunCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "run_id": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[\\w.:-]+$"
-    },
-    "failed_only": {
-      "type": "boolean",
-      "description": "Only the failed jobs."
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "run_id"],
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "run_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "failed_only", Schema: &schema.Schema{
+				Type:        schema.Types{"boolean"},
+				Description: "Only the failed jobs.",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "run_id"},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "ci_run",
 	Ack:       "Re-running run {run_id} in {repo}: {url}",
 	Group:     "ci",
@@ -2003,45 +2002,43 @@ var ForgeGetEventsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "subscription_id": {
-      "type": "string",
-      "description": "Only this subscription; omitted = all of yours.",
-      "anyOf": [
-        {
-          "maxLength": 0
-        },
-        {
-          "maxLength": 200,
-          "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-        }
-      ]
-    },
-    "after": {
-      "type": "integer",
-      "description": "next_cursor of the page you read; omitted = your last acknowledged one.",
-      "minimum": 0,
-      "maximum": 9007199254740991
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 20.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "additionalProperties": false
-}`,
+	InputSchema: &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "subscription_id", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only this subscription; omitted = all of yours.",
+				AnyOf: []*schema.Schema{
+					&schema.Schema{MaxLength: schema.Uint(0)},
+					&schema.Schema{
+						MaxLength: schema.Uint(200),
+						Pattern:   `[^\t-\r\x85\p{Z}]`,
+					},
+				},
+			}},
+			{Name: "after", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "next_cursor of the page you read; omitted = your last acknowledged one.",
+				Minimum:     "0",
+				Maximum:     "9007199254740991",
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 20.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		AdditionalProperties: schema.False,
+	},
 	ResultArm: "events",
 	Group:     "subscription",
 	Action:    "get_events",
