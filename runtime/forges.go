@@ -135,33 +135,9 @@ func (n *narrowing) tool(t *Tool) (*Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	// A shallow copy of what changes: the table's schema is shared, and
-	// nothing below writes through a pointer it holds.
-	input := *s
-	input.Properties = slices.DeleteFunc(slices.Clone(s.Properties), func(p schema.Property) bool { return slices.Contains(n.dropped, p.Name) })
-	for i, p := range input.Properties {
-		for _, f := range n.offered {
-			if f.param != p.Name {
-				continue
-			}
-			prop := p.Schema.Clone()
-			if prop.Enum == nil {
-				prop.AddedLast("enum")
-			}
-			prop.Enum = make([]any, len(f.allowed))
-			for i, v := range f.allowed {
-				prop.Enum[i] = v
-			}
-			if f.def != "" {
-				prop.Default = f.def
-				prop.AddedLast("default")
-			}
-			input.Properties[i].Schema = prop
-		}
-	}
 	nt := *t
-	nt.InputSchema = &input
-	decode, names := t.Decode, input.Properties.Names()
+	nt.InputSchema = func() *schema.Schema { return n.schema(t.InputSchema()) }
+	decode, names := t.Decode, n.schema(s).Properties.Names()
 	nt.Decode = func(data []byte) (Args, error) {
 		// The generated decoder still knows the dropped parameters and
 		// every value: refuse what the schema no longer offers, naming
@@ -180,6 +156,31 @@ func (n *narrowing) tool(t *Tool) (*Tool, error) {
 		return a, nil
 	}
 	return &nt, nil
+}
+
+// schema rewrites s, a new value of a tool's schema, for the forges: the
+// dropped selector parameters removed, the offered ones listing only the
+// values served.
+func (n *narrowing) schema(s *schema.Schema) *schema.Schema {
+	s.Properties = slices.DeleteFunc(s.Properties, func(p schema.Property) bool { return slices.Contains(n.dropped, p.Name) })
+	for _, f := range n.offered {
+		prop := s.Properties.Get(f.param)
+		if prop == nil {
+			continue
+		}
+		if prop.Enum == nil {
+			prop.AddedLast("enum")
+		}
+		prop.Enum = make([]any, len(f.allowed))
+		for i, v := range f.allowed {
+			prop.Enum[i] = v
+		}
+		if f.def != "" {
+			prop.Default = f.def
+			prop.AddedLast("default")
+		}
+	}
+	return s
 }
 
 // check refuses a selector value the narrowed schema does not list, in

@@ -43,15 +43,31 @@ func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
 	for i, m := range members {
 		gr.values[m.Action] = int32(i)
 	}
-	var (
-		order    []string
-		variants = map[string][]*schema.Schema{}
-		required [][]string
-	)
+	input, required, common, err := compose(members)
+	if err != nil {
+		return nil, err
+	}
+	gr.params = input.Properties.Names()
+	gr.tool = &Tool{
+		Name:        table.GroupTool(g.Name),
+		Title:       g.Title,
+		Description: groupDescription(g, members, required, common),
+		InputSchema: func() *schema.Schema { s, _, _, _ := compose(members); return s },
+		Group:       g.Name,
+	}
+	gr.strictest()
+	return gr, nil
+}
+
+// compose is the grouped tool's input schema, from new values of its
+// members' schemas; and what each member requires, and what all do.
+func compose(members []*Tool) (input *schema.Schema, required [][]string, common []string, err error) {
+	var order []string
+	variants := map[string][]*schema.Schema{}
 	for _, m := range members {
 		s, err := objectSchema(m)
 		if err != nil {
-			return nil, err
+			return nil, nil, nil, err
 		}
 		for _, p := range s.Properties {
 			if _, seen := variants[p.Name]; !seen {
@@ -61,11 +77,10 @@ func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
 		}
 		required = append(required, s.Required)
 	}
-	common := slices.Clone(required[0])
+	common = slices.Clone(required[0])
 	for _, r := range required[1:] {
 		common = slices.DeleteFunc(common, func(p string) bool { return !slices.Contains(r, p) })
 	}
-
 	names := make([]any, len(members))
 	for i, m := range members {
 		names[i] = m.Action
@@ -75,24 +90,14 @@ func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
 		p := loosest(variants[name])
 		relax(p)
 		props = append(props, schema.Property{Name: name, Schema: p})
-		gr.params = append(gr.params, name)
 	}
-	input := &schema.Schema{
+	input = &schema.Schema{
 		Type:                 schema.Types{"object"},
 		Properties:           props,
 		Required:             append([]string{actionParam}, common...),
 		AdditionalProperties: schema.False,
 	}
-
-	gr.tool = &Tool{
-		Name:        table.GroupTool(g.Name),
-		Title:       g.Title,
-		Description: groupDescription(g, members, required, common),
-		InputSchema: input,
-		Group:       g.Name,
-	}
-	gr.strictest()
-	return gr, nil
+	return input, required, common, nil
 }
 
 // strictest gives the grouped tool the strictest approval and risk of its
@@ -180,13 +185,17 @@ func sentences(text string) []string {
 	return out
 }
 
-// objectSchema is a tool's input schema, which must be an object schema
-// with properties.
+// objectSchema is a new value of a tool's input schema, which must be an
+// object schema with properties.
 func objectSchema(t *Tool) (*schema.Schema, error) {
-	if t.InputSchema == nil || t.InputSchema.Properties == nil {
+	var s *schema.Schema
+	if t.InputSchema != nil {
+		s = t.InputSchema()
+	}
+	if s == nil || s.Properties == nil {
 		return nil, fmt.Errorf("%s: the input schema is not an object schema", t.Name)
 	}
-	return t.InputSchema, nil
+	return s, nil
 }
 
 // resolve reads a grouped call's action and returns its tool and the

@@ -85,12 +85,19 @@ func (t *Toolset) renameMentions() {
 	slices.Sort(flat) // the same pattern every run (t.groups is a map)
 	t.mentions = regexp.MustCompile(`\b(` + strings.Join(flat, "|") + `)\b`)
 	for i, tool := range t.tools {
-		desc, input := t.rename(tool.Description, tool.Group), t.renameSchema(tool.InputSchema, tool.Group)
-		if desc == tool.Description && input == tool.InputSchema {
+		desc, mentioned := t.rename(tool.Description, tool.Group), t.mentioned(tool)
+		if desc == tool.Description && !mentioned {
 			continue
 		}
 		c := *tool // the table's tools are shared: never edit one in place
-		c.Description, c.InputSchema = desc, input
+		c.Description = desc
+		if mentioned {
+			c.InputSchema = func() *schema.Schema {
+				s := tool.InputSchema()
+				s.Walk(func(sub *schema.Schema) { sub.Description = t.rename(sub.Description, tool.Group) })
+				return s
+			}
+		}
 		t.tools[i] = &c
 		if t.byName[c.Name] == tool {
 			t.byName[c.Name] = &c
@@ -101,17 +108,12 @@ func (t *Toolset) renameMentions() {
 	}
 }
 
-// renameSchema is s with the flat names in its descriptions renamed as
-// rename does; s itself when none mentions one.
-func (t *Toolset) renameSchema(s *schema.Schema, in string) *schema.Schema {
-	mentions := false
-	s.Walk(func(sub *schema.Schema) { mentions = mentions || t.rename(sub.Description, in) != sub.Description })
-	if !mentions {
-		return s
-	}
-	s = s.Clone()
-	s.Walk(func(sub *schema.Schema) { sub.Description = t.rename(sub.Description, in) })
-	return s
+// mentioned reports whether a description in tool's schema names a flat
+// tool that rename rewrites.
+func (t *Toolset) mentioned(tool *Tool) bool {
+	found := false
+	tool.InputSchema().Walk(func(sub *schema.Schema) { found = found || t.rename(sub.Description, tool.Group) != sub.Description })
+	return found
 }
 
 // rename rewrites the flat names in text read inside group in ("" for

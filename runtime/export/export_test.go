@@ -58,7 +58,7 @@ const (
 
 func tool(name string, approval runtime.Approval, hints runtime.Hints, schema string) *runtime.Tool {
 	return &runtime.Tool{
-		Name: name, Description: "Does " + name + ". Second sentence.", Approval: approval, Hints: hints, InputSchema: schematest.Must(schema),
+		Name: name, Description: "Does " + name + ". Second sentence.", Approval: approval, Hints: hints, InputSchema: schematest.Func(schema),
 		Decode: func([]byte) (runtime.Args, error) { return runtime.Args{}, nil },
 		Build:  func(runtime.Args, runtime.Envelope) proto.Message { return nil },
 	}

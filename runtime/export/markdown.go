@@ -37,7 +37,7 @@ func Markdown(ts *runtime.Toolset) (string, error) {
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "- Approval: %s%s\n- Hints: %s\n\n", t.Approval, governance(t), hints(t.Hints))
-		rows := params(t.InputSchema, "")
+		rows := params(t.InputSchema(), "")
 		if len(rows) == 0 {
 			b.WriteString("No parameters.\n")
 			continue

@@ -137,3 +137,9 @@ func readField(dec *json.Decoder, f reflect.Value) error {
 	d.UseNumber()
 	return d.Decode(f.Addr().Interface())
 }
+
+// Func is a Tool.InputSchema for a fixture: a new value on every call.
+func Func(text string) func() *schema.Schema {
+	Must(text) // a fixture that does not read fails where it is written
+	return func() *schema.Schema { return Must(text) }
+}

@@ -13,6 +13,18 @@ import (
 // written in: the runtime narrows, groups and exports them as values.
 const schemaPkg = "github.com/forgetools/forgetools/runtime/schema"
 
+// schemaFunc names the function that returns a tool's input schema.
+func schemaFunc(tool string) string { return "schema" + camel(tool) }
+
+// schema writes the function that returns t's input schema: a new value on
+// every call, so a caller may rewrite it, and none held between calls (the
+// values are pointer-rich; a process that never lists its tools never
+// carries them through every garbage collection).
+func (e *emitter) schema(t *tool) {
+	e.doc(schemaFunc(t.name) + " is the input schema of " + t.name + ".")
+	e.f.Func().Id(schemaFunc(t.name)).Params().Op("*").Qual(schemaPkg, "Schema").Block(jen.Return(schemaCode(t.schema)))
+}
+
 // schemaCode is s as a Go value of schema.Schema, one keyword per line in
 // the order they are marshalled, so the value reads like the proto it
 // came from and marshals to the bytes the generator's own schema does.

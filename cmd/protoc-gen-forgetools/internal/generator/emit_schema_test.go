@@ -44,7 +44,7 @@ func schemaChecks(t *testing.T, name string, src sources, files []*pluginpb.Code
 					t.Fatal(err)
 				}
 				v := importAs(pkg) + "." + toolVar(tool.name)
-				lines = append(lines, fmt.Sprintf("\t{%q, %s.InputSchema.String(), %s},", name+": "+tool.name, v, strconv.Quote(string(want))))
+				lines = append(lines, fmt.Sprintf("\t{%q, %s.InputSchema().String(), %s},", name+": "+tool.name, v, strconv.Quote(string(want))))
 			}
 		}
 	}

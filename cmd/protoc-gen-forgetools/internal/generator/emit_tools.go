@@ -134,7 +134,7 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	}
 	items = append(items,
 		field("Hints", jen.Qual(runtimePkg, "Hints").Values(hints...)),
-		field("InputSchema", schemaCode(t.schema)),
+		field("InputSchema", jen.Id(schemaFunc(t.name))),
 		field("ResultArm", jen.Lit(string(t.resultArm.Desc.Name()))),
 	)
 	if t.opts.GetIdempotencyKey() {
@@ -164,6 +164,7 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	e.doc(toolVar(t.name) + " is " + t.name + ", the " + string(t.arm.Desc.Name()) + " arm of " + string(ts.dispatch.Desc.Name()) + ".")
 	e.f.Var().Id(toolVar(t.name)).Op("=").Op("&").Qual(runtimePkg, "Tool").Add(lines(items...))
 
+	e.schema(t)
 	e.decoder(ts, t)
 	e.builder(ts, t)
 	if hasText(t.obj, agentTexts) {

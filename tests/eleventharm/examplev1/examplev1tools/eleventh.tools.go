@@ -46,7 +46,17 @@ var ForgeCloseIssueTool = &runtime.Tool{
 	Description: "Close an issue, optionally with a closing comment. Never write an attribution header; the gateway stamps one.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeCloseIssue,
+	ResultArm:   "issue",
+	Ack:         "Closed issue #{number} in {repo}: {url}",
+	Decode:      decodeForgeCloseIssue,
+	Build:       buildForgeCloseIssue,
+	Texts:       textsForgeCloseIssue,
+}
+
+// schemaForgeCloseIssue is the input schema of forge_close_issue.
+func schemaForgeCloseIssue() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -82,12 +92,7 @@ var ForgeCloseIssueTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "issue_number"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "issue",
-	Ack:       "Closed issue #{number} in {repo}: {url}",
-	Decode:    decodeForgeCloseIssue,
-	Build:     buildForgeCloseIssue,
-	Texts:     textsForgeCloseIssue,
+	}
 }
 
 // decodeForgeCloseIssue decodes the arguments of forge_close_issue.

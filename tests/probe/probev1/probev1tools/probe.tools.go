@@ -44,7 +44,16 @@ var ProbeNumbersTool = &runtime.Tool{
 	Description: "Numbers of every kind.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaProbeNumbers,
+	ResultArm:   "done",
+	Decode:      decodeProbeNumbers,
+	Build:       buildProbeNumbers,
+	Texts:       probeNoTexts,
+}
+
+// schemaProbeNumbers is the input schema of probe_numbers.
+func schemaProbeNumbers() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "i32", Schema: &schema.Schema{
@@ -125,11 +134,7 @@ var ProbeNumbersTool = &runtime.Tool{
 		},
 		Required:             []string{"count", "confirm", "ratio", "ids"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "done",
-	Decode:    decodeProbeNumbers,
-	Build:     buildProbeNumbers,
-	Texts:     probeNoTexts,
+	}
 }
 
 // decodeProbeNumbers decodes the arguments of probe_numbers.
@@ -172,7 +177,16 @@ var ProbeStringsTool = &runtime.Tool{
 	Description: "Strings under every rule. note: must be at most 12 bytes in UTF-8. wide: must be exactly 6 bytes in UTF-8. hostport: must be a host and port, e.g. example.com:8080 or [::1]:443. memo: must be at least 4 bytes in UTF-8.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaProbeStrings,
+	ResultArm:   "done",
+	Decode:      decodeProbeStrings,
+	Build:       buildProbeStrings,
+	Texts:       probeNoTexts,
+}
+
+// schemaProbeStrings is the input schema of probe_strings.
+func schemaProbeStrings() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "code", Schema: &schema.Schema{
@@ -256,11 +270,7 @@ var ProbeStringsTool = &runtime.Tool{
 		},
 		Required:             []string{"code", "wide", "header", "value", "addr", "tid", "uid", "hostport", "greek", "shout", "title", "label"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "done",
-	Decode:    decodeProbeStrings,
-	Build:     buildProbeStrings,
-	Texts:     probeNoTexts,
+	}
 }
 
 // decodeProbeStrings decodes the arguments of probe_strings.
@@ -307,7 +317,16 @@ var ProbeTimesTool = &runtime.Tool{
 	Description: "Times, durations, wrappers and bytes. wait: must be at most 3600s. wait: must be at least 1s. blob: must be at most 6 bytes once decoded.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaProbeTimes,
+	ResultArm:   "done",
+	Decode:      decodeProbeTimes,
+	Build:       buildProbeTimes,
+	Texts:       textsProbeTimes,
+}
+
+// schemaProbeTimes is the input schema of probe_times.
+func schemaProbeTimes() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "at", Schema: &schema.Schema{
@@ -348,11 +367,7 @@ var ProbeTimesTool = &runtime.Tool{
 		},
 		Required:             []string{"at"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "done",
-	Decode:    decodeProbeTimes,
-	Build:     buildProbeTimes,
-	Texts:     textsProbeTimes,
+	}
 }
 
 // decodeProbeTimes decodes the arguments of probe_times.
@@ -401,7 +416,16 @@ var ProbeMapsTool = &runtime.Tool{
 	Description: "Maps of every value kind.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaProbeMaps,
+	ResultArm:   "done",
+	Decode:      decodeProbeMaps,
+	Build:       buildProbeMaps,
+	Texts:       textsProbeMaps,
+}
+
+// schemaProbeMaps is the input schema of probe_maps.
+func schemaProbeMaps() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "tags", Schema: &schema.Schema{
@@ -457,11 +481,7 @@ var ProbeMapsTool = &runtime.Tool{
 		},
 		Required:             []string{"levels"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "done",
-	Decode:    decodeProbeMaps,
-	Build:     buildProbeMaps,
-	Texts:     textsProbeMaps,
+	}
 }
 
 // decodeProbeMaps decodes the arguments of probe_maps.
@@ -507,7 +527,16 @@ var ProbeChoicesTool = &runtime.Tool{
 	Description: "Oneofs and deprecated fields. choices[]: at most one of text, number may be given. At most one of name, id, entry may be given. Exactly one of fast, careful must be given.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaProbeChoices,
+	ResultArm:   "done",
+	Decode:      decodeProbeChoices,
+	Build:       buildProbeChoices,
+	Texts:       textsProbeChoices,
+}
+
+// schemaProbeChoices is the input schema of probe_choices.
+func schemaProbeChoices() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Not: &schema.Schema{AnyOf: []*schema.Schema{
 			&schema.Schema{Required: []string{"name", "id"}},
@@ -564,11 +593,7 @@ var ProbeChoicesTool = &runtime.Tool{
 			&schema.Schema{Required: []string{"fast"}},
 			&schema.Schema{Required: []string{"careful"}},
 		},
-	},
-	ResultArm: "done",
-	Decode:    decodeProbeChoices,
-	Build:     buildProbeChoices,
-	Texts:     textsProbeChoices,
+	}
 }
 
 // decodeProbeChoices decodes the arguments of probe_choices.

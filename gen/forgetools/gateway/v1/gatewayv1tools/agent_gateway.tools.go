@@ -88,7 +88,18 @@ var ForgeGetIssueTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeGetIssue,
+	ResultArm:   "issue",
+	Group:       "issue",
+	Action:      "get",
+	Decode:      decodeForgeGetIssue,
+	Build:       buildForgeGetIssue,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetIssue is the input schema of forge_get_issue.
+func schemaForgeGetIssue() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -111,13 +122,7 @@ var ForgeGetIssueTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "issue_number"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "issue",
-	Group:     "issue",
-	Action:    "get",
-	Decode:    decodeForgeGetIssue,
-	Build:     buildForgeGetIssue,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeGetIssue decodes the arguments of forge_get_issue.
@@ -157,7 +162,18 @@ var ForgeGetPullRequestTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeGetPullRequest,
+	ResultArm:   "pull_request",
+	Group:       "pull_request",
+	Action:      "get",
+	Decode:      decodeForgeGetPullRequest,
+	Build:       buildForgeGetPullRequest,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetPullRequest is the input schema of forge_get_pull_request.
+func schemaForgeGetPullRequest() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -180,13 +196,7 @@ var ForgeGetPullRequestTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "pull_number"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "pull_request",
-	Group:     "pull_request",
-	Action:    "get",
-	Decode:    decodeForgeGetPullRequest,
-	Build:     buildForgeGetPullRequest,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeGetPullRequest decodes the arguments of forge_get_pull_request.
@@ -226,7 +236,18 @@ var ForgeListIssuesTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeListIssues,
+	ResultArm:   "issues",
+	Group:       "issue",
+	Action:      "list",
+	Decode:      decodeForgeListIssues,
+	Build:       buildForgeListIssues,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListIssues is the input schema of forge_list_issues.
+func schemaForgeListIssues() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -275,13 +296,7 @@ var ForgeListIssuesTool = &runtime.Tool{
 		},
 		Required:             []string{"repo"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "issues",
-	Group:     "issue",
-	Action:    "list",
-	Decode:    decodeForgeListIssues,
-	Build:     buildForgeListIssues,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeListIssues decodes the arguments of forge_list_issues.
@@ -325,7 +340,19 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeCommentOnIssue,
+	ResultArm:   "issue_comment",
+	Ack:         "Commented on issue #{number} in {repo}: {url}",
+	Group:       "issue",
+	Action:      "comment",
+	Decode:      decodeForgeCommentOnIssue,
+	Build:       buildForgeCommentOnIssue,
+	Texts:       textsForgeCommentOnIssue,
+}
+
+// schemaForgeCommentOnIssue is the input schema of forge_comment_on_issue.
+func schemaForgeCommentOnIssue() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -354,14 +381,7 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "issue_number", "body"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "issue_comment",
-	Ack:       "Commented on issue #{number} in {repo}: {url}",
-	Group:     "issue",
-	Action:    "comment",
-	Decode:    decodeForgeCommentOnIssue,
-	Build:     buildForgeCommentOnIssue,
-	Texts:     textsForgeCommentOnIssue,
+	}
 }
 
 // decodeForgeCommentOnIssue decodes the arguments of forge_comment_on_issue.
@@ -411,7 +431,20 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeCommentOnPullRequest,
+	ResultArm:   "pr_comment",
+	Ack:         "Commented on PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "comment",
+	Decode:      decodeForgeCommentOnPullRequest,
+	Build:       buildForgeCommentOnPullRequest,
+	Texts:       textsForgeCommentOnPullRequest,
+}
+
+// schemaForgeCommentOnPullRequest is the input schema of
+// forge_comment_on_pull_request.
+func schemaForgeCommentOnPullRequest() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -440,14 +473,7 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "pull_number", "body"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "pr_comment",
-	Ack:       "Commented on PR #{number} in {repo}: {url}",
-	Group:     "pull_request",
-	Action:    "comment",
-	Decode:    decodeForgeCommentOnPullRequest,
-	Build:     buildForgeCommentOnPullRequest,
-	Texts:     textsForgeCommentOnPullRequest,
+	}
 }
 
 // decodeForgeCommentOnPullRequest decodes the arguments of
@@ -498,7 +524,19 @@ var ForgeSubmitReviewTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeSubmitReview,
+	ResultArm:   "review",
+	Ack:         "Submitted {verdict} review on PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "review",
+	Decode:      decodeForgeSubmitReview,
+	Build:       buildForgeSubmitReview,
+	Texts:       textsForgeSubmitReview,
+}
+
+// schemaForgeSubmitReview is the input schema of forge_submit_review.
+func schemaForgeSubmitReview() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -565,14 +603,7 @@ var ForgeSubmitReviewTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "pull_number", "verdict"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "review",
-	Ack:       "Submitted {verdict} review on PR #{number} in {repo}: {url}",
-	Group:     "pull_request",
-	Action:    "review",
-	Decode:    decodeForgeSubmitReview,
-	Build:     buildForgeSubmitReview,
-	Texts:     textsForgeSubmitReview,
+	}
 }
 
 // decodeForgeSubmitReview decodes the arguments of forge_submit_review.
@@ -620,14 +651,28 @@ func textsForgeSubmitReview(m proto.Message) []runtime.Text {
 // ForgeCreateIssueTool is forge_create_issue, the create_issue arm of
 // ForgeCallRequest.
 var ForgeCreateIssueTool = &runtime.Tool{
-	Name:        "forge_create_issue",
-	Title:       "Create issue",
-	Description: "Open an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue. Never write an attribution header; the gateway stamps one.",
-	Approval:    runtime.ApprovalWrite,
-	ActionClass: "comms:external",
-	Risk:        runtime.RiskMedium,
-	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	Name:           "forge_create_issue",
+	Title:          "Create issue",
+	Description:    "Open an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue. Never write an attribution header; the gateway stamps one.",
+	Approval:       runtime.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           runtime.RiskMedium,
+	Hints:          runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema:    schemaForgeCreateIssue,
+	ResultArm:      "issue",
+	IdempotencyKey: true,
+	Ack:            "Created issue #{number} in {repo}: {url}",
+	ReplayAck:      "Issue #{number} in {repo} already created by an earlier attempt",
+	Group:          "issue",
+	Action:         "open",
+	Decode:         decodeForgeCreateIssue,
+	Build:          buildForgeCreateIssue,
+	Texts:          textsForgeCreateIssue,
+}
+
+// schemaForgeCreateIssue is the input schema of forge_create_issue.
+func schemaForgeCreateIssue() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -680,16 +725,7 @@ var ForgeCreateIssueTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "title"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm:      "issue",
-	IdempotencyKey: true,
-	Ack:            "Created issue #{number} in {repo}: {url}",
-	ReplayAck:      "Issue #{number} in {repo} already created by an earlier attempt",
-	Group:          "issue",
-	Action:         "open",
-	Decode:         decodeForgeCreateIssue,
-	Build:          buildForgeCreateIssue,
-	Texts:          textsForgeCreateIssue,
+	}
 }
 
 // decodeForgeCreateIssue decodes the arguments of forge_create_issue.
@@ -737,14 +773,29 @@ func textsForgeCreateIssue(m proto.Message) []runtime.Text {
 // ForgeCreatePullRequestTool is forge_create_pull_request, the
 // create_pull_request arm of ForgeCallRequest.
 var ForgeCreatePullRequestTool = &runtime.Tool{
-	Name:        "forge_create_pull_request",
-	Title:       "Create pull request",
-	Description: "Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one. Never write an attribution header; the gateway stamps one.",
-	Approval:    runtime.ApprovalWrite,
-	ActionClass: "comms:external",
-	Risk:        runtime.RiskMedium,
-	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	Name:           "forge_create_pull_request",
+	Title:          "Create pull request",
+	Description:    "Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one. Never write an attribution header; the gateway stamps one.",
+	Approval:       runtime.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           runtime.RiskMedium,
+	Hints:          runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema:    schemaForgeCreatePullRequest,
+	ResultArm:      "pull_request",
+	IdempotencyKey: true,
+	Ack:            "Opened PR #{number} in {repo}: {url}",
+	ReplayAck:      "PR #{number} in {repo} already created by an earlier attempt",
+	Group:          "pull_request",
+	Action:         "open",
+	Decode:         decodeForgeCreatePullRequest,
+	Build:          buildForgeCreatePullRequest,
+	Texts:          textsForgeCreatePullRequest,
+}
+
+// schemaForgeCreatePullRequest is the input schema of
+// forge_create_pull_request.
+func schemaForgeCreatePullRequest() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -784,16 +835,7 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "title", "head_ref"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm:      "pull_request",
-	IdempotencyKey: true,
-	Ack:            "Opened PR #{number} in {repo}: {url}",
-	ReplayAck:      "PR #{number} in {repo} already created by an earlier attempt",
-	Group:          "pull_request",
-	Action:         "open",
-	Decode:         decodeForgeCreatePullRequest,
-	Build:          buildForgeCreatePullRequest,
-	Texts:          textsForgeCreatePullRequest,
+	}
 }
 
 // decodeForgeCreatePullRequest decodes the arguments of
@@ -848,7 +890,19 @@ var ForgeSubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeSubscribe,
+	ResultArm:   "subscribed",
+	Ack:         "Subscribed to {kind} #{number} in {repo}: subscription {subscription_id}",
+	Group:       "subscription",
+	Action:      "subscribe",
+	Decode:      decodeForgeSubscribe,
+	Build:       buildForgeSubscribe,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeSubscribe is the input schema of forge_subscribe.
+func schemaForgeSubscribe() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -875,14 +929,7 @@ var ForgeSubscribeTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "kind", "number"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "subscribed",
-	Ack:       "Subscribed to {kind} #{number} in {repo}: subscription {subscription_id}",
-	Group:     "subscription",
-	Action:    "subscribe",
-	Decode:    decodeForgeSubscribe,
-	Build:     buildForgeSubscribe,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeSubscribe decodes the arguments of forge_subscribe.
@@ -923,7 +970,19 @@ var ForgeUnsubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeUnsubscribe,
+	ResultArm:   "unsubscribed",
+	Ack:         "Unsubscribed {subscription_id}",
+	Group:       "subscription",
+	Action:      "unsubscribe",
+	Decode:      decodeForgeUnsubscribe,
+	Build:       buildForgeUnsubscribe,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeUnsubscribe is the input schema of forge_unsubscribe.
+func schemaForgeUnsubscribe() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "subscription_id", Schema: &schema.Schema{
@@ -943,14 +1002,7 @@ var ForgeUnsubscribeTool = &runtime.Tool{
 		},
 		Required:             []string{"subscription_id"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "unsubscribed",
-	Ack:       "Unsubscribed {subscription_id}",
-	Group:     "subscription",
-	Action:    "unsubscribe",
-	Decode:    decodeForgeUnsubscribe,
-	Build:     buildForgeUnsubscribe,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeUnsubscribe decodes the arguments of forge_unsubscribe.
@@ -988,7 +1040,18 @@ var ForgeGetRepoTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeGetRepo,
+	ResultArm:   "repository",
+	Group:       "repo",
+	Action:      "get_repo",
+	Decode:      decodeForgeGetRepo,
+	Build:       buildForgeGetRepo,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetRepo is the input schema of forge_get_repo.
+func schemaForgeGetRepo() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1006,13 +1069,7 @@ var ForgeGetRepoTool = &runtime.Tool{
 		},
 		Required:             []string{"repo"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "repository",
-	Group:     "repo",
-	Action:    "get_repo",
-	Decode:    decodeForgeGetRepo,
-	Build:     buildForgeGetRepo,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeGetRepo decodes the arguments of forge_get_repo.
@@ -1050,7 +1107,18 @@ var ForgeReadFileTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeReadFile,
+	ResultArm:   "file",
+	Group:       "repo",
+	Action:      "read_file",
+	Decode:      decodeForgeReadFile,
+	Build:       buildForgeReadFile,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeReadFile is the input schema of forge_read_file.
+func schemaForgeReadFile() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1077,13 +1145,7 @@ var ForgeReadFileTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "path"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "file",
-	Group:     "repo",
-	Action:    "read_file",
-	Decode:    decodeForgeReadFile,
-	Build:     buildForgeReadFile,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeReadFile decodes the arguments of forge_read_file.
@@ -1123,7 +1185,18 @@ var ForgeListDirTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeListDir,
+	ResultArm:   "dir",
+	Group:       "repo",
+	Action:      "list_dir",
+	Decode:      decodeForgeListDir,
+	Build:       buildForgeListDir,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListDir is the input schema of forge_list_dir.
+func schemaForgeListDir() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1155,13 +1228,7 @@ var ForgeListDirTool = &runtime.Tool{
 		},
 		Required:             []string{"repo"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "dir",
-	Group:     "repo",
-	Action:    "list_dir",
-	Decode:    decodeForgeListDir,
-	Build:     buildForgeListDir,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeListDir decodes the arguments of forge_list_dir.
@@ -1203,7 +1270,18 @@ var ForgeListPullRequestsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeListPullRequests,
+	ResultArm:   "pull_requests",
+	Group:       "pull_request",
+	Action:      "list",
+	Decode:      decodeForgeListPullRequests,
+	Build:       buildForgeListPullRequests,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListPullRequests is the input schema of forge_list_pull_requests.
+func schemaForgeListPullRequests() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1240,13 +1318,7 @@ var ForgeListPullRequestsTool = &runtime.Tool{
 		},
 		Required:             []string{"repo"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "pull_requests",
-	Group:     "pull_request",
-	Action:    "list",
-	Decode:    decodeForgeListPullRequests,
-	Build:     buildForgeListPullRequests,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeListPullRequests decodes the arguments of
@@ -1290,7 +1362,18 @@ var ForgeListCiRunsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeListCiRuns,
+	ResultArm:   "ci_runs",
+	Group:       "ci",
+	Action:      "list_runs",
+	Decode:      decodeForgeListCiRuns,
+	Build:       buildForgeListCiRuns,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListCiRuns is the input schema of forge_list_ci_runs.
+func schemaForgeListCiRuns() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1323,13 +1406,7 @@ var ForgeListCiRunsTool = &runtime.Tool{
 		},
 		Required:             []string{"repo"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "ci_runs",
-	Group:     "ci",
-	Action:    "list_runs",
-	Decode:    decodeForgeListCiRuns,
-	Build:     buildForgeListCiRuns,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeListCiRuns decodes the arguments of forge_list_ci_runs.
@@ -1371,7 +1448,18 @@ var ForgeGetCiRunTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeGetCiRun,
+	ResultArm:   "ci_run",
+	Group:       "ci",
+	Action:      "get_run",
+	Decode:      decodeForgeGetCiRun,
+	Build:       buildForgeGetCiRun,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetCiRun is the input schema of forge_get_ci_run.
+func schemaForgeGetCiRun() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1394,13 +1482,7 @@ var ForgeGetCiRunTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "run_id"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "ci_run",
-	Group:     "ci",
-	Action:    "get_run",
-	Decode:    decodeForgeGetCiRun,
-	Build:     buildForgeGetCiRun,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeGetCiRun decodes the arguments of forge_get_ci_run.
@@ -1440,7 +1522,19 @@ var ForgeUpdateIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeUpdateIssue,
+	ResultArm:   "issue",
+	Ack:         "Updated issue #{number} in {repo}: {url}",
+	Group:       "issue",
+	Action:      "update",
+	Decode:      decodeForgeUpdateIssue,
+	Build:       buildForgeUpdateIssue,
+	Texts:       textsForgeUpdateIssue,
+}
+
+// schemaForgeUpdateIssue is the input schema of forge_update_issue.
+func schemaForgeUpdateIssue() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1501,14 +1595,7 @@ var ForgeUpdateIssueTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "issue_number"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "issue",
-	Ack:       "Updated issue #{number} in {repo}: {url}",
-	Group:     "issue",
-	Action:    "update",
-	Decode:    decodeForgeUpdateIssue,
-	Build:     buildForgeUpdateIssue,
-	Texts:     textsForgeUpdateIssue,
+	}
 }
 
 // decodeForgeUpdateIssue decodes the arguments of forge_update_issue.
@@ -1568,7 +1655,19 @@ var ForgeCreateBranchTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeCreateBranch,
+	ResultArm:   "branch",
+	Ack:         "Created branch {branch} in {repo} at {sha}",
+	Group:       "push",
+	Action:      "create_branch",
+	Decode:      decodeForgeCreateBranch,
+	Build:       buildForgeCreateBranch,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeCreateBranch is the input schema of forge_create_branch.
+func schemaForgeCreateBranch() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1595,14 +1694,7 @@ var ForgeCreateBranchTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "branch"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "branch",
-	Ack:       "Created branch {branch} in {repo} at {sha}",
-	Group:     "push",
-	Action:    "create_branch",
-	Decode:    decodeForgeCreateBranch,
-	Build:     buildForgeCreateBranch,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeCreateBranch decodes the arguments of forge_create_branch.
@@ -1643,7 +1735,19 @@ var ForgeWriteFileTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeWriteFile,
+	ResultArm:   "file_commit",
+	Ack:         "Committed {path} to {branch} in {repo}: {commit_sha}",
+	Group:       "push",
+	Action:      "write_file",
+	Decode:      decodeForgeWriteFile,
+	Build:       buildForgeWriteFile,
+	Texts:       textsForgeWriteFile,
+}
+
+// schemaForgeWriteFile is the input schema of forge_write_file.
+func schemaForgeWriteFile() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1687,14 +1791,7 @@ var ForgeWriteFileTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "branch", "path", "message"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "file_commit",
-	Ack:       "Committed {path} to {branch} in {repo}: {commit_sha}",
-	Group:     "push",
-	Action:    "write_file",
-	Decode:    decodeForgeWriteFile,
-	Build:     buildForgeWriteFile,
-	Texts:     textsForgeWriteFile,
+	}
 }
 
 // decodeForgeWriteFile decodes the arguments of forge_write_file.
@@ -1747,7 +1844,19 @@ var ForgeMergePullRequestTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeMergePullRequest,
+	ResultArm:   "merge",
+	Ack:         "Merged PR #{number} in {repo} ({method}): {sha}",
+	Group:       "pull_request",
+	Action:      "merge",
+	Decode:      decodeForgeMergePullRequest,
+	Build:       buildForgeMergePullRequest,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeMergePullRequest is the input schema of forge_merge_pull_request.
+func schemaForgeMergePullRequest() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1780,14 +1889,7 @@ var ForgeMergePullRequestTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "pull_number", "expected_head_sha"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "merge",
-	Ack:       "Merged PR #{number} in {repo} ({method}): {sha}",
-	Group:     "pull_request",
-	Action:    "merge",
-	Decode:    decodeForgeMergePullRequest,
-	Build:     buildForgeMergePullRequest,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeMergePullRequest decodes the arguments of
@@ -1830,7 +1932,19 @@ var ForgeTriggerCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeTriggerCi,
+	ResultArm:   "ci_triggered",
+	Ack:         "Triggered {workflow} on {ref} in {repo}",
+	Group:       "ci",
+	Action:      "trigger",
+	Decode:      decodeForgeTriggerCi,
+	Build:       buildForgeTriggerCi,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeTriggerCi is the input schema of forge_trigger_ci.
+func schemaForgeTriggerCi() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1879,14 +1993,7 @@ var ForgeTriggerCiTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "workflow", "ref"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "ci_triggered",
-	Ack:       "Triggered {workflow} on {ref} in {repo}",
-	Group:     "ci",
-	Action:    "trigger",
-	Decode:    decodeForgeTriggerCi,
-	Build:     buildForgeTriggerCi,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeTriggerCi decodes the arguments of forge_trigger_ci.
@@ -1927,7 +2034,19 @@ var ForgeRerunCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeRerunCi,
+	ResultArm:   "ci_run",
+	Ack:         "Re-running run {run_id} in {repo}: {url}",
+	Group:       "ci",
+	Action:      "rerun",
+	Decode:      decodeForgeRerunCi,
+	Build:       buildForgeRerunCi,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeRerunCi is the input schema of forge_rerun_ci.
+func schemaForgeRerunCi() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "repo", Schema: &schema.Schema{
@@ -1954,14 +2073,7 @@ var ForgeRerunCiTool = &runtime.Tool{
 		},
 		Required:             []string{"repo", "run_id"},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "ci_run",
-	Ack:       "Re-running run {run_id} in {repo}: {url}",
-	Group:     "ci",
-	Action:    "rerun",
-	Decode:    decodeForgeRerunCi,
-	Build:     buildForgeRerunCi,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeRerunCi decodes the arguments of forge_rerun_ci.
@@ -2002,7 +2114,18 @@ var ForgeGetEventsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: &schema.Schema{
+	InputSchema: schemaForgeGetEvents,
+	ResultArm:   "events",
+	Group:       "subscription",
+	Action:      "get_events",
+	Decode:      decodeForgeGetEvents,
+	Build:       buildForgeGetEvents,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetEvents is the input schema of forge_get_events.
+func schemaForgeGetEvents() *schema.Schema {
+	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Properties: schema.Properties{
 			{Name: "subscription_id", Schema: &schema.Schema{
@@ -2038,13 +2161,7 @@ var ForgeGetEventsTool = &runtime.Tool{
 			}},
 		},
 		AdditionalProperties: schema.False,
-	},
-	ResultArm: "events",
-	Group:     "subscription",
-	Action:    "get_events",
-	Decode:    decodeForgeGetEvents,
-	Build:     buildForgeGetEvents,
-	Texts:     forgeNoTexts,
+	}
 }
 
 // decodeForgeGetEvents decodes the arguments of forge_get_events.
