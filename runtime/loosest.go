@@ -24,14 +24,15 @@ var (
 // variant lacks is left out (accepting more), because the action's own
 // decoder and validator hold the call to that action's exact rules. The
 // description is the first variant's that has one: a parameter is
-// described once. The result shares nothing with the variants.
+// described once. The result may share parts of the variants: they are new
+// values (Tool.InputSchema), used for this union only.
 //
 // It walks the keywords as Schema's fields, so a keyword added to Schema
 // is unioned by the same rule without a case here.
 func loosest(variants []*schema.Schema) *schema.Schema {
 	out := &schema.Schema{}
 	if len(variants) == 1 {
-		return variants[0].Clone()
+		return variants[0]
 	}
 	ov := reflect.ValueOf(out).Elem()
 	for i := range ov.NumField() {
@@ -61,7 +62,7 @@ func loosest(variants []*schema.Schema) *schema.Schema {
 			ov.Field(i).Set(extreme(vals, func(a, b float64) bool { return a > b }))
 		}
 	}
-	return out.Clone()
+	return out
 }
 
 // allEqual: every value marshals to the same JSON.

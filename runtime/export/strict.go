@@ -33,16 +33,16 @@ var strictFormats = map[string]bool{
 //     unsupported format, ...) are dropped and their meaning is appended to
 //     the description, e.g. "(1-200 characters)".
 //
-// The root must be an object schema.
+// The root must be an object schema. Strict rewrites s in place: give it
+// a new value (Tool.InputSchema returns one per call).
 func Strict(s *schema.Schema) (json.RawMessage, error) {
 	if s == nil || !s.Type.Is("object") {
 		return nil, errors.New("strict mode needs an object schema at the root")
 	}
-	root := s.Clone()
-	if err := strictify(root); err != nil {
+	if err := strictify(s); err != nil {
 		return nil, err
 	}
-	return json.Marshal(root)
+	return json.Marshal(s)
 }
 
 // ErrNotStrict is the error of Strict for a schema strict mode cannot
