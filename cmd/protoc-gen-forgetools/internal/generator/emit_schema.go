@@ -29,6 +29,12 @@ func (e *emitter) schema(t *tool) {
 // the order they are marshalled, so the value reads like the proto it
 // came from and marshals to the bytes the generator's own schema does.
 func schemaCode(s *schema) jen.Code {
+	return jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaValues(s))
+}
+
+// schemaValues is the braces of s's composite literal, which a list of
+// schemas writes without the type (as gofmt -s would).
+func schemaValues(s *schema) *jen.Statement {
 	var kw []jen.Code
 	add := func(name string, v jen.Code) { kw = append(kw, field(name, v)) }
 	if len(s.Type) > 0 {
@@ -114,7 +120,7 @@ func schemaCode(s *schema) jen.Code {
 		if l.list != nil {
 			items := make([]jen.Code, len(l.list))
 			for i, sub := range l.list {
-				items[i] = schemaCode(sub)
+				items[i] = schemaValues(sub)
 			}
 			add(l.name, jen.Index().Op("*").Qual(schemaPkg, "Schema").Add(lines(items...)))
 		}
@@ -123,9 +129,9 @@ func schemaCode(s *schema) jen.Code {
 		add("Examples", valuesCode(s.Examples))
 	}
 	if len(kw) <= 1 {
-		return jen.Op("&").Qual(schemaPkg, "Schema").Values(kw...)
+		return jen.Values(kw...)
 	}
-	return jen.Op("&").Qual(schemaPkg, "Schema").Add(lines(kw...))
+	return lines(kw...)
 }
 
 func uintField(add func(string, jen.Code), name string, v *uint64) {

@@ -108,8 +108,8 @@ func schemaProbeNumbers() *schema.Schema {
 			{Name: "batch", Schema: &schema.Schema{
 				Type: schema.Types{"integer"},
 				AnyOf: []*schema.Schema{
-					&schema.Schema{Const: json.Number("0")},
-					&schema.Schema{
+					{Const: json.Number("0")},
+					{
 						Minimum: "5",
 						Maximum: "50",
 					},
@@ -193,8 +193,8 @@ func schemaProbeStrings() *schema.Schema {
 				Type:    schema.Types{"string"},
 				Pattern: `^PR-`,
 				AllOf: []*schema.Schema{
-					&schema.Schema{Pattern: `!$`},
-					&schema.Schema{Pattern: `\+`},
+					{Pattern: `!$`},
+					{Pattern: `\+`},
 				},
 			}},
 			{Name: "note", Schema: &schema.Schema{
@@ -218,8 +218,8 @@ func schemaProbeStrings() *schema.Schema {
 			{Name: "addr", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				AnyOf: []*schema.Schema{
-					&schema.Schema{Format: "ipv4"},
-					&schema.Schema{Format: "ipv6"},
+					{Format: "ipv4"},
+					{Format: "ipv6"},
 				},
 			}},
 			{Name: "ref", Schema: &schema.Schema{
@@ -252,8 +252,8 @@ func schemaProbeStrings() *schema.Schema {
 			{Name: "nick", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				AnyOf: []*schema.Schema{
-					&schema.Schema{MaxLength: schema.Uint(0)},
-					&schema.Schema{MinLength: schema.Uint(3)},
+					{MaxLength: schema.Uint(0)},
+					{MinLength: schema.Uint(3)},
 				},
 			}},
 			{Name: "label", Schema: &schema.Schema{
@@ -263,8 +263,8 @@ func schemaProbeStrings() *schema.Schema {
 			{Name: "memo", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				AnyOf: []*schema.Schema{
-					&schema.Schema{MaxLength: schema.Uint(0)},
-					&schema.Schema{MinLength: schema.Uint(1)},
+					{MaxLength: schema.Uint(0)},
+					{MinLength: schema.Uint(1)},
 				},
 			}},
 		},
@@ -539,9 +539,9 @@ func schemaProbeChoices() *schema.Schema {
 	return &schema.Schema{
 		Type: schema.Types{"object"},
 		Not: &schema.Schema{AnyOf: []*schema.Schema{
-			&schema.Schema{Required: []string{"name", "id"}},
-			&schema.Schema{Required: []string{"name", "entry"}},
-			&schema.Schema{Required: []string{"id", "entry"}},
+			{Required: []string{"name", "id"}},
+			{Required: []string{"name", "entry"}},
+			{Required: []string{"id", "entry"}},
 		}},
 		Properties: schema.Properties{
 			{Name: "name", Schema: &schema.Schema{
@@ -590,8 +590,8 @@ func schemaProbeChoices() *schema.Schema {
 		},
 		AdditionalProperties: schema.False,
 		OneOf: []*schema.Schema{
-			&schema.Schema{Required: []string{"fast"}},
-			&schema.Schema{Required: []string{"careful"}},
+			{Required: []string{"fast"}},
+			{Required: []string{"careful"}},
 		},
 	}
 }

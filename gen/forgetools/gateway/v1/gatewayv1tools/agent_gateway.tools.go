@@ -2132,8 +2132,8 @@ func schemaForgeGetEvents() *schema.Schema {
 				Type:        schema.Types{"string"},
 				Description: "Only this subscription; omitted = all of yours.",
 				AnyOf: []*schema.Schema{
-					&schema.Schema{MaxLength: schema.Uint(0)},
-					&schema.Schema{
+					{MaxLength: schema.Uint(0)},
+					{
 						MaxLength: schema.Uint(200),
 						Pattern:   `[^\t-\r\x85\p{Z}]`,
 					},
