@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -131,35 +131,13 @@ func (n *narrowing) applies(g Guidance) bool {
 // tool returns t narrowed: its schema rewritten and its decoder checking
 // the selector against what the schema still offers.
 func (n *narrowing) tool(t *Tool) (*Tool, error) {
-	schema, err := objectSchema(t)
+	s, err := objectSchema(t)
 	if err != nil {
 		return nil, err
 	}
-	props := schema.Obj("properties")
-	for _, p := range n.dropped {
-		props.Del(p)
-	}
-	for _, f := range n.offered {
-		prop := props.Obj(f.param)
-		if prop == nil {
-			continue
-		}
-		enum := make([]any, len(f.allowed))
-		for i, v := range f.allowed {
-			enum[i] = v
-		}
-		prop.Set("enum", enum)
-		if f.def != "" {
-			prop.Set("default", f.def)
-		}
-	}
-	raw, err := json.MarshalIndent(schema, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.Name, err)
-	}
 	nt := *t
-	nt.InputSchema = string(raw)
-	decode, names := t.Decode, slices.Clone(props.Keys)
+	nt.InputSchema = func() *schema.Schema { return n.schema(t.InputSchema()) }
+	decode, names := t.Decode, n.schema(s).Properties.Names()
 	nt.Decode = func(data []byte) (Args, error) {
 		// The generated decoder still knows the dropped parameters and
 		// every value: refuse what the schema no longer offers, naming
@@ -178,6 +156,31 @@ func (n *narrowing) tool(t *Tool) (*Tool, error) {
 		return a, nil
 	}
 	return &nt, nil
+}
+
+// schema rewrites s, a new value of a tool's schema, for the forges: the
+// dropped selector parameters removed, the offered ones listing only the
+// values served.
+func (n *narrowing) schema(s *schema.Schema) *schema.Schema {
+	s.Properties = slices.DeleteFunc(s.Properties, func(p schema.Property) bool { return slices.Contains(n.dropped, p.Name) })
+	for _, f := range n.offered {
+		prop := s.Properties.Get(f.param)
+		if prop == nil {
+			continue
+		}
+		if prop.Enum == nil {
+			prop.AddedLast("enum")
+		}
+		prop.Enum = make([]any, len(f.allowed))
+		for i, v := range f.allowed {
+			prop.Enum[i] = v
+		}
+		if f.def != "" {
+			prop.Default = f.def
+			prop.AddedLast("default")
+		}
+	}
+	return s
 }
 
 // check refuses a selector value the narrowed schema does not list, in

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/forgetools/forgetools/runtime/args"
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // actionParam is the parameter a grouped tool dispatches on; the plugin
@@ -43,68 +43,61 @@ func newGroup(table *Table, g Group, members []*Tool) (*group, error) {
 	for i, m := range members {
 		gr.values[m.Action] = int32(i)
 	}
-	var (
-		order    []string
-		variants = map[string][]*jsonobj.Object{}
-		required [][]string
-	)
-	for _, m := range members {
-		schema, err := objectSchema(m)
-		if err != nil {
-			return nil, err
-		}
-		props := schema.Obj("properties")
-		for _, name := range props.Keys {
-			if _, seen := variants[name]; !seen {
-				order = append(order, name)
-			}
-			variants[name] = append(variants[name], props.Obj(name))
-		}
-		required = append(required, schema.Strings("required"))
-	}
-	common := slices.Clone(required[0])
-	for _, r := range required[1:] {
-		common = slices.DeleteFunc(common, func(p string) bool { return !slices.Contains(r, p) })
-	}
-
-	props := jsonobj.New()
-	names := make([]any, len(members))
-	for i, m := range members {
-		names[i] = m.Action
-	}
-	action := jsonobj.New()
-	action.Set("type", "string")
-	action.Set("enum", names)
-	props.Set(actionParam, action)
-	for _, name := range order {
-		p := loosest(variants[name])
-		relax(p)
-		props.Set(name, p)
-		gr.params = append(gr.params, name)
-	}
-	schema := jsonobj.New()
-	schema.Set("type", "object")
-	schema.Set("properties", props)
-	req := []any{actionParam}
-	for _, p := range common {
-		req = append(req, p)
-	}
-	schema.Set("required", req)
-	schema.Set("additionalProperties", false)
-	text, err := json.MarshalIndent(schema, "", "  ")
+	input, required, common, err := compose(members)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", table.GroupTool(g.Name), err)
+		return nil, err
 	}
-
+	gr.params = input.Properties.Names()
 	gr.tool = &Tool{
 		Name:        table.GroupTool(g.Name),
 		Title:       g.Title,
 		Description: groupDescription(g, members, required, common),
-		InputSchema: string(text),
+		InputSchema: func() *schema.Schema { s, _, _, _ := compose(members); return s },
 		Group:       g.Name,
 	}
 	gr.strictest()
 	return gr, nil
+}
+
+// compose is the grouped tool's input schema, from new values of its
+// members' schemas; and what each member requires, and what all do.
+func compose(members []*Tool) (input *schema.Schema, required [][]string, common []string, err error) {
+	var order []string
+	variants := map[string][]*schema.Schema{}
+	for _, m := range members {
+		s, err := objectSchema(m)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		for _, p := range s.Properties {
+			if _, seen := variants[p.Name]; !seen {
+				order = append(order, p.Name)
+			}
+			variants[p.Name] = append(variants[p.Name], p.Schema)
+		}
+		required = append(required, s.Required)
+	}
+	common = slices.Clone(required[0])
+	for _, r := range required[1:] {
+		common = slices.DeleteFunc(common, func(p string) bool { return !slices.Contains(r, p) })
+	}
+	names := make([]any, len(members))
+	for i, m := range members {
+		names[i] = m.Action
+	}
+	props := schema.Properties{{Name: actionParam, Schema: &schema.Schema{Type: schema.Types{"string"}, Enum: names}}}
+	for _, name := range order {
+		p := loosest(variants[name])
+		relax(p)
+		props = append(props, schema.Property{Name: name, Schema: p})
+	}
+	input = &schema.Schema{
+		Type:                 schema.Types{"object"},
+		Properties:           props,
+		Required:             append([]string{actionParam}, common...),
+		AdditionalProperties: schema.False,
+	}
+	return input, required, common, nil
 }
 
 // strictest gives the grouped tool the strictest approval and risk of its
@@ -192,15 +185,17 @@ func sentences(text string) []string {
 	return out
 }
 
-// objectSchema parses a tool's input schema, which must be an object
-// schema with properties.
-func objectSchema(t *Tool) (*jsonobj.Object, error) {
-	doc, err := jsonobj.Parse([]byte(t.InputSchema))
-	schema, ok := doc.(*jsonobj.Object)
-	if err != nil || !ok || schema.Obj("properties") == nil {
+// objectSchema is a new value of a tool's input schema, which must be an
+// object schema with properties.
+func objectSchema(t *Tool) (*schema.Schema, error) {
+	var s *schema.Schema
+	if t.InputSchema != nil {
+		s = t.InputSchema()
+	}
+	if s == nil || s.Properties == nil {
 		return nil, fmt.Errorf("%s: the input schema is not an object schema", t.Name)
 	}
-	return schema, nil
+	return s, nil
 }
 
 // resolve reads a grouped call's action and returns its tool and the

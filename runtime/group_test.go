@@ -12,6 +12,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/schema/schematest"
 )
 
 // fenceNonce is the random part of a fence marker, minted per render.
@@ -51,7 +52,7 @@ type schemaOf struct {
 func schema(t *testing.T, tool *runtime.Tool) schemaOf {
 	t.Helper()
 	var s schemaOf
-	if err := json.Unmarshal([]byte(tool.InputSchema), &s); err != nil {
+	if err := json.Unmarshal(tool.InputSchema().JSON(), &s); err != nil {
 		t.Fatalf("%s: %v", tool.Name, err)
 	}
 	return s
@@ -100,8 +101,8 @@ func TestGroupedTools(t *testing.T) {
 		t.Errorf("forge_repo description names a flat tool:\n%s", repo.Description)
 	}
 	sub, _ := ts.Lookup("forge_subscription")
-	if strings.Contains(sub.InputSchema, "forge_subscribe ") || !strings.Contains(sub.InputSchema, "action subscribe") {
-		t.Errorf("forge_subscription schema names a flat tool:\n%s", sub.InputSchema)
+	if strings.Contains(sub.InputSchema().String(), "forge_subscribe ") || !strings.Contains(sub.InputSchema().String(), "action subscribe") {
+		t.Errorf("forge_subscription schema names a flat tool:\n%s", sub.InputSchema())
 	}
 }
 
@@ -250,7 +251,7 @@ func TestGroupedWithoutGroups(t *testing.T) {
 		t.Errorf("grouped shape of a table without groups = %v", got)
 	}
 	// A tool naming a group the table lacks is a table bug, refused.
-	table.Tools[0] = &runtime.Tool{Name: "x", Group: "ghost", Action: "get", InputSchema: `{"type":"object","properties":{}}`}
+	table.Tools[0] = &runtime.Tool{Name: "x", Group: "ghost", Action: "get", InputSchema: schematest.Func(`{"type":"object","properties":{}}`)}
 	if _, err := runtime.NewToolset(table, runtime.NewBroker(nil), runtime.WithShape(runtime.ShapeGrouped)); err == nil || !strings.Contains(err.Error(), `group "ghost"`) {
 		t.Errorf("undefined group: %v", err)
 	}
@@ -294,7 +295,7 @@ func TestAliases(t *testing.T) {
 	}
 	all := listed.Tools()
 	i := slices.Index(toolNames(all), "forge_get_issue")
-	if i < 0 || !strings.HasPrefix(all[i].Description, "Old name of forge_read_issue") || all[i].InputSchema != renamed.InputSchema {
+	if i < 0 || !strings.HasPrefix(all[i].Description, "Old name of forge_read_issue") || all[i].InputSchema().String() != renamed.InputSchema().String() {
 		t.Errorf("WithAliases lists %v", toolNames(all))
 	}
 	// The grouped shape runs an action by its flat name and by its old

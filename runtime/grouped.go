@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // This file is a toolset in the grouped shape; group.go is one group.
@@ -83,12 +85,19 @@ func (t *Toolset) renameMentions() {
 	slices.Sort(flat) // the same pattern every run (t.groups is a map)
 	t.mentions = regexp.MustCompile(`\b(` + strings.Join(flat, "|") + `)\b`)
 	for i, tool := range t.tools {
-		desc, schema := t.rename(tool.Description, tool.Group), t.rename(tool.InputSchema, tool.Group)
-		if desc == tool.Description && schema == tool.InputSchema {
+		desc, mentioned := t.rename(tool.Description, tool.Group), t.mentioned(tool)
+		if desc == tool.Description && !mentioned {
 			continue
 		}
 		c := *tool // the table's tools are shared: never edit one in place
-		c.Description, c.InputSchema = desc, schema
+		c.Description = desc
+		if mentioned {
+			c.InputSchema = func() *schema.Schema {
+				s := tool.InputSchema()
+				s.Walk(func(sub *schema.Schema) { sub.Description = t.rename(sub.Description, tool.Group) })
+				return s
+			}
+		}
 		t.tools[i] = &c
 		if t.byName[c.Name] == tool {
 			t.byName[c.Name] = &c
@@ -97,6 +106,14 @@ func (t *Toolset) renameMentions() {
 			g.tool = &c
 		}
 	}
+}
+
+// mentioned reports whether a description in tool's schema names a flat
+// tool that rename rewrites.
+func (t *Toolset) mentioned(tool *Tool) bool {
+	found := false
+	tool.InputSchema().Walk(func(sub *schema.Schema) { found = found || t.rename(sub.Description, tool.Group) != sub.Description })
+	return found
 }
 
 // rename rewrites the flat names in text read inside group in ("" for

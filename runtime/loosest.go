@@ -3,16 +3,18 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"slices"
+	"strconv"
 
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // Bound keywords a union widens rather than drops: the smallest lower
-// bound and the largest upper bound of the variants.
+// bound and the largest upper bound of the variants (Schema field names).
 var (
-	lowerBounds = []string{"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties"}
-	upperBounds = []string{"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties"}
+	lowerBounds = []string{"Minimum", "ExclusiveMinimum", "MinLength", "MinItems", "MinProperties"}
+	upperBounds = []string{"Maximum", "ExclusiveMaximum", "MaxLength", "MaxItems", "MaxProperties"}
 )
 
 // loosest is one parameter's schema for a grouped tool whose actions
@@ -22,109 +24,93 @@ var (
 // variant lacks is left out (accepting more), because the action's own
 // decoder and validator hold the call to that action's exact rules. The
 // description is the first variant's that has one: a parameter is
-// described once.
-func loosest(variants []*jsonobj.Object) *jsonobj.Object {
+// described once. The result may share parts of the variants: they are new
+// values (Tool.InputSchema), used for this union only.
+//
+// It walks the keywords as Schema's fields, so a keyword added to Schema
+// is unioned by the same rule without a case here.
+func loosest(variants []*schema.Schema) *schema.Schema {
+	out := &schema.Schema{}
 	if len(variants) == 1 {
 		return variants[0]
 	}
-	out := jsonobj.New()
-	var keys []string
-	for _, v := range variants {
-		for _, k := range v.Keys {
-			if !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
-		}
-	}
-	for _, k := range keys {
-		if k == "description" {
-			for _, v := range variants {
-				if d := v.Str(k); d != "" {
-					out.Set(k, d)
-					break
-				}
-			}
+	ov := reflect.ValueOf(out).Elem()
+	for i := range ov.NumField() {
+		f := ov.Type().Field(i)
+		if !f.IsExported() {
 			continue
 		}
-		vals := make([]any, 0, len(variants))
+		var vals []reflect.Value
 		for _, v := range variants {
-			if val, ok := v.Get(k); ok {
-				vals = append(vals, val)
+			if fv := reflect.ValueOf(v).Elem().Field(i); !fv.IsZero() {
+				vals = append(vals, fv)
 			}
-		}
-		if len(vals) < len(variants) {
-			continue
 		}
 		switch {
+		case f.Name == "Description":
+			if len(vals) > 0 {
+				out.Description = vals[0].String()
+			}
+		case len(vals) < len(variants):
 		case allEqual(vals):
-			out.Set(k, vals[0])
-		case k == "enum":
-			if joined, ok := joinEnums(vals); ok {
-				out.Set(k, joined)
-			}
-		case slices.Contains(lowerBounds, k):
-			if n, ok := extreme(vals, func(a, b float64) bool { return a < b }); ok {
-				out.Set(k, n)
-			}
-		case slices.Contains(upperBounds, k):
-			if n, ok := extreme(vals, func(a, b float64) bool { return a > b }); ok {
-				out.Set(k, n)
-			}
+			ov.Field(i).Set(vals[0])
+		case f.Name == "Enum":
+			out.Enum = joinEnums(vals)
+		case slices.Contains(lowerBounds, f.Name):
+			ov.Field(i).Set(extreme(vals, func(a, b float64) bool { return a < b }))
+		case slices.Contains(upperBounds, f.Name):
+			ov.Field(i).Set(extreme(vals, func(a, b float64) bool { return a > b }))
 		}
 	}
 	return out
 }
 
-func allEqual(vals []any) bool {
-	first, err := json.Marshal(vals[0])
-	if err != nil {
-		return false
-	}
+// allEqual: every value marshals to the same JSON.
+func allEqual(vals []reflect.Value) bool {
+	first := jsonOf(vals[0].Interface())
 	for _, v := range vals[1:] {
-		b, err := json.Marshal(v)
-		if err != nil || !bytes.Equal(first, b) {
+		if !bytes.Equal(first, jsonOf(v.Interface())) {
 			return false
 		}
 	}
 	return true
 }
 
+func jsonOf(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
 // joinEnums is every value of the enums, in first-seen order.
-func joinEnums(vals []any) ([]any, bool) {
+func joinEnums(vals []reflect.Value) []any {
 	var out []any
 	for _, v := range vals {
-		list, ok := v.([]any)
-		if !ok {
-			return nil, false
-		}
-		for _, e := range list {
-			if !slices.ContainsFunc(out, func(o any) bool { return allEqual([]any{o, e}) }) {
+		for _, e := range v.Interface().([]any) {
+			if !slices.ContainsFunc(out, func(o any) bool { return bytes.Equal(jsonOf(o), jsonOf(e)) }) {
 				out = append(out, e)
 			}
 		}
 	}
-	return out, true
+	return out
 }
 
-// extreme is the value of vals that wins under better; false if one is not
-// a number.
-func extreme(vals []any, better func(a, b float64) bool) (json.Number, bool) {
-	var best json.Number
+// extreme is the value of vals (numbers or sizes) that wins under better.
+func extreme(vals []reflect.Value, better func(a, b float64) bool) reflect.Value {
+	var best reflect.Value
 	var bestF float64
 	for i, v := range vals {
-		n, ok := v.(json.Number)
-		if !ok {
-			return "", false
-		}
-		f, err := n.Float64()
-		if err != nil {
-			return "", false
+		var f float64
+		switch n := v.Interface().(type) {
+		case json.Number:
+			f, _ = strconv.ParseFloat(string(n), 64)
+		case *uint64:
+			f = float64(*n)
 		}
 		if i == 0 || better(f, bestF) {
-			best, bestF = n, f
+			best, bestF = v, f
 		}
 	}
-	return best, true
+	return best
 }
 
 // capKeywords are the limits a grouped schema leaves to its actions:
@@ -132,40 +118,35 @@ func extreme(vals []any, better func(a, b float64) bool) (json.Number, bool) {
 // model's choice of arguments, and stating them once per parameter per
 // group would cost more than the grouping saves. The action's validator
 // still enforces each, in the words the flat tool's call gets.
-var capKeywords = []string{"pattern", "maxLength", "maxItems", "maxProperties"}
+func dropCaps(s *schema.Schema) {
+	s.Pattern, s.MaxLength, s.MaxItems, s.MaxProperties = "", nil, nil, nil
+}
 
 // typeLimits are integer bounds that only restate a proto type's range
 // (int32, uint32, the JSON-safe integer, int64, uint64).
-var typeLimits = []string{
+var typeLimits = []json.Number{
 	"2147483647", "-2147483648", "4294967295", "9007199254740991", "-9007199254740991",
 	"9223372036854775807", "-9223372036854775808", "18446744073709551615",
 }
 
 // relax removes the caps and the type-range bounds from a parameter's
 // schema, in its nested items, properties and alternatives too.
-func relax(s *jsonobj.Object) {
+func relax(s *schema.Schema) {
 	if s == nil {
 		return
 	}
-	for _, k := range capKeywords {
-		s.Del(k)
+	dropCaps(s)
+	if slices.Contains(typeLimits, s.Minimum) {
+		s.Minimum = ""
 	}
-	for _, k := range []string{"minimum", "maximum"} {
-		if n, ok := s.Vals[k].(json.Number); ok && slices.Contains(typeLimits, string(n)) {
-			s.Del(k)
-		}
+	if slices.Contains(typeLimits, s.Maximum) {
+		s.Maximum = ""
 	}
-	relax(s.Obj("items"))
-	if props := s.Obj("properties"); props != nil {
-		for _, k := range props.Keys {
-			relax(props.Obj(k))
-		}
+	relax(s.Items)
+	for _, p := range s.Properties {
+		relax(p.Schema)
 	}
-	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
-		list, _ := s.Vals[k].([]any)
-		for _, v := range list {
-			sub, _ := v.(*jsonobj.Object)
-			relax(sub)
-		}
+	for _, sub := range slices.Concat(s.AnyOf, s.OneOf, s.AllOf) {
+		relax(sub)
 	}
 }

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"github.com/forgetools/forgetools/runtime/schema"
+	"github.com/forgetools/forgetools/runtime/schema/schematest"
 )
 
 // The union of a parameter's variants accepts what every variant accepts,
@@ -43,13 +44,9 @@ func TestLoosest(t *testing.T) {
 		variants: []string{`{"type":"string","anyOf":[{"maxLength":0},{"maxLength":200,"pattern":"x"}]}`},
 		want:     `{"type":"string","anyOf":[{},{}]}`,
 	}} {
-		var vs []*jsonobj.Object
+		var vs []*schema.Schema
 		for _, v := range tc.variants {
-			doc, err := jsonobj.Parse([]byte(v))
-			if err != nil {
-				t.Fatal(err)
-			}
-			vs = append(vs, doc.(*jsonobj.Object))
+			vs = append(vs, schematest.Must(v))
 		}
 		got := loosest(vs)
 		relax(got)

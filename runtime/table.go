@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/forgetools/forgetools/approval"
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // Approval says what a tool may change: nothing (read), the forge's
@@ -90,8 +91,9 @@ type Tool struct {
 	// Risk is the tool's risk tier before the call's text is looked at.
 	Risk  Risk
 	Hints Hints
-	// InputSchema is the JSON Schema (draft 2020-12) of the arguments.
-	InputSchema string
+	// InputSchema returns the JSON Schema (draft 2020-12) of the arguments:
+	// a new value on every call, which the caller may rewrite.
+	InputSchema func() *schema.Schema
 	// ResultArm names the result oneof arm the tool expects.
 	ResultArm string
 	// IdempotencyKey reports whether the envelope carries the broker's key.

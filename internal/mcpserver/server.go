@@ -112,7 +112,7 @@ func Tool(t *runtime.Tool) *mcp.Tool {
 		Name:        t.Name,
 		Title:       t.Title,
 		Description: t.Description,
-		InputSchema: json.RawMessage(t.InputSchema),
+		InputSchema: json.RawMessage(t.InputSchema().JSON()),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title,
 			ReadOnlyHint:    t.Hints.ReadOnly,

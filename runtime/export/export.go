@@ -50,7 +50,7 @@ func MCP(ts *runtime.Toolset) MCPList {
 			Name:        t.Name,
 			Title:       t.Title,
 			Description: t.Description,
-			InputSchema: json.RawMessage(t.InputSchema),
+			InputSchema: t.InputSchema().JSON(),
 			Annotations: annotations(t),
 		})
 	}
@@ -94,7 +94,7 @@ func Define(t *runtime.Tool) Definition {
 		Approval:    t.Approval.String(),
 		ActionClass: t.ActionClass,
 		Annotations: annotations(t),
-		InputSchema: json.RawMessage(t.InputSchema),
+		InputSchema: t.InputSchema().JSON(),
 		Aliases:     t.Aliases,
 	}
 	if t.Risk != runtime.RiskUnspecified {
@@ -155,9 +155,9 @@ func OpenAIStrict(ts *runtime.Toolset) (OpenAIRequest, error) {
 func openAI(ts *runtime.Toolset, strict bool) (OpenAIRequest, error) {
 	out := OpenAIRequest{Messages: openAISystem(ts), Tools: []OpenAITool{}}
 	for _, t := range ts.Tools() {
-		params, toolStrict := json.RawMessage(rootSafe(t.InputSchema)), false
+		params, toolStrict := rootSafe(t.InputSchema()), false
 		if strict {
-			p, err := Strict(t.InputSchema)
+			p, err := Strict(t.InputSchema())
 			switch {
 			case err == nil:
 				params, toolStrict = p, true
@@ -204,7 +204,7 @@ type ResponsesTool struct {
 func OpenAIResponses(ts *runtime.Toolset) (ResponsesRequest, error) {
 	out := ResponsesRequest{Instructions: SystemPrompt(ts), Tools: []ResponsesTool{}}
 	for _, t := range ts.Tools() {
-		params, err := Strict(t.InputSchema)
+		params, err := Strict(t.InputSchema())
 		if err != nil {
 			return ResponsesRequest{}, fmt.Errorf("%s: %w", t.Name, err)
 		}
@@ -243,7 +243,7 @@ func Anthropic(ts *runtime.Toolset) AnthropicRequest {
 	}
 	for _, t := range ts.Tools() {
 		out.Tools = append(out.Tools, AnthropicTool{
-			Name: t.Name, Description: t.Description, InputSchema: json.RawMessage(rootSafe(t.InputSchema)),
+			Name: t.Name, Description: t.Description, InputSchema: rootSafe(t.InputSchema()),
 		})
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
+	"github.com/forgetools/forgetools/runtime/schema/schematest"
 )
 
 // Schemas in the shape protoc-gen-forgetools emits for the real protos.
@@ -57,7 +58,7 @@ const (
 
 func tool(name string, approval runtime.Approval, hints runtime.Hints, schema string) *runtime.Tool {
 	return &runtime.Tool{
-		Name: name, Description: "Does " + name + ". Second sentence.", Approval: approval, Hints: hints, InputSchema: schema,
+		Name: name, Description: "Does " + name + ". Second sentence.", Approval: approval, Hints: hints, InputSchema: schematest.Func(schema),
 		Decode: func([]byte) (runtime.Args, error) { return runtime.Args{}, nil },
 		Build:  func(runtime.Args, runtime.Envelope) proto.Message { return nil },
 	}
@@ -187,7 +188,7 @@ func TestOpenAIResponses(t *testing.T) {
 	if got["instructions"] != "# forge tools\n\nUse forges." {
 		t.Errorf("instructions %v", got["instructions"])
 	}
-	strict, err := export.Strict(getIssueSchema)
+	strict, err := export.Strict(schematest.Must(getIssueSchema))
 	if err != nil {
 		t.Fatal(err)
 	}

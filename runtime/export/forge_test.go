@@ -68,7 +68,7 @@ func testExports(t *testing.T, shape runtime.Shape) {
 		var orig struct {
 			Properties map[string]json.RawMessage `json:"properties"`
 		}
-		if err := json.Unmarshal([]byte(ts.Tools()[i].InputSchema), &orig); err != nil {
+		if err := json.Unmarshal(ts.Tools()[i].InputSchema().JSON(), &orig); err != nil {
 			t.Fatal(err)
 		}
 		for p := range orig.Properties {

@@ -2,10 +2,12 @@ package export
 
 import (
 	"fmt"
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"github.com/forgetools/forgetools/vocab"
 )
 
@@ -30,14 +32,12 @@ func Markdown(ts *runtime.Toolset) (string, error) {
 		fmt.Fprintf(&b, "| [`%s`](#%s) | %s | %s |\n", t.Name, t.Name, t.Approval, cell(firstSentence(t.Description)))
 	}
 	for _, t := range ts.Tools() {
-		v, err := jsonobj.Parse([]byte(t.InputSchema))
-		schema, ok := v.(*jsonobj.Object)
-		if err != nil || !ok {
-			return "", fmt.Errorf("%s: input schema is not a JSON object: %v", t.Name, err)
+		if t.InputSchema == nil {
+			return "", fmt.Errorf("%s: no input schema", t.Name)
 		}
 		fmt.Fprintf(&b, "\n## %s\n\n%s\n\n", t.Name, t.Description)
 		fmt.Fprintf(&b, "- Approval: %s%s\n- Hints: %s\n\n", t.Approval, governance(t), hints(t.Hints))
-		rows := params(schema, "")
+		rows := params(t.InputSchema(), "")
 		if len(rows) == 0 {
 			b.WriteString("No parameters.\n")
 			continue
@@ -86,44 +86,29 @@ type row struct{ name, typ, required, bounds, desc string }
 
 // params lists an object schema's properties, descending into object items
 // of arrays as "comments[].path".
-func params(s *jsonobj.Object, prefix string) []row {
-	props := s.Obj("properties")
-	if props == nil {
-		return nil
-	}
-	required := s.Strings("required")
+func params(s *schema.Schema, prefix string) []row {
 	var rows []row
-	for _, k := range props.Keys {
-		p, ok := props.Vals[k].(*jsonobj.Object)
-		if !ok {
-			continue
-		}
+	for _, prop := range s.Properties {
+		k, p := prop.Name, prop.Schema
 		req := "no"
-		for _, r := range required {
-			if r == k {
-				req = "yes"
-			}
+		if slices.Contains(s.Required, k) {
+			req = "yes"
 		}
-		rows = append(rows, row{name: prefix + k, typ: typeOf(p), required: req, bounds: bounds(p), desc: p.Str("description")})
-		if items := p.Obj("items"); items != nil && items.Obj("properties") != nil {
-			rows = append(rows, params(items, prefix+k+"[].")...)
+		rows = append(rows, row{name: prefix + k, typ: typeOf(p), required: req, bounds: bounds(p), desc: p.Description})
+		if p.Items != nil && p.Items.Properties != nil {
+			rows = append(rows, params(p.Items, prefix+k+"[].")...)
 		}
-		if p.Obj("properties") != nil {
+		if p.Properties != nil {
 			rows = append(rows, params(p, prefix+k+".")...)
 		}
 	}
 	return rows
 }
 
-func typeOf(p *jsonobj.Object) string {
-	t := p.Str("type")
-	if list := p.Strings("type"); t == "" && len(list) > 0 {
-		t = strings.Join(list, " or ")
-	}
-	if t == "array" {
-		if items := p.Obj("items"); items != nil && items.Str("type") != "" {
-			return "array of " + items.Str("type")
-		}
+func typeOf(p *schema.Schema) string {
+	t := strings.Join(p.Type, " or ")
+	if t == "array" && p.Items != nil && len(p.Items.Type) == 1 {
+		return "array of " + p.Items.Type[0]
 	}
 	if t == "" {
 		return "any"
@@ -132,11 +117,11 @@ func typeOf(p *jsonobj.Object) string {
 }
 
 // bounds states a property's constraints; for arrays, its items' too.
-func bounds(p *jsonobj.Object) string {
+func bounds(p *schema.Schema) string {
 	var out []string
-	if enum, ok := p.Vals["enum"].([]any); ok {
+	if p.Enum != nil {
 		var vals []string
-		for _, v := range enum {
+		for _, v := range p.Enum {
 			if str, ok := v.(string); ok {
 				vals = append(vals, "`"+str+"`")
 			} else {
@@ -148,54 +133,60 @@ func bounds(p *jsonobj.Object) string {
 	if n := lengthNote(p); n != "" {
 		out = append(out, n)
 	}
-	switch pat := p.Str("pattern"); {
+	switch pat := p.Pattern; {
 	case pat == "":
 	case vocab.IsNonBlank(pat):
 		out = append(out, "not blank")
 	default:
 		out = append(out, "pattern `"+pat+"`")
 	}
-	if c, ok := p.Get("const"); ok {
-		out = append(out, "always `"+jsonText(c)+"`")
+	if p.Const != nil {
+		out = append(out, "always `"+jsonText(p.Const)+"`")
 	}
-	if n := notEnum(p.Obj("not")); n != "" {
+	if n := notEnum(p.Not); n != "" {
 		out = append(out, "not "+n)
 	}
-	if d, ok := p.Get("default"); ok {
-		out = append(out, "default `"+jsonText(d)+"`")
+	if p.Default != nil {
+		out = append(out, "default `"+jsonText(p.Default)+"`")
 	}
-	if f := p.Str("format"); f != "" {
-		out = append(out, "format "+f)
+	if p.Format != "" {
+		out = append(out, "format "+p.Format)
 	}
-	out = append(out, rangeNote(p, "minimum", "maximum", "")...)
-	if v, ok := p.Get("exclusiveMinimum"); ok {
-		out = append(out, "> "+jsonText(v))
+	out = append(out, rangeNote(string(p.Minimum), string(p.Maximum), "")...)
+	if p.ExclusiveMinimum != "" {
+		out = append(out, "> "+string(p.ExclusiveMinimum))
 	}
-	if v, ok := p.Get("exclusiveMaximum"); ok {
-		out = append(out, "< "+jsonText(v))
+	if p.ExclusiveMaximum != "" {
+		out = append(out, "< "+string(p.ExclusiveMaximum))
 	}
-	out = append(out, rangeNote(p, "minItems", "maxItems", " items")...)
-	if p.Vals["uniqueItems"] == true {
+	out = append(out, rangeNote(size(p.MinItems), size(p.MaxItems), " items")...)
+	if p.UniqueItems {
 		out = append(out, "unique items")
 	}
-	if items := p.Obj("items"); items != nil && items.Obj("properties") == nil {
-		if ib := bounds(items); ib != "" {
+	if p.Items != nil && p.Items.Properties == nil {
+		if ib := bounds(p.Items); ib != "" {
 			out = append(out, "each item: "+ib)
 		}
 	}
 	return strings.Join(out, "; ")
 }
 
-func rangeNote(p *jsonobj.Object, loKey, hiKey, unit string) []string {
-	lo, hasLo := p.Get(loKey)
-	hi, hasHi := p.Get(hiKey)
+// size is a size bound's digits; "" when unset.
+func size(n *uint64) string {
+	if n == nil {
+		return ""
+	}
+	return strconv.FormatUint(*n, 10)
+}
+
+func rangeNote(lo, hi, unit string) []string {
 	switch {
-	case hasLo && hasHi:
-		return []string{jsonText(lo) + "-" + jsonText(hi) + unit}
-	case hasLo:
-		return []string{">= " + jsonText(lo) + unit}
-	case hasHi:
-		return []string{"<= " + jsonText(hi) + unit}
+	case lo != "" && hi != "":
+		return []string{lo + "-" + hi + unit}
+	case lo != "":
+		return []string{">= " + lo + unit}
+	case hi != "":
+		return []string{"<= " + hi + unit}
 	}
 	return nil
 }

@@ -46,8 +46,12 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
-func TestMarkdownRejectsBadSchema(t *testing.T) {
-	table := &runtime.Table{Name: "x", Tools: []*runtime.Tool{tool("x_bad", runtime.ApprovalRead, runtime.Hints{}, `not json`)}}
+// A hand-built table may leave a tool's schema out; the document names it
+// rather than rendering a tool without parameters.
+func TestMarkdownRejectsMissingSchema(t *testing.T) {
+	bad := tool("x_bad", runtime.ApprovalRead, runtime.Hints{}, `{}`)
+	bad.InputSchema = nil
+	table := &runtime.Table{Name: "x", Tools: []*runtime.Tool{bad}}
 	ts, err := runtime.NewToolset(table, runtime.NewBroker(nil))
 	if err != nil {
 		t.Fatal(err)

@@ -1,71 +1,84 @@
 package export
 
 import (
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
+	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
-// phrase says in words what a keyword strict mode (or a schema root)
-// cannot carry demands; ok is false when it has no plain wording, and the
-// caller falls back to the keyword as JSON.
-func phrase(k string, v any) (string, bool) {
+// combinatorNote says in words what the combinator k ("not", "allOf",
+// "oneOf", "anyOf") of s demands, for a target that cannot carry it
+// (strict mode, a schema root); the keyword as JSON when it has no plain
+// wording.
+func combinatorNote(k string, s *schema.Schema) string {
 	switch k {
 	case "not":
-		n, _ := v.(*jsonobj.Object)
-		if text := notText(n); text != "" {
-			return text, true
+		if text := notText(s.Not); text != "" {
+			return text
 		}
+		return "not: " + jsonText(s.Not)
 	case "allOf":
 		var parts []string
-		list, _ := v.([]any)
-		for _, item := range list {
-			o, _ := item.(*jsonobj.Object)
+		for _, o := range s.AllOf {
 			text := partText(o)
 			if text == "" {
-				return "", false
+				return "allOf: " + jsonText(s.AllOf)
 			}
 			parts = append(parts, text)
 		}
-		return strings.Join(parts, "; "), len(parts) > 0
+		if len(parts) > 0 {
+			return strings.Join(parts, "; ")
+		}
+		return "allOf: " + jsonText(s.AllOf)
 	case "oneOf":
-		if names := presence(v); names != nil {
-			return "exactly one of " + strings.Join(names, ", ") + " must be given", true
+		if names := presence(s.OneOf); names != nil {
+			return "exactly one of " + strings.Join(names, ", ") + " must be given"
 		}
-	case "contentEncoding":
-		if v == "base64" {
-			return "base64", true
-		}
-	case "examples":
-		list, _ := v.([]any)
-		var vals []string
-		for _, x := range list {
-			vals = append(vals, jsonText(x))
-		}
-		return "e.g. " + strings.Join(vals, ", "), len(vals) > 0
-	case "deprecated":
-		return "deprecated", v == true
+		return "oneOf: " + jsonText(s.OneOf)
 	}
-	return "", false
+	return k + ": " + jsonText(s.AnyOf)
+}
+
+// has reports whether s sets the combinator k.
+func has(s *schema.Schema, k string) bool {
+	switch k {
+	case "not":
+		return s.Not != nil
+	case "allOf":
+		return s.AllOf != nil
+	case "oneOf":
+		return s.OneOf != nil
+	}
+	return s.AnyOf != nil
+}
+
+// only reports whether s sets some keyword and nothing but what clear
+// clears: a schema of that one keyword.
+func only(s *schema.Schema, clear func(*schema.Schema)) bool {
+	if s == nil || reflect.ValueOf(*s).IsZero() {
+		return false
+	}
+	c := *s
+	clear(&c)
+	return reflect.ValueOf(c).IsZero()
 }
 
 // partText phrases one allOf entry: a pattern, or a not.
-func partText(o *jsonobj.Object) string {
-	if o == nil || len(o.Keys) != 1 {
-		return ""
-	}
-	switch o.Keys[0] {
-	case "pattern":
-		return "must match " + jsonText(o.Vals["pattern"])
-	case "not":
-		return notText(o.Obj("not"))
+func partText(o *schema.Schema) string {
+	switch {
+	case only(o, func(c *schema.Schema) { c.Pattern = "" }):
+		return "must match " + jsonText(o.Pattern)
+	case only(o, func(c *schema.Schema) { c.Not = nil }):
+		return notText(o.Not)
 	}
 	return ""
 }
 
 // notText phrases {"not": ...}: an excluded value, range or pattern, or a
 // presence constraint (at most one of a oneof's parameters).
-func notText(n *jsonobj.Object) string {
+func notText(n *schema.Schema) string {
 	if n == nil {
 		return ""
 	}
@@ -75,28 +88,26 @@ func notText(n *jsonobj.Object) string {
 	if names := presenceNot(n); names != nil {
 		return "at most one of " + strings.Join(names, ", ") + " may be given"
 	}
-	if len(n.Keys) == 1 {
-		switch n.Keys[0] {
-		case "const":
-			return "must not be " + jsonText(n.Vals["const"])
-		case "pattern":
-			return "must not match " + jsonText(n.Vals["pattern"])
-		}
+	switch {
+	case only(n, func(c *schema.Schema) { c.Const = nil }):
+		return "must not be " + jsonText(n.Const)
+	case only(n, func(c *schema.Schema) { c.Pattern = "" }):
+		return "must not match " + jsonText(n.Pattern)
+	case !only(n, func(c *schema.Schema) { c.Minimum, c.ExclusiveMinimum, c.Maximum, c.ExclusiveMaximum = "", "", "", "" }):
+		return ""
 	}
 	var lo, hi string
-	for _, k := range n.Keys {
-		switch k {
-		case "minimum":
-			lo = "from " + jsonText(n.Vals[k])
-		case "exclusiveMinimum":
-			lo = "above " + jsonText(n.Vals[k])
-		case "maximum":
-			hi = "to " + jsonText(n.Vals[k])
-		case "exclusiveMaximum":
-			hi = "below " + jsonText(n.Vals[k])
-		default:
-			return ""
-		}
+	switch {
+	case n.Minimum != "":
+		lo = "from " + string(n.Minimum)
+	case n.ExclusiveMinimum != "":
+		lo = "above " + string(n.ExclusiveMinimum)
+	}
+	switch {
+	case n.Maximum != "":
+		hi = "to " + string(n.Maximum)
+	case n.ExclusiveMaximum != "":
+		hi = "below " + string(n.ExclusiveMaximum)
 	}
 	if lo != "" && hi != "" {
 		return "must not be " + lo + " " + hi
@@ -105,15 +116,13 @@ func notText(n *jsonobj.Object) string {
 }
 
 // presence reads [{"required": [a]}, {"required": [b]}, ...]: the names.
-func presence(v any) []string {
-	list, _ := v.([]any)
+func presence(list []*schema.Schema) []string {
 	var names []string
-	for _, item := range list {
-		o, _ := item.(*jsonobj.Object)
-		if o == nil || len(o.Keys) != 1 || o.Keys[0] != "required" {
+	for _, o := range list {
+		if !only(o, func(c *schema.Schema) { c.Required = nil }) {
 			return nil
 		}
-		for _, n := range o.Strings("required") {
+		for _, n := range o.Required {
 			if !slices.Contains(names, n) {
 				names = append(names, n)
 			}
@@ -124,15 +133,12 @@ func presence(v any) []string {
 
 // presenceNot reads {"required": [a, b]} or {"anyOf": [{"required": [a,
 // b]}, ...]} under a not: the names of which at most one may be given.
-func presenceNot(n *jsonobj.Object) []string {
-	if len(n.Keys) != 1 {
-		return nil
-	}
-	switch n.Keys[0] {
-	case "required":
-		return n.Strings("required")
-	case "anyOf":
-		return presence(n.Vals["anyOf"])
+func presenceNot(n *schema.Schema) []string {
+	switch {
+	case only(n, func(c *schema.Schema) { c.Required = nil }):
+		return n.Required
+	case only(n, func(c *schema.Schema) { c.AnyOf = nil }):
+		return presence(n.AnyOf)
 	}
 	return nil
 }
@@ -141,42 +147,35 @@ func presenceNot(n *jsonobj.Object) []string {
 // input schema (Anthropic: oneOf, allOf, anyOf; OpenAI likewise, and not).
 var combinators = []string{"oneOf", "anyOf", "allOf", "not"}
 
-// rootSafe returns schema with the combinators at its root phrased into its
-// description instead (the generator states them in the tool description
-// too); schema itself when it has none.
-func rootSafe(schema string) []byte {
-	v, err := jsonobj.Parse([]byte(schema))
-	root, ok := v.(*jsonobj.Object)
-	if err != nil || !ok || !slices.ContainsFunc(combinators, func(k string) bool { _, has := root.Get(k); return has }) {
-		return []byte(schema)
+// rootSafe returns the schema with the combinators at its root phrased
+// into its description instead (the generator states them in the tool
+// description too).
+func rootSafe(s *schema.Schema) []byte {
+	if !slices.ContainsFunc(combinators, func(k string) bool { return has(s, k) }) {
+		return s.JSON()
 	}
+	root := *s // only root fields are reassigned below
 	var notes []string
 	for _, k := range combinators {
-		if val, has := root.Get(k); has {
-			if text, ok := phrase(k, val); ok {
-				notes = append(notes, text)
-			} else {
-				notes = append(notes, k+": "+jsonText(val))
-			}
-			root.Del(k)
+		if has(&root, k) {
+			notes = append(notes, combinatorNote(k, &root))
 		}
 	}
-	note(root, notes)
-	out, err := root.MarshalJSON()
-	if err != nil {
-		return []byte(schema)
-	}
-	return out
+	root.OneOf, root.AnyOf, root.AllOf, root.Not = nil, nil, nil, nil
+	note(&root, notes)
+	return []byte(jsonText(&root))
 }
 
 // note appends notes to s's description, in parentheses.
-func note(s *jsonobj.Object, notes []string) {
+func note(s *schema.Schema, notes []string) {
 	if len(notes) == 0 {
 		return
 	}
-	desc := strings.TrimSpace(s.Str("description"))
+	desc := strings.TrimSpace(s.Description)
 	if desc != "" {
 		desc += " "
+	} else {
+		s.AddedLast("description")
 	}
-	s.Set("description", desc+"("+strings.Join(notes, "; ")+")")
+	s.Description = desc + "(" + strings.Join(notes, "; ") + ")"
 }

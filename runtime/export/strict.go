@@ -4,34 +4,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/forgetools/forgetools/runtime/internal/jsonobj"
 	"slices"
 	"strings"
+
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
-// strictKeywords are the JSON Schema keywords OpenAI structured outputs
-// accept with strict: true (platform.openai.com/docs/guides/structured-outputs,
-// "Supported schemas"): the structural ones, and as constraints pattern and
-// format for strings, minimum/maximum/exclusive*/multipleOf for numbers and
-// minItems/maxItems for arrays. Every other keyword is rejected; Strict drops
-// it and states it in the description instead.
-var strictKeywords = map[string]bool{
-	"type": true, "description": true, "properties": true, "required": true,
-	"additionalProperties": true, "items": true, "enum": true, "const": true,
-	"anyOf": true, "$ref": true, "$defs": true,
-	"pattern": true, "format": true,
-	"minimum": true, "maximum": true, "exclusiveMinimum": true, "exclusiveMaximum": true, "multipleOf": true,
-	"minItems": true, "maxItems": true,
-}
-
-// strictFormats are the string formats strict mode supports.
+// strictFormats are the string formats OpenAI structured outputs accept
+// with strict: true (platform.openai.com/docs/guides/structured-outputs,
+// "Supported schemas"). Besides formats, strict mode takes the structural
+// keywords, pattern, minimum/maximum/exclusive* and minItems/maxItems;
+// Strict drops every other keyword and states it in the description.
 var strictFormats = map[string]bool{
 	"date-time": true, "time": true, "date": true, "duration": true,
 	"email": true, "hostname": true, "ipv4": true, "ipv6": true, "uuid": true,
 }
-
-// metaKeywords carry no constraint and are dropped without a note.
-var metaKeywords = map[string]bool{"$schema": true, "$id": true, "$comment": true, "title": true}
 
 // Strict rewrites a tool's JSON Schema into one OpenAI accepts in strict
 // mode without losing what it said:
@@ -46,20 +33,16 @@ var metaKeywords = map[string]bool{"$schema": true, "$id": true, "$comment": tru
 //     unsupported format, ...) are dropped and their meaning is appended to
 //     the description, e.g. "(1-200 characters)".
 //
-// The root must be an object schema.
-func Strict(schema string) (json.RawMessage, error) {
-	v, err := jsonobj.Parse([]byte(schema))
-	if err != nil {
-		return nil, err
-	}
-	root, ok := v.(*jsonobj.Object)
-	if !ok || root.Str("type") != "object" {
+// The root must be an object schema. Strict rewrites s in place: give it
+// a new value (Tool.InputSchema returns one per call).
+func Strict(s *schema.Schema) (json.RawMessage, error) {
+	if s == nil || !s.Type.Is("object") {
 		return nil, errors.New("strict mode needs an object schema at the root")
 	}
-	if err := strictify(root); err != nil {
+	if err := strictify(s); err != nil {
 		return nil, err
 	}
-	return json.Marshal(root)
+	return json.Marshal(s)
 }
 
 // ErrNotStrict is the error of Strict for a schema strict mode cannot
@@ -67,61 +50,43 @@ func Strict(schema string) (json.RawMessage, error) {
 // since strict mode closes every object.
 var ErrNotStrict = errors.New("strict mode cannot express this schema")
 
-func strictify(s *jsonobj.Object) error {
-	if s.Obj("additionalProperties") != nil {
+func strictify(s *schema.Schema) error {
+	if s.AdditionalProperties != nil && !s.AdditionalProperties.IsFalse() {
 		return fmt.Errorf("%w: a map (additionalProperties with a schema)", ErrNotStrict)
 	}
-	if one, ok := s.Get("oneOf"); ok && presence(one) == nil {
-		if _, has := s.Get("anyOf"); !has {
-			s.Set("anyOf", one)
-			s.Del("oneOf")
-		}
+	if s.OneOf != nil && presence(s.OneOf) == nil && s.AnyOf == nil {
+		s.AnyOf, s.OneOf = s.OneOf, nil
+		s.AddedLast("anyOf")
 	}
 	notes := dropUnsupported(s)
 
-	if props := s.Obj("properties"); props != nil || s.Str("type") == "object" {
-		if props == nil {
-			props = jsonobj.New()
-			s.Set("properties", props)
+	if s.Properties != nil || s.Type.Is("object") {
+		if s.Properties == nil {
+			s.Properties = schema.Properties{}
+			s.AddedLast("properties")
 		}
-		required := s.Strings("required")
-		all := make([]any, 0, len(props.Keys))
-		for _, k := range props.Keys {
-			p, ok := props.Vals[k].(*jsonobj.Object)
-			if !ok {
-				continue
-			}
-			if err := strictify(p); err != nil {
+		if s.Required == nil {
+			s.AddedLast("required")
+		}
+		if s.AdditionalProperties == nil {
+			s.AddedLast("additionalProperties")
+		}
+		all := make([]string, 0, len(s.Properties))
+		for _, p := range s.Properties {
+			if err := strictify(p.Schema); err != nil {
 				return err
 			}
-			if !slices.Contains(required, k) {
-				nullable(p)
+			if !slices.Contains(s.Required, p.Name) {
+				nullable(p.Schema)
 			}
-			all = append(all, k)
+			all = append(all, p.Name)
 		}
-		s.Set("required", all)
-		s.Set("additionalProperties", false)
+		s.Required, s.AdditionalProperties = all, schema.False
 	}
-	if items := s.Obj("items"); items != nil {
-		if err := strictify(items); err != nil {
-			return err
-		}
-	}
-	if defs := s.Obj("$defs"); defs != nil {
-		for _, k := range defs.Keys {
-			if d, ok := defs.Vals[k].(*jsonobj.Object); ok {
-				if err := strictify(d); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	if anyOf, ok := s.Vals["anyOf"].([]any); ok {
-		for _, a := range anyOf {
-			if d, ok := a.(*jsonobj.Object); ok {
-				if err := strictify(d); err != nil {
-					return err
-				}
+	for _, sub := range append([]*schema.Schema{s.Items}, s.AnyOf...) {
+		if sub != nil {
+			if err := strictify(sub); err != nil {
+				return err
 			}
 		}
 	}
@@ -130,56 +95,70 @@ func strictify(s *jsonobj.Object) error {
 }
 
 // dropUnsupported removes the keywords strict mode rejects and returns what
-// they said, in words.
-func dropUnsupported(s *jsonobj.Object) []string {
+// they said, in words, in keyword order.
+func dropUnsupported(s *schema.Schema) []string {
 	var notes []string
+	add := func(text string) { notes = append(notes, text) }
 	if n := lengthNote(s); n != "" {
-		notes = append(notes, n)
+		add(n)
 	}
-	for _, k := range slices.Clone(s.Keys) {
-		switch {
-		case k == "format":
-			if !strictFormats[s.Str(k)] {
-				notes = append(notes, "format: "+jsonText(s.Vals[k]))
-				s.Del(k)
-			}
-		case strictKeywords[k]:
-		case metaKeywords[k]:
-			s.Del(k)
-		case k == "minLength" || k == "maxLength":
-			s.Del(k) // stated by lengthNote
-		case k == "default":
-			notes = append(notes, "default "+jsonText(s.Vals[k]))
-			s.Del(k)
-		case k == "deprecated":
-			s.Del(k) // the description says so
-		case phraseable(k, s.Vals[k]):
-			text, _ := phrase(k, s.Vals[k])
-			notes = append(notes, text)
-			s.Del(k)
-		case k == "uniqueItems":
-			if s.Vals[k] == true {
-				notes = append(notes, "items must be unique")
-			}
-			s.Del(k)
-		default:
-			notes = append(notes, k+": "+jsonText(s.Vals[k]))
-			s.Del(k)
+	s.MinLength, s.MaxLength, s.Deprecated = nil, nil, false // the description says deprecated
+	if s.Not != nil {
+		add(combinatorNote("not", s))
+		s.Not = nil
+	}
+	if s.Format != "" && !strictFormats[s.Format] {
+		add("format: " + jsonText(s.Format))
+		s.Format = ""
+	}
+	if s.ContentEncoding == "base64" {
+		add("base64")
+	} else if s.ContentEncoding != "" {
+		add("contentEncoding: " + jsonText(s.ContentEncoding))
+	}
+	s.ContentEncoding = ""
+	if s.UniqueItems {
+		add("items must be unique")
+		s.UniqueItems = false
+	}
+	if s.MinProperties != nil {
+		add("minProperties: " + jsonText(s.MinProperties))
+	}
+	if s.MaxProperties != nil {
+		add("maxProperties: " + jsonText(s.MaxProperties))
+	}
+	if s.PropertyNames != nil {
+		add("propertyNames: " + jsonText(s.PropertyNames))
+	}
+	s.MinProperties, s.MaxProperties, s.PropertyNames = nil, nil, nil
+	for _, k := range []string{"allOf", "oneOf"} {
+		if has(s, k) {
+			add(combinatorNote(k, s))
 		}
 	}
+	s.AllOf, s.OneOf = nil, nil
+	if len(s.Examples) > 0 {
+		vals := make([]string, len(s.Examples))
+		for i, x := range s.Examples {
+			vals[i] = jsonText(x)
+		}
+		add("e.g. " + strings.Join(vals, ", "))
+	}
+	if s.Default != nil {
+		add("default " + jsonText(s.Default))
+	}
+	s.Examples, s.Default = nil, nil
 	return notes
 }
 
 // lengthNote phrases minLength/maxLength: "1-200 characters".
-func lengthNote(s *jsonobj.Object) string {
-	lo, hasLo := s.Get("minLength")
-	hi, hasHi := s.Get("maxLength")
-	switch {
-	case hasLo && hasHi:
+func lengthNote(s *schema.Schema) string {
+	switch lo, hi := s.MinLength, s.MaxLength; {
+	case lo != nil && hi != nil:
 		return jsonText(lo) + "-" + jsonText(hi) + " characters"
-	case hasLo:
+	case lo != nil:
 		return "at least " + characters(jsonText(lo))
-	case hasHi:
+	case hi != nil:
 		return "at most " + characters(jsonText(hi))
 	}
 	return ""
@@ -192,66 +171,45 @@ func characters(n string) string {
 	return n + " characters"
 }
 
-// phraseable: k is a keyword strict mode drops that phrase can word.
-func phraseable(k string, v any) bool {
-	_, ok := phrase(k, v)
-	return ok
-}
-
 // notEnum phrases {"enum": [...]} as "a or b"; "" for any other schema.
-func notEnum(not *jsonobj.Object) string {
-	if not == nil || len(not.Keys) != 1 {
+func notEnum(not *schema.Schema) string {
+	if !only(not, func(c *schema.Schema) { c.Enum = nil }) {
 		return ""
 	}
-	enum, ok := not.Vals["enum"].([]any)
-	if !ok {
-		return ""
-	}
-	vals := make([]string, len(enum))
-	for i, v := range enum {
+	vals := make([]string, len(not.Enum))
+	for i, v := range not.Enum {
 		vals[i] = jsonText(v)
 	}
 	return strings.Join(vals, " or ")
 }
 
 // nullable lets an optional property be null.
-func nullable(p *jsonobj.Object) {
-	switch t := p.Vals["type"].(type) {
-	case string:
-		p.Set("type", []any{t, "null"})
-	case []any:
-		if !slices.Contains(t, any("null")) {
-			p.Set("type", append(t, "null"))
+func nullable(p *schema.Schema) {
+	switch {
+	case len(p.Type) > 0:
+		if !slices.Contains(p.Type, "null") {
+			p.Type = append(p.Type, "null")
 		}
+	case p.AnyOf != nil:
+		p.AnyOf = append(p.AnyOf, &schema.Schema{Type: schema.Types{"null"}})
+		return
 	default:
-		null := jsonobj.New()
-		null.Set("type", "null")
-		if anyOf, ok := p.Vals["anyOf"].([]any); ok {
-			p.Set("anyOf", append(anyOf, null))
-			break
-		}
-		// A $ref or const-only schema: wrap it, keeping the description
-		// outside where the model reads it.
-		inner := jsonobj.New()
-		for _, k := range p.Keys {
-			if k != "description" {
-				inner.Set(k, p.Vals[k])
-			}
-		}
-		desc, hasDesc := p.Get("description")
-		*p = *jsonobj.New()
-		p.Set("anyOf", []any{inner, null})
-		if hasDesc {
-			p.Set("description", desc)
-		}
+		// A const-only schema: wrap it, keeping the description outside
+		// where the model reads it.
+		inner := *p
+		inner.Description = ""
+		*p = schema.Schema{Description: p.Description, AnyOf: []*schema.Schema{&inner, {Type: schema.Types{"null"}}}}
+		p.AddedLast("description")
 		return
 	}
-	if enum, ok := p.Vals["enum"].([]any); ok && !slices.Contains(enum, nil) {
-		p.Set("enum", append(enum, nil))
+	if p.Enum != nil && !slices.Contains(p.Enum, nil) {
+		p.Enum = append(p.Enum, nil)
 	}
-	if c, ok := p.Get("const"); ok {
-		p.Del("const")
-		p.Set("enum", []any{c, nil})
+	if p.Const != nil {
+		if p.Enum == nil {
+			p.AddedLast("enum")
+		}
+		p.Enum, p.Const = []any{p.Const, nil}, nil
 	}
 }
 

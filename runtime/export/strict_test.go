@@ -2,6 +2,7 @@ package export_test
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/forgetools/forgetools/runtime/export"
+	"github.com/forgetools/forgetools/runtime/schema/schematest"
 )
 
 // strictAllowed is OpenAI's strict-mode keyword list, written out again
@@ -49,7 +51,7 @@ func checkStrict(t *testing.T, path string, node map[string]any) {
 
 func TestStrictShape(t *testing.T) {
 	for _, schema := range []string{getIssueSchema, submitReviewSchema} {
-		out, err := export.Strict(schema)
+		out, err := export.Strict(schematest.Must(schema))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +64,7 @@ func TestStrictShape(t *testing.T) {
 }
 
 func TestStrictExact(t *testing.T) {
-	out, err := export.Strict(submitReviewSchema)
+	out, err := export.Strict(schematest.Must(submitReviewSchema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func TestStrictExact(t *testing.T) {
 // JSON Schema validator and checks the instances strict mode makes a model
 // send: every key present, null for "omitted".
 func TestStrictAcceptsWhatTheModelSends(t *testing.T) {
-	out, err := export.Strict(getIssueSchema)
+	out, err := export.Strict(schematest.Must(getIssueSchema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,10 +132,17 @@ func TestStrictAcceptsWhatTheModelSends(t *testing.T) {
 }
 
 func TestStrictRejects(t *testing.T) {
-	for _, schema := range []string{`{"type":"string"}`, `[]`, `{"type":"object"`, `{"anyOf":[{"type":"object"}]}`} {
-		if _, err := export.Strict(schema); err == nil {
+	for _, schema := range []string{`{"type":"string"}`, `{"anyOf":[{"type":"object"}]}`} {
+		if _, err := export.Strict(schematest.Must(schema)); err == nil {
 			t.Errorf("Strict(%s) accepted", schema)
 		}
+	}
+	if _, err := export.Strict(nil); err == nil {
+		t.Error("Strict(nil) accepted")
+	}
+	_, err := export.Strict(schematest.Must(`{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}}}`))
+	if !errors.Is(err, export.ErrNotStrict) {
+		t.Errorf("Strict of a map: %v, want ErrNotStrict", err)
 	}
 }
 

@@ -77,7 +77,7 @@ func TestTheEleventhToolIsInTheTable(t *testing.T) {
 		} `json:"properties"`
 		Required []string `json:"required"`
 	}
-	if err := json.Unmarshal([]byte(tool.InputSchema), &schema); err != nil {
+	if err := json.Unmarshal(tool.InputSchema().JSON(), &schema); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(schema.Required, ",") != "repo,issue_number" {

@@ -224,7 +224,7 @@ func schemas(t *testing.T) map[string]*jsonschema.Schema {
 	out := map[string]*jsonschema.Schema{}
 	for _, table := range tables {
 		for _, tool := range table.Tools {
-			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema))
+			doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema().String()))
 			if err != nil {
 				t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
 			}

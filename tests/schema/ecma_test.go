@@ -41,7 +41,7 @@ func ecmaVerdicts(t *testing.T, cases []argCase) []bool {
 	}{Schemas: map[string]json.RawMessage{}}
 	for _, table := range tables {
 		for _, tool := range table.Tools {
-			in.Schemas[tool.Name] = json.RawMessage(tool.InputSchema)
+			in.Schemas[tool.Name] = json.RawMessage(tool.InputSchema().JSON())
 		}
 	}
 	for _, c := range cases {

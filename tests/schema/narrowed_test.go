@@ -80,7 +80,7 @@ func TestNarrowedSchemaAndRuntimeAgree(t *testing.T) {
 
 func compile(t *testing.T, tool *runtime.Tool) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema))
+	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(tool.InputSchema().String()))
 	if err != nil {
 		t.Fatalf("%s: %v", tool.Name, err)
 	}

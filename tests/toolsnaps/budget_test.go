@@ -43,7 +43,7 @@ var (
 func surface(t *testing.T, tool *runtime.Tool) (total int, schema []byte) {
 	t.Helper()
 	var b bytes.Buffer
-	if err := json.Compact(&b, []byte(tool.InputSchema)); err != nil {
+	if err := json.Compact(&b, tool.InputSchema().JSON()); err != nil {
 		t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
 	}
 	return len(tool.Name) + len(tool.Description) + b.Len(), b.Bytes()

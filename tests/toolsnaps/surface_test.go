@@ -90,7 +90,7 @@ type schema struct {
 func toolSchema(t *testing.T, tool *runtime.Tool) *schema {
 	t.Helper()
 	var s schema
-	if err := json.Unmarshal([]byte(tool.InputSchema), &s); err != nil {
+	if err := json.Unmarshal(tool.InputSchema().JSON(), &s); err != nil {
 		t.Fatalf("%s: input schema is not JSON: %v", tool.Name, err)
 	}
 	return &s

@@ -1,6 +1,7 @@
 package generator
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path"
@@ -40,7 +41,14 @@ func TestGoldenPackagesCompile(t *testing.T) {
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	base := path.Join(strings.TrimSpace(string(self)), filepath.Base(dir))
 
-	var pkgs []string
+	var pkgs, checks []string
+	imports := map[string]string{}
+	importAs := func(pkg string) string {
+		if imports[pkg] == "" {
+			imports[pkg] = fmt.Sprintf("p%d", len(imports))
+		}
+		return imports[pkg]
+	}
 	for name, src := range goldenCases(t) {
 		var params []string
 		for file := range src {
@@ -61,13 +69,27 @@ func TestGoldenPackagesCompile(t *testing.T) {
 				pkgs = append(pkgs, pkg)
 			}
 		}
+		checks = append(checks, schemaChecks(t, name, src, files, base, importAs)...)
 	}
+	check := filepath.Join(dir, "schemacheck", "main.go")
+	if err := os.MkdirAll(filepath.Dir(check), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(check, []byte(schemaCheckProgram(imports, checks)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pkgs = append(pkgs, "./"+filepath.ToSlash(filepath.Dir(check)))
 	slices.Sort(pkgs)
 	cmd := exec.Command(goTool, append([]string{"vet"}, pkgs...)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("the generated packages do not compile (or vet):\n%s", out)
 	}
 	t.Logf("compiled and vetted %d generated packages", len(pkgs))
+	// The typed schema values say what the generator computed.
+	if out, err := exec.Command(goTool, "run", "./"+filepath.ToSlash(filepath.Dir(check))).CombinedOutput(); err != nil {
+		t.Fatalf("the emitted schema values differ from the generator's schemas:\n%s", out)
+	}
+	t.Logf("%d tools' emitted schema values marshal as the generator's schemas", len(checks))
 }
 
 // messages runs protoc-gen-go's generator, as buf would beside ours.

@@ -1,8 +1,6 @@
 package generator
 
 import (
-	"strings"
-
 	"github.com/dave/jennifer/jen"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -15,6 +13,7 @@ import (
 func emitTools(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset, h *helpers) *jen.File {
 	e := newEmitter(plugin, file, out, argsPkg, "args", h)
 	e.f.ImportName(runtimePkg, "runtime")
+	e.f.ImportName(schemaPkg, "schema")
 	for _, ts := range toolsets {
 		e.toolset(ts)
 	}
@@ -119,18 +118,6 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 			field("OpenWorld", jen.True()),
 		}
 	}
-	compact, err := marshal(t.schema, "")
-	if err == nil {
-		compact, err = indent(compact)
-	}
-	if err != nil {
-		panic(err) // a schema is plain data; it always marshals
-	}
-	schemaJSON := compact
-	var schemaLit jen.Code = jen.Lit(string(schemaJSON))
-	if !strings.Contains(string(schemaJSON), "`") {
-		schemaLit = jen.Id("`" + string(schemaJSON) + "`")
-	}
 	items := []jen.Code{field("Name", jen.Lit(t.name))}
 	if t.opts.GetTitle() != "" {
 		items = append(items, field("Title", jen.Lit(t.opts.GetTitle())))
@@ -147,7 +134,7 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	}
 	items = append(items,
 		field("Hints", jen.Qual(runtimePkg, "Hints").Values(hints...)),
-		field("InputSchema", schemaLit),
+		field("InputSchema", jen.Id(schemaFunc(t.name))),
 		field("ResultArm", jen.Lit(string(t.resultArm.Desc.Name()))),
 	)
 	if t.opts.GetIdempotencyKey() {
@@ -177,6 +164,7 @@ func (e *emitter) tool(ts *toolset, t *tool) {
 	e.armDoc(toolVar(t.name)+" is "+t.name+", the "+string(t.arm.Desc.Name())+" arm of "+string(ts.dispatch.Desc.Name())+".", t.arm)
 	e.f.Var().Id(toolVar(t.name)).Op("=").Op("&").Qual(runtimePkg, "Tool").Add(lines(items...))
 
+	e.schema(t)
 	e.decoder(ts, t)
 	e.builder(ts, t)
 	if hasText(t.obj, agentTexts) {

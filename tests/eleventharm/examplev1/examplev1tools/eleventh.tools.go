@@ -8,6 +8,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/schema"
 	examplev1 "github.com/forgetools/forgetools/tests/eleventharm/examplev1"
 	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
@@ -47,48 +48,53 @@ var ForgeCloseIssueTool = &runtime.Tool{
 	Description: "Close an issue, optionally with a closing comment. Never write an attribution header; the gateway stamps one.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "description": "Repository (owner/name) or Linear team key.",
-      "maxLength": 200,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "issue_number": {
-      "type": "integer",
-      "description": "Issue number.",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "reason": {
-      "type": "string",
-      "description": "Why it is closed; omitted = completed.",
-      "enum": ["completed", "not_planned"]
-    },
-    "comment": {
-      "type": "string",
-      "description": "Closing comment; optional.",
-      "maxLength": 60000
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number"],
-  "additionalProperties": false
-}`,
-	ResultArm: "issue",
-	Ack:       "Closed issue #{number} in {repo}: {url}",
-	Decode:    decodeForgeCloseIssue,
-	Build:     buildForgeCloseIssue,
-	Texts:     textsForgeCloseIssue,
+	InputSchema: schemaForgeCloseIssue,
+	ResultArm:   "issue",
+	Ack:         "Closed issue #{number} in {repo}: {url}",
+	Decode:      decodeForgeCloseIssue,
+	Build:       buildForgeCloseIssue,
+	Texts:       textsForgeCloseIssue,
+}
+
+// schemaForgeCloseIssue is the input schema of forge_close_issue.
+func schemaForgeCloseIssue() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Repository (owner/name) or Linear team key.",
+				MaxLength:   schema.Uint(200),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Issue number.",
+				Minimum:     "1",
+				Maximum:     "2147483647",
+			}},
+			{Name: "reason", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Why it is closed; omitted = completed.",
+				Enum:        []any{"completed", "not_planned"},
+			}},
+			{Name: "comment", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Closing comment; optional.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCloseIssue decodes the arguments of forge_close_issue.

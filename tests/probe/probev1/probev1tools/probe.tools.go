@@ -4,9 +4,11 @@
 package probev1tools
 
 import (
+	"encoding/json"
 	"fmt"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/schema"
 	probev1 "github.com/forgetools/forgetools/tests/probe/probev1"
 	"google.golang.org/protobuf/proto"
 	wrapperspb "google.golang.org/protobuf/types/known/wrapperspb"
@@ -42,98 +44,97 @@ var ProbeNumbersTool = &runtime.Tool{
 	Description: "Numbers of every kind.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "i32": {
-      "type": "integer",
-      "minimum": -2147483648,
-      "maximum": 2147483647
-    },
-    "u32": {
-      "type": "integer",
-      "minimum": 0,
-      "maximum": 4294967295
-    },
-    "i64": {
-      "type": "integer",
-      "minimum": -9223372036854775808,
-      "maximum": 9223372036854775807
-    },
-    "u64": {
-      "type": "integer",
-      "minimum": 0,
-      "maximum": 18446744073709551615
-    },
-    "f32": {
-      "type": "number",
-      "minimum": -3.4028234663852886e38,
-      "maximum": 3.4028234663852886e38
-    },
-    "f64": {
-      "type": "number",
-      "minimum": -1.7976931348623157e308,
-      "maximum": 1.7976931348623157e308
-    },
-    "count": {
-      "type": "integer",
-      "not": {
-        "const": 0
-      },
-      "minimum": -2147483648,
-      "maximum": 2147483647
-    },
-    "confirm": {
-      "type": "boolean",
-      "const": true
-    },
-    "outside": {
-      "type": "integer",
-      "not": {
-        "minimum": 10,
-        "maximum": 20
-      },
-      "minimum": 0,
-      "maximum": 4294967295
-    },
-    "batch": {
-      "type": "integer",
-      "anyOf": [
-        {
-          "const": 0
-        },
-        {
-          "minimum": 5,
-          "maximum": 50
-        }
-      ]
-    },
-    "ratio": {
-      "type": "number",
-      "exclusiveMinimum": 0,
-      "exclusiveMaximum": 1,
-      "examples": [0.5]
-    },
-    "ids": {
-      "type": "array",
-      "minItems": 1,
-      "items": {
-        "type": "integer",
-        "not": {
-          "enum": [0]
-        },
-        "minimum": -9223372036854775808,
-        "maximum": 9223372036854775807
-      }
-    }
-  },
-  "required": ["count", "confirm", "ratio", "ids"],
-  "additionalProperties": false
-}`,
-	ResultArm: "done",
-	Decode:    decodeProbeNumbers,
-	Build:     buildProbeNumbers,
-	Texts:     probeNoTexts,
+	InputSchema: schemaProbeNumbers,
+	ResultArm:   "done",
+	Decode:      decodeProbeNumbers,
+	Build:       buildProbeNumbers,
+	Texts:       probeNoTexts,
+}
+
+// schemaProbeNumbers is the input schema of probe_numbers.
+func schemaProbeNumbers() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "i32", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "-2147483648",
+				Maximum: "2147483647",
+			}},
+			{Name: "u32", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "0",
+				Maximum: "4294967295",
+			}},
+			{Name: "i64", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "-9223372036854775808",
+				Maximum: "9223372036854775807",
+			}},
+			{Name: "u64", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "0",
+				Maximum: "18446744073709551615",
+			}},
+			{Name: "f32", Schema: &schema.Schema{
+				Type:    schema.Types{"number"},
+				Minimum: "-3.4028234663852886e38",
+				Maximum: "3.4028234663852886e38",
+			}},
+			{Name: "f64", Schema: &schema.Schema{
+				Type:    schema.Types{"number"},
+				Minimum: "-1.7976931348623157e308",
+				Maximum: "1.7976931348623157e308",
+			}},
+			{Name: "count", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Not:     &schema.Schema{Const: json.Number("0")},
+				Minimum: "-2147483648",
+				Maximum: "2147483647",
+			}},
+			{Name: "confirm", Schema: &schema.Schema{
+				Type:  schema.Types{"boolean"},
+				Const: true,
+			}},
+			{Name: "outside", Schema: &schema.Schema{
+				Type: schema.Types{"integer"},
+				Not: &schema.Schema{
+					Minimum: "10",
+					Maximum: "20",
+				},
+				Minimum: "0",
+				Maximum: "4294967295",
+			}},
+			{Name: "batch", Schema: &schema.Schema{
+				Type: schema.Types{"integer"},
+				AnyOf: []*schema.Schema{
+					{Const: json.Number("0")},
+					{
+						Minimum: "5",
+						Maximum: "50",
+					},
+				},
+			}},
+			{Name: "ratio", Schema: &schema.Schema{
+				Type:             schema.Types{"number"},
+				ExclusiveMinimum: "0",
+				ExclusiveMaximum: "1",
+				Examples:         []any{json.Number("0.5")},
+			}},
+			{Name: "ids", Schema: &schema.Schema{
+				Type:     schema.Types{"array"},
+				MinItems: schema.Uint(1),
+				Items: &schema.Schema{
+					Type:    schema.Types{"integer"},
+					Not:     &schema.Schema{Enum: []any{json.Number("0")}},
+					Minimum: "-9223372036854775808",
+					Maximum: "9223372036854775807",
+				},
+			}},
+		},
+		Required:             []string{"count", "confirm", "ratio", "ids"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeProbeNumbers decodes the arguments of probe_numbers.
@@ -176,115 +177,100 @@ var ProbeStringsTool = &runtime.Tool{
 	Description: "Strings under every rule. note: must be at most 12 bytes in UTF-8. wide: must be exactly 6 bytes in UTF-8. hostport: must be a host and port, e.g. example.com:8080 or [::1]:443. memo: must be at least 4 bytes in UTF-8.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "code": {
-      "type": "string",
-      "pattern": "^PR-",
-      "allOf": [
-        {
-          "pattern": "!$"
-        },
-        {
-          "pattern": "\\+"
-        }
-      ]
-    },
-    "note": {
-      "type": "string",
-      "not": {
-        "pattern": "\\$"
-      },
-      "maxLength": 12
-    },
-    "wide": {
-      "type": "string",
-      "minLength": 2,
-      "maxLength": 6
-    },
-    "header": {
-      "type": "string",
-      "pattern": "^:?[0-9a-zA-Z!#$%&'*+.\\-\\^_|~\\x60]+$"
-    },
-    "value": {
-      "type": "string",
-      "pattern": "^[^\\x00\\n\\r]+$"
-    },
-    "addr": {
-      "type": "string",
-      "anyOf": [
-        {
-          "format": "ipv4"
-        },
-        {
-          "format": "ipv6"
-        }
-      ]
-    },
-    "ref": {
-      "type": "string",
-      "format": "uri-reference"
-    },
-    "tid": {
-      "type": "string",
-      "pattern": "^[0-9a-fA-F]{32}$"
-    },
-    "uid": {
-      "type": "string",
-      "pattern": "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$"
-    },
-    "hostport": {
-      "type": "string"
-    },
-    "greek": {
-      "type": "string",
-      "pattern": "^[Ͱ-ͳ͵-ͷͺ-ͽͿ΄ΆΈ-ΊΌΎ-ΡΣ-ϡϰ-Ͽᴦ-ᴪᵝ-ᵡᵦ-ᵪᶿἀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ῄῆ-ΐῖ-Ί῝-`ῲ-ῴῶ-῾Ωꭥ𐅀-𐆎𐆠𝈀-𝉅]+$"
-    },
-    "shout": {
-      "type": "string",
-      "pattern": "^[Oo][KkK]$"
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 20,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]",
-      "examples": ["Crash on start"]
-    },
-    "nick": {
-      "type": "string",
-      "anyOf": [
-        {
-          "maxLength": 0
-        },
-        {
-          "minLength": 3
-        }
-      ]
-    },
-    "label": {
-      "type": "string",
-      "minLength": 1
-    },
-    "memo": {
-      "type": "string",
-      "anyOf": [
-        {
-          "maxLength": 0
-        },
-        {
-          "minLength": 1
-        }
-      ]
-    }
-  },
-  "required": ["code", "wide", "header", "value", "addr", "tid", "uid", "hostport", "greek", "shout", "title", "label"],
-  "additionalProperties": false
-}`,
-	ResultArm: "done",
-	Decode:    decodeProbeStrings,
-	Build:     buildProbeStrings,
-	Texts:     probeNoTexts,
+	InputSchema: schemaProbeStrings,
+	ResultArm:   "done",
+	Decode:      decodeProbeStrings,
+	Build:       buildProbeStrings,
+	Texts:       probeNoTexts,
+}
+
+// schemaProbeStrings is the input schema of probe_strings.
+func schemaProbeStrings() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "code", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^PR-`,
+				AllOf: []*schema.Schema{
+					{Pattern: `!$`},
+					{Pattern: `\+`},
+				},
+			}},
+			{Name: "note", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				Not:       &schema.Schema{Pattern: `\$`},
+				MaxLength: schema.Uint(12),
+			}},
+			{Name: "wide", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MinLength: schema.Uint(2),
+				MaxLength: schema.Uint(6),
+			}},
+			{Name: "header", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^:?[0-9a-zA-Z!#$%&'*+.\-\^_|~\x60]+$`,
+			}},
+			{Name: "value", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[^\x00\n\r]+$`,
+			}},
+			{Name: "addr", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				AnyOf: []*schema.Schema{
+					{Format: "ipv4"},
+					{Format: "ipv6"},
+				},
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:   schema.Types{"string"},
+				Format: "uri-reference",
+			}},
+			{Name: "tid", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[0-9a-fA-F]{32}$`,
+			}},
+			{Name: "uid", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`,
+			}},
+			{Name: "hostport", Schema: &schema.Schema{Type: schema.Types{"string"}}},
+			{Name: "greek", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[Ͱ-ͳ͵-ͷͺ-ͽͿ΄ΆΈ-ΊΌΎ-ΡΣ-ϡϰ-Ͽᴦ-ᴪᵝ-ᵡᵦ-ᵪᶿἀ-ἕἘ-Ἕἠ-ὅὈ-Ὅὐ-ὗὙὛὝὟ-ώᾀ-ᾴᾶ-ῄῆ-ΐῖ-Ί῝-`ῲ-ῴῶ-῾Ωꭥ𐅀-𐆎𐆠𝈀-𝉅]+$`,
+			}},
+			{Name: "shout", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[Oo][KkK]$`,
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(20),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+				Examples:  []any{"Crash on start"},
+			}},
+			{Name: "nick", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				AnyOf: []*schema.Schema{
+					{MaxLength: schema.Uint(0)},
+					{MinLength: schema.Uint(3)},
+				},
+			}},
+			{Name: "label", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MinLength: schema.Uint(1),
+			}},
+			{Name: "memo", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				AnyOf: []*schema.Schema{
+					{MaxLength: schema.Uint(0)},
+					{MinLength: schema.Uint(1)},
+				},
+			}},
+		},
+		Required:             []string{"code", "wide", "header", "value", "addr", "tid", "uid", "hostport", "greek", "shout", "title", "label"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeProbeStrings decodes the arguments of probe_strings.
@@ -331,56 +317,57 @@ var ProbeTimesTool = &runtime.Tool{
 	Description: "Times, durations, wrappers and bytes. wait: must be at most 3600s. wait: must be at least 1s. blob: must be at most 6 bytes once decoded.",
 	Approval:    runtime.ApprovalRead,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "at": {
-      "type": "string",
-      "description": "When.",
-      "format": "date-time"
-    },
-    "wait": {
-      "type": "string",
-      "pattern": "^-?[0-9]+(\\.[0-9]{1,9})?s$"
-    },
-    "limit": {
-      "type": ["integer", "null"],
-      "minimum": 1,
-      "maximum": 100
-    },
-    "memo": {
-      "type": ["string", "null"]
-    },
-    "flag": {
-      "type": ["boolean", "null"]
-    },
-    "blob": {
-      "type": "string",
-      "contentEncoding": "base64",
-      "maxLength": 8,
-      "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-    },
-    "stamps": {
-      "type": "array",
-      "maxItems": 3,
-      "items": {
-        "type": "string",
-        "format": "date-time"
-      }
-    },
-    "raw": {
-      "type": ["string", "null"],
-      "contentEncoding": "base64",
-      "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-    }
-  },
-  "required": ["at"],
-  "additionalProperties": false
-}`,
-	ResultArm: "done",
-	Decode:    decodeProbeTimes,
-	Build:     buildProbeTimes,
-	Texts:     textsProbeTimes,
+	InputSchema: schemaProbeTimes,
+	ResultArm:   "done",
+	Decode:      decodeProbeTimes,
+	Build:       buildProbeTimes,
+	Texts:       textsProbeTimes,
+}
+
+// schemaProbeTimes is the input schema of probe_times.
+func schemaProbeTimes() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "at", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "When.",
+				Format:      "date-time",
+			}},
+			{Name: "wait", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`,
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:    schema.Types{"integer", "null"},
+				Minimum: "1",
+				Maximum: "100",
+			}},
+			{Name: "memo", Schema: &schema.Schema{Type: schema.Types{"string", "null"}}},
+			{Name: "flag", Schema: &schema.Schema{Type: schema.Types{"boolean", "null"}}},
+			{Name: "blob", Schema: &schema.Schema{
+				Type:            schema.Types{"string"},
+				ContentEncoding: "base64",
+				MaxLength:       schema.Uint(8),
+				Pattern:         `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`,
+			}},
+			{Name: "stamps", Schema: &schema.Schema{
+				Type:     schema.Types{"array"},
+				MaxItems: schema.Uint(3),
+				Items: &schema.Schema{
+					Type:   schema.Types{"string"},
+					Format: "date-time",
+				},
+			}},
+			{Name: "raw", Schema: &schema.Schema{
+				Type:            schema.Types{"string", "null"},
+				ContentEncoding: "base64",
+				Pattern:         `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`,
+			}},
+		},
+		Required:             []string{"at"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeProbeTimes decodes the arguments of probe_times.
@@ -429,73 +416,72 @@ var ProbeMapsTool = &runtime.Tool{
 	Description: "Maps of every value kind.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "tags": {
-      "type": "object",
-      "maxProperties": 3,
-      "propertyNames": {
-        "pattern": "^[a-z]+$"
-      },
-      "additionalProperties": {
-        "type": "string",
-        "maxLength": 5
-      }
-    },
-    "entries": {
-      "type": "object",
-      "propertyNames": {
-        "pattern": "^-?[0-9]+$"
-      },
-      "additionalProperties": {
-        "type": "object",
-        "properties": {
-          "body": {
-            "type": "string",
-            "minLength": 1
-          }
-        },
-        "required": ["body"],
-        "additionalProperties": false
-      }
-    },
-    "levels": {
-      "type": "object",
-      "minProperties": 1,
-      "propertyNames": {},
-      "additionalProperties": {
-        "type": "string",
-        "enum": ["low", "high"]
-      }
-    },
-    "waits": {
-      "type": "object",
-      "propertyNames": {
-        "enum": ["true", "false"]
-      },
-      "additionalProperties": {
-        "type": "string",
-        "pattern": "^-?[0-9]+(\\.[0-9]{1,9})?s$"
-      }
-    },
-    "blobs": {
-      "type": "object",
-      "propertyNames": {},
-      "additionalProperties": {
-        "type": "string",
-        "contentEncoding": "base64",
-        "pattern": "^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$"
-      }
-    }
-  },
-  "required": ["levels"],
-  "additionalProperties": false
-}`,
-	ResultArm: "done",
-	Decode:    decodeProbeMaps,
-	Build:     buildProbeMaps,
-	Texts:     textsProbeMaps,
+	InputSchema: schemaProbeMaps,
+	ResultArm:   "done",
+	Decode:      decodeProbeMaps,
+	Build:       buildProbeMaps,
+	Texts:       textsProbeMaps,
+}
+
+// schemaProbeMaps is the input schema of probe_maps.
+func schemaProbeMaps() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "tags", Schema: &schema.Schema{
+				Type:          schema.Types{"object"},
+				MaxProperties: schema.Uint(3),
+				PropertyNames: &schema.Schema{Pattern: `^[a-z]+$`},
+				AdditionalProperties: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(5),
+				},
+			}},
+			{Name: "entries", Schema: &schema.Schema{
+				Type:          schema.Types{"object"},
+				PropertyNames: &schema.Schema{Pattern: `^-?[0-9]+$`},
+				AdditionalProperties: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "body", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MinLength: schema.Uint(1),
+						}},
+					},
+					Required:             []string{"body"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "levels", Schema: &schema.Schema{
+				Type:          schema.Types{"object"},
+				MinProperties: schema.Uint(1),
+				PropertyNames: &schema.Schema{},
+				AdditionalProperties: &schema.Schema{
+					Type: schema.Types{"string"},
+					Enum: []any{"low", "high"},
+				},
+			}},
+			{Name: "waits", Schema: &schema.Schema{
+				Type:          schema.Types{"object"},
+				PropertyNames: &schema.Schema{Enum: []any{"true", "false"}},
+				AdditionalProperties: &schema.Schema{
+					Type:    schema.Types{"string"},
+					Pattern: `^-?[0-9]+(\.[0-9]{1,9})?s$`,
+				},
+			}},
+			{Name: "blobs", Schema: &schema.Schema{
+				Type:          schema.Types{"object"},
+				PropertyNames: &schema.Schema{},
+				AdditionalProperties: &schema.Schema{
+					Type:            schema.Types{"string"},
+					ContentEncoding: "base64",
+					Pattern:         `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`,
+				},
+			}},
+		},
+		Required:             []string{"levels"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeProbeMaps decodes the arguments of probe_maps.
@@ -541,88 +527,73 @@ var ProbeChoicesTool = &runtime.Tool{
 	Description: "Oneofs and deprecated fields. choices[]: at most one of text, number may be given. At most one of name, id, entry may be given. Exactly one of fast, careful must be given.",
 	Approval:    runtime.ApprovalWrite,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "not": {
-    "anyOf": [
-      {
-        "required": ["name", "id"]
-      },
-      {
-        "required": ["name", "entry"]
-      },
-      {
-        "required": ["id", "entry"]
-      }
-    ]
-  },
-  "properties": {
-    "name": {
-      "type": "string",
-      "minLength": 1
-    },
-    "id": {
-      "type": "integer",
-      "minimum": 0,
-      "maximum": 18446744073709551615
-    },
-    "entry": {
-      "type": "object",
-      "properties": {
-        "body": {
-          "type": "string",
-          "minLength": 1
-        }
-      },
-      "required": ["body"],
-      "additionalProperties": false
-    },
-    "fast": {
-      "type": "boolean"
-    },
-    "careful": {
-      "type": "boolean"
-    },
-    "choices": {
-      "type": "array",
-      "items": {
-        "type": "object",
-        "not": {
-          "required": ["text", "number"]
-        },
-        "properties": {
-          "text": {
-            "type": "string"
-          },
-          "number": {
-            "type": "integer",
-            "minimum": 0,
-            "maximum": 4294967295
-          }
-        },
-        "additionalProperties": false
-      }
-    },
-    "legacy": {
-      "type": "string",
-      "description": "Deprecated. Old spelling of name.",
-      "deprecated": true
-    }
-  },
-  "additionalProperties": false,
-  "oneOf": [
-    {
-      "required": ["fast"]
-    },
-    {
-      "required": ["careful"]
-    }
-  ]
-}`,
-	ResultArm: "done",
-	Decode:    decodeProbeChoices,
-	Build:     buildProbeChoices,
-	Texts:     textsProbeChoices,
+	InputSchema: schemaProbeChoices,
+	ResultArm:   "done",
+	Decode:      decodeProbeChoices,
+	Build:       buildProbeChoices,
+	Texts:       textsProbeChoices,
+}
+
+// schemaProbeChoices is the input schema of probe_choices.
+func schemaProbeChoices() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Not: &schema.Schema{AnyOf: []*schema.Schema{
+			{Required: []string{"name", "id"}},
+			{Required: []string{"name", "entry"}},
+			{Required: []string{"id", "entry"}},
+		}},
+		Properties: schema.Properties{
+			{Name: "name", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MinLength: schema.Uint(1),
+			}},
+			{Name: "id", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "0",
+				Maximum: "18446744073709551615",
+			}},
+			{Name: "entry", Schema: &schema.Schema{
+				Type: schema.Types{"object"},
+				Properties: schema.Properties{
+					{Name: "body", Schema: &schema.Schema{
+						Type:      schema.Types{"string"},
+						MinLength: schema.Uint(1),
+					}},
+				},
+				Required:             []string{"body"},
+				AdditionalProperties: schema.False,
+			}},
+			{Name: "fast", Schema: &schema.Schema{Type: schema.Types{"boolean"}}},
+			{Name: "careful", Schema: &schema.Schema{Type: schema.Types{"boolean"}}},
+			{Name: "choices", Schema: &schema.Schema{
+				Type: schema.Types{"array"},
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Not:  &schema.Schema{Required: []string{"text", "number"}},
+					Properties: schema.Properties{
+						{Name: "text", Schema: &schema.Schema{Type: schema.Types{"string"}}},
+						{Name: "number", Schema: &schema.Schema{
+							Type:    schema.Types{"integer"},
+							Minimum: "0",
+							Maximum: "4294967295",
+						}},
+					},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "legacy", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Deprecated. Old spelling of name.",
+				Deprecated:  true,
+			}},
+		},
+		AdditionalProperties: schema.False,
+		OneOf: []*schema.Schema{
+			{Required: []string{"fast"}},
+			{Required: []string{"careful"}},
+		},
+	}
 }
 
 // decodeProbeChoices decodes the arguments of probe_choices.

@@ -9,6 +9,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/args"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
 )
@@ -87,36 +88,41 @@ var ForgeGetIssueTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number"],
-  "additionalProperties": false
-}`,
-	ResultArm: "issue",
-	Group:     "issue",
-	Action:    "get",
-	Decode:    decodeForgeGetIssue,
-	Build:     buildForgeGetIssue,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeGetIssue,
+	ResultArm:   "issue",
+	Group:       "issue",
+	Action:      "get",
+	Decode:      decodeForgeGetIssue,
+	Build:       buildForgeGetIssue,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetIssue is the input schema of forge_get_issue.
+func schemaForgeGetIssue() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeGetIssue decodes the arguments of forge_get_issue.
@@ -156,36 +162,41 @@ var ForgeGetPullRequestTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number"],
-  "additionalProperties": false
-}`,
-	ResultArm: "pull_request",
-	Group:     "pull_request",
-	Action:    "get",
-	Decode:    decodeForgeGetPullRequest,
-	Build:     buildForgeGetPullRequest,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeGetPullRequest,
+	ResultArm:   "pull_request",
+	Group:       "pull_request",
+	Action:      "get",
+	Decode:      decodeForgeGetPullRequest,
+	Build:       buildForgeGetPullRequest,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetPullRequest is the input schema of forge_get_pull_request.
+func schemaForgeGetPullRequest() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeGetPullRequest decodes the arguments of forge_get_pull_request.
@@ -225,62 +236,67 @@ var ForgeListIssuesTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "state": {
-      "type": "string",
-      "description": "Issue state; omitted = open.",
-      "enum": ["open", "closed", "all"]
-    },
-    "labels": {
-      "type": "array",
-      "description": "Only issues with all these labels.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "assignee": {
-      "type": "string",
-      "description": "Only issues assigned to this login.",
-      "maxLength": 100
-    },
-    "since": {
-      "type": "string",
-      "description": "Only issues updated at or after this time.",
-      "format": "date-time"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
-	ResultArm: "issues",
-	Group:     "issue",
-	Action:    "list",
-	Decode:    decodeForgeListIssues,
-	Build:     buildForgeListIssues,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeListIssues,
+	ResultArm:   "issues",
+	Group:       "issue",
+	Action:      "list",
+	Decode:      decodeForgeListIssues,
+	Build:       buildForgeListIssues,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListIssues is the input schema of forge_list_issues.
+func schemaForgeListIssues() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Issue state; omitted = open.",
+				Enum:        []any{"open", "closed", "all"},
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Only issues with all these labels.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "assignee", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only issues assigned to this login.",
+				MaxLength:   schema.Uint(100),
+			}},
+			{Name: "since", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only issues updated at or after this time.",
+				Format:      "date-time",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeListIssues decodes the arguments of forge_list_issues.
@@ -324,43 +340,48 @@ var ForgeCommentOnIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown comment.",
-      "maxLength": 60000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number", "body"],
-  "additionalProperties": false
-}`,
-	ResultArm: "issue_comment",
-	Ack:       "Commented on issue #{number} in {repo}: {url}",
-	Group:     "issue",
-	Action:    "comment",
-	Decode:    decodeForgeCommentOnIssue,
-	Build:     buildForgeCommentOnIssue,
-	Texts:     textsForgeCommentOnIssue,
+	InputSchema: schemaForgeCommentOnIssue,
+	ResultArm:   "issue_comment",
+	Ack:         "Commented on issue #{number} in {repo}: {url}",
+	Group:       "issue",
+	Action:      "comment",
+	Decode:      decodeForgeCommentOnIssue,
+	Build:       buildForgeCommentOnIssue,
+	Texts:       textsForgeCommentOnIssue,
+}
+
+// schemaForgeCommentOnIssue is the input schema of forge_comment_on_issue.
+func schemaForgeCommentOnIssue() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown comment.",
+				MaxLength:   schema.Uint(60000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number", "body"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCommentOnIssue decodes the arguments of forge_comment_on_issue.
@@ -410,43 +431,49 @@ var ForgeCommentOnPullRequestTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown comment.",
-      "maxLength": 60000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "body"],
-  "additionalProperties": false
-}`,
-	ResultArm: "pr_comment",
-	Ack:       "Commented on PR #{number} in {repo}: {url}",
-	Group:     "pull_request",
-	Action:    "comment",
-	Decode:    decodeForgeCommentOnPullRequest,
-	Build:     buildForgeCommentOnPullRequest,
-	Texts:     textsForgeCommentOnPullRequest,
+	InputSchema: schemaForgeCommentOnPullRequest,
+	ResultArm:   "pr_comment",
+	Ack:         "Commented on PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "comment",
+	Decode:      decodeForgeCommentOnPullRequest,
+	Build:       buildForgeCommentOnPullRequest,
+	Texts:       textsForgeCommentOnPullRequest,
+}
+
+// schemaForgeCommentOnPullRequest is the input schema of
+// forge_comment_on_pull_request.
+func schemaForgeCommentOnPullRequest() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown comment.",
+				MaxLength:   schema.Uint(60000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "body"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCommentOnPullRequest decodes the arguments of
@@ -497,81 +524,86 @@ var ForgeSubmitReviewTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "verdict": {
-      "type": "string",
-      "enum": ["approve", "request_changes", "comment"]
-    },
-    "body": {
-      "type": "string",
-      "description": "Review summary.",
-      "maxLength": 60000
-    },
-    "comments": {
-      "type": "array",
-      "description": "Inline comments on the diff.",
-      "maxItems": 50,
-      "items": {
-        "type": "object",
-        "properties": {
-          "path": {
-            "type": "string",
-            "description": "File path in the diff.",
-            "maxLength": 1024,
-            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-          },
-          "line": {
-            "type": "integer",
-            "description": "Line number in the file.",
-            "minimum": 1,
-            "maximum": 2147483647
-          },
-          "side": {
-            "type": "string",
-            "description": "Diff side; omitted = RIGHT.",
-            "enum": ["LEFT", "RIGHT"]
-          },
-          "body": {
-            "type": "string",
-            "description": "Markdown comment.",
-            "maxLength": 60000,
-            "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-          }
-        },
-        "required": ["path", "line", "body"],
-        "additionalProperties": false
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "verdict"],
-  "additionalProperties": false
-}`,
-	ResultArm: "review",
-	Ack:       "Submitted {verdict} review on PR #{number} in {repo}: {url}",
-	Group:     "pull_request",
-	Action:    "review",
-	Decode:    decodeForgeSubmitReview,
-	Build:     buildForgeSubmitReview,
-	Texts:     textsForgeSubmitReview,
+	InputSchema: schemaForgeSubmitReview,
+	ResultArm:   "review",
+	Ack:         "Submitted {verdict} review on PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "review",
+	Decode:      decodeForgeSubmitReview,
+	Build:       buildForgeSubmitReview,
+	Texts:       textsForgeSubmitReview,
+}
+
+// schemaForgeSubmitReview is the input schema of forge_submit_review.
+func schemaForgeSubmitReview() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "verdict", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"approve", "request_changes", "comment"},
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Review summary.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "comments", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Inline comments on the diff.",
+				MaxItems:    schema.Uint(50),
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "path", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "File path in the diff.",
+							MaxLength:   schema.Uint(1024),
+							Pattern:     `[^\t-\r\x85\p{Z}]`,
+						}},
+						{Name: "line", Schema: &schema.Schema{
+							Type:        schema.Types{"integer"},
+							Description: "Line number in the file.",
+							Minimum:     "1",
+							Maximum:     "2147483647",
+						}},
+						{Name: "side", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "Diff side; omitted = RIGHT.",
+							Enum:        []any{"LEFT", "RIGHT"},
+						}},
+						{Name: "body", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "Markdown comment.",
+							MaxLength:   schema.Uint(60000),
+							Pattern:     `[^\t-\r\x85\p{Z}]`,
+						}},
+					},
+					Required:             []string{"path", "line", "body"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "verdict"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeSubmitReview decodes the arguments of forge_submit_review.
@@ -619,67 +651,14 @@ func textsForgeSubmitReview(m proto.Message) []runtime.Text {
 // ForgeCreateIssueTool is forge_create_issue, the create_issue arm of
 // ForgeCallRequest.
 var ForgeCreateIssueTool = &runtime.Tool{
-	Name:        "forge_create_issue",
-	Title:       "Create issue",
-	Description: "Open an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue. Never write an attribution header; the gateway stamps one.",
-	Approval:    runtime.ApprovalWrite,
-	ActionClass: "comms:external",
-	Risk:        runtime.RiskMedium,
-	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown body; optional.",
-      "maxLength": 60000
-    },
-    "labels": {
-      "type": "array",
-      "description": "Label names to apply.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "assignees": {
-      "type": "array",
-      "description": "Logins to assign.",
-      "maxItems": 10,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "milestone": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "title"],
-  "additionalProperties": false
-}`,
+	Name:           "forge_create_issue",
+	Title:          "Create issue",
+	Description:    "Open an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue. Never write an attribution header; the gateway stamps one.",
+	Approval:       runtime.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           runtime.RiskMedium,
+	Hints:          runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema:    schemaForgeCreateIssue,
 	ResultArm:      "issue",
 	IdempotencyKey: true,
 	Ack:            "Created issue #{number} in {repo}: {url}",
@@ -689,6 +668,64 @@ var ForgeCreateIssueTool = &runtime.Tool{
 	Decode:         decodeForgeCreateIssue,
 	Build:          buildForgeCreateIssue,
 	Texts:          textsForgeCreateIssue,
+}
+
+// schemaForgeCreateIssue is the input schema of forge_create_issue.
+func schemaForgeCreateIssue() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown body; optional.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Label names to apply.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "assignees", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Logins to assign.",
+				MaxItems:    schema.Uint(10),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "milestone", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "title"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCreateIssue decodes the arguments of forge_create_issue.
@@ -736,56 +773,14 @@ func textsForgeCreateIssue(m proto.Message) []runtime.Text {
 // ForgeCreatePullRequestTool is forge_create_pull_request, the
 // create_pull_request arm of ForgeCallRequest.
 var ForgeCreatePullRequestTool = &runtime.Tool{
-	Name:        "forge_create_pull_request",
-	Title:       "Create pull request",
-	Description: "Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one. Never write an attribution header; the gateway stamps one.",
-	Approval:    runtime.ApprovalWrite,
-	ActionClass: "comms:external",
-	Risk:        runtime.RiskMedium,
-	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown body; optional.",
-      "maxLength": 60000
-    },
-    "head_ref": {
-      "type": "string",
-      "description": "Branch with your changes.",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "base_ref": {
-      "type": "string",
-      "description": "Branch to merge into; omitted = the default branch.",
-      "maxLength": 255
-    },
-    "draft": {
-      "type": "boolean"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "title", "head_ref"],
-  "additionalProperties": false
-}`,
+	Name:           "forge_create_pull_request",
+	Title:          "Create pull request",
+	Description:    "Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one. Never write an attribution header; the gateway stamps one.",
+	Approval:       runtime.ApprovalWrite,
+	ActionClass:    "comms:external",
+	Risk:           runtime.RiskMedium,
+	Hints:          runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema:    schemaForgeCreatePullRequest,
 	ResultArm:      "pull_request",
 	IdempotencyKey: true,
 	Ack:            "Opened PR #{number} in {repo}: {url}",
@@ -795,6 +790,52 @@ var ForgeCreatePullRequestTool = &runtime.Tool{
 	Decode:         decodeForgeCreatePullRequest,
 	Build:          buildForgeCreatePullRequest,
 	Texts:          textsForgeCreatePullRequest,
+}
+
+// schemaForgeCreatePullRequest is the input schema of
+// forge_create_pull_request.
+func schemaForgeCreatePullRequest() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown body; optional.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "head_ref", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Branch with your changes.",
+				MaxLength:   schema.Uint(255),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "base_ref", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Branch to merge into; omitted = the default branch.",
+				MaxLength:   schema.Uint(255),
+			}},
+			{Name: "draft", Schema: &schema.Schema{Type: schema.Types{"boolean"}}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "title", "head_ref"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCreatePullRequest decodes the arguments of
@@ -849,41 +890,46 @@ var ForgeSubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "kind": {
-      "type": "string",
-      "enum": ["issue", "pull_request"]
-    },
-    "number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "kind", "number"],
-  "additionalProperties": false
-}`,
-	ResultArm: "subscribed",
-	Ack:       "Subscribed to {kind} #{number} in {repo}: subscription {subscription_id}",
-	Group:     "subscription",
-	Action:    "subscribe",
-	Decode:    decodeForgeSubscribe,
-	Build:     buildForgeSubscribe,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeSubscribe,
+	ResultArm:   "subscribed",
+	Ack:         "Subscribed to {kind} #{number} in {repo}: subscription {subscription_id}",
+	Group:       "subscription",
+	Action:      "subscribe",
+	Decode:      decodeForgeSubscribe,
+	Build:       buildForgeSubscribe,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeSubscribe is the input schema of forge_subscribe.
+func schemaForgeSubscribe() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "kind", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"issue", "pull_request"},
+			}},
+			{Name: "number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "kind", "number"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeSubscribe decodes the arguments of forge_subscribe.
@@ -924,34 +970,39 @@ var ForgeUnsubscribeTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "subscription_id": {
-      "type": "string",
-      "description": "The id forge_subscribe returned.",
-      "maxLength": 200,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["subscription_id"],
-  "additionalProperties": false
-}`,
-	ResultArm: "unsubscribed",
-	Ack:       "Unsubscribed {subscription_id}",
-	Group:     "subscription",
-	Action:    "unsubscribe",
-	Decode:    decodeForgeUnsubscribe,
-	Build:     buildForgeUnsubscribe,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeUnsubscribe,
+	ResultArm:   "unsubscribed",
+	Ack:         "Unsubscribed {subscription_id}",
+	Group:       "subscription",
+	Action:      "unsubscribe",
+	Decode:      decodeForgeUnsubscribe,
+	Build:       buildForgeUnsubscribe,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeUnsubscribe is the input schema of forge_unsubscribe.
+func schemaForgeUnsubscribe() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "subscription_id", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "The id forge_subscribe returned.",
+				MaxLength:   schema.Uint(200),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"subscription_id"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeUnsubscribe decodes the arguments of forge_unsubscribe.
@@ -989,31 +1040,36 @@ var ForgeGetRepoTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
-	ResultArm: "repository",
-	Group:     "repo",
-	Action:    "get_repo",
-	Decode:    decodeForgeGetRepo,
-	Build:     buildForgeGetRepo,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeGetRepo,
+	ResultArm:   "repository",
+	Group:       "repo",
+	Action:      "get_repo",
+	Decode:      decodeForgeGetRepo,
+	Build:       buildForgeGetRepo,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetRepo is the input schema of forge_get_repo.
+func schemaForgeGetRepo() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeGetRepo decodes the arguments of forge_get_repo.
@@ -1051,40 +1107,45 @@ var ForgeReadFileTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "path": {
-      "type": "string",
-      "maxLength": 1024,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "path"],
-  "additionalProperties": false
-}`,
-	ResultArm: "file",
-	Group:     "repo",
-	Action:    "read_file",
-	Decode:    decodeForgeReadFile,
-	Build:     buildForgeReadFile,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeReadFile,
+	ResultArm:   "file",
+	Group:       "repo",
+	Action:      "read_file",
+	Decode:      decodeForgeReadFile,
+	Build:       buildForgeReadFile,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeReadFile is the input schema of forge_read_file.
+func schemaForgeReadFile() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1024),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "path"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeReadFile decodes the arguments of forge_read_file.
@@ -1124,45 +1185,50 @@ var ForgeListDirTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "path": {
-      "type": "string",
-      "description": "Omitted = the root.",
-      "maxLength": 1024
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "cursor": {
-      "type": "string",
-      "description": "A next_cursor.",
-      "maxLength": 64
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
-	ResultArm: "dir",
-	Group:     "repo",
-	Action:    "list_dir",
-	Decode:    decodeForgeListDir,
-	Build:     buildForgeListDir,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeListDir,
+	ResultArm:   "dir",
+	Group:       "repo",
+	Action:      "list_dir",
+	Decode:      decodeForgeListDir,
+	Build:       buildForgeListDir,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListDir is the input schema of forge_list_dir.
+func schemaForgeListDir() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = the root.",
+				MaxLength:   schema.Uint(1024),
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeListDir decodes the arguments of forge_list_dir.
@@ -1204,50 +1270,55 @@ var ForgeListPullRequestsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "state": {
-      "type": "string",
-      "description": "Omitted = open.",
-      "enum": ["open", "closed", "all"]
-    },
-    "base": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "head": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
-	ResultArm: "pull_requests",
-	Group:     "pull_request",
-	Action:    "list",
-	Decode:    decodeForgeListPullRequests,
-	Build:     buildForgeListPullRequests,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeListPullRequests,
+	ResultArm:   "pull_requests",
+	Group:       "pull_request",
+	Action:      "list",
+	Decode:      decodeForgeListPullRequests,
+	Build:       buildForgeListPullRequests,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListPullRequests is the input schema of forge_list_pull_requests.
+func schemaForgeListPullRequests() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = open.",
+				Enum:        []any{"open", "closed", "all"},
+			}},
+			{Name: "base", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "head", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeListPullRequests decodes the arguments of
@@ -1291,46 +1362,51 @@ var ForgeListCiRunsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "status": {
-      "type": "string",
-      "description": "Status or conclusion.",
-      "enum": ["queued", "in_progress", "completed", "success", "failure"]
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 30.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo"],
-  "additionalProperties": false
-}`,
-	ResultArm: "ci_runs",
-	Group:     "ci",
-	Action:    "list_runs",
-	Decode:    decodeForgeListCiRuns,
-	Build:     buildForgeListCiRuns,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeListCiRuns,
+	ResultArm:   "ci_runs",
+	Group:       "ci",
+	Action:      "list_runs",
+	Decode:      decodeForgeListCiRuns,
+	Build:       buildForgeListCiRuns,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListCiRuns is the input schema of forge_list_ci_runs.
+func schemaForgeListCiRuns() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "status", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Status or conclusion.",
+				Enum:        []any{"queued", "in_progress", "completed", "success", "failure"},
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeListCiRuns decodes the arguments of forge_list_ci_runs.
@@ -1372,36 +1448,41 @@ var ForgeGetCiRunTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "run_id": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[\\w.:-]+$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "run_id"],
-  "additionalProperties": false
-}`,
-	ResultArm: "ci_run",
-	Group:     "ci",
-	Action:    "get_run",
-	Decode:    decodeForgeGetCiRun,
-	Build:     buildForgeGetCiRun,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeGetCiRun,
+	ResultArm:   "ci_run",
+	Group:       "ci",
+	Action:      "get_run",
+	Decode:      decodeForgeGetCiRun,
+	Build:       buildForgeGetCiRun,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetCiRun is the input schema of forge_get_ci_run.
+func schemaForgeGetCiRun() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "run_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "run_id"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeGetCiRun decodes the arguments of forge_get_ci_run.
@@ -1441,75 +1522,80 @@ var ForgeUpdateIssueTool = &runtime.Tool{
 	ActionClass: "comms:external",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "issue_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "state": {
-      "type": "string",
-      "enum": ["open", "closed"]
-    },
-    "state_reason": {
-      "type": "string",
-      "enum": ["completed", "not_planned", "reopened"]
-    },
-    "title": {
-      "type": "string",
-      "maxLength": 256,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "body": {
-      "type": "string",
-      "description": "Markdown.",
-      "maxLength": 60000
-    },
-    "labels": {
-      "type": "array",
-      "description": "Replaces the labels.",
-      "maxItems": 20,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "assignees": {
-      "type": "array",
-      "description": "Replaces the assignees (logins).",
-      "maxItems": 10,
-      "items": {
-        "type": "string",
-        "maxLength": 100,
-        "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "issue_number"],
-  "additionalProperties": false
-}`,
-	ResultArm: "issue",
-	Ack:       "Updated issue #{number} in {repo}: {url}",
-	Group:     "issue",
-	Action:    "update",
-	Decode:    decodeForgeUpdateIssue,
-	Build:     buildForgeUpdateIssue,
-	Texts:     textsForgeUpdateIssue,
+	InputSchema: schemaForgeUpdateIssue,
+	ResultArm:   "issue",
+	Ack:         "Updated issue #{number} in {repo}: {url}",
+	Group:       "issue",
+	Action:      "update",
+	Decode:      decodeForgeUpdateIssue,
+	Build:       buildForgeUpdateIssue,
+	Texts:       textsForgeUpdateIssue,
+}
+
+// schemaForgeUpdateIssue is the input schema of forge_update_issue.
+func schemaForgeUpdateIssue() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "issue_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"open", "closed"},
+			}},
+			{Name: "state_reason", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"completed", "not_planned", "reopened"},
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "labels", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Replaces the labels.",
+				MaxItems:    schema.Uint(20),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "assignees", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Replaces the assignees (logins).",
+				MaxItems:    schema.Uint(10),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "issue_number"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeUpdateIssue decodes the arguments of forge_update_issue.
@@ -1569,41 +1655,46 @@ var ForgeCreateBranchTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "branch": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "from_ref": {
-      "type": "string",
-      "maxLength": 255
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "branch"],
-  "additionalProperties": false
-}`,
-	ResultArm: "branch",
-	Ack:       "Created branch {branch} in {repo} at {sha}",
-	Group:     "push",
-	Action:    "create_branch",
-	Decode:    decodeForgeCreateBranch,
-	Build:     buildForgeCreateBranch,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeCreateBranch,
+	ResultArm:   "branch",
+	Ack:         "Created branch {branch} in {repo} at {sha}",
+	Group:       "push",
+	Action:      "create_branch",
+	Decode:      decodeForgeCreateBranch,
+	Build:       buildForgeCreateBranch,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeCreateBranch is the input schema of forge_create_branch.
+func schemaForgeCreateBranch() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "branch", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "from_ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "branch"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeCreateBranch decodes the arguments of forge_create_branch.
@@ -1644,58 +1735,63 @@ var ForgeWriteFileTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "branch": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "path": {
-      "type": "string",
-      "maxLength": 1024,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "content": {
-      "type": "string",
-      "maxLength": 1000000
-    },
-    "message": {
-      "type": "string",
-      "description": "Commit message.",
-      "maxLength": 10000,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "expected_sha": {
-      "type": "string",
-      "description": "Omit only to create a file.",
-      "maxLength": 64,
-      "pattern": "^([0-9A-Fa-f]{7,64})?$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "branch", "path", "message"],
-  "additionalProperties": false
-}`,
-	ResultArm: "file_commit",
-	Ack:       "Committed {path} to {branch} in {repo}: {commit_sha}",
-	Group:     "push",
-	Action:    "write_file",
-	Decode:    decodeForgeWriteFile,
-	Build:     buildForgeWriteFile,
-	Texts:     textsForgeWriteFile,
+	InputSchema: schemaForgeWriteFile,
+	ResultArm:   "file_commit",
+	Ack:         "Committed {path} to {branch} in {repo}: {commit_sha}",
+	Group:       "push",
+	Action:      "write_file",
+	Decode:      decodeForgeWriteFile,
+	Build:       buildForgeWriteFile,
+	Texts:       textsForgeWriteFile,
+}
+
+// schemaForgeWriteFile is the input schema of forge_write_file.
+func schemaForgeWriteFile() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "branch", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1024),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "content", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(1000000),
+			}},
+			{Name: "message", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Commit message.",
+				MaxLength:   schema.Uint(10000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "expected_sha", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omit only to create a file.",
+				MaxLength:   schema.Uint(64),
+				Pattern:     `^([0-9A-Fa-f]{7,64})?$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "branch", "path", "message"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeWriteFile decodes the arguments of forge_write_file.
@@ -1748,47 +1844,52 @@ var ForgeMergePullRequestTool = &runtime.Tool{
 	ActionClass: "vcs:push",
 	Risk:        runtime.RiskHigh,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "pull_number": {
-      "type": "integer",
-      "minimum": 1,
-      "maximum": 2147483647
-    },
-    "method": {
-      "type": "string",
-      "description": "Omitted = merge.",
-      "enum": ["merge", "squash", "rebase"]
-    },
-    "expected_head_sha": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[0-9A-Fa-f]{7,64}$"
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "pull_number", "expected_head_sha"],
-  "additionalProperties": false
-}`,
-	ResultArm: "merge",
-	Ack:       "Merged PR #{number} in {repo} ({method}): {sha}",
-	Group:     "pull_request",
-	Action:    "merge",
-	Decode:    decodeForgeMergePullRequest,
-	Build:     buildForgeMergePullRequest,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeMergePullRequest,
+	ResultArm:   "merge",
+	Ack:         "Merged PR #{number} in {repo} ({method}): {sha}",
+	Group:       "pull_request",
+	Action:      "merge",
+	Decode:      decodeForgeMergePullRequest,
+	Build:       buildForgeMergePullRequest,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeMergePullRequest is the input schema of forge_merge_pull_request.
+func schemaForgeMergePullRequest() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "method", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = merge.",
+				Enum:        []any{"merge", "squash", "rebase"},
+			}},
+			{Name: "expected_head_sha", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[0-9A-Fa-f]{7,64}$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "expected_head_sha"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeMergePullRequest decodes the arguments of
@@ -1831,63 +1932,68 @@ var ForgeTriggerCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "workflow": {
-      "type": "string",
-      "description": "Workflow file or id.",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "ref": {
-      "type": "string",
-      "maxLength": 255,
-      "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-    },
-    "inputs": {
-      "type": "array",
-      "maxItems": 10,
-      "items": {
-        "type": "object",
-        "properties": {
-          "name": {
-            "type": "string",
-            "maxLength": 100,
-            "pattern": "^[\\w-]+$"
-          },
-          "value": {
-            "type": "string",
-            "maxLength": 1000
-          }
-        },
-        "required": ["name"],
-        "additionalProperties": false
-      }
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "workflow", "ref"],
-  "additionalProperties": false
-}`,
-	ResultArm: "ci_triggered",
-	Ack:       "Triggered {workflow} on {ref} in {repo}",
-	Group:     "ci",
-	Action:    "trigger",
-	Decode:    decodeForgeTriggerCi,
-	Build:     buildForgeTriggerCi,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeTriggerCi,
+	ResultArm:   "ci_triggered",
+	Ack:         "Triggered {workflow} on {ref} in {repo}",
+	Group:       "ci",
+	Action:      "trigger",
+	Decode:      decodeForgeTriggerCi,
+	Build:       buildForgeTriggerCi,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeTriggerCi is the input schema of forge_trigger_ci.
+func schemaForgeTriggerCi() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "workflow", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Workflow file or id.",
+				MaxLength:   schema.Uint(255),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "inputs", Schema: &schema.Schema{
+				Type:     schema.Types{"array"},
+				MaxItems: schema.Uint(10),
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "name", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(100),
+							Pattern:   `^[\w-]+$`,
+						}},
+						{Name: "value", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(1000),
+						}},
+					},
+					Required:             []string{"name"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "workflow", "ref"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeTriggerCi decodes the arguments of forge_trigger_ci.
@@ -1928,41 +2034,46 @@ var ForgeRerunCiTool = &runtime.Tool{
 	ActionClass: "ci:trigger",
 	Risk:        runtime.RiskMedium,
 	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "repo": {
-      "type": "string",
-      "pattern": "^[\\w./-]{1,200}$"
-    },
-    "run_id": {
-      "type": "string",
-      "maxLength": 64,
-      "pattern": "^[\\w.:-]+$"
-    },
-    "failed_only": {
-      "type": "boolean",
-      "description": "Only the failed jobs."
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "required": ["repo", "run_id"],
-  "additionalProperties": false
-}`,
-	ResultArm: "ci_run",
-	Ack:       "Re-running run {run_id} in {repo}: {url}",
-	Group:     "ci",
-	Action:    "rerun",
-	Decode:    decodeForgeRerunCi,
-	Build:     buildForgeRerunCi,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeRerunCi,
+	ResultArm:   "ci_run",
+	Ack:         "Re-running run {run_id} in {repo}: {url}",
+	Group:       "ci",
+	Action:      "rerun",
+	Decode:      decodeForgeRerunCi,
+	Build:       buildForgeRerunCi,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeRerunCi is the input schema of forge_rerun_ci.
+func schemaForgeRerunCi() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "run_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(64),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "failed_only", Schema: &schema.Schema{
+				Type:        schema.Types{"boolean"},
+				Description: "Only the failed jobs.",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "run_id"},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeRerunCi decodes the arguments of forge_rerun_ci.
@@ -2003,51 +2114,54 @@ var ForgeGetEventsTool = &runtime.Tool{
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
 	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
-	InputSchema: `{
-  "type": "object",
-  "properties": {
-    "subscription_id": {
-      "type": "string",
-      "description": "Only this subscription; omitted = all of yours.",
-      "anyOf": [
-        {
-          "maxLength": 0
-        },
-        {
-          "maxLength": 200,
-          "pattern": "[^\\t-\\r\\x85\\p{Z}]"
-        }
-      ]
-    },
-    "after": {
-      "type": "integer",
-      "description": "next_cursor of the page you read; omitted = your last acknowledged one.",
-      "minimum": 0,
-      "maximum": 9007199254740991
-    },
-    "limit": {
-      "type": "integer",
-      "description": "Omitted = 20.",
-      "minimum": 1,
-      "maximum": 100
-    },
-    "forge_provider": {
-      "type": "string",
-      "enum": ["github", "gitlab", "gitea", "forgejo", "linear", "local"]
-    },
-    "forge_host": {
-      "type": "string",
-      "pattern": "^[\\w.:-]{0,253}$"
-    }
-  },
-  "additionalProperties": false
-}`,
-	ResultArm: "events",
-	Group:     "subscription",
-	Action:    "get_events",
-	Decode:    decodeForgeGetEvents,
-	Build:     buildForgeGetEvents,
-	Texts:     forgeNoTexts,
+	InputSchema: schemaForgeGetEvents,
+	ResultArm:   "events",
+	Group:       "subscription",
+	Action:      "get_events",
+	Decode:      decodeForgeGetEvents,
+	Build:       buildForgeGetEvents,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetEvents is the input schema of forge_get_events.
+func schemaForgeGetEvents() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "subscription_id", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only this subscription; omitted = all of yours.",
+				AnyOf: []*schema.Schema{
+					{MaxLength: schema.Uint(0)},
+					{
+						MaxLength: schema.Uint(200),
+						Pattern:   `[^\t-\r\x85\p{Z}]`,
+					},
+				},
+			}},
+			{Name: "after", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "next_cursor of the page you read; omitted = your last acknowledged one.",
+				Minimum:     "0",
+				Maximum:     "9007199254740991",
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 20.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		AdditionalProperties: schema.False,
+	}
 }
 
 // decodeForgeGetEvents decodes the arguments of forge_get_events.
