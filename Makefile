@@ -1,8 +1,8 @@
 # Everything a developer or CI runs. The protobuf toolchain (buf and the
-# protoc plugins) is pinned in tools/go.mod and run with `go tool`, so library
+# protoc plugins) is pinned in buildtools/go.mod and run with `go tool`, so library
 # users of this module never inherit it.
 GO ?= go
-BUF := $(GO) tool -modfile=tools/go.mod buf
+BUF := $(GO) tool -modfile=buildtools/go.mod buf
 PROTO_DEPS := build/proto-deps
 # The last release's tool snapshots and the breaks declared since.
 BASELINE := tests/toolsnaps/release

@@ -1,6 +1,6 @@
 // Package approval names what a tool may change (its approval level) and
 // how much harm a call can do (its risk tier), once for both sides of a
-// table: the agent side's runtime.Tool and the server side's handler.Arm
+// table: the agent side's runtime.Tool and the server side's toolserver.Arm
 // carry the same facts from the same (tool) options, and the gateway's
 // policy and an agent's Approver key on the same names. It imports
 // nothing, so either side can use it without linking the other.

@@ -11,7 +11,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The operator's side of the approval gate: list the parked calls, read
@@ -228,7 +228,7 @@ func (s *Service) runApproved(ctx context.Context, r store.Approval) ([]byte, *g
 }
 
 // storedRequest decodes an approval's request envelope with its table.
-func (s *Service) storedRequest(r store.Approval) (*handler.Table, proto.Message, error) {
+func (s *Service) storedRequest(r store.Approval) (*toolserver.Table, proto.Message, error) {
 	t := s.byRequest[protoreflect.FullName(r.RequestType)]
 	if t == nil {
 		return nil, nil, fmt.Errorf("no table of this gateway takes %s", r.RequestType)
@@ -287,7 +287,7 @@ func (s *Service) Inspect(ctx context.Context, a Approval, req proto.Message) (p
 	}
 	o := &operation{id: s.identityOf(a.Account, a.Session), table: t, envelope: req, approved: "inspect:" + a.ID}
 	o.arm, o.req, o.env = t.Split(req)
-	if o.arm == nil || o.arm.Approval != handler.ApprovalRead {
+	if o.arm == nil || o.arm.Approval != toolserver.ApprovalRead {
 		return nil, fmt.Errorf("gateway: Inspect runs only reads")
 	}
 	o.tool = o.arm.Tool

@@ -3,9 +3,9 @@ package gateway
 import (
 	"testing"
 
+	"github.com/forgetools/forgetools/enumname"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // The forge table's error codes map onto the contract's (optionsv1) number
@@ -25,8 +25,8 @@ func TestErrorCodesMatch(t *testing.T) {
 			t.Errorf("%s (%d) has no contract code", f, f.Number())
 			continue
 		}
-		if f.String() != c.String() || vocab.Name(f) != vocab.Name(c) || vocab.Name(f) == "" {
-			t.Errorf("%d: forge %s (%q), contract %s (%q)", f.Number(), f, vocab.Name(f), c, vocab.Name(c))
+		if f.String() != c.String() || enumname.Of(f) != enumname.Of(c) || enumname.Of(f) == "" {
+			t.Errorf("%d: forge %s (%q), contract %s (%q)", f.Number(), f, enumname.Of(f), c, enumname.Of(c))
 		}
 		got := callError(&gatewayv1.ForgeCallError{Code: f, Message: "m", RetryAfterMs: 7})
 		if got.GetCode() != c || got.GetMessage() != "m" || got.GetRetryAfterMs() != 7 {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/attribution"
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Config is everything a Service needs. Secrets arrive already resolved
@@ -42,7 +42,7 @@ type Config struct {
 	DedupWindow time.Duration
 	// Tables are the tables the gateway serves, each on its own Connect
 	// procedure; empty means the forge table (gatewayv1handler.ForgeTable).
-	Tables []*handler.Table
+	Tables []*toolserver.Table
 	// ScopeRefresh is how long the gateway keeps an account's scope read
 	// from the store before reading it again: how soon `forgetools scope`
 	// changes reach it. Zero means DefaultScopeRefresh; negative reads the
@@ -90,7 +90,7 @@ type Account struct {
 	// session name (each must be one of Sessions); see Peer.
 	Peers map[string]Peer
 	// PushToDefaultBranch lets the account's pushes write to a repository's
-	// default branch; providers receive it in handler.Call. It governs
+	// default branch; providers receive it in toolserver.Call. It governs
 	// direct writes (a commit or branch on the default branch); merging a
 	// pull request into it is the policy's unreviewed-merge rule.
 	PushToDefaultBranch bool

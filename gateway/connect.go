@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // wire lets one Connect handler carry any table's envelopes: it is a
@@ -23,7 +23,7 @@ type wire struct{ proto.Message }
 // request's context (WithIdentity); a request without one fails closed.
 // A nil svc mounts the forge table's procedure answering unavailable.
 func Handlers(svc *Service, opts ...connect.HandlerOption) map[string]http.Handler {
-	tables := []*handler.Table{gatewayv1handler.ForgeTable}
+	tables := []*toolserver.Table{gatewayv1handler.ForgeTable}
 	if svc != nil {
 		tables = svc.Tables()
 	}

@@ -7,9 +7,9 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // A decision on a parked call is an event of the account's approval
@@ -58,7 +58,7 @@ func (s *Service) announce(ctx context.Context, a store.Approval) {
 	payload, err := proto.Marshal(ev)
 	if err == nil {
 		_, err = s.store.RecordDecision(ctx, a.Account, store.Change{
-			Type: vocab.Name(ev.GetType()), DedupKey: "approval:" + a.ID + ":" + a.State, Payload: payload,
+			Type: enumname.Of(ev.GetType()), DedupKey: "approval:" + a.ID + ":" + a.State, Payload: payload,
 		})
 	}
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // createGrace bounds a reserved create. Once the gateway holds the key it
@@ -36,7 +36,7 @@ const createGrace = 2 * time.Minute
 // client files one artifact, and the same create made deliberately later
 // files another.
 //
-// A provider that writes to the store's own database (handler.TxJoiner)
+// A provider that writes to the store's own database (toolserver.TxJoiner)
 // creates inside the store's transaction, so the key, the artifact and its
 // ownership row commit together (createInTx); any other runs under the
 // memo's lease (createLeased).
@@ -57,7 +57,7 @@ func (s *Service) once(ctx context.Context, o *operation, p Provider, req proto.
 		out  proto.Message
 		done *store.Artifact
 	)
-	if j, ok := p.(handler.TxJoiner); ok && j.JoinsTx(s.store.DB()) {
+	if j, ok := p.(toolserver.TxJoiner); ok && j.JoinsTx(s.store.DB()) {
 		out, done, err = s.createInTx(ctx, cctx, o, p, req, k)
 	} else {
 		out, done, err = s.createLeased(ctx, cctx, o, p, req, k)
@@ -87,7 +87,7 @@ func (s *Service) createInTx(ctx, cctx context.Context, o *operation, p Provider
 			// The memo commits with the artifact, so the provider needs no
 			// key of its own for a derived one: o.call() passes only a
 			// client's id.
-			if out, err = s.serve(handler.WithTx(ctx, s.store.DB(), tx), o, p, o.call(), req); err != nil {
+			if out, err = s.serve(toolserver.WithTx(ctx, s.store.DB(), tx), o, p, o.call(), req); err != nil {
 				return store.Ownership{}, providerError{err}
 			}
 			return s.ownership(o, p, out), nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // dispatch runs the checks every call passes, in order (identity, shape,
@@ -62,15 +62,15 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (P
 		return nil, err
 	}
 	o.scope = o.arm.Scope
-	if o.arm.ScopeWhenEmpty != handler.ScopeNone && (o.arm.ScopeKey == nil || o.arm.ScopeKey(o.req) == "") {
+	if o.arm.ScopeWhenEmpty != toolserver.ScopeNone && (o.arm.ScopeKey == nil || o.arm.ScopeKey(o.req) == "") {
 		o.scope = o.arm.ScopeWhenEmpty
 	}
 	switch o.scope {
-	case handler.ScopeRepository:
+	case toolserver.ScopeRepository:
 		return s.scopeRepository(o)
-	case handler.ScopeSubscription:
+	case toolserver.ScopeSubscription:
 		return s.scopeSubscription(ctx, o)
-	case handler.ScopeOwnState:
+	case toolserver.ScopeOwnState:
 		return s.scopeOwnState(o)
 	}
 	return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
@@ -117,7 +117,7 @@ func (s *Service) scopeSubscription(ctx context.Context, o *operation) (Provider
 	if sub.Kind == store.KindApproval {
 		// The account's approval stream is its own gateway state, on no
 		// forge: read like the account's other state, never changed.
-		if o.arm.Approval != handler.ApprovalRead {
+		if o.arm.Approval != toolserver.ApprovalRead {
 			return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"subscription %q is the gateway's stream of decisions on your parked calls: %s cannot change it, forge_get_events reads it", id, o.tool)
 		}

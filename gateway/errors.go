@@ -9,7 +9,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // failure is an in-band error.
@@ -39,7 +39,7 @@ func (s *Service) mapError(err error) (fe *gatewayv1.ForgeCallError, unexpected 
 	if errors.As(err, &ib) {
 		return ib.ForgeCallError, false
 	}
-	if pe, ok := handler.AsError(err); ok {
+	if pe, ok := toolserver.AsError(err); ok {
 		// The contract's codes are the forge table's, number for number
 		// (TestErrorCodesMatch).
 		code := gatewayv1.ErrorCode(pe.Code)
@@ -60,15 +60,15 @@ func (s *Service) mapError(err error) (fe *gatewayv1.ForgeCallError, unexpected 
 }
 
 // explain words a provider's answer for an arm it does not serve: in the
-// provider's own terms when it has them (handler.Explainer), else "gitea
+// provider's own terms when it has them (toolserver.Explainer), else "gitea
 // has no pull requests, so create_pull_request cannot run on forge
 // gitea/git.example.com". Other errors pass through.
 func explain(o *operation, p Provider, err error) error {
-	var u *handler.UnimplementedError
+	var u *toolserver.UnimplementedError
 	if !errors.As(err, &u) {
 		return err
 	}
-	if e, ok := p.(handler.Explainer); ok {
+	if e, ok := p.(toolserver.Explainer); ok {
 		if why := e.Unsupported(u.Capability); why != "" {
 			return refuse(gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, "%s, so %s cannot run on forge %s", why, u.Arm, o.forge)
 		}

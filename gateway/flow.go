@@ -11,7 +11,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The information-flow rules, per session, with their state in the store:
@@ -43,7 +43,7 @@ type FlowRules struct {
 	// forge logins (matched ignoring case), "org:NAME" for the members of
 	// an organisation, and "collaborators:write" for the logins with write
 	// permission on the repository the text is in, as the forge says
-	// (handler.AuthorVouch; a forge that cannot say trusts no one by
+	// (toolserver.AuthorVouch; a forge that cannot say trusts no one by
 	// them). Nil means the account's own handles: its name (the author the
 	// local forge records), agent handle and owner handle; a list replaces
 	// them, so list them too if they are the account's logins. An empty,
@@ -60,7 +60,7 @@ func validLogin(s string) bool {
 // flowState is the Service's part of the rules: each table's facts and
 // the visibility cache.
 type flowState struct {
-	tables     map[*handler.Table]*flowTable
+	tables     map[*toolserver.Table]*flowTable
 	visibility visibilityCache
 	trust      trustCache
 	// recorded remembers reads already in the store, so a session reading
@@ -74,8 +74,8 @@ type flowState struct {
 // store ignores a read it already has).
 const maxRecorded = 100000
 
-func newFlowState(tables []*handler.Table) *flowState {
-	fs := &flowState{tables: map[*handler.Table]*flowTable{}}
+func newFlowState(tables []*toolserver.Table) *flowState {
+	fs := &flowState{tables: map[*toolserver.Table]*flowTable{}}
 	fs.visibility.now = time.Now
 	fs.trust.now = time.Now
 	for _, t := range tables {
@@ -90,9 +90,9 @@ func newFlowState(tables []*handler.Table) *flowState {
 func (s *Service) flowHolds(ctx context.Context, o *operation) ([]hold, error) {
 	level := o.arm.Approval
 	rules := o.acct.Flow
-	private := !rules.AllowPrivateToPublic && (level == handler.ApprovalWrite || level == handler.ApprovalPush) &&
+	private := !rules.AllowPrivateToPublic && (level == toolserver.ApprovalWrite || level == toolserver.ApprovalPush) &&
 		!s.flow.tables[o.table].reads[o.arm]
-	untrusted := !rules.AllowUntrustedContent && level == handler.ApprovalPush
+	untrusted := !rules.AllowUntrustedContent && level == toolserver.ApprovalPush
 	if private {
 		// A target the cache knows is private or internal takes no hold
 		// (privateHold asks the same cache first), whatever was read.
@@ -212,7 +212,7 @@ func more(n int) string {
 // author. It runs before the result is returned; its failure fails the
 // call, so no read goes unrecorded.
 func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Message) error {
-	if o.arm.Approval != handler.ApprovalRead {
+	if o.arm.Approval != toolserver.ApprovalRead {
 		return nil
 	}
 	rules := o.acct.Flow

@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // FlowCheck checks and scopes req for id as Call would, then returns the
@@ -29,7 +29,7 @@ func (s *Service) FlowCheck(ctx context.Context, id Identity, req proto.Message)
 		return nil, fmt.Errorf("gateway: the call does not pass the checks: %w", err)
 	}
 	return func(result proto.Message) ([]ApprovalHold, error) {
-		if o.arm.Approval == handler.ApprovalRead {
+		if o.arm.Approval == toolserver.ApprovalRead {
 			return nil, s.recordReads(ctx, o, result)
 		}
 		hs, err := s.flowHolds(ctx, o)

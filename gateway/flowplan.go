@@ -11,7 +11,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // What the information-flow rules read from the table, from options alone:
@@ -26,16 +26,16 @@ type flowTable struct {
 	// reads marks the writes whose action class is a read ("repo:read":
 	// a subscription changes gateway state, not the forge): they publish
 	// nothing, so the private-to-public rule leaves them alone.
-	reads map[*handler.Arm]bool
+	reads map[*toolserver.Arm]bool
 	// visibility is the arm that reads a repository's visibility, nil when
 	// the table has none; visibilityRepo is its request's repository field.
-	visibility     *handler.Arm
+	visibility     *toolserver.Arm
 	visibilityReq  protoreflect.MessageType
 	visibilityRepo protoreflect.FieldDescriptor
 }
 
-func newFlowTable(t *handler.Table) *flowTable {
-	ft := &flowTable{reads: map[*handler.Arm]bool{}}
+func newFlowTable(t *toolserver.Table) *flowTable {
+	ft := &flowTable{reads: map[*toolserver.Arm]bool{}}
 	env := t.NewRequest().ProtoReflect()
 	fields := env.Descriptor().Fields()
 	for _, a := range t.Arms {
@@ -45,7 +45,7 @@ func newFlowTable(t *handler.Table) *flowTable {
 		}
 		to, _ := proto.GetExtension(fd.Options(), optionsv1.E_Tool).(*optionsv1.ToolOptions)
 		ft.reads[a] = strings.HasSuffix(to.GetActionClass(), ":read")
-		if ft.visibility == nil && a.Approval == handler.ApprovalRead && a.Scope == handler.ScopeRepository {
+		if ft.visibility == nil && a.Approval == toolserver.ApprovalRead && a.Scope == toolserver.ScopeRepository {
 			if repo := onlyRepoField(fd.Message()); repo != nil && resultHasVisibility(t, a) {
 				ft.visibility, ft.visibilityRepo = a, repo
 				ft.visibilityReq = env.Get(fd).Message().Type()
@@ -71,7 +71,7 @@ func onlyRepoField(md protoreflect.MessageDescriptor) protoreflect.FieldDescript
 
 // resultHasVisibility reports whether the arm's result message carries a
 // visibility field.
-func resultHasVisibility(t *handler.Table, a *handler.Arm) bool {
+func resultHasVisibility(t *toolserver.Table, a *toolserver.Arm) bool {
 	res := t.NewResult().ProtoReflect().Descriptor().Fields().ByName(protoreflect.Name(a.Result))
 	return res != nil && res.Message() != nil && flowPlanOf(res.Message()).visibility != nil
 }

@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // What one account may make the gateway hold and write (issue 19): calls
@@ -158,9 +158,9 @@ func (m *meter) charge(o *operation) error {
 	var q *quota
 	var kind string
 	switch o.arm.Approval {
-	case handler.ApprovalWrite:
+	case toolserver.ApprovalWrite:
 		q, kind = &m.writes, "write"
-	case handler.ApprovalPush:
+	case toolserver.ApprovalPush:
 		q, kind = &m.pushes, "push"
 	default:
 		return nil
@@ -186,7 +186,7 @@ func (m *meter) charge(o *operation) error {
 // write's result is an acknowledgement and never refused: the write has
 // happened, and a refusal would invite a repeat.
 func (s *Service) checkResult(o *operation, out proto.Message) error {
-	if o.arm.Approval != handler.ApprovalRead {
+	if o.arm.Approval != toolserver.ApprovalRead {
 		return nil
 	}
 	if n, limit := proto.Size(out), o.acct.meter.limits.ResultBytes; n > limit {

@@ -8,10 +8,10 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
-func armNamed(t *testing.T, name string) *handler.Arm {
+func armNamed(t *testing.T, name string) *toolserver.Arm {
 	t.Helper()
 	for _, a := range gatewayv1handler.ForgeTable.Arms {
 		if a.Name == name {
@@ -25,11 +25,11 @@ func armNamed(t *testing.T, name string) *handler.Arm {
 // The quota an arm spends is the one its (tool).approval names, which the
 // generator puts into the arm.
 func TestArmApprovalIsTheToolOption(t *testing.T) {
-	for arm, want := range map[string]handler.Approval{
-		"get_issue":          handler.ApprovalRead,
-		"comment_on_issue":   handler.ApprovalWrite,
-		"write_file":         handler.ApprovalPush,
-		"merge_pull_request": handler.ApprovalPush,
+	for arm, want := range map[string]toolserver.Approval{
+		"get_issue":          toolserver.ApprovalRead,
+		"comment_on_issue":   toolserver.ApprovalWrite,
+		"write_file":         toolserver.ApprovalPush,
+		"merge_pull_request": toolserver.ApprovalPush,
 	} {
 		if got := armNamed(t, arm).Approval; got != want {
 			t.Errorf("%s: %v, want %v", arm, got, want)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // DefaultApprovalExpiry is Config.ApprovalExpiry's default.
@@ -175,7 +175,7 @@ func denied(a store.Approval) error {
 }
 
 // storedResult is the outcome an approved call had, as the model reads it.
-func (s *Service) storedResult(t *handler.Table, arm *handler.Arm, a store.Approval) (proto.Message, error) {
+func (s *Service) storedResult(t *toolserver.Table, arm *toolserver.Arm, a store.Approval) (proto.Message, error) {
 	if a.ErrorCode != 0 || a.Result == nil {
 		// The model reads the answer the call had, as if it had run now.
 		return nil, refuse(gatewayv1.ErrorCode(a.ErrorCode), "%s", a.ErrorMessage)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/forgetools/forgetools/escalate"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Decision is what an account's policy does with a call a rule matches.
@@ -59,7 +59,7 @@ type Policy struct {
 	// UnreviewedMerge decides a merge into the repository's default branch
 	// whose pull request carries no approving review by an identity other
 	// than the merging account (asked of the provider, see
-	// handler.MergeReviewer). Empty means operator. It applies whatever
+	// toolserver.MergeReviewer). Empty means operator. It applies whatever
 	// the push rule says: an agent cannot merge its own unreviewed code.
 	UnreviewedMerge Decision
 }
@@ -77,18 +77,18 @@ func Unattended() Policy {
 
 // policy is a checked Policy, indexed for the lookup every call makes.
 type policy struct {
-	levels  [handler.ApprovalPush + 1]Decision
-	risks   [handler.RiskHigh + 1]Decision
+	levels  [toolserver.ApprovalPush + 1]Decision
+	risks   [toolserver.RiskHigh + 1]Decision
 	classes map[string]Decision
 	merge   Decision
 }
 
 func parsePolicy(p Policy) (policy, error) {
 	out := policy{classes: map[string]Decision{}, merge: Operator}
-	out.levels[handler.ApprovalRead], out.levels[handler.ApprovalWrite], out.levels[handler.ApprovalPush] = Allow, Allow, Operator
-	out.risks[handler.RiskHigh] = Operator
+	out.levels[toolserver.ApprovalRead], out.levels[toolserver.ApprovalWrite], out.levels[toolserver.ApprovalPush] = Allow, Allow, Operator
+	out.risks[toolserver.RiskHigh] = Operator
 	if p.Risks != nil {
-		out.risks[handler.RiskHigh] = ""
+		out.risks[toolserver.RiskHigh] = ""
 	}
 	for _, k := range sortedKeys(p.Levels) {
 		a, ok := approvalByName[k]
@@ -137,8 +137,8 @@ func checkDecision(what string, d Decision) error {
 }
 
 var (
-	approvalByName = map[string]handler.Approval{"read": handler.ApprovalRead, "write": handler.ApprovalWrite, "push": handler.ApprovalPush}
-	riskByName     = map[string]handler.Risk{"low": handler.RiskLow, "medium": handler.RiskMedium, "high": handler.RiskHigh}
+	approvalByName = map[string]toolserver.Approval{"read": toolserver.ApprovalRead, "write": toolserver.ApprovalWrite, "push": toolserver.ApprovalPush}
+	riskByName     = map[string]toolserver.Risk{"low": toolserver.RiskLow, "medium": toolserver.RiskMedium, "high": toolserver.RiskHigh}
 )
 
 func sortedKeys(m map[string]Decision) []string {
@@ -171,24 +171,24 @@ func (s *Service) holds(ctx context.Context, o *operation, p Provider) ([]hold, 
 func (s *Service) policyHolds(ctx context.Context, o *operation, p Provider) ([]hold, error) {
 	pol := &o.acct.policy
 	o.risk = o.arm.Risk
-	if o.arm.Approval != handler.ApprovalRead {
+	if o.arm.Approval != toolserver.ApprovalRead {
 		// A read changes nothing, whatever its text says; a write's text
 		// can make it worse.
 		if o.escalations = escalate.Find(o.req, nil); len(o.escalations) > 0 {
-			o.risk = handler.RiskHigh
+			o.risk = toolserver.RiskHigh
 		}
 	}
 	var r rules
 	level := o.arm.Approval
-	if level < handler.ApprovalRead || level > handler.ApprovalPush {
+	if level < toolserver.ApprovalRead || level > toolserver.ApprovalPush {
 		// A hand-built table's arm with no level is treated as a push.
-		level = handler.ApprovalPush
+		level = toolserver.ApprovalPush
 	}
 	r.add(pol.levels[level], level.String()+": "+string(pol.levels[level]), levelReasons[level])
 	if d, ok := pol.classes[o.arm.ActionClass]; ok && o.arm.ActionClass != "" {
 		r.add(d, "action class "+o.arm.ActionClass+": "+string(d), "calls of action class "+o.arm.ActionClass+" need it")
 	}
-	if o.risk >= handler.RiskLow && o.risk <= handler.RiskHigh {
+	if o.risk >= toolserver.RiskLow && o.risk <= toolserver.RiskHigh {
 		if d := pol.risks[o.risk]; d != "" {
 			why := "its risk is " + o.risk.String()
 			if len(o.escalations) > 0 {
@@ -201,7 +201,7 @@ func (s *Service) policyHolds(ctx context.Context, o *operation, p Provider) ([]
 	// the credentials are). When another rule already holds the call for
 	// an operator and the merge rule could only add a second such hold,
 	// it is not asked: a parked call sends nothing to the forge at all.
-	if level == handler.ApprovalPush && pol.merge != Allow && (pol.merge == Deny || len(r.holds) == 0) {
+	if level == toolserver.ApprovalPush && pol.merge != Allow && (pol.merge == Deny || len(r.holds) == 0) {
 		if err := s.mergeRule(ctx, o, p, &r); err != nil {
 			return nil, err
 		}
@@ -214,10 +214,10 @@ func (s *Service) policyHolds(ctx context.Context, o *operation, p Provider) ([]
 }
 
 // levelReasons say why a level's operator rule holds a call.
-var levelReasons = [handler.ApprovalPush + 1]string{
-	handler.ApprovalRead:  "reads wait for an operator on this account",
-	handler.ApprovalWrite: "writes (comments, issues, reviews, CI runs) wait for an operator on this account",
-	handler.ApprovalPush:  "pushes (branches, commits, merges) change the repository itself and wait for an operator",
+var levelReasons = [toolserver.ApprovalPush + 1]string{
+	toolserver.ApprovalRead:  "reads wait for an operator on this account",
+	toolserver.ApprovalWrite: "writes (comments, issues, reviews, CI runs) wait for an operator on this account",
+	toolserver.ApprovalPush:  "pushes (branches, commits, merges) change the repository itself and wait for an operator",
 }
 
 // rules gathers the matching rules' decisions.
@@ -241,7 +241,7 @@ func (r *rules) add(d Decision, rule, reason string) {
 // but the caller approved, as the provider reports it. A provider that
 // cannot say is not asked; the push rule still applies to it.
 func (s *Service) mergeRule(ctx context.Context, o *operation, p Provider, r *rules) error {
-	mr, ok := p.(handler.MergeReviewer)
+	mr, ok := p.(toolserver.MergeReviewer)
 	if !ok {
 		return nil
 	}

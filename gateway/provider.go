@@ -2,7 +2,7 @@ package gateway
 
 import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Provider is a configured forge instance: it serves the arms whose
@@ -16,7 +16,7 @@ type Provider interface {
 
 // selectorOf is the forge a request envelope names; nil when it names none
 // (or a table's selector is not a forge coordinate).
-func selectorOf(env handler.Envelope) *forgev1.ForgeRef {
+func selectorOf(env toolserver.Envelope) *forgev1.ForgeRef {
 	ref, _ := env.Selector.(*forgev1.ForgeRef)
 	return ref
 }

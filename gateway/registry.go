@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // coordinate keys a forge instance; hosts compare case-insensitively.
@@ -87,7 +87,7 @@ func providerName(p forgev1.ForgeProvider) string {
 	if p.Descriptor().Values().ByNumber(p.Number()) == nil {
 		return ""
 	}
-	return vocab.Name(p)
+	return enumname.Of(p)
 }
 
 // describe renders a coordinate for messages and logs: "github/github.com",

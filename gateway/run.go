@@ -12,7 +12,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // storeGrace bounds the store writes made after a forge write succeeded;
@@ -42,8 +42,8 @@ func (s *Service) run(ctx context.Context, o *operation, p Provider) (proto.Mess
 }
 
 // call is who the provider call is for.
-func (o *operation) call() handler.Call {
-	c := handler.Call{
+func (o *operation) call() toolserver.Call {
+	c := toolserver.Call{
 		Account: o.acct.Name, Session: o.id.Session,
 		AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle,
 		PushToDefaultBranch: o.acct.PushToDefaultBranch,
@@ -51,7 +51,7 @@ func (o *operation) call() handler.Call {
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
-	if o.scope == handler.ScopeOwnState {
+	if o.scope == toolserver.ScopeOwnState {
 		c.InScope = func(sel proto.Message, repo string) bool {
 			ref, ok := sel.(*forgev1.ForgeRef)
 			return ok && o.sc.allowsRepo(ref, repo)
@@ -61,7 +61,7 @@ func (o *operation) call() handler.Call {
 }
 
 // serve calls the provider and prepares its answer for the caller.
-func (s *Service) serve(ctx context.Context, o *operation, p Provider, c handler.Call, req proto.Message) (proto.Message, error) {
+func (s *Service) serve(ctx context.Context, o *operation, p Provider, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	out, err := o.arm.Serve(ctx, p, c, req)
 	if err != nil {
 		return nil, explain(o, p, err)
@@ -86,7 +86,7 @@ func (s *Service) attribute(o *operation, req proto.Message) error {
 			return refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT,
 				"%s.%s is only an attribution header: write the text itself, the gateway adds the header", o.arm.Name, t.Path)
 		}
-		if t.Attribution == handler.Strip {
+		if t.Attribution == toolserver.Strip {
 			*t.Value = stripped
 			continue
 		}

@@ -6,7 +6,7 @@
 // in-band ForgeCallError.
 //
 // The Service is generic over tables: it reads each arm's policy from the
-// generated handler.Table (which field scopes the call, which texts are
+// generated toolserver.Table (which field scopes the call, which texts are
 // stamped, which arms carry the idempotency key and own their result) and
 // dispatches through the table to the provider's generated handler method.
 // No file here names an arm.
@@ -26,12 +26,12 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Service performs forge calls for gateway accounts. It is safe for
@@ -41,8 +41,8 @@ type Service struct {
 	store     *store.Store
 	log       *slog.Logger
 	validator protovalidate.Validator
-	tables    []*handler.Table
-	byRequest map[protoreflect.FullName]*handler.Table
+	tables    []*toolserver.Table
+	byRequest map[protoreflect.FullName]*toolserver.Table
 	flow      *flowState
 	scopes    scopeCache
 }
@@ -62,13 +62,13 @@ func New(cfg Config) (*Service, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	s := &Service{cfg: c, store: cfg.Store, log: log, validator: v, byRequest: map[protoreflect.FullName]*handler.Table{}}
+	s := &Service{cfg: c, store: cfg.Store, log: log, validator: v, byRequest: map[protoreflect.FullName]*toolserver.Table{}}
 	// Whatever the store writes from here on is redacted with the
 	// gateway's credentials (ownership rows, event keys, delivery ids).
 	cfg.Store.SetRedactor(c.redactor)
 	tables := cfg.Tables
 	if len(tables) == 0 {
-		tables = []*handler.Table{gatewayv1handler.ForgeTable}
+		tables = []*toolserver.Table{gatewayv1handler.ForgeTable}
 	}
 	for _, t := range tables {
 		name := t.NewRequest().ProtoReflect().Descriptor().FullName()
@@ -83,7 +83,7 @@ func New(cfg Config) (*Service, error) {
 }
 
 // Tables returns the tables the service serves, in configuration order.
-func (s *Service) Tables() []*handler.Table { return append([]*handler.Table(nil), s.tables...) }
+func (s *Service) Tables() []*toolserver.Table { return append([]*toolserver.Table(nil), s.tables...) }
 
 // Call performs one forge call for id and returns the table's result
 // envelope, echoing the request's call id. Domain failures (bad request,
@@ -122,13 +122,13 @@ func (s *Service) Transport(id Identity) func(context.Context, proto.Message) (p
 type operation struct {
 	id    Identity
 	acct  *account
-	table *handler.Table
-	arm   *handler.Arm
+	table *toolserver.Table
+	arm   *toolserver.Arm
 	req   proto.Message // the arm's request
-	env   handler.Envelope
-	tool  string        // as the model names it; "" until the arm is known
-	scope handler.Scope // what scoped the call, once checked
-	sc    scope         // the account's effective scope
+	env   toolserver.Envelope
+	tool  string           // as the model names it; "" until the arm is known
+	scope toolserver.Scope // what scoped the call, once checked
+	sc    scope            // the account's effective scope
 	repo  string
 	forge string            // described coordinate, once resolved
 	ref   *forgev1.ForgeRef // the resolved forge; nil for own state
@@ -137,7 +137,7 @@ type operation struct {
 	// envelope is the request envelope as the caller sent it.
 	envelope proto.Message
 	// risk and escalations are the call's, once the policy computed them.
-	risk        handler.Risk
+	risk        toolserver.Risk
 	escalations []string
 	// parked is the approval that holds (or answered) this call; approved
 	// the approval this call runs for, which the gate lets through.
@@ -150,7 +150,7 @@ type operation struct {
 func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.ForgeCallError, cause error, d time.Duration) {
 	result, level := "ok", slog.LevelInfo
 	if fe != nil {
-		result = vocab.Name(fe.GetCode())
+		result = enumname.Of(fe.GetCode())
 	}
 	attrs := []slog.Attr{
 		slog.String("account", o.id.Account),

@@ -7,14 +7,14 @@ import (
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Trusted authors beyond named logins: FlowRules.TrustedAuthors may name
 // an organisation ("org:acme": its members) or the writers of the
 // repository the text is in ("collaborators:write": logins with write,
 // maintain or admin permission). The forge answers, through its
-// provider's handler.AuthorVouch; a provider without it, a failed lookup,
+// provider's toolserver.AuthorVouch; a provider without it, a failed lookup,
 // a text whose forge or repository is unknown, or an author no forge
 // would issue all leave the author untrusted: the rule fails closed, and
 // a lookup never fails the read that caused it.
@@ -159,14 +159,14 @@ func (t *authorTrust) lookup(ctx context.Context, ref *forgev1.ForgeRef, kind, w
 	if fe != nil {
 		return false, fmt.Errorf("%s", fe.GetMessage())
 	}
-	av, ok := p.(handler.AuthorVouch)
+	av, ok := p.(toolserver.AuthorVouch)
 	if !ok {
 		return false, fmt.Errorf("the provider cannot say who its authors are")
 	}
 	// A slow forge delays the read by at most lookupTimeout per lookup.
 	ctx, cancel := context.WithTimeout(ctx, min(lookupTimeout, time.Until(t.until)))
 	defer cancel()
-	c := handler.Call{Account: t.o.acct.Name, Session: t.o.id.Session, AgentHandle: t.o.acct.AgentHandle, OwnerHandle: t.o.acct.OwnerHandle}
+	c := toolserver.Call{Account: t.o.acct.Name, Session: t.o.id.Session, AgentHandle: t.o.acct.AgentHandle, OwnerHandle: t.o.acct.OwnerHandle}
 	if kind == "org" {
 		return av.OrgMember(ctx, c, where, login)
 	}

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/violation"
 )
 
 // validate checks a request envelope against the same buf.validate rules
@@ -26,6 +26,6 @@ func (s *Service) validate(req proto.Message) error {
 		// the caller's; still refuse the call.
 		return refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "the request could not be validated")
 	}
-	lines := vocab.Violations(req.ProtoReflect().Descriptor(), ve, vocab.FieldNames)
+	lines := violation.All(req.ProtoReflect().Descriptor(), ve, violation.FieldNames)
 	return refuse(gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "invalid request: %s", strings.Join(lines, "; "))
 }

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // A repository's visibility as the flow rules read it. The forge says
@@ -84,7 +84,7 @@ func (s *Service) readVisibility(ctx context.Context, o *operation, ref *forgev1
 	}
 	req := ft.visibilityReq.New()
 	req.Set(ft.visibilityRepo, protoreflect.ValueOfString(repo))
-	c := handler.Call{Account: o.acct.Name, Session: o.id.Session, AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle}
+	c := toolserver.Call{Account: o.acct.Name, Session: o.id.Session, AgentHandle: o.acct.AgentHandle, OwnerHandle: o.acct.OwnerHandle}
 	out, err := ft.visibility.Serve(ctx, p, c, req.Interface())
 	if err != nil || out == nil {
 		return visibilityUnknown

@@ -8,7 +8,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/violation"
 )
 
 // dispatchOf finds a table's dispatch message: the input of the table's
@@ -71,7 +71,7 @@ func selectorOf(dispatch protoreflect.MessageDescriptor) (protoreflect.FieldDesc
 // paramField walks a parameter path ("comments[2].line") through md by
 // parameter names and returns the last field; nil when a step names no
 // field.
-func paramField(md protoreflect.MessageDescriptor, path string, name vocab.Namer) protoreflect.FieldDescriptor {
+func paramField(md protoreflect.MessageDescriptor, path string, name violation.Namer) protoreflect.FieldDescriptor {
 	var fd protoreflect.FieldDescriptor
 	for step := range strings.SplitSeq(path, ".") {
 		if i := strings.IndexByte(step, '['); i >= 0 {

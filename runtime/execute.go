@@ -13,7 +13,7 @@ import (
 
 	"github.com/forgetools/forgetools/runtime/args"
 	"github.com/forgetools/forgetools/runtime/render"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/violation"
 )
 
 // Call is one tool call as the model made it.
@@ -167,7 +167,7 @@ func (t *Toolset) decodeProblem(tool *Tool, err error) string {
 			continue
 		}
 		if fd := paramField(req, e.Param, t.table.paramName); fd != nil {
-			if bounds := vocab.Bounds(fd); bounds != "" {
+			if bounds := violation.Bounds(fd); bounds != "" {
 				e.Message = bounds + ", got " + e.Got
 			}
 		}

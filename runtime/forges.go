@@ -8,9 +8,9 @@ import (
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/runtime/args"
 	"github.com/forgetools/forgetools/runtime/schema"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // Forge is one forge instance a gateway serves, spelled as the tools'
@@ -77,7 +77,7 @@ func narrow(dispatch protoreflect.MessageDescriptor, forges []Forge) (*narrowing
 	var known []string
 	for i := range provider.Enum().Values().Len() {
 		if v := provider.Enum().Values().Get(i); v.Number() != 0 {
-			known = append(known, vocab.EnumName(provider.Enum(), v.Number()))
+			known = append(known, enumname.Number(provider.Enum(), v.Number()))
 		}
 	}
 	n := &narrowing{}

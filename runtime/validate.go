@@ -10,7 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/violation"
 )
 
 // validator is shared by every Toolset in the process: it compiles each
@@ -31,7 +31,7 @@ func validateArgs(t *Table, args Args) error {
 	var lines []string
 	for _, part := range []struct {
 		msg   proto.Message
-		namer vocab.Namer
+		namer violation.Namer
 	}{
 		{args.Request, t.paramName},
 		{args.Forge, t.selectorName},
@@ -41,7 +41,7 @@ func validateArgs(t *Table, args Args) error {
 		}
 		var ve *protovalidate.ValidationError
 		if err := v.Validate(part.msg); errors.As(err, &ve) {
-			lines = append(lines, vocab.Violations(part.msg.ProtoReflect().Descriptor(), ve, part.namer)...)
+			lines = append(lines, violation.All(part.msg.ProtoReflect().Descriptor(), ve, part.namer)...)
 		} else if err != nil {
 			return err
 		}

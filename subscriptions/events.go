@@ -10,7 +10,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // DefaultLimit is how many events forge_get_events returns when the call
@@ -33,13 +33,13 @@ type state struct {
 // Ref is no configured forge: the state spans all of them.
 func (s *state) Ref() *forgev1.ForgeRef { return &forgev1.ForgeRef{} }
 
-func (s *state) GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+func (s *state) GetEvents(ctx context.Context, c toolserver.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
 	return readEvents(ctx, s.store, c, req)
 }
 
 // inScope is the call's scope check for the store, which keys events by
 // forge coordinate; nil when the call carries none.
-func inScope(c handler.Call) func(*forgev1.ForgeRef, string) bool {
+func inScope(c toolserver.Call) func(*forgev1.ForgeRef, string) bool {
 	if c.InScope == nil {
 		return nil
 	}
@@ -48,7 +48,7 @@ func inScope(c handler.Call) func(*forgev1.ForgeRef, string) bool {
 
 // readEvents acknowledges what the call's after says was read, then
 // returns the session's next page.
-func readEvents(ctx context.Context, st *store.Store, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+func readEvents(ctx context.Context, st *store.Store, c toolserver.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
 	limit := int(req.GetLimit())
 	if limit == 0 {
 		limit = DefaultLimit

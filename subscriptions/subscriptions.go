@@ -11,7 +11,7 @@
 // caller.
 //
 // The events come from sources that describe changes as notify.Change
-// values (package handler/notify, which providers import instead of this
+// values (package toolserver/notify, which providers import instead of this
 // one) and hand them to a notify.Recorder (the feed sub-package): the
 // local forge after its own writes, the poll sub-package's driver, the
 // webhook sub-package.
@@ -27,7 +27,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Provider is a forge provider of the forge table.
@@ -41,7 +41,7 @@ type Provider interface {
 // notifications; the wrapper accepts subscriptions only for them.
 type Watcher interface {
 	// Watch checks that the artifact exists and can be watched.
-	Watch(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) error
+	Watch(ctx context.Context, c toolserver.Call, req *gatewayv1.SubscribeRequest) error
 }
 
 // Serve returns p with the change_notifications capability served from st.
@@ -58,7 +58,7 @@ type forge struct {
 // Unsupported passes the wrapped provider's own words through, so the
 // gateway explains its missing capabilities as it would unwrapped.
 func (f *forge) Unsupported(capability string) string {
-	if e, ok := f.Provider.(handler.Explainer); ok {
+	if e, ok := f.Provider.(toolserver.Explainer); ok {
 		return e.Unsupported(capability)
 	}
 	return ""
@@ -67,44 +67,44 @@ func (f *forge) Unsupported(capability string) string {
 // JoinsTx passes the wrapped provider's answer through, so a create on a
 // forge in the gateway's database still commits with its memo.
 func (f *forge) JoinsTx(db *sql.DB) bool {
-	j, ok := f.Provider.(handler.TxJoiner)
+	j, ok := f.Provider.(toolserver.TxJoiner)
 	return ok && j.JoinsTx(db)
 }
 
 // MergeFacts passes the wrapped provider's answer through, so the
 // gateway's unreviewed-merge rule sees the forge's reviews; a provider
 // that cannot say reports no merge, and the push rule alone applies.
-func (f *forge) MergeFacts(ctx context.Context, c handler.Call, req proto.Message) (handler.MergeFacts, error) {
-	if m, ok := f.Provider.(handler.MergeReviewer); ok {
+func (f *forge) MergeFacts(ctx context.Context, c toolserver.Call, req proto.Message) (toolserver.MergeFacts, error) {
+	if m, ok := f.Provider.(toolserver.MergeReviewer); ok {
 		return m.MergeFacts(ctx, c, req)
 	}
-	return handler.MergeFacts{}, nil
+	return toolserver.MergeFacts{}, nil
 }
 
 // OrgMember passes the wrapped provider's answer through; a provider that
 // cannot say answers with an error, which the gateway reads as untrusted.
-func (f *forge) OrgMember(ctx context.Context, c handler.Call, org, login string) (bool, error) {
-	if v, ok := f.Provider.(handler.AuthorVouch); ok {
+func (f *forge) OrgMember(ctx context.Context, c toolserver.Call, org, login string) (bool, error) {
+	if v, ok := f.Provider.(toolserver.AuthorVouch); ok {
 		return v.OrgMember(ctx, c, org, login)
 	}
-	return false, handler.Unimplemented("trusted_authors", "org membership")
+	return false, toolserver.Unimplemented("trusted_authors", "org membership")
 }
 
 // RepoWriter passes the wrapped provider's answer through, as OrgMember.
-func (f *forge) RepoWriter(ctx context.Context, c handler.Call, repo, login string) (bool, error) {
-	if v, ok := f.Provider.(handler.AuthorVouch); ok {
+func (f *forge) RepoWriter(ctx context.Context, c toolserver.Call, repo, login string) (bool, error) {
+	if v, ok := f.Provider.(toolserver.AuthorVouch); ok {
 		return v.RepoWriter(ctx, c, repo, login)
 	}
-	return false, handler.Unimplemented("trusted_authors", "write permission")
+	return false, toolserver.Unimplemented("trusted_authors", "write permission")
 }
 
 // Subscribe asks the forge whether the artifact can be watched, then
 // stores the subscription; a forge that cannot deliver notifications gets
 // an in-band unimplemented.
-func (f *forge) Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
+func (f *forge) Subscribe(ctx context.Context, c toolserver.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
 	w, ok := f.Provider.(Watcher)
 	if !ok {
-		return nil, handler.Unimplemented("change_notifications", "subscribe")
+		return nil, toolserver.Unimplemented("change_notifications", "subscribe")
 	}
 	if err := w.Watch(ctx, c, req); err != nil {
 		return nil, err
@@ -123,16 +123,16 @@ func (f *forge) Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.Su
 }
 
 // GetEvents reads the events of the subscription the call names.
-func (f *forge) GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+func (f *forge) GetEvents(ctx context.Context, c toolserver.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
 	return readEvents(ctx, f.store, c, req)
 }
 
 // Unsubscribe removes one of the account's subscriptions.
-func (f *forge) Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error) {
+func (f *forge) Unsubscribe(ctx context.Context, c toolserver.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error) {
 	id := req.GetSubscriptionId()
 	if err := f.store.Unsubscribe(ctx, c.Account, id); errors.Is(err, store.ErrNotFound) {
 		// Removed by a concurrent call since the gateway looked it up.
-		return nil, handler.NotFound("subscription %q not found for this account", id)
+		return nil, toolserver.NotFound("subscription %q not found for this account", id)
 	} else if err != nil {
 		return nil, err
 	}

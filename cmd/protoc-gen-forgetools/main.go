@@ -3,7 +3,7 @@
 // (forgetools.options.v1.toolset) it writes two packages under the
 // protoc-gen-go output's: <pkg>tools/<file>.tools.go, the agent tools (a
 // runtime.Table), and <pkg>handler/<file>.handler.go, the server side (the
-// handler interfaces a provider implements and a handler.Table).
+// handler interfaces a provider implements and a toolserver.Table).
 //
 // It takes protogen's standard options (paths=source_relative, module=...,
 // M...) and its own: tools_package_suffix (default "tools") and

@@ -78,7 +78,7 @@ func TestGeneratesTheForgeTable(t *testing.T) {
 	}
 	want := map[string]string{
 		"gen/forgetools/gateway/v1/gatewayv1tools/agent_gateway.tools.go":     "var ForgeTools = &runtime.Table{",
-		"gen/forgetools/gateway/v1/gatewayv1handler/agent_gateway.handler.go": "var ForgeTable = &handler.Table{",
+		"gen/forgetools/gateway/v1/gatewayv1handler/agent_gateway.handler.go": "var ForgeTable = &toolserver.Table{",
 	}
 	if len(resp.GetFile()) != len(want) {
 		t.Fatalf("%d files, want %d", len(resp.GetFile()), len(want))

@@ -16,7 +16,7 @@ import (
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // quiet keeps servers made outside the harness out of the test output.
@@ -65,7 +65,7 @@ func TestTheCallCarriesTheAccount(t *testing.T) {
 		if res := h.call("alice-1", createIssue("acme/web", "t", "", "")); res.GetIssue() == nil {
 			t.Fatalf("create = %v", res)
 		}
-		want := handler.Call{Account: "alice", Session: "alice-1", AgentHandle: "claude-7", OwnerHandle: "alice-h", PushToDefaultBranch: allowed}
+		want := toolserver.Call{Account: "alice", Session: "alice-1", AgentHandle: "claude-7", OwnerHandle: "alice-h", PushToDefaultBranch: allowed}
 		c := h.github.LastCall("CreateIssue")
 		// The request carries no id, so the gateway derives the forge's
 		// key from the session; its exact value is dedup's business.

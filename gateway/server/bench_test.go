@@ -10,8 +10,8 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/testkit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // BenchmarkChokepoint measures what the gateway adds to a provider call, in
@@ -33,7 +33,7 @@ func BenchmarkChokepoint(b *testing.B) {
 		Limits: gateway.Limits{WriteCallsPerMinute: 1 << 30, WriteBytesPerMinute: 1 << 40}}
 	svc, _, forge := localService(b, storetest.SQLite(b), nil, demo)
 	id := svc.Sessions()[0]
-	call := handler.Call{Account: "demo", Session: id.Session}
+	call := toolserver.Call{Account: "demo", Session: id.Session}
 	gateway := func(b *testing.B, req *gatewayv1.ForgeCallRequest) {
 		b.Helper()
 		out, err := svc.Call(ctx, id, req)

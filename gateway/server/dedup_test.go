@@ -15,7 +15,7 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1connect"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Fifty agents' retries of one create, over the sockets of two sessions of
@@ -176,7 +176,7 @@ func TestDedupEdges(t *testing.T) {
 	}
 
 	// A failed create releases its key: the retry creates.
-	h.github.FailWith(handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
+	h.github.FailWith(toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down"))
 	wantError(t, h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")), gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "forge is down")
 	h.github.FailWith(nil)
 	if res := h.call("alice-1", createIssue("acme/web", "Retry me", "", "k-fail")); res.GetIssue().GetUrl() == "" {

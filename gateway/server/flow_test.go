@@ -12,10 +12,10 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/subscriptions/feed"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The information-flow rules end to end: the real gateway over session
@@ -118,7 +118,7 @@ func (g *flowGateway) held(t *testing.T, session string, req *gatewayv1.ForgeCal
 // comments counts the comments on an issue, read on the forge directly.
 func (g *flowGateway) comments(t *testing.T, repo string, n uint64) int {
 	t.Helper()
-	iss, err := g.forge.GetIssue(context.Background(), handler.Call{}, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: n})
+	iss, err := g.forge.GetIssue(context.Background(), toolserver.Call{}, &gatewayv1.GetIssueRequest{Repo: repo, IssueNumber: n})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,9 +15,9 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // A create on the local forge in the gateway's database commits the issue
@@ -72,7 +72,7 @@ func callAs(t *testing.T, svc *gateway.Service, req *gatewayv1.ForgeCallRequest)
 // issuesIn lists every issue the forge holds in repo.
 func issuesIn(t *testing.T, forge *local.Forge, repo string) []*forgev1.Issue {
 	t.Helper()
-	list, err := forge.ListIssues(context.Background(), handler.Call{}, &gatewayv1.ListIssuesRequest{
+	list, err := forge.ListIssues(context.Background(), toolserver.Call{}, &gatewayv1.ListIssuesRequest{
 		Repo: repo, State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL})
 	if err != nil {
 		t.Fatal(err)
@@ -87,7 +87,7 @@ type afterWrite struct {
 	fail func() error
 }
 
-func (f afterWrite) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (f afterWrite) CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	if _, err := f.Forge.CreateIssue(ctx, c, req); err != nil {
 		return nil, err
 	}
@@ -100,7 +100,7 @@ func TestFailedCreateKeepsNothing(t *testing.T) {
 	storetest.Run(t, func(t *testing.T, dsn string) {
 		svc, st, forge := localService(t, dsn, func(f *local.Forge) subscriptions.Provider {
 			return afterWrite{Forge: f, fail: func() error {
-				return handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "the forge went away after writing")
+				return toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "the forge went away after writing")
 			}}
 		})
 		wantError(t, callAs(t, svc, createIssue("acme/web", "Once", "Body", "key-1")),

@@ -13,7 +13,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func TestMalformedRequestsChangeNothing(t *testing.T) {
@@ -129,12 +129,12 @@ func TestProviderErrorsAreMappedInBand(t *testing.T) {
 		message string
 		retryMs uint64
 	}{
-		{"rate limit, rounded up", &handler.Error{Code: optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
+		{"rate limit, rounded up", &toolserver.Error{Code: optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED,
 			Message: "API rate limit exceeded", RetryAfter: 1500*time.Millisecond + time.Nanosecond},
 			gatewayv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED, "API rate limit exceeded", 1501},
-		{"wrapped provider error", errors.Join(errors.New("context"), handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
+		{"wrapped provider error", errors.Join(errors.New("context"), toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found")),
 			gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "issue #3 not found", 0},
-		{"provider error without a code", &handler.Error{Message: "odd"}, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "odd", 0},
+		{"provider error without a code", &toolserver.Error{Message: "odd"}, gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "odd", 0},
 		{"deadline", context.DeadlineExceeded, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "timed out", 0},
 		{"anything else is internal and says nothing", errors.New("dial tcp 10.0.0.1: Authorization: token " + forgeSecret),
 			gatewayv1.ErrorCode_ERROR_CODE_INTERNAL, "internal error", 0},

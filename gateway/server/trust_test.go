@@ -10,9 +10,9 @@ import (
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Trusted authors the forge vouches for, end to end on the local forge:
@@ -84,12 +84,12 @@ type vouch struct {
 	err     error
 }
 
-func (f vouch) OrgMember(context.Context, handler.Call, string, string) (bool, error) {
+func (f vouch) OrgMember(context.Context, toolserver.Call, string, string) (bool, error) {
 	f.calls.Add(1)
 	return f.trusted, f.err
 }
 
-func (f vouch) RepoWriter(context.Context, handler.Call, string, string) (bool, error) {
+func (f vouch) RepoWriter(context.Context, toolserver.Call, string, string) (bool, error) {
 	f.calls.Add(1)
 	return f.trusted, f.err
 }
@@ -117,7 +117,7 @@ func TestFlowTrustLookupFails(t *testing.T) {
 	})
 }
 
-// A forge that cannot say (no handler.AuthorVouch) trusts no one by these
+// A forge that cannot say (no toolserver.AuthorVouch) trusts no one by these
 // entries.
 type noVouch struct{ subscriptions.Provider }
 
@@ -142,7 +142,7 @@ func TestFlowTrustLookupsBounded(t *testing.T) {
 		ff.wrap = func(f *local.Forge) subscriptions.Provider { return vouch{f, &calls, true, nil} }
 		g := serveFlowWith(t, dsn, ff, trustAccounts()...)
 		for i := range 25 {
-			c := handler.Call{Account: fmt.Sprintf("u%02d", i)}
+			c := toolserver.Call{Account: fmt.Sprintf("u%02d", i)}
 			if _, err := g.forge.CreateIssue(context.Background(), c, &gatewayv1.CreateIssueRequest{Repo: "acme/site", Title: "Hi"}); err != nil {
 				t.Fatal(err)
 			}

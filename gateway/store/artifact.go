@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // Kind is what sort of artifact a row is about (the kinds of the forge

@@ -19,9 +19,9 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 	"google.golang.org/protobuf/proto"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // Summary is the one-line description of an approval, for lists.
@@ -57,7 +57,7 @@ func Render(ctx context.Context, svc *gateway.Service, a gateway.Approval) strin
 	}
 	switch {
 	case a.Error != nil:
-		fmt.Fprintf(&b, "  outcome:  failed: %s: %s\n", vocab.Name(a.Error.GetCode()), a.Error.GetMessage())
+		fmt.Fprintf(&b, "  outcome:  failed: %s: %s\n", enumname.Of(a.Error.GetCode()), a.Error.GetMessage())
 	case a.Result != nil:
 		fmt.Fprintf(&b, "  outcome:  ran at %s\n", a.Finished.Format(time.RFC3339))
 	}
@@ -102,7 +102,7 @@ func read(ctx context.Context, svc *gateway.Service, a gateway.Approval, req *ga
 	}
 	out := res.(*gatewayv1.ForgeCallResult)
 	if fe := out.GetError(); fe != nil {
-		return out, fmt.Sprintf("%s: %s", vocab.Name(fe.GetCode()), fe.GetMessage())
+		return out, fmt.Sprintf("%s: %s", enumname.Of(fe.GetCode()), fe.GetMessage())
 	}
 	return out, ""
 }

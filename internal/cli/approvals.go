@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/internal/approvalview"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 const approvalsLong = `The gateway decides which calls reach a forge. An account's policy (the
@@ -214,7 +214,7 @@ func decide(ctx context.Context, svc *gateway.Service, id string, approve bool, 
 		return "", err
 	}
 	if a.Error != nil {
-		return fmt.Sprintf("Approved %s (%s on %s); the call ran and failed: %s: %s\n", a.ID, a.Tool, a.Repo, vocab.Name(a.Error.GetCode()), a.Error.GetMessage()), nil
+		return fmt.Sprintf("Approved %s (%s on %s); the call ran and failed: %s: %s\n", a.ID, a.Tool, a.Repo, enumname.Of(a.Error.GetCode()), a.Error.GetMessage()), nil
 	}
 	return fmt.Sprintf("Approved %s (%s on %s); the call ran.\n", a.ID, a.Tool, a.Repo), nil
 }

@@ -13,10 +13,10 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // demoStep is one scripted step: a tool call, or something someone else
@@ -148,7 +148,7 @@ var demoScript = []demoStep{
 
 // reviewQuestion is the reviewer's review, made on the forge directly.
 func reviewQuestion(ctx context.Context, f *local.Forge) error {
-	_, err := f.SubmitReview(ctx, handler.Call{Account: reviewer}, &gatewayv1.SubmitReviewRequest{
+	_, err := f.SubmitReview(ctx, toolserver.Call{Account: reviewer}, &gatewayv1.SubmitReviewRequest{
 		Repo: "demo/app", PullNumber: 2, Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: "Does a file of only whitespace count as empty?",
 		Comments: []*gatewayv1.ReviewCommentInput{{Path: "config.go", Line: 13, Body: "len(bytes.TrimSpace(data)) == 0?"}},
 	})

@@ -13,11 +13,11 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/subscriptions"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func newRepos() *cobra.Command {
@@ -222,7 +222,7 @@ func listRepos(ctx context.Context, l discovery.Lister, w io.Writer, scopeYAML b
 
 // message is an error as one line for the operator.
 func message(err error) string {
-	if e, ok := handler.AsError(err); ok {
+	if e, ok := toolserver.AsError(err); ok {
 		return e.Message
 	}
 	return err.Error()

@@ -16,7 +16,6 @@ import (
 	"github.com/forgetools/forgetools/gateway/console"
 	"github.com/forgetools/forgetools/gateway/scopeedit"
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/config"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/gitea"
@@ -29,6 +28,7 @@ import (
 	"github.com/forgetools/forgetools/subscriptions/feed"
 	"github.com/forgetools/forgetools/subscriptions/poll"
 	"github.com/forgetools/forgetools/subscriptions/webhook"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // system is a running gateway: its service, the state it owns and the

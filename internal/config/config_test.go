@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -315,7 +315,7 @@ func TestEveryForgeProviderIsServed(t *testing.T) {
 		if p == forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED {
 			continue
 		}
-		names = append(names, vocab.Name(p))
+		names = append(names, enumname.Of(p))
 	}
 	slices.Sort(names)
 	var served []string

@@ -6,11 +6,11 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
-func (f *Forge) GetIssue(_ context.Context, c handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) GetIssue(_ context.Context, c toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("GetIssue", c); err != nil {
@@ -23,7 +23,7 @@ func (f *Forge) GetIssue(_ context.Context, c handler.Call, req *gatewayv1.GetIs
 	return f.issueMsg(req.Repo, it), nil
 }
 
-func (f *Forge) ListIssues(_ context.Context, c handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (f *Forge) ListIssues(_ context.Context, c toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("ListIssues", c); err != nil {
@@ -64,7 +64,7 @@ func hasAll(have, want []string) bool {
 	return true
 }
 
-func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	if err := f.beginCreate(ctx, "CreateIssue", c); err != nil {
 		return nil, err
 	}
@@ -76,7 +76,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 }
 
 // UpdateIssue changes what the request gives; the rest stays.
-func (f *Forge) UpdateIssue(_ context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) UpdateIssue(_ context.Context, c toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("UpdateIssue", c); err != nil {
@@ -107,7 +107,7 @@ func (f *Forge) UpdateIssue(_ context.Context, c handler.Call, req *gatewayv1.Up
 	return f.issueMsg(req.Repo, it), nil
 }
 
-func (f *Forge) CommentOnIssue(_ context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnIssue(_ context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("CommentOnIssue", c); err != nil {
@@ -122,14 +122,14 @@ func (f *Forge) CommentOnIssue(_ context.Context, c handler.Call, req *gatewayv1
 
 // comment appends a comment by c.Account to an issue or pull request at
 // itemURL, and returns its reference. f.mu is held.
-func (f *Forge) comment(c handler.Call, repo string, it *forgemodel.Item, itemURL, body string) *forgev1.CommentRef {
+func (f *Forge) comment(c toolserver.Call, repo string, it *forgemodel.Item, itemURL, body string) *forgev1.CommentRef {
 	cm := f.st.AddComment(&it.Comments, c.Account, body, nil)
 	return &forgev1.CommentRef{
 		Forge: f.ref, Repo: repo, Number: uint64(it.Number), CommentId: itoa(cm.ID), Url: commentURL(itemURL, cm),
 	}
 }
 
-func (f *Forge) GetPullRequest(_ context.Context, c handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) GetPullRequest(_ context.Context, c toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("GetPullRequest", c); err != nil {
@@ -142,7 +142,7 @@ func (f *Forge) GetPullRequest(_ context.Context, c handler.Call, req *gatewayv1
 	return f.pullMsg(req.Repo, it), nil
 }
 
-func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) CreatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	if err := f.beginCreate(ctx, "CreatePullRequest", c); err != nil {
 		return nil, err
 	}
@@ -157,7 +157,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 	return f.pullMsg(req.Repo, it), nil
 }
 
-func (f *Forge) CommentOnPullRequest(_ context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnPullRequest(_ context.Context, c toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("CommentOnPullRequest", c); err != nil {
@@ -177,7 +177,7 @@ var verdicts = map[gatewayv1.Verdict]string{
 	gatewayv1.Verdict_VERDICT_COMMENT:         "commented",
 }
 
-func (f *Forge) SubmitReview(_ context.Context, c handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (f *Forge) SubmitReview(_ context.Context, c toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("SubmitReview", c); err != nil {
@@ -201,7 +201,7 @@ func (f *Forge) SubmitReview(_ context.Context, c handler.Call, req *gatewayv1.S
 }
 
 // Watch accepts subscriptions to artifacts that exist.
-func (f *Forge) Watch(_ context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) error {
+func (f *Forge) Watch(_ context.Context, c toolserver.Call, req *gatewayv1.SubscribeRequest) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if err := f.begin("Watch", c); err != nil {

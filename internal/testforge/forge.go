@@ -14,8 +14,8 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Forge serves the issues, pull requests and reviews capabilities in
@@ -28,7 +28,7 @@ type Forge struct {
 	mu      sync.Mutex
 	st      forgemodel.State // a repository appears on first use
 	calls   map[string]int
-	lastCal map[string]handler.Call
+	lastCal map[string]toolserver.Call
 	fail    error
 	hold    chan struct{} // creates wait on it while non-nil
 	entered chan struct{} // signalled when a create starts
@@ -46,7 +46,7 @@ func New(provider forgev1.ForgeProvider, host string) *Forge {
 		ref:     &forgev1.ForgeRef{Provider: provider, Host: host},
 		st:      forgemodel.NewState(),
 		calls:   map[string]int{},
-		lastCal: map[string]handler.Call{},
+		lastCal: map[string]toolserver.Call{},
 		entered: make(chan struct{}, 1000),
 	}
 }
@@ -71,8 +71,8 @@ func (f *Forge) Total() int {
 	return n
 }
 
-// LastCall is the handler.Call of the latest call to method.
-func (f *Forge) LastCall(method string) handler.Call {
+// LastCall is the toolserver.Call of the latest call to method.
+func (f *Forge) LastCall(method string) toolserver.Call {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.lastCal[method]
@@ -121,7 +121,7 @@ func (f *Forge) PullRequest(repo string, n uint64) *forgev1.PullRequest {
 
 // begin counts a call and returns the injected failure, if any. It must be
 // called with f.mu held.
-func (f *Forge) begin(method string, c handler.Call) error {
+func (f *Forge) begin(method string, c toolserver.Call) error {
 	f.calls[method]++
 	f.lastCal[method] = c
 	return f.fail
@@ -129,7 +129,7 @@ func (f *Forge) begin(method string, c handler.Call) error {
 
 // beginCreate counts a create, then blocks it while the forge is held. It
 // must be called without f.mu, which a held create must not keep.
-func (f *Forge) beginCreate(ctx context.Context, method string, c handler.Call) error {
+func (f *Forge) beginCreate(ctx context.Context, method string, c toolserver.Call) error {
 	f.mu.Lock()
 	err := f.begin(method, c)
 	f.mu.Unlock()
@@ -189,7 +189,7 @@ func (f *Forge) pull(repo string, n uint64) *forgemodel.Item {
 }
 
 func notFound(what, repo string, n uint64) error {
-	return handler.NotFound("%s #%d not found in %s", what, n, repo)
+	return toolserver.NotFound("%s #%d not found in %s", what, n, repo)
 }
 
 func itoa(n int64) string { return fmt.Sprint(n) }
@@ -207,18 +207,18 @@ type Provider interface {
 type issuesOnly struct{ f *Forge }
 
 func (i issuesOnly) Ref() *forgev1.ForgeRef { return i.f.Ref() }
-func (i issuesOnly) GetIssue(ctx context.Context, c handler.Call, r *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (i issuesOnly) GetIssue(ctx context.Context, c toolserver.Call, r *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	return i.f.GetIssue(ctx, c, r)
 }
-func (i issuesOnly) ListIssues(ctx context.Context, c handler.Call, r *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (i issuesOnly) ListIssues(ctx context.Context, c toolserver.Call, r *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	return i.f.ListIssues(ctx, c, r)
 }
-func (i issuesOnly) CreateIssue(ctx context.Context, c handler.Call, r *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (i issuesOnly) CreateIssue(ctx context.Context, c toolserver.Call, r *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	return i.f.CreateIssue(ctx, c, r)
 }
-func (i issuesOnly) UpdateIssue(ctx context.Context, c handler.Call, r *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (i issuesOnly) UpdateIssue(ctx context.Context, c toolserver.Call, r *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	return i.f.UpdateIssue(ctx, c, r)
 }
-func (i issuesOnly) CommentOnIssue(ctx context.Context, c handler.Call, r *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (i issuesOnly) CommentOnIssue(ctx context.Context, c toolserver.Call, r *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return i.f.CommentOnIssue(ctx, c, r)
 }

@@ -11,9 +11,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // noRunAPI is the Forgejo answer for the arms that need Gitea's Actions
@@ -22,7 +22,7 @@ func (p *Provider) noRunAPI(arm string) error {
 	if p.flavor != Forgejo {
 		return nil
 	}
-	return handler.NotImplemented("%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
+	return toolserver.NotImplemented("%s cannot run on Forgejo: forgetools reads and re-runs CI through Gitea's Actions run API, and Forgejo's Actions API has different endpoints and shapes; forge_trigger_ci works (workflow dispatch), and runs can be seen in the repository's Actions tab", arm)
 }
 
 // ciFailure words a failed Actions call on repo (run > 0: about that
@@ -45,17 +45,17 @@ func (p *Provider) ciFailure(c *sdk.Client, repo repoName, run int64, resp *sdk.
 	}
 	if run > 0 {
 		if _, lr, lerr := c.ListRepoActionRuns(repo.owner, repo.name, sdk.ListRepoActionRunsOptions{ListOptions: sdk.ListOptions{Page: 1, PageSize: 1}}); lerr == nil {
-			return handler.NotFound("%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
+			return toolserver.NotFound("%s has no Actions run %d (forge_list_ci_runs lists its runs)", repo, run)
 		} else if lr == nil || lr.StatusCode != http.StatusNotFound {
 			return fail(lr, lerr)
 		}
 	}
-	return handler.NotImplemented("%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
+	return toolserver.NotImplemented("%s answered 404 for the Actions run API of %s, which exists: this instance serves no Actions run API (Gitea before 1.26)", p.flavor.Name(), repo)
 }
 
 // actionsOff is the answer for a repository whose Actions is disabled.
 func (p *Provider) actionsOff(repo repoName) error {
-	return handler.NotImplemented("Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
+	return toolserver.NotImplemented("Actions is disabled for %s on this %s, so it has no CI runs to read or re-run (an owner can enable it in the repository's settings)", repo, p.flavor.Name())
 }
 
 var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
@@ -67,7 +67,7 @@ var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
 
 // ListCiRuns lists Actions workflow runs, newest first. Gitea filters by
 // every status but "completed", which is filtered here.
-func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	if err := p.noRunAPI("forge_list_ci_runs"); err != nil {
 		return nil, err
 	}
@@ -147,13 +147,13 @@ func runStart(r *sdk.ActionWorkflowRun) string {
 func runID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.InvalidArgument("run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
+		return 0, toolserver.InvalidArgument("run_id %q is not a Gitea Actions run id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
 
 // GetCiRun reads a run, its jobs, and the end of each failed job's log.
-func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+func (p *Provider) GetCiRun(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
 	if err := p.noRunAPI("forge_get_ci_run"); err != nil {
 		return nil, err
 	}
@@ -199,7 +199,7 @@ func (p *Provider) runWithJobs(c *sdk.Client, repo repoName, id int64) (*forgev1
 // TriggerCi dispatches a workflow (POST .../actions/workflows/{file}/
 // dispatches, on Gitea and Forgejo alike). The run starts asynchronously,
 // so the answer carries no run id.
-func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+func (p *Provider) TriggerCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 }
 
 // RerunCi re-runs a run, or only its failed jobs, and reads it back.
-func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+func (p *Provider) RerunCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
 	if err := p.noRunAPI("forge_rerun_ci"); err != nil {
 		return nil, err
 	}
@@ -246,7 +246,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			if resp != nil && resp.StatusCode == http.StatusBadRequest {
 				// Gitea re-runs only a run that is done, and only failed
 				// jobs when there are some: its reason is the state's.
-				return nil, handler.FailedPrecondition("%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
+				return nil, toolserver.FailedPrecondition("%s refused to re-run run %d in %s: %s; nothing was re-run", p.flavor.Name(), id, repo, detail(err))
 			}
 			return nil, p.ciFailure(c, repo, id, resp, err)
 		}

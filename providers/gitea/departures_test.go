@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/gitea/giteatest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // What a real Gitea does that the fake now models too (tests/giteareal
@@ -74,7 +74,7 @@ func TestBranchesPathsAndComments(t *testing.T) {
 	_, err = p.CreateBranch(ctx, noCall, &gatewayv1.CreateBranchRequest{Repo: repo, Branch: strings.Repeat("b", 101)})
 	wantCode(t, err, invalid, "at most 100")
 	n := len(s.Requests())
-	_, err = p.WriteFile(ctx, handler.Call{}, &gatewayv1.WriteFileRequest{Repo: repo, Branch: "at-sha", Path: "docs/../../escape.txt", Content: "x", Message: "m"})
+	_, err = p.WriteFile(ctx, toolserver.Call{}, &gatewayv1.WriteFileRequest{Repo: repo, Branch: "at-sha", Path: "docs/../../escape.txt", Content: "x", Message: "m"})
 	wantCode(t, err, invalid, "not a path inside the repository")
 	if len(s.Requests()) != n {
 		t.Error("a path that climbs out reached Gitea")
@@ -88,7 +88,7 @@ func TestBranchesPathsAndComments(t *testing.T) {
 func TestCommitNamesOwnerAndAgent(t *testing.T) {
 	s := fake(t, false)
 	p := provider(t, s, false, 0)
-	_, err := p.WriteFile(context.Background(), handler.Call{AgentHandle: "release-bot", OwnerHandle: "alice"},
+	_, err := p.WriteFile(context.Background(), toolserver.Call{AgentHandle: "release-bot", OwnerHandle: "alice"},
 		&gatewayv1.WriteFileRequest{Repo: repo, Branch: "feature", Path: "NOTES.md", Content: "x", Message: "m"})
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,8 @@ import (
 
 	sdk "code.gitea.io/sdk/gitea"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // errorWords is how Gitea's failures are worded and its limits read: the
@@ -33,7 +33,7 @@ func fail(resp *sdk.Response, err error) error {
 
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error.
-func (p *Provider) mapError(what string, err error) *handler.Error { return p.errs.Map(what, err) }
+func (p *Provider) mapError(what string, err error) *toolserver.Error { return p.errs.Map(what, err) }
 
 // detail is the SDK's error text as one line. The SDK keeps Gitea's
 // message; for a body that is not JSON (a proxy's HTML page) it quotes

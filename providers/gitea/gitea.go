@@ -23,7 +23,7 @@
 // instance's host (providers/internal/rest), every operation runs under a
 // timeout (the SDK takes its context per client, so each operation gets a
 // client of its own over the shared HTTP client), and failures become
-// *handler.Error values with the gateway's codes (errors.go).
+// *toolserver.Error values with the gateway's codes (errors.go).
 package gitea
 
 import (
@@ -40,10 +40,10 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Flavor is which forge of the Gitea family an instance runs.
@@ -108,7 +108,7 @@ type Provider struct {
 }
 
 var (
-	_ handler.Explainer                         = (*Provider)(nil)
+	_ toolserver.Explainer                      = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
@@ -209,7 +209,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func (p *Provider) parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validPart(owner) || !validPart(name) {
-		return repoName{}, handler.InvalidArgument("repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
+		return repoName{}, toolserver.InvalidArgument("repo %q is not a %s repository: want owner/name (letters, digits, '-', '_', '.')", repo, p.flavor.Name())
 	}
 	return repoName{owner, name}, nil
 }
@@ -231,7 +231,7 @@ func (p *Provider) target(repoArg string, n uint64, kind string) (repoName, int6
 // number converts a validated wire number to the SDK's int64.
 func number(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
+		return 0, toolserver.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }

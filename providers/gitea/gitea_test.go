@@ -8,12 +8,12 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/gitea/giteatest"
 	"github.com/forgetools/forgetools/providers/internal/providertest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -22,7 +22,7 @@ const (
 	repo     = "acme/widgets"
 )
 
-var noCall = handler.Call{Account: "a", Session: "s"}
+var noCall = toolserver.Call{Account: "a", Session: "s"}
 
 // fake is a seeded instance: acme/widgets with main and feature, labels
 // bug and docs, issue #1, pull request #2 from feature, a failed run.
@@ -304,7 +304,7 @@ func TestFailuresInBand(t *testing.T) {
 			s.Inject(route, tc.resp)
 			_, err := provider(t, s, false, 0).GetIssue(context.Background(), noCall, get)
 			wantCode(t, err, tc.code, tc.parts...)
-			if e, _ := handler.AsError(err); e.RetryAfter != tc.wait {
+			if e, _ := toolserver.AsError(err); e.RetryAfter != tc.wait {
 				t.Errorf("retry after %v, want %v", e.RetryAfter, tc.wait)
 			}
 			if strings.Contains(err.Error(), "<html>") {

@@ -12,14 +12,14 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetIssue reads an issue and its comments. Gitea serves pull requests on
 // the issues endpoint too; one is refused as not_found, saying what it is.
-func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
@@ -30,7 +30,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, fail(resp, err)
 		}
 		if i.PullRequest != nil {
-			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+			return nil, toolserver.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := firstPage(shown.IssueComments, func(o sdk.ListOptions) ([]*sdk.Comment, *sdk.Response, error) {
 			return c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
@@ -46,14 +46,14 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 
 // ListIssues lists issues (type=issues: Gitea leaves the pull requests
 // out itself), newest first.
-func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
-			return nil, handler.InvalidArgument("label %q contains a comma, which %s's label filter cannot express", l, p.flavor.Name())
+			return nil, toolserver.InvalidArgument("label %q contains a comma, which %s's label filter cannot express", l, p.flavor.Name())
 		}
 	}
 	var since time.Time
@@ -85,7 +85,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		for _, l := range req.GetLabels() {
 			name, ok := labels.named(l)
 			if !ok {
-				return nil, handler.InvalidArgument("%s has no label %q, so no issue carries it: list its labels by reading an issue, or leave labels out", repo, l)
+				return nil, toolserver.InvalidArgument("%s has no label %q, so no issue carries it: list its labels by reading an issue, or leave labels out", repo, l)
 			}
 			opt.Labels = append(opt.Labels, name)
 		}
@@ -122,7 +122,7 @@ func issueState(s gatewayv1.IssueStateFilter) sdk.StateType {
 // CreateIssue opens an issue. Gitea takes labels by id: the names are
 // resolved against the repository's labels first, and a name that is not
 // there is refused, never dropped.
-func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) CreateIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gateway
 		if req.Milestone != nil {
 			if _, resp, err := c.GetMilestone(repo.owner, repo.name, in.Milestone); err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return nil, handler.InvalidArgument("%s has no milestone %d (%s's milestone number is the id in its /milestone/ID page); nothing was written", repo, in.Milestone, p.flavor.Name())
+					return nil, toolserver.InvalidArgument("%s has no milestone %d (%s's milestone number is the id in its /milestone/ID page); nothing was written", repo, in.Milestone, p.flavor.Name())
 				}
 				return nil, fail(resp, err)
 			}
@@ -213,7 +213,7 @@ func (p *Provider) labelIDs(c *sdk.Client, repo repoName, names []string) ([]int
 		ids = append(ids, l.ID)
 	}
 	if len(missing) > 0 {
-		return nil, handler.InvalidArgument("%s takes labels by id, and %s has no label %s; nothing was written: use existing labels (or leave them out)",
+		return nil, toolserver.InvalidArgument("%s takes labels by id, and %s has no label %s; nothing was written: use existing labels (or leave them out)",
 			p.flavor.Name(), repo, strings.Join(missing, ", "))
 	}
 	return ids, nil
@@ -228,19 +228,19 @@ func (p *Provider) unknownAssignee(c *sdk.Client, repo repoName, who string, res
 	if _, r, uerr := c.GetUserInfo(who); uerr == nil || r == nil || r.StatusCode != http.StatusNotFound {
 		return fail(resp, err)
 	}
-	return handler.InvalidArgument("%s has no user %s to filter by assignee", p.flavor.Name(), who)
+	return toolserver.InvalidArgument("%s has no user %s to filter by assignee", p.flavor.Name(), who)
 }
 
 // UpdateIssue edits an issue: state, title, body and assignees in one
 // PATCH, labels (by id) replaced with one PUT. Gitea records no reason for
 // closing, so a state_reason is refused rather than dropped.
-func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) UpdateIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := p.target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
 	if req.GetStateReason() != gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
-		return nil, handler.InvalidArgument("%s records no reason for closing or reopening an issue; leave state_reason out", p.flavor.Name())
+		return nil, toolserver.InvalidArgument("%s records no reason for closing or reopening an issue; leave state_reason out", p.flavor.Name())
 	}
 	in := sdk.EditIssueOption{Title: req.GetTitle(), Body: req.Body, Assignees: req.GetAssignees()}
 	switch req.GetState() {
@@ -257,7 +257,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 			return nil, fail(resp, err)
 		}
 		if cur.PullRequest != nil {
-			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; nothing was written", n, repo)
+			return nil, toolserver.NotFound("#%d in %s is a pull request, not an issue; nothing was written", n, repo)
 		}
 		// A credential that cannot write has its assignees dropped and
 		// its labels refused, the latter only after the PATCH landed:
@@ -302,11 +302,11 @@ func (p *Provider) mayTriage(c *sdk.Client, repo repoName, what, instead string,
 	if r.Permissions != nil && (r.Permissions.Push || r.Permissions.Admin) {
 		return nil
 	}
-	return handler.PermissionDenied("this credential cannot write to %s, and %s would drop or refuse the %s; nothing was written: %s", repo, p.flavor.Name(), what, instead)
+	return toolserver.PermissionDenied("this credential cannot write to %s, and %s would drop or refuse the %s; nothing was written: %s", repo, p.flavor.Name(), what, instead)
 }
 
 // CommentOnIssue posts a comment on an issue.
-func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 
@@ -330,7 +330,7 @@ func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64
 			if isPull {
 				is, other, tool = "a pull request", "an issue", "forge_comment_on_pull_request"
 			}
-			return nil, handler.NotFound("#%d in %s is %s, not %s; nothing was posted: comment on it with %s", n, repo, is, other, tool)
+			return nil, toolserver.NotFound("#%d in %s is %s, not %s; nothing was posted: comment on it with %s", n, repo, is, other, tool)
 		}
 		cm, resp, err := c.CreateIssueComment(repo.owner, repo.name, n, sdk.CreateIssueCommentOption{Body: body})
 		if err != nil {

@@ -12,15 +12,15 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetPullRequest reads a pull request with its reviews (each with its
 // inline comments), its conversation comments and its head commit's
 // combined status.
-func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) GetPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
@@ -84,7 +84,7 @@ func (p *Provider) checks(ctx context.Context, c *sdk.Client, repo repoName, sha
 // ListPullRequests lists pull requests, newest first. Gitea's list has no
 // head or base filter: pages are read and filtered until `limit` match or
 // the listing (or the page limit) ends.
-func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -129,7 +129,7 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 // omitted base is the repository's default branch, looked up first. Gitea
 // has no draft flag: a draft is a title starting "WIP:", which is how
 // Gitea (and Forgejo) mark one.
-func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) CreatePullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 				return nil, fail(resp, err)
 			}
 			if base = r.DefaultBranch; base == "" || r.Empty {
-				return nil, handler.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, toolserver.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		pr, resp, err := c.CreatePullRequest(repo.owner, repo.name, sdk.CreatePullRequestOption{
@@ -166,7 +166,7 @@ func hasDraftPrefix(title string) bool {
 
 // CommentOnPullRequest posts a conversation comment (Gitea stores those as
 // issue comments), not a review.
-func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "pull request", req.GetRepo(), req.GetPullNumber(), req.GetBody())
 }
 
@@ -181,14 +181,14 @@ var mergeStyles = map[gatewayv1.MergeMethod]sdk.MergeStyle{
 // reviewed: Gitea refuses (409) when the head has moved since, so a push
 // after the review is never merged unread. The merge commit is read back
 // from the merged pull request.
-func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+func (p *Provider) MergePullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}
 	style, ok := mergeStyles[req.GetMethod()]
 	if !ok {
-		return nil, handler.InvalidArgument("merge method %s is not merge, squash or rebase", req.GetMethod())
+		return nil, toolserver.InvalidArgument("merge method %s is not merge, squash or rebase", req.GetMethod())
 	}
 	return call(ctx, p, fmt.Sprintf("merge pull request %s#%d", repo, n), func(c *sdk.Client) (*forgev1.MergeResult, error) {
 		// Gitea answers a stale head_commit_id 409 on the merge itself,
@@ -234,11 +234,11 @@ func headMatches(pr *sdk.PullRequest, expected string, repo repoName, n int64) e
 	}
 	switch {
 	case pr.HasMerged:
-		return handler.FailedPrecondition("pull request %s#%d is already merged", repo, n)
+		return toolserver.FailedPrecondition("pull request %s#%d is already merged", repo, n)
 	case pr.State != sdk.StateOpen:
-		return handler.FailedPrecondition("pull request %s#%d is closed", repo, n)
+		return toolserver.FailedPrecondition("pull request %s#%d is closed", repo, n)
 	case head == "" || !strings.HasPrefix(strings.ToLower(head), strings.ToLower(expected)):
-		return handler.FailedPrecondition("the head of %s#%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
+		return toolserver.FailedPrecondition("the head of %s#%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
 	}
 	return nil
 }
@@ -247,9 +247,9 @@ func headMatches(pr *sdk.PullRequest, expected string, repo repoName, n int64) e
 func (p *Provider) mergeRefused(status int, reason string, repo repoName, n int64) error {
 	name := p.flavor.Name()
 	if status == http.StatusConflict {
-		return handler.FailedPrecondition("%s answered 409 (%s): the head of %s#%d moved since you read it, or it conflicts; nothing was merged, read it again and decide", name, reason, repo, n)
+		return toolserver.FailedPrecondition("%s answered 409 (%s): the head of %s#%d moved since you read it, or it conflicts; nothing was merged, read it again and decide", name, reason, repo, n)
 	}
-	return handler.FailedPrecondition("%s refused to merge %s#%d: %s; nothing was merged", name, repo, n, reason)
+	return toolserver.FailedPrecondition("%s refused to merge %s#%d: %s; nothing was merged", name, repo, n, reason)
 }
 
 var reviewEvents = map[gatewayv1.Verdict]sdk.ReviewStateType{
@@ -262,14 +262,14 @@ var reviewEvents = map[gatewayv1.Verdict]sdk.ReviewStateType{
 // (Gitea's vocabulary: APPROVED, REQUEST_CHANGES, COMMENT), so it is
 // submitted at once, never left pending. It uses the reviewer credential
 // when one is configured: Gitea refuses a verdict on your own pull request.
-func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (p *Provider) SubmitReview(ctx context.Context, _ toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
 	}
 	event, ok := reviewEvents[req.GetVerdict()]
 	if !ok {
-		return nil, handler.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
+		return nil, toolserver.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
 	}
 	in := sdk.CreatePullReviewOptions{State: event, Body: req.GetBody()}
 	for i, c := range req.GetComments() {
@@ -301,7 +301,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 			return nil, fail(resp, err)
 		}
 		if r.State == sdk.ReviewStatePending {
-			return nil, handler.Internal("%s left review %d pending instead of submitting it", p.flavor.Name(), r.ID)
+			return nil, toolserver.Internal("%s left review %d pending instead of submitting it", p.flavor.Name(), r.ID)
 		}
 		return &forgev1.ReviewRef{
 			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n),
@@ -339,7 +339,7 @@ func (p *Provider) commentLinesExist(c *sdk.Client, repo repoName, n int64, comm
 			raw, resp, err := c.GetFile(repo.owner, repo.name, ref, cm.GetPath())
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return handler.InvalidArgument("comments[%d]: %s does not exist at %s of PR #%d; nothing was submitted", i, cm.GetPath(), at, n)
+					return toolserver.InvalidArgument("comments[%d]: %s does not exist at %s of PR #%d; nothing was submitted", i, cm.GetPath(), at, n)
 				}
 				return fail(resp, err)
 			}
@@ -347,7 +347,7 @@ func (p *Provider) commentLinesExist(c *sdk.Client, repo repoName, n int64, comm
 			lines[key] = count
 		}
 		if int(cm.GetLine()) > count {
-			return handler.InvalidArgument("comments[%d]: %s has %d lines at %s of PR #%d, so line %d is past its end; nothing was submitted",
+			return toolserver.InvalidArgument("comments[%d]: %s has %d lines at %s of PR #%d, so line %d is past its end; nothing was submitted",
 				i, cm.GetPath(), count, at, n, cm.GetLine())
 		}
 	}

@@ -11,15 +11,15 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetRepo reads a repository and the credential's permission on it.
-func (p *Provider) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+func (p *Provider) GetRepo(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -44,14 +44,14 @@ func defaultBranch(c *sdk.Client, repo repoName) (string, error) {
 		return "", fail(resp, err)
 	}
 	if r.DefaultBranch == "" || r.Empty {
-		return "", handler.FailedPrecondition("%s has no default branch (is it empty?)", repo)
+		return "", toolserver.FailedPrecondition("%s has no default branch (is it empty?)", repo)
 	}
 	return r.DefaultBranch, nil
 }
 
 // ReadFile reads one file's text at a ref (the default branch when none is
 // given, looked up so the result names it).
-func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -70,12 +70,12 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		f, resp, err := c.GetContents(repo.owner, repo.name, ref, path)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusOK {
-				return nil, handler.InvalidArgument("%s in %s is a directory; list it with forge_list_dir", path, repo)
+				return nil, toolserver.InvalidArgument("%s in %s is a directory; list it with forge_list_dir", path, repo)
 			}
 			return nil, fail(resp, err)
 		}
 		if f.Type != "file" {
-			return nil, handler.InvalidArgument("%s in %s is a %s, not a file", path, repo, f.Type)
+			return nil, toolserver.InvalidArgument("%s in %s is a %s, not a file", path, repo, f.Type)
 		}
 		out := &forgev1.FileContent{
 			Forge: p.Ref(), Repo: repo.String(), Path: f.Path, Ref: ref, Sha: f.SHA, Size: uint64(max(f.Size, 0)),
@@ -86,7 +86,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		var raw []byte
 		if f.Content != nil {
 			if raw, err = base64.StdEncoding.DecodeString(*f.Content); err != nil {
-				return nil, handler.Unavailable("%s sent %s's content in an encoding other than base64", p.flavor.Name(), path)
+				return nil, toolserver.Unavailable("%s sent %s's content in an encoding other than base64", p.flavor.Name(), path)
 			}
 		} else if f.Size > 0 {
 			// Content is left out above the instance's size limit: read
@@ -101,7 +101,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 }
 
 // ListDir lists a directory at a ref.
-func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		entries, resp, err := c.ListContents(repo.owner, repo.name, ref, path)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusOK {
-				return nil, handler.InvalidArgument("%s in %s is a file; read it with forge_read_file", path, repo)
+				return nil, toolserver.InvalidArgument("%s in %s is a file; read it with forge_read_file", path, repo)
 			}
 			return nil, fail(resp, err)
 		}
@@ -145,7 +145,7 @@ const maxBranchName = 100
 // deprecated old_branch_name, which Gitea resolves as a branch alone, so
 // the request is sent as Gitea documents it. A start that names nothing
 // makes Gitea answer 500, so it is resolved first.
-func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+func (p *Provider) CreateBranch(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -153,7 +153,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 	branch, from := req.GetBranch(), req.GetFromRef()
 	for _, n := range []struct{ what, v string }{{"branch name", branch}, {"from_ref", from}} {
 		if len(n.v) > maxBranchName {
-			return nil, handler.InvalidArgument("%s is %d bytes; %s allows at most %d", n.what, len(n.v), p.flavor.Name(), maxBranchName)
+			return nil, toolserver.InvalidArgument("%s is %d bytes; %s allows at most %d", n.what, len(n.v), p.flavor.Name(), maxBranchName)
 		}
 	}
 	return call(ctx, p, fmt.Sprintf("create branch %s in %s", branch, repo), func(c *sdk.Client) (*forgev1.BranchRef, error) {
@@ -167,7 +167,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 					if _, r, gerr := c.GetRepo(repo.owner, repo.name); gerr != nil {
 						return nil, fail(r, gerr)
 					}
-					return nil, handler.NotFound("%s has no branch, tag or commit %s to start a branch from; nothing was created", repo, from)
+					return nil, toolserver.NotFound("%s has no branch, tag or commit %s to start a branch from; nothing was created", repo, from)
 				}
 				return nil, err
 			}
@@ -177,7 +177,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 			map[string]string{"new_branch_name": branch, "old_ref_name": from}, &b)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.AlreadyExists("branch %s already exists in %s", branch, repo)
+				return nil, toolserver.AlreadyExists("branch %s already exists in %s", branch, repo)
 			}
 			return nil, err
 		}
@@ -199,7 +199,7 @@ func (p *Provider) cleanPath(raw string, dir bool) (string, error) {
 	}
 	for _, seg := range strings.Split(path, "/") {
 		if seg == ".." || seg == "." || (seg == "" && !(dir && path == "")) || strings.ContainsRune(seg, 0) {
-			return "", handler.InvalidArgument("path %q is not a path inside the repository (no '.', '..' or empty segments); nothing was sent to %s", raw, p.flavor.Name())
+			return "", toolserver.InvalidArgument("path %q is not a path inside the repository (no '.', '..' or empty segments); nothing was sent to %s", raw, p.flavor.Name())
 		}
 	}
 	return path, nil
@@ -210,8 +210,8 @@ func (p *Provider) cleanPath(raw string, dir bool) (string, error) {
 // compared first (any case, a prefix of at least 7 digits), so a file
 // that moved since the read is never overwritten; Gitea checks the full
 // sha again on the update. A write to the default branch needs the
-// operator's approval (handler.Call.PushToDefaultBranch).
-func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+// operator's approval (toolserver.Call.PushToDefaultBranch).
+func (p *Provider) WriteFile(ctx context.Context, hc toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -241,18 +241,18 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 		if expected := req.GetExpectedSha(); expected == "" {
 			fr, resp, err = c.CreateFile(repo.owner, repo.name, path, sdk.CreateFileOptions{FileOptions: opts, Content: content})
 			if err != nil && resp != nil && resp.StatusCode == http.StatusUnprocessableEntity && strings.Contains(err.Error(), "already exists") {
-				return nil, handler.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
+				return nil, toolserver.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
 			}
 		} else {
 			cur, r, gerr := c.GetContents(repo.owner, repo.name, branch, path)
 			if gerr != nil {
 				if r != nil && r.StatusCode == http.StatusNotFound {
-					return nil, handler.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
+					return nil, toolserver.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
 				}
 				return nil, fail(r, gerr)
 			}
 			if !strings.HasPrefix(strings.ToLower(cur.SHA), strings.ToLower(expected)) {
-				return nil, handler.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.SHA, expected)
+				return nil, toolserver.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.SHA, expected)
 			}
 			fr, resp, err = c.UpdateFile(repo.owner, repo.name, path, sdk.UpdateFileOptions{FileOptions: opts, SHA: cur.SHA, Content: content})
 		}
@@ -275,7 +275,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 // it), as the README promises. Gitea needs an email with each name: a
 // no-reply address on the instance's host. Without handles (a call from
 // outside the gateway) both are left to Gitea: the token's user.
-func (p *Provider) commitIdentity(hc handler.Call) (author, committer sdk.Identity) {
+func (p *Provider) commitIdentity(hc toolserver.Call) (author, committer sdk.Identity) {
 	host, _, _ := strings.Cut(p.host, ":")
 	id := func(name string) sdk.Identity {
 		if name == "" {
@@ -296,7 +296,7 @@ func (p *Provider) commitIdentity(hc handler.Call) (author, committer sdk.Identi
 // refuseDefault is the answer to a push to the default branch the
 // operator has not allowed.
 func refuseDefault(repo fmt.Stringer, branch string) error {
-	return handler.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request", branch, repo)
+	return toolserver.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request", branch, repo)
 }
 
 // Repositories lists the repositories the credential can reach

@@ -11,7 +11,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // CI on GitHub is Actions: a CI run is a workflow run, its jobs are the
@@ -29,7 +29,7 @@ var ciStatuses = map[gatewayv1.CIStatusFilter]string{
 }
 
 // ListCiRuns lists the repository's workflow runs, newest first.
-func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv
 // the log tail of each failed job (up to maxLogTails of them). A log that
 // cannot be had (expired, not permitted, refused egress) does not fail the
 // read: the job's tail says why instead.
-func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+func (p *Provider) GetCiRun(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
 	repo, id, err := parseRun(req.GetRepo(), req.GetRunId())
 	if err != nil {
 		return nil, err
@@ -108,7 +108,7 @@ func (p *Provider) logTailOrWhy(ctx context.Context, repo repoName, job int64) s
 // on a branch or tag. GitHub starts the run asynchronously; on github.com
 // and GHE.com it is asked for the new run's id (return_run_details), which
 // GitHub Enterprise Server does not offer, so there the result has none.
-func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+func (p *Provider) TriggerCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -123,7 +123,7 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 			event.Inputs = map[string]any{}
 		}
 		if _, dup := event.Inputs[in.GetName()]; dup {
-			return nil, handler.InvalidArgument("input %q is given twice", in.GetName())
+			return nil, toolserver.InvalidArgument("input %q is given twice", in.GetName())
 		}
 		event.Inputs[in.GetName()] = in.GetValue()
 	}
@@ -143,14 +143,14 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 		}
 		switch status, said := answered(err); {
 		case status == 404:
-			return nil, handler.NotFound("%s: GitHub has no workflow %s in %s (404); give the file name of a workflow under .github/workflows (e.g. ci.yml) or its numeric id; nothing was started",
+			return nil, toolserver.NotFound("%s: GitHub has no workflow %s in %s (404); give the file name of a workflow under .github/workflows (e.g. ci.yml) or its numeric id; nothing was started",
 				what, workflow, repo)
 		case status == 422:
 			msg := fmt.Sprintf("%s: GitHub refused to start it: %s", what, said)
 			if strings.Contains(said, "workflow_dispatch") {
 				msg += "; only a workflow that declares on: workflow_dispatch can be triggered"
 			}
-			return nil, handler.InvalidArgument("%s; nothing was started", msg)
+			return nil, toolserver.InvalidArgument("%s; nothing was started", msg)
 		case err != nil:
 			return nil, err
 		}
@@ -187,7 +187,7 @@ func workflowRef(w string) (name string, id int64, err error) {
 	}
 	name = strings.TrimPrefix(strings.TrimPrefix(w, "./"), ".github/workflows/")
 	if !workflowFile.MatchString(name) {
-		return "", 0, handler.InvalidArgument("workflow %q is neither a workflow id nor the file name of a workflow under .github/workflows (e.g. ci.yml)", w)
+		return "", 0, toolserver.InvalidArgument("workflow %q is neither a workflow id nor the file name of a workflow under .github/workflows (e.g. ci.yml)", w)
 	}
 	return name, 0, nil
 }
@@ -195,7 +195,7 @@ func workflowRef(w string) (name string, id int64, err error) {
 // RerunCi re-runs a completed workflow run, or only its failed jobs, then
 // reads the run back: its new attempt is queued. GitHub answers a re-run of
 // a run still in progress with 403; that is a state, not a permission.
-func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+func (p *Provider) RerunCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
 	repo, id, err := parseRun(req.GetRepo(), req.GetRunId())
 	if err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 			_, err = p.author.Actions.RerunWorkflowByID(ctx, repo.owner, repo.name, id)
 		}
 		if status, said := answered(err); status == 403 && strings.Contains(said, "already running") {
-			return nil, handler.FailedPrecondition("%s: GitHub answered 403: %s; wait for it to finish (forge_get_ci_run), then re-run", what, said)
+			return nil, toolserver.FailedPrecondition("%s: GitHub answered 403: %s; wait for it to finish (forge_get_ci_run), then re-run", what, said)
 		} else if err != nil {
 			return nil, err
 		}
@@ -235,7 +235,7 @@ func parseRun(repoArg, id string) (repoName, int64, error) {
 	}
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || n <= 0 {
-		return repoName{}, 0, handler.InvalidArgument("run_id %q is not a GitHub Actions run id (a number, as forge_list_ci_runs shows)", id)
+		return repoName{}, 0, toolserver.InvalidArgument("run_id %q is not a GitHub Actions run id (a number, as forge_list_ci_runs shows)", id)
 	}
 	return repo, n, nil
 }

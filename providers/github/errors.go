@@ -13,20 +13,20 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error. The message names the operation and what GitHub said, and
 // never a credential. An operation that words its own failure (a
-// *handler.Error) keeps its words, bounded and redacted the same way (see
+// *toolserver.Error) keeps its words, bounded and redacted the same way (see
 // rest.Map).
-func (p *Provider) mapError(what string, err error) *handler.Error {
+func (p *Provider) mapError(what string, err error) *toolserver.Error {
 	return rest.Map(what, err, p.redactor, p.classify)
 }
 
-func (p *Provider) classify(err error) *handler.Error {
+func (p *Provider) classify(err error) *toolserver.Error {
 	var (
 		gate      *gateClosed
 		egress    *rest.EgressError
@@ -45,11 +45,11 @@ func (p *Provider) classify(err error) *handler.Error {
 	case errors.As(err, &gate):
 		return p.gateLimit(gate)
 	case errors.As(err, &egress):
-		return handler.FailedPrecondition("%v", egress)
+		return toolserver.FailedPrecondition("%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
-		return handler.Unavailable("GitHub did not answer within %s", p.timeout)
+		return toolserver.Unavailable("GitHub did not answer within %s", p.timeout)
 	case errors.Is(err, context.Canceled):
-		return handler.Unavailable("canceled before GitHub answered")
+		return toolserver.Unavailable("canceled before GitHub answered")
 	case errors.As(err, &primary):
 		return p.primaryLimit(primary)
 	case errors.As(err, &secondary):
@@ -57,22 +57,22 @@ func (p *Provider) classify(err error) *handler.Error {
 	case errors.As(err, &redirect):
 		return redirected(redirect)
 	case errors.As(err, &twoFactor):
-		return handler.Unauthenticated("GitHub wants a one-time password for this credential; use a token instead")
+		return toolserver.Unauthenticated("GitHub wants a one-time password for this credential; use a token instead")
 	case errors.As(err, &accepted):
-		return handler.Unavailable("GitHub accepted the request but has not finished preparing the answer; retry shortly")
+		return toolserver.Unavailable("GitHub accepted the request but has not finished preparing the answer; retry shortly")
 	case errors.As(err, &resp):
 		return p.byStatus(resp)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
-		return handler.Unavailable("GitHub's answer is not the JSON its API documents (%v)", err)
+		return toolserver.Unavailable("GitHub's answer is not the JSON its API documents (%v)", err)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return handler.Unavailable("GitHub unreachable: %v", err)
+		return toolserver.Unavailable("GitHub unreachable: %v", err)
 	default:
-		return handler.Internal("%v", err)
+		return toolserver.Internal("%v", err)
 	}
 }
 
 // primaryLimit is the hourly quota running out (x-ratelimit-remaining: 0).
-func (p *Provider) primaryLimit(e *gh.RateLimitError) *handler.Error {
+func (p *Provider) primaryLimit(e *gh.RateLimitError) *toolserver.Error {
 	wait, ok := headerWait(e.Response, p.now())
 	if !ok {
 		wait = e.Rate.Reset.Sub(p.now())
@@ -86,20 +86,20 @@ func (p *Provider) primaryLimit(e *gh.RateLimitError) *handler.Error {
 // limited() applies the one-minute rule: go-github's own fallback (until
 // x-ratelimit-reset, which every answer carries for the hourly window)
 // would wait up to an hour for nothing.
-func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *handler.Error {
+func (p *Provider) secondaryLimit(e *gh.AbuseRateLimitError) *toolserver.Error {
 	wait, _ := headerWait(e.Response, p.now())
 	return limited("GitHub secondary rate limit: "+e.Message, wait)
 }
 
 // gateLimit is a request the rate gate refused without sending it.
-func (p *Provider) gateLimit(e *gateClosed) *handler.Error {
+func (p *Provider) gateLimit(e *gateClosed) *toolserver.Error {
 	return limited(e.Error(), e.until.Sub(p.now()))
 }
 
 // limited is resource_exhausted with GitHub's wait, rounded to whole
 // seconds; a wait GitHub did not name (or one already past) is the
 // guide's minute (see rest.Limited).
-func limited(msg string, wait time.Duration) *handler.Error { return rest.Limited(msg, wait) }
+func limited(msg string, wait time.Duration) *toolserver.Error { return rest.Limited(msg, wait) }
 
 // headerWait reads how long GitHub asked to back off, per its rate-limit
 // guide: retry-after seconds; or until x-ratelimit-reset when
@@ -128,22 +128,22 @@ func resource(r string) string {
 	return r
 }
 
-func redirected(e *gh.RedirectionError) *handler.Error {
+func redirected(e *gh.RedirectionError) *toolserver.Error {
 	method := "a write"
 	if e.Response != nil && e.Response.Request != nil {
 		method = e.Response.Request.Method
 	}
 	if e.StatusCode == http.StatusMovedPermanently || e.StatusCode == http.StatusPermanentRedirect {
-		return handler.FailedPrecondition("repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
+		return toolserver.FailedPrecondition("repository moved: GitHub answered %s with %d %s (renamed or transferred); nothing was written, use the repository's new owner/name",
 			method, e.StatusCode, http.StatusText(e.StatusCode))
 	}
-	return handler.FailedPrecondition("GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
+	return toolserver.FailedPrecondition("GitHub answered %s with a %d redirect, which is not followed on writes; nothing was written",
 		method, e.StatusCode)
 }
 
 // byStatus maps an error GitHub answered with a status and (usually) a JSON
 // body {message, errors[], documentation_url}.
-func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
+func (p *Provider) byStatus(e *gh.ErrorResponse) *toolserver.Error {
 	status := 0
 	if e.Response != nil {
 		status = e.Response.StatusCode
@@ -155,9 +155,9 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 	}
 	switch {
 	case status == http.StatusBadRequest, status == http.StatusUnprocessableEntity:
-		return handler.InvalidArgument("%s", msg)
+		return toolserver.InvalidArgument("%s", msg)
 	case status == http.StatusUnauthorized:
-		return handler.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
+		return toolserver.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
 	case status == http.StatusForbidden || status == http.StatusTooManyRequests:
 		// A 429, or a 403 that names a wait, is a rate limit whose body
 		// go-github did not recognise (it keys on documentation_url).
@@ -165,19 +165,19 @@ func (p *Provider) byStatus(e *gh.ErrorResponse) *handler.Error {
 			wait, _ := headerWait(e.Response, p.now())
 			return limited(msg, wait)
 		}
-		return handler.PermissionDenied("%s", msg)
+		return toolserver.PermissionDenied("%s", msg)
 	case status == http.StatusNotFound:
-		return handler.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
+		return toolserver.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
 	case status == http.StatusConflict, status == http.StatusGone, status == http.StatusMethodNotAllowed:
 		// 405 is how GitHub says an operation cannot be done in the
 		// artifact's present state (a pull request that cannot be merged).
-		return handler.FailedPrecondition("%s", msg)
+		return toolserver.FailedPrecondition("%s", msg)
 	case status == http.StatusUnavailableForLegalReasons:
-		return handler.PermissionDenied("%s", msg)
+		return toolserver.PermissionDenied("%s", msg)
 	case status >= 500:
-		return handler.Unavailable("%s", msg)
+		return toolserver.Unavailable("%s", msg)
 	default:
-		return handler.Internal("%s", msg)
+		return toolserver.Internal("%s", msg)
 	}
 }
 

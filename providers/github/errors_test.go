@@ -8,8 +8,8 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 var getIssue1347 = &gatewayv1.GetIssueRequest{Repo: "octocat/Hello-World", IssueNumber: 1347}
@@ -66,7 +66,7 @@ func rateHeaders(f *fakeGitHub, wait time.Duration) http.Header {
 	)
 }
 
-func wantWait(t *testing.T, e *handler.Error, want time.Duration) {
+func wantWait(t *testing.T, e *toolserver.Error, want time.Duration) {
 	t.Helper()
 	if e.RetryAfter != want {
 		t.Errorf("RetryAfter = %s, want %s (message %q)", e.RetryAfter, want, e.Message)

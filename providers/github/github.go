@@ -3,7 +3,7 @@
 //
 // One Provider serves one host. Its HTTP client only ever talks to that
 // host's API (see rest.PinnedClient), every operation runs under a
-// timeout, and GitHub's failures become *handler.Error values with the
+// timeout, and GitHub's failures become *toolserver.Error values with the
 // gateway's codes (see errors.go). Bodies are sent and returned verbatim:
 // the gateway stamps attribution before a write and parses it after a
 // read.
@@ -23,10 +23,10 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -159,7 +159,7 @@ var repoPart = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
 func parseRepo(repo string) (repoName, error) {
 	owner, name, ok := strings.Cut(repo, "/")
 	if !ok || !validRepoPart(owner) || !validRepoPart(name) {
-		return repoName{}, handler.InvalidArgument("repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
+		return repoName{}, toolserver.InvalidArgument("repo %q is not a GitHub repository: want owner/name (letters, digits, '-', '_', '.')", repo)
 	}
 	return repoName{owner, name}, nil
 }
@@ -174,7 +174,7 @@ func (r repoName) String() string { return r.owner + "/" + r.name }
 // GitHub could never have issued.
 func number(n uint64, kind string) (int, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
+		return 0, toolserver.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int(n), nil
 }

@@ -13,8 +13,8 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GitHub's GraphQL API, for the reads REST would need many requests for (a
@@ -128,7 +128,7 @@ func notGraphQL(what string, err error) error {
 	if errors.As(err, &large) {
 		return err
 	}
-	return handler.Unavailable("%s: GitHub's GraphQL answer is not the JSON its API documents (%v)", what, err)
+	return toolserver.Unavailable("%s: GitHub's GraphQL answer is not the JSON its API documents (%v)", what, err)
 }
 
 // maxGraphQLErrors bounds how many of an answer's errors a message quotes.
@@ -161,17 +161,17 @@ func (p *Provider) gqlFailure(what string, errs []gqlError, resp *http.Response)
 	}
 	switch t := strings.ToUpper(errs[0].Type); t {
 	case "NOT_FOUND":
-		return handler.NotFound("%s: GitHub answered NOT_FOUND: %s (it does not exist, or the credential cannot see it)", what, said)
+		return toolserver.NotFound("%s: GitHub answered NOT_FOUND: %s (it does not exist, or the credential cannot see it)", what, said)
 	case "FORBIDDEN", "INSUFFICIENT_SCOPES":
-		return handler.PermissionDenied("%s: GitHub answered %s: %s", what, t, said)
+		return toolserver.PermissionDenied("%s: GitHub answered %s: %s", what, t, said)
 	case "SERVICE_UNAVAILABLE", "TIMEOUT", "INTERNAL":
-		return handler.Unavailable("%s: GitHub answered %s: %s", what, t, said)
+		return toolserver.Unavailable("%s: GitHub answered %s: %s", what, t, said)
 	case "":
 		if strings.Contains(strings.ToLower(said), "timeout") {
-			return handler.Unavailable("%s: GitHub could not finish the query: %s", what, said)
+			return toolserver.Unavailable("%s: GitHub could not finish the query: %s", what, said)
 		}
-		return handler.Internal("%s: GitHub refused the query: %s", what, said)
+		return toolserver.Internal("%s: GitHub refused the query: %s", what, said)
 	default:
-		return handler.Internal("%s: GitHub answered %s: %s", what, t, said)
+		return toolserver.Internal("%s: GitHub answered %s: %s", what, t, said)
 	}
 }

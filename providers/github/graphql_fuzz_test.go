@@ -10,10 +10,10 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // A pull request's GraphQL answer is untrusted bytes. Whatever GitHub (or
@@ -39,7 +39,7 @@ func FuzzGraphQLAnswer(f *testing.F) {
 		}
 		if err != nil {
 			e := p.mapError("get pull request o/n#1", err)
-			if _, ok := handler.AsError(error(e)); !ok || e.Code == 0 || strings.Contains(e.Message, authorToken) {
+			if _, ok := toolserver.AsError(error(e)); !ok || e.Code == 0 || strings.Contains(e.Message, authorToken) {
 				t.Fatalf("mapped to %v (code %s)", e, e.Code)
 			}
 			return

@@ -9,8 +9,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetPullRequest reads a pull request in two requests however large it is:
@@ -25,7 +25,7 @@ import (
 // belong to). The query's aggregates change without the pull request's
 // ETag changing (a check run finishing), so it is sent every time: a read
 // is never answered from a cache. docs/requests.md has the figures.
-func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) GetPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
@@ -201,7 +201,7 @@ func (p *Provider) pullAggregates(ctx context.Context, repo repoName, what strin
 		return nil, err
 	}
 	if d.Repository == nil || d.Repository.PullRequest == nil {
-		return nil, handler.NotFound("%s: GitHub's GraphQL API has no such pull request (it does not exist, or the credential cannot see it)", what)
+		return nil, toolserver.NotFound("%s: GitHub's GraphQL API has no such pull request (it does not exist, or the credential cannot see it)", what)
 	}
 	q := d.Repository.PullRequest
 	out := &pullAggregates{}

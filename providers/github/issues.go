@@ -10,9 +10,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -27,7 +27,7 @@ const (
 // page, with the issue's count of them). GitHub serves pull requests on
 // the issues endpoint too; one is refused as not_found, saying what it is,
 // and so is an issue transferred to another repository, saying where.
-func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
@@ -41,7 +41,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, err
 		}
 		if i.IsPullRequest() {
-			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
+			return nil, toolserver.NotFound("#%d in %s is a pull request, not an issue; read it with forge_get_pull_request", n, repo)
 		}
 		comments, err := firstPage(shown.IssueComments, func(o gh.ListOptions) ([]*gh.IssueComment, *gh.Response, error) {
 			return p.author.Issues.ListComments(ctx, repo.owner, repo.name, n, &gh.IssueListCommentsOptions{ListOptions: o})
@@ -58,7 +58,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 // ListIssues lists issues newest first. GitHub's issues endpoint returns
 // pull requests among them; those are dropped and further pages read until
 // `limit` issues are found or the listing (or the page limit) ends.
-func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
 			// The API takes labels as one comma-separated list.
-			return nil, handler.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
+			return nil, toolserver.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
 	limit := listLimit(req.Limit)
@@ -126,7 +126,7 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 // what it kept, and says which labels it did not apply. A keyed create
 // marks its body, and a resumed one returns the issue an earlier attempt
 // filed, if any (recover.go).
-func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -178,7 +178,7 @@ func missingLabels(asked, got []string) []string {
 }
 
 // CommentOnIssue posts a comment on an issue.
-func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "issue", req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 
@@ -202,7 +202,7 @@ func (p *Provider) comment(ctx context.Context, kind, repoArg string, num uint64
 // gives are sent, so the rest stay as they are. GitHub edits pull requests
 // through the same endpoint; the issue is read first so that an issue tool
 // never closes or retitles a pull request.
-func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) UpdateIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
@@ -214,7 +214,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 			return nil, err
 		}
 		if cur.IsPullRequest() {
-			return nil, handler.NotFound("#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
+			return nil, toolserver.NotFound("#%d in %s is a pull request, not an issue; forge_update_issue changes issues only, and nothing was changed", n, repo)
 		}
 		i, _, err := p.author.Issues.Edit(ctx, repo.owner, repo.name, n, in)
 		if err != nil {

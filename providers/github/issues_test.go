@@ -14,14 +14,14 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const repoPath = "/repos/octocat/Hello-World"
 
 var (
 	ctx      = context.Background()
-	noCall   = handler.Call{Account: "acct", Session: "sess"}
+	noCall   = toolserver.Call{Account: "acct", Session: "sess"}
 	githubCo = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_GITHUB, Host: "github.com"}
 )
 
@@ -34,11 +34,11 @@ func wantProto(t *testing.T, got, want proto.Message) {
 
 // wantCode checks err is an in-band error with code whose message contains
 // every fragment.
-func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) *handler.Error {
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) *toolserver.Error {
 	t.Helper()
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok {
-		t.Fatalf("err = %v (%T), want *handler.Error %s", err, err, code)
+		t.Fatalf("err = %v (%T), want *toolserver.Error %s", err, err, code)
 	}
 	if gatewayv1.ErrorCode(e.Code) != code { // the enums share numbers (gateway TestErrorCodesMatch)
 		t.Errorf("code = %s, want %s (message %q)", e.Code, code, e.Message)

@@ -13,7 +13,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // The poll driver's source for GitHub (it satisfies poll.Source, which

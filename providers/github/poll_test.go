@@ -7,12 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/enumname"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // pollFake is the stateful fake (see stateful) with acme/web too: issue #1
@@ -67,7 +67,7 @@ func (r *pollRun) poll() (changes, requests []string) {
 		case ev.GetHeadSha() != "":
 			detail = "new head"
 		}
-		changes = append(changes, vocab.Name(ev.GetType())+":"+detail)
+		changes = append(changes, enumname.Of(ev.GetType())+":"+detail)
 	}
 	for _, q := range r.srv.Requests()[before:] {
 		requests = append(requests, q.Method+" "+q.Path+" "+q.Header.Get("If-None-Match"))
@@ -196,7 +196,7 @@ func TestPollRateLimited(t *testing.T) {
 	srv.SetQuota("forgetools-bot", 0)
 	srv.Comment("acme/web", 1, "hubot", "ping")
 	_, err := p.Poll(context.Background(), r.tgt, r.state)
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED || e.RetryAfter <= 0 {
 		t.Fatalf("rate-limited poll: %v", err)
 	}
@@ -215,7 +215,7 @@ func TestWatchChecksTheKind(t *testing.T) {
 		{gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST, 1, "is an issue"},
 		{gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_ISSUE, 9, "Not Found"},
 	} {
-		err := p.Watch(context.Background(), handler.Call{}, &gatewayv1.SubscribeRequest{Repo: "acme/web", Kind: tc.kind, Number: tc.n})
+		err := p.Watch(context.Background(), toolserver.Call{}, &gatewayv1.SubscribeRequest{Repo: "acme/web", Kind: tc.kind, Number: tc.n})
 		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
 			t.Errorf("Watch(%s #%d) = %v, want %q", tc.kind, tc.n, err, tc.want)
 		}

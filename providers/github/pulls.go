@@ -8,8 +8,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // checks is the head commit's roll-up over REST (a webhook's check
@@ -75,7 +75,7 @@ const checkPageLimit = 20
 // omitted base is the repository's default branch, looked up first. A keyed
 // create marks its body, and a resumed one returns the pull request an
 // earlier attempt opened, if any (recover.go).
-func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) CreatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -97,7 +97,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *g
 				return nil, err
 			}
 			if base = r.GetDefaultBranch(); base == "" {
-				return nil, handler.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
+				return nil, toolserver.FailedPrecondition("%s has no default branch (is it empty?); give base_ref", repo)
 			}
 		}
 		in := &gh.NewPullRequest{Title: gh.Ptr(req.GetTitle()), Head: gh.Ptr(req.GetHeadRef()), Base: gh.Ptr(base)}
@@ -117,7 +117,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, c handler.Call, req *g
 
 // CommentOnPullRequest posts a conversation comment (GitHub stores those as
 // issue comments), not a review.
-func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return p.comment(ctx, "pull request", req.GetRepo(), req.GetPullNumber(), req.GetBody())
 }
 
@@ -130,7 +130,7 @@ var pullStates = map[gatewayv1.PullRequestStateFilter]string{
 // limit. GitHub's listing carries each head sha and merge time but never
 // mergeability (it computes that per pull request), so mergeable is empty
 // here; forge_get_pull_request has it.
-func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err

@@ -10,7 +10,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The arms that change the repository itself. Each is one GitHub write
@@ -21,7 +21,7 @@ import (
 
 // CreateBranch resolves from_ref (a branch, tag or commit; omitted = the
 // default branch) to a commit and creates refs/heads/<branch> there.
-func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+func (p *Provider) CreateBranch(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -39,13 +39,13 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		sha, _, err := p.author.Repositories.GetCommitSHA1(ctx, repo.owner, repo.name, from, "")
 		if status, said := answered(err); status == 422 {
 			// GitHub's answer for a ref that names no commit.
-			return nil, handler.NotFound("%s: from_ref %q is not a branch, tag or commit of %s (GitHub: %s); nothing was created", what, from, repo, said)
+			return nil, toolserver.NotFound("%s: from_ref %q is not a branch, tag or commit of %s (GitHub: %s); nothing was created", what, from, repo, said)
 		} else if err != nil {
 			return nil, err
 		}
 		ref, _, err := p.author.Git.CreateRef(ctx, repo.owner, repo.name, gh.CreateRef{Ref: "refs/heads/" + branch, SHA: sha})
 		if status, said := answered(err); status == 422 && strings.Contains(said, "already exists") {
-			return nil, handler.AlreadyExists("%s: branch %s already exists in %s; nothing was created: pick another name, or read it and write to it", what, branch, repo)
+			return nil, toolserver.AlreadyExists("%s: branch %s already exists in %s; nothing was created: pick another name, or read it and write to it", what, branch, repo)
 		} else if err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 // sha (422) and one with a stale sha (409), atomically with the write; both
 // come back as failed_precondition. A write to the repository's default
 // branch is refused before anything is sent unless the call allows it.
-func (p *Provider) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+func (p *Provider) WriteFile(ctx context.Context, c toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
 	repo, path, err := parseRepoPath(req.GetRepo(), req.GetPath(), false)
 	if err != nil {
 		return nil, err
@@ -93,7 +93,7 @@ func (p *Provider) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1
 				return nil, err
 			}
 			if strings.EqualFold(branch, def) {
-				return nil, handler.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
+				return nil, toolserver.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
 					what, def, repo)
 			}
 		}
@@ -101,10 +101,10 @@ func (p *Provider) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1
 		res, _, err := p.author.Repositories.CreateFile(ctx, repo.owner, repo.name, escapePath(path), in)
 		switch status, said := answered(err); {
 		case status == 409:
-			return nil, handler.FailedPrecondition("%s: %s changed on %s since you read it (GitHub: %s); nothing was written: read it again with forge_read_file and decide",
+			return nil, toolserver.FailedPrecondition("%s: %s changed on %s since you read it (GitHub: %s); nothing was written: read it again with forge_read_file and decide",
 				what, path, branch, said)
 		case status == 422 && expected == "" && strings.Contains(said, `"sha"`):
-			return nil, handler.FailedPrecondition("%s: %s already exists on %s and expected_sha was not given; nothing was written: read it with forge_read_file and pass its sha as expected_sha to replace it",
+			return nil, toolserver.FailedPrecondition("%s: %s already exists on %s and expected_sha was not given; nothing was written: read it with forge_read_file and pass its sha as expected_sha to replace it",
 				what, path, branch)
 		case err != nil:
 			return nil, err
@@ -132,7 +132,7 @@ var mergeMethods = map[gatewayv1.MergeMethod]string{
 // answers 409 when the head moved. 405 is GitHub saying it cannot merge
 // (conflicts, failing required checks, a method the repository disallows,
 // already merged), in its own words.
-func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+func (p *Provider) MergePullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
@@ -147,15 +147,15 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 		res, _, err := p.author.PullRequests.Merge(ctx, repo.owner, repo.name, n, "", &gh.PullRequestOptions{SHA: head, MergeMethod: method})
 		switch status, said := answered(err); {
 		case status == 409:
-			return nil, handler.FailedPrecondition("%s: its head moved since you reviewed %s (GitHub: %s); nothing was merged: read it again with forge_get_pull_request, review the new head and decide",
+			return nil, toolserver.FailedPrecondition("%s: its head moved since you reviewed %s (GitHub: %s); nothing was merged: read it again with forge_get_pull_request, review the new head and decide",
 				what, head[:12], said)
 		case status == 405:
-			return nil, handler.FailedPrecondition("%s: GitHub cannot merge it: %s; nothing was merged", what, said)
+			return nil, toolserver.FailedPrecondition("%s: GitHub cannot merge it: %s; nothing was merged", what, said)
 		case err != nil:
 			return nil, err
 		}
 		if !res.GetMerged() {
-			return nil, handler.FailedPrecondition("%s: GitHub did not merge it: %s", what, res.GetMessage())
+			return nil, toolserver.FailedPrecondition("%s: GitHub did not merge it: %s", what, res.GetMessage())
 		}
 		return &forgev1.MergeResult{
 			Forge:  p.Ref(),
@@ -178,7 +178,7 @@ func fullSHA(field, sha string, optional bool) (string, error) {
 	if (sha == "" && optional) || shaPattern.MatchString(sha) {
 		return sha, nil
 	}
-	return "", handler.InvalidArgument("%s %q is not a full sha: GitHub needs all 40 hex digits, as the read returned them", field, sha)
+	return "", toolserver.InvalidArgument("%s %q is not a full sha: GitHub needs all 40 hex digits, as the read returned them", field, sha)
 }
 
 // branchName checks a branch name against git's rules for ref names (the
@@ -187,7 +187,7 @@ func fullSHA(field, sha string, optional bool) (string, error) {
 func branchName(b string) (string, error) {
 	name := strings.TrimPrefix(b, "refs/heads/")
 	bad := func(why string) error {
-		return handler.InvalidArgument("branch %q is not a valid branch name: %s", b, why)
+		return toolserver.InvalidArgument("branch %q is not a valid branch name: %s", b, why)
 	}
 	switch {
 	case name == "" || name == "@":

@@ -6,7 +6,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -132,7 +132,7 @@ func TestWriteFileDefaultBranch(t *testing.T) {
 	main.Branch = "main"
 	f.expect(exchange{method: "PUT", path: repoPath + "/contents/notes/hello.txt", status: 201,
 		body: `{"message":"Greet","content":"SGVsbG8hCg==","branch":"main"}`, reply: fixture(t, "file_committed.json")})
-	if _, err := f.provider(t).WriteFile(ctx, handler.Call{PushToDefaultBranch: true}, main); err != nil {
+	if _, err := f.provider(t).WriteFile(ctx, toolserver.Call{PushToDefaultBranch: true}, main); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -142,7 +142,7 @@ func TestWriteFileDefaultBranch(t *testing.T) {
 func TestWriteFileEscapesThePath(t *testing.T) {
 	f := newFake(t, exchange{method: "PUT", path: repoPath + "/contents/docs/a b#c?.md", status: 201,
 		body: `{"message":"m","content":"","branch":"docs"}`, reply: fixture(t, "file_committed.json")})
-	_, err := f.provider(t).WriteFile(ctx, handler.Call{PushToDefaultBranch: true},
+	_, err := f.provider(t).WriteFile(ctx, toolserver.Call{PushToDefaultBranch: true},
 		&gatewayv1.WriteFileRequest{Repo: hello, Branch: "docs", Path: "docs/a b#c?.md", Message: "m"})
 	if err != nil {
 		t.Fatal(err)
@@ -156,7 +156,7 @@ func TestWriteFileRedirectIsNotFollowed(t *testing.T) {
 	f.expect(exchange{method: "PUT", path: repoPath + "/contents/notes/hello.txt", status: 301,
 		body:   `{"message":"Greet","content":"SGVsbG8hCg==","branch":"fix-crash"}`,
 		header: hdr("Location", f.srv.URL+"/repositories/1296269/contents/notes/hello.txt"), reply: fixture(t, "moved_301.json")})
-	_, err := f.provider(t).WriteFile(ctx, handler.Call{PushToDefaultBranch: true}, writeHello(""))
+	_, err := f.provider(t).WriteFile(ctx, toolserver.Call{PushToDefaultBranch: true}, writeHello(""))
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "repository moved", "PUT", "nothing was written")
 }
 

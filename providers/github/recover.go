@@ -8,15 +8,15 @@ import (
 	gh "github.com/google/go-github/v84/github"
 	"github.com/google/uuid"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GitHub has no idempotency key, so a create whose gateway died with the
 // POST in flight leaves the next attempt unable to tell whether GitHub
 // filed it. The provider makes the answer findable: every keyed create
 // carries a marker at the end of its body, an HTML comment GitHub does not
-// render, naming the create; a resumed create (handler.Call.Resumed: an
+// render, naming the create; a resumed create (toolserver.Call.Resumed: an
 // earlier attempt held the key when its gateway died) first looks among
 // the credential's own most recent issues and pull requests for that
 // marker, and returns what it finds instead of filing again. Reads strip
@@ -41,14 +41,14 @@ const recoverPages = 3
 
 // marker is the comment a keyed create ends its body with: the same for
 // the same account and client_request_id, different for every other pair.
-func marker(c handler.Call) string {
+func marker(c toolserver.Call) string {
 	id := uuid.NewSHA1(markerNamespace, []byte(c.Account+"\x00"+c.ClientRequestID))
 	return "<!-- forgetools-create: " + id.String() + " -->"
 }
 
 // markBody is body with c's marker at its end; an unkeyed create is left
 // as it is.
-func markBody(c handler.Call, body string) string {
+func markBody(c toolserver.Call, body string) string {
 	if c.ClientRequestID == "" {
 		return body
 	}
@@ -64,7 +64,7 @@ func unmark(body string) string { return markerRE.ReplaceAllString(body, "") }
 // earlier finds the issue or pull request an earlier attempt of a resumed
 // create filed: the credential's own, newest first, whose body ends with
 // c's marker. It returns nil when there is none.
-func (p *Provider) earlier(ctx context.Context, c handler.Call, repo repoName) (*gh.Issue, error) {
+func (p *Provider) earlier(ctx context.Context, c toolserver.Call, repo repoName) (*gh.Issue, error) {
 	if !c.Resumed || c.ClientRequestID == "" {
 		return nil, nil
 	}

@@ -13,8 +13,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -33,7 +33,7 @@ const (
 // open_issues_count counts open pull requests too; they are counted (one
 // request for a one-item page: its last-page number is the count) and taken
 // off, so the result is open issues only.
-func (p *Provider) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+func (p *Provider) GetRepo(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func permission(p *gh.RepositoryPermissions) string {
 // ReadFile reads one file's text at a ref through the contents API, with
 // its blob sha. A file with a NUL byte in its first 8000 bytes is binary:
 // its size is returned, not its content. Text past maxFileBytes is cut.
-func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	repo, path, err := parseRepoPath(req.GetRepo(), req.GetPath(), false)
 	if err != nil {
 		return nil, err
@@ -106,13 +106,13 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 			return nil, err
 		}
 		if f == nil {
-			return nil, handler.InvalidArgument("%s in %s at %s is a directory (%d entries); list it with forge_list_dir", path, repo, ref, len(dir))
+			return nil, toolserver.InvalidArgument("%s in %s at %s is a directory (%d entries); list it with forge_list_dir", path, repo, ref, len(dir))
 		}
 		switch f.GetType() {
 		case "symlink":
-			return nil, handler.InvalidArgument("%s in %s at %s is a symbolic link to %q, which is not a file of the repository", path, repo, ref, f.GetTarget())
+			return nil, toolserver.InvalidArgument("%s in %s at %s is a symbolic link to %q, which is not a file of the repository", path, repo, ref, f.GetTarget())
 		case "submodule":
-			return nil, handler.InvalidArgument("%s in %s at %s is a submodule (%s): its files are in that repository", path, repo, ref, f.GetSubmoduleGitURL())
+			return nil, toolserver.InvalidArgument("%s in %s at %s is a submodule (%s): its files are in that repository", path, repo, ref, f.GetSubmoduleGitURL())
 		}
 		content, err := p.fileBytes(ctx, repo, path, ref, f)
 		if err != nil {
@@ -178,7 +178,7 @@ func fileText(b []byte) (text string, binary, truncated bool) {
 // ListDir lists a directory at a ref. GitHub lists a submodule as a "file"
 // (for backward compatibility, its docs say) whose git_url is a tree and
 // that has no download URL; it is reported as the submodule it is.
-func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	repo, path, err := parseRepoPath(req.GetRepo(), req.GetPath(), true)
 	if err != nil {
 		return nil, err
@@ -193,7 +193,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 			return nil, err
 		}
 		if f != nil {
-			return nil, handler.InvalidArgument("%s in %s at %s is a %s, not a directory; read it with forge_read_file", path, repo, ref, f.GetType())
+			return nil, toolserver.InvalidArgument("%s in %s at %s is a %s, not a directory; read it with forge_read_file", path, repo, ref, f.GetType())
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, e := range dir {
@@ -241,7 +241,7 @@ func (p *Provider) defaultBranch(ctx context.Context, repo repoName) (string, er
 		return "", err
 	}
 	if r.GetDefaultBranch() == "" {
-		return "", handler.FailedPrecondition("%s has no default branch (is it empty?); give a ref", repo)
+		return "", toolserver.FailedPrecondition("%s has no default branch (is it empty?); give a ref", repo)
 	}
 	return r.GetDefaultBranch(), nil
 }
@@ -263,7 +263,7 @@ func parseRepoPath(repoArg, path string, dir bool) (repoName, string, error) {
 func parsePath(p string, dir bool) (string, error) {
 	clean := strings.Trim(p, "/")
 	bad := func(why string) error {
-		return handler.InvalidArgument("path %q %s", p, why)
+		return toolserver.InvalidArgument("path %q %s", p, why)
 	}
 	switch {
 	case clean == "" && dir:

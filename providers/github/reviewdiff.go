@@ -12,9 +12,9 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // outsideDiff explains GitHub's refusal of a review whose inline comment
@@ -24,7 +24,7 @@ import (
 // sentence the model can act on. It returns nil when err is not that
 // refusal or no comment can be blamed, and the caller maps err as usual.
 func (p *Provider) outsideDiff(ctx context.Context, c *gh.Client, repo repoName, n int, what string,
-	comments []*gatewayv1.ReviewCommentInput, err error) *handler.Error {
+	comments []*gatewayv1.ReviewCommentInput, err error) *toolserver.Error {
 	var resp *gh.ErrorResponse
 	if len(comments) == 0 || !errors.As(err, &resp) || resp.Response == nil ||
 		resp.Response.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(detail(resp), "could not be resolved") {

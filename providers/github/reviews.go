@@ -10,7 +10,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // SubmitReview posts a review in one request, with its verdict as the event
@@ -18,7 +18,7 @@ import (
 // pending, visible to nobody). It uses the reviewer credential when one is
 // configured: GitHub refuses approve and request_changes from a pull
 // request's author, and the author credential opens the agents' PRs.
-func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (p *Provider) SubmitReview(ctx context.Context, _ toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 			return nil, err
 		}
 		if strings.EqualFold(r.GetState(), "PENDING") {
-			return nil, handler.Internal("GitHub left review %d pending instead of submitting it", r.GetID())
+			return nil, toolserver.Internal("GitHub left review %d pending instead of submitting it", r.GetID())
 		}
 		return &forgev1.ReviewRef{
 			Forge:    p.Ref(),
@@ -62,7 +62,7 @@ var events = map[gatewayv1.Verdict]string{
 func reviewRequest(req *gatewayv1.SubmitReviewRequest) (*gh.PullRequestReviewRequest, error) {
 	event, ok := events[req.GetVerdict()]
 	if !ok {
-		return nil, handler.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
+		return nil, toolserver.InvalidArgument("verdict %s is not approve, request_changes or comment", req.GetVerdict())
 	}
 	in := &gh.PullRequestReviewRequest{Event: gh.Ptr(event)}
 	if req.GetBody() != "" {

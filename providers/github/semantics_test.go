@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // stateful is githubtest's fake with its state (not a script) behind a
@@ -150,7 +150,7 @@ func TestLabelsDroppedOnCreate(t *testing.T) {
 // the credential's own, and returns it instead of filing a second one.
 func TestResumedCreateFindsTheEarlierAttempt(t *testing.T) {
 	srv, p := stateful(t)
-	first := handler.Call{Account: "release-bot", ClientRequestID: "cli:k1"}
+	first := toolserver.Call{Account: "release-bot", ClientRequestID: "cli:k1"}
 	req := &gatewayv1.CreateIssueRequest{Repo: "octocat/Hello-World", Title: "Crash", Body: "Steps."}
 	made, err := p.CreateIssue(ctx, first, req)
 	if err != nil {
@@ -179,14 +179,14 @@ func TestResumedCreateFindsTheEarlierAttempt(t *testing.T) {
 		t.Fatalf("resumed create = #%d, %v; want the earlier attempt's #%d", again.GetNumber(), err, made.GetNumber())
 	}
 	// A resumed create whose earlier attempt never reached GitHub files.
-	other := handler.Call{Account: "release-bot", ClientRequestID: "cli:k2", Resumed: true}
+	other := toolserver.Call{Account: "release-bot", ClientRequestID: "cli:k2", Resumed: true}
 	fresh, err := p.CreateIssue(ctx, other, req)
 	if err != nil || fresh.GetNumber() == made.GetNumber() {
 		t.Fatalf("resumed create with nothing to find = %v, %v; want a new issue", fresh, err)
 	}
 	// The same for a pull request.
 	prReq := &gatewayv1.CreatePullRequestRequest{Repo: "octocat/Hello-World", Title: "Fix", HeadRef: "feature", BaseRef: "main"}
-	prCall := handler.Call{Account: "release-bot", ClientRequestID: "cli:pr"}
+	prCall := toolserver.Call{Account: "release-bot", ClientRequestID: "cli:pr"}
 	pr, err := p.CreatePullRequest(ctx, prCall, prReq)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 
 	gh "github.com/google/go-github/v84/github"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // transferred checks a read of issue n that GitHub answered through a
@@ -42,7 +42,7 @@ func (p *Provider) transferred(ctx context.Context, repo repoName, n int, i *gh.
 			where = seg[len(seg)-2] + "/" + seg[len(seg)-1]
 		}
 	}
-	return handler.NotFound("issue #%d in %s was transferred to %s#%d: read it there (repo %s, issue_number %d)",
+	return toolserver.NotFound("issue #%d in %s was transferred to %s#%d: read it there (repo %s, issue_number %d)",
 		n, repo, where, i.GetNumber(), where, i.GetNumber())
 }
 

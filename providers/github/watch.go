@@ -5,14 +5,14 @@ import (
 	"fmt"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Watch confirms that the issue or pull request exists and is of the kind
 // named, so the gateway can store a subscription to it; the poll driver
 // (or the repository's webhooks) then deliver its changes. One request:
 // the issues endpoint serves pull requests too.
-func (p *Provider) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.SubscribeRequest) error {
+func (p *Provider) Watch(ctx context.Context, _ toolserver.Call, req *gatewayv1.SubscribeRequest) error {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return err
@@ -32,9 +32,9 @@ func (p *Provider) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.Sub
 		case err != nil:
 			return struct{}{}, err
 		case pull && !i.IsPullRequest():
-			return struct{}{}, handler.NotFound("#%d in %s is an issue, not a pull request: subscribe with kind issue", n, repo)
+			return struct{}{}, toolserver.NotFound("#%d in %s is an issue, not a pull request: subscribe with kind issue", n, repo)
 		case !pull && i.IsPullRequest():
-			return struct{}{}, handler.NotFound("#%d in %s is a pull request, not an issue: subscribe with kind pull_request", n, repo)
+			return struct{}{}, toolserver.NotFound("#%d in %s is a pull request, not an issue: subscribe with kind pull_request", n, repo)
 		}
 		return struct{}{}, nil
 	})

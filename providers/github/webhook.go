@@ -15,7 +15,7 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // GitHub's webhooks, as the webhook receiver's source (it satisfies

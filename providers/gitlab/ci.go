@@ -10,9 +10,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // CI on GitLab is pipelines: a run is a pipeline, its jobs are the
@@ -48,7 +48,7 @@ var statusFilters = map[gatewayv1.CIStatusFilter]gl.BuildStateValue{
 }
 
 // ListCiRuns lists pipelines newest first.
-func (p *Provider) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -113,14 +113,14 @@ func (p *Provider) ciRun(repo project, id int64, name, ref, sha, status, url, cr
 func pipelineID(s string) (int64, error) {
 	n, err := strconv.ParseInt(s, 10, 64)
 	if err != nil || n <= 0 {
-		return 0, handler.InvalidArgument("run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
+		return 0, toolserver.InvalidArgument("run_id %q is not a GitLab pipeline id (a number, from forge_list_ci_runs)", s)
 	}
 	return n, nil
 }
 
 // GetCiRun reads a pipeline, its jobs, and the end of each failed job's
 // log (trace).
-func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+func (p *Provider) GetCiRun(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -164,7 +164,7 @@ func (p *Provider) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.
 // TriggerCi starts a pipeline on a ref, with the inputs as CI/CD
 // variables. A project has one pipeline configuration, so workflow names
 // none: the answer says "pipeline" and carries the new pipeline's id.
-func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+func (p *Provider) TriggerCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -192,7 +192,7 @@ func (p *Provider) TriggerCi(ctx context.Context, _ handler.Call, req *gatewayv1
 // RerunCi retries a pipeline's failed and canceled jobs, which is what
 // GitLab's retry does. GitLab cannot re-run a whole pipeline in place, so
 // a full re-run is refused with what to do instead.
-func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+func (p *Provider) RerunCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func (p *Provider) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.R
 		return nil, err
 	}
 	if !req.GetFailedOnly() {
-		return nil, handler.InvalidArgument("GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
+		return nil, toolserver.InvalidArgument("GitLab re-runs only a pipeline's failed and canceled jobs (retry), never a whole pipeline in place: set failed_only, or start a new pipeline with forge_trigger_ci")
 	}
 	return call(ctx, p, fmt.Sprintf("retry pipeline %d in %s", id, repo), func(ro gl.RequestOptionFunc) (*forgev1.CIRun, error) {
 		pl, resp, err := p.author.Pipelines.RetryPipelineBuild(repo.String(), id, ro)

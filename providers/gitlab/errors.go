@@ -8,8 +8,8 @@ import (
 
 	gl "gitlab.com/gitlab-org/api/client-go"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // errorWords is how GitLab's failures are worded and its limits read, per
@@ -34,7 +34,7 @@ func fail(resp *gl.Response, err error) error {
 
 // mapError turns a failure of the operation `what` into the gateway's
 // in-band error.
-func (p *Provider) mapError(what string, err error) *handler.Error { return p.errs.Map(what, err) }
+func (p *Provider) mapError(what string, err error) *toolserver.Error { return p.errs.Map(what, err) }
 
 // wrapped is the client's rendering of {"message": "..."}.
 var wrapped = regexp.MustCompile(`^\{(message|error): (.*)\}$`)

@@ -17,7 +17,7 @@
 // instance's host (providers/internal/rest), the client library's own
 // retries and rate limiter are off (the gateway reports a rate limit
 // in-band with GitLab's wait instead of sleeping through it), every
-// operation runs under a timeout, and failures become *handler.Error
+// operation runs under a timeout, and failures become *toolserver.Error
 // values with the gateway's codes (errors.go).
 package gitlab
 
@@ -35,10 +35,10 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -74,7 +74,7 @@ type Provider struct {
 }
 
 var (
-	_ handler.Explainer                         = (*Provider)(nil)
+	_ toolserver.Explainer                      = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler       = (*Provider)(nil)
 	_ gatewayv1handler.ForgePullRequestsHandler = (*Provider)(nil)
 	_ gatewayv1handler.ForgeReviewsHandler      = (*Provider)(nil)
@@ -173,7 +173,7 @@ func parseRepo(repo string) (project, error) {
 		}
 	}
 	if !ok {
-		return "", handler.InvalidArgument("repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
+		return "", toolserver.InvalidArgument("repo %q is not a GitLab project path: want namespace/project or group/subgroup/.../project (letters, digits, '-', '_', '.')", repo)
 	}
 	return project(repo), nil
 }
@@ -193,7 +193,7 @@ func target(repoArg string, n uint64, kind string) (project, int64, error) {
 // iid converts a validated wire number to a per-project iid.
 func iid(n uint64, kind string) (int64, error) {
 	if n == 0 || n > math.MaxInt32 {
-		return 0, handler.InvalidArgument("%s number %d is out of range", kind, n)
+		return 0, toolserver.InvalidArgument("%s number %d is out of range", kind, n)
 	}
 	return int64(n), nil
 }

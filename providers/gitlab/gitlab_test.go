@@ -8,12 +8,12 @@ import (
 	"time"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/gitlab"
 	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
 	"github.com/forgetools/forgetools/providers/internal/providertest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -23,7 +23,7 @@ const (
 	escaped  = "/projects/platform%2Finfra%2Fdeploy"
 )
 
-var noCall = handler.Call{Account: "a", Session: "s"}
+var noCall = toolserver.Call{Account: "a", Session: "s"}
 
 // fake is a seeded instance: platform/infra/deploy (a project in a
 // subgroup) with main and feature, issue #1, merge request !1 from
@@ -296,7 +296,7 @@ func TestFailuresInBand(t *testing.T) {
 			s.Inject(route, tc.resp)
 			_, err := provider(t, s, 0).GetIssue(context.Background(), noCall, get)
 			wantCode(t, err, tc.code, tc.parts...)
-			e, _ := handler.AsError(err)
+			e, _ := toolserver.AsError(err)
 			switch {
 			case tc.wait >= 0 && e.RetryAfter != tc.wait:
 				t.Errorf("retry after %v, want %v", e.RetryAfter, tc.wait)

@@ -10,14 +10,14 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetIssue reads an issue (by iid) and the comments the renderer shows:
 // the user notes, not GitLab's system notes ("changed the description"),
 // from one page, with the issue's count of user notes.
-func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
@@ -44,14 +44,14 @@ func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.
 
 // ListIssues lists issues newest first. GitLab keeps merge requests apart,
 // so every item is an issue.
-func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	for _, l := range req.GetLabels() {
 		if strings.Contains(l, ",") {
-			return nil, handler.InvalidArgument("label %q contains a comma, which GitLab's label filter cannot express", l)
+			return nil, toolserver.InvalidArgument("label %q contains a comma, which GitLab's label filter cannot express", l)
 		}
 	}
 	limit := int64(req.GetLimit())
@@ -103,7 +103,7 @@ func issueState(s gatewayv1.IssueStateFilter) string {
 // assignees by user id (each login looked up) and the milestone by its
 // global id (looked up by the project milestone's iid, the number its web
 // pages show).
-func (p *Provider) CreateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) CreateIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (p *Provider) userIDs(logins []string, ro gl.RequestOptionFunc) ([]int64, e
 			return nil, fail(resp, err)
 		}
 		if len(us) == 0 {
-			return nil, handler.InvalidArgument("GitLab has no user %q to assign; nothing was written", l)
+			return nil, toolserver.InvalidArgument("GitLab has no user %q to assign; nothing was written", l)
 		}
 		ids = append(ids, us[0].ID)
 	}
@@ -162,7 +162,7 @@ func (p *Provider) milestoneID(repo project, n int64, ro gl.RequestOptionFunc) (
 		return 0, fail(resp, err)
 	}
 	if len(ms) == 0 {
-		return 0, handler.InvalidArgument("%s has no milestone %d (the number in the milestone's URL); nothing was written", repo, n)
+		return 0, toolserver.InvalidArgument("%s has no milestone %d (the number in the milestone's URL); nothing was written", repo, n)
 	}
 	return ms[0].ID, nil
 }
@@ -170,13 +170,13 @@ func (p *Provider) milestoneID(repo project, n int64, ro gl.RequestOptionFunc) (
 // UpdateIssue edits an issue in one PUT: state_event close or reopen,
 // title, description, labels (replaced) and assignees. GitLab records no
 // reason for closing, so a state_reason is refused rather than dropped.
-func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) UpdateIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err
 	}
 	if req.GetStateReason() != gatewayv1.StateReason_STATE_REASON_UNSPECIFIED {
-		return nil, handler.InvalidArgument("GitLab records no reason for closing or reopening an issue; leave state_reason out")
+		return nil, toolserver.InvalidArgument("GitLab records no reason for closing or reopening an issue; leave state_reason out")
 	}
 	in := &gl.UpdateIssueOptions{Title: req.Title, Description: req.Body}
 	switch req.GetState() {
@@ -205,7 +205,7 @@ func (p *Provider) UpdateIssue(ctx context.Context, _ handler.Call, req *gateway
 }
 
 // CommentOnIssue posts a note on an issue.
-func (p *Provider) CommentOnIssue(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	repo, n, err := target(req.GetRepo(), req.GetIssueNumber(), "issue")
 	if err != nil {
 		return nil, err

@@ -10,16 +10,16 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetPullRequest reads a merge request (by iid) with its approvals, its
 // notes (diff notes as review comments, the rest as the conversation) and
 // its head pipeline's state.
-func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) GetPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
@@ -64,7 +64,7 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ handler.Call, req *gate
 // target (base) and source (head) branch on GitLab's side. GitLab's
 // "closed" leaves merged ones out, where the tools' closed (as GitHub's)
 // takes them in: closed lists every state and drops the open ones.
-func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -120,7 +120,7 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ handler.Call, req *ga
 // branch. An omitted base is the project's default branch, looked up
 // first. A draft is a title starting "Draft:", which is how GitLab marks
 // one.
-func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (p *Provider) CreatePullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -144,7 +144,7 @@ func (p *Provider) CreatePullRequest(ctx context.Context, _ handler.Call, req *g
 		mr, resp, err := p.author.MergeRequests.CreateMergeRequest(repo.String(), in, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusConflict {
-				return nil, handler.AlreadyExists("%s", p.mapError("create merge request", fail(resp, err)).Message)
+				return nil, toolserver.AlreadyExists("%s", p.mapError("create merge request", fail(resp, err)).Message)
 			}
 			return nil, fail(resp, err)
 		}
@@ -159,14 +159,14 @@ func (p *Provider) defaultBranch(repo project, ro gl.RequestOptionFunc) (string,
 		return "", fail(resp, err)
 	}
 	if pr.DefaultBranch == "" || pr.EmptyRepo {
-		return "", handler.FailedPrecondition("%s has no default branch (is it empty?)", repo)
+		return "", toolserver.FailedPrecondition("%s has no default branch (is it empty?)", repo)
 	}
 	return pr.DefaultBranch, nil
 }
 
 // CommentOnPullRequest posts a note on a merge request's overview (not a
 // diff discussion).
-func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
@@ -189,7 +189,7 @@ func (p *Provider) CommentOnPullRequest(ctx context.Context, _ handler.Call, req
 // GitLab merges with the project's merge method (merge commit,
 // semi-linear or fast-forward); squash is a per-merge choice, rebase is
 // not, so a rebase is refused rather than done some other way.
-func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+func (p *Provider) MergePullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
@@ -200,7 +200,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 	case gatewayv1.MergeMethod_MERGE_METHOD_SQUASH:
 		in.Squash, method = ptr(true), "squash"
 	case gatewayv1.MergeMethod_MERGE_METHOD_REBASE:
-		return nil, handler.InvalidArgument("GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
+		return nil, toolserver.InvalidArgument("GitLab merges with the project's merge method (set in its settings), so rebase cannot be chosen per merge; use merge (which fast-forwards on a fast-forward project) or squash")
 	}
 	return call(ctx, p, fmt.Sprintf("merge merge request %s!%d", repo, n), func(ro gl.RequestOptionFunc) (*forgev1.MergeResult, error) {
 		if len(req.GetExpectedHeadSha()) < 40 {
@@ -237,7 +237,7 @@ func (p *Provider) MergePullRequest(ctx context.Context, _ handler.Call, req *ga
 
 func moved(repo project, n int64, head, expected string) error {
 	if head == "" {
-		return handler.FailedPrecondition("GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
+		return toolserver.FailedPrecondition("GitLab answered 409: the source branch of %s!%d moved past %s since you read it; nothing was merged, read it again and decide", repo, n, expected)
 	}
-	return handler.FailedPrecondition("the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
+	return toolserver.FailedPrecondition("the head of %s!%d is %s, not %s: it moved since you read it; nothing was merged, read it again and decide", repo, n, head, expected)
 }

@@ -11,15 +11,15 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetRepo reads a project and the credential's access to it.
-func (p *Provider) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+func (p *Provider) GetRepo(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -40,7 +40,7 @@ func (p *Provider) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.G
 // ReadFile reads one file's text at a ref (the default branch when none is
 // given, looked up so the result names it). The blob id is the sha
 // forge_write_file takes back.
-func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -60,7 +60,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 		raw := []byte(f.Content)
 		if f.Encoding == "base64" {
 			if raw, err = base64.StdEncoding.DecodeString(f.Content); err != nil {
-				return nil, handler.Unavailable("GitLab sent %s's content as base64 that does not decode", path)
+				return nil, toolserver.Unavailable("GitLab sent %s's content as base64 that does not decode", path)
 			}
 		}
 		out := &forgev1.FileContent{
@@ -73,7 +73,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.
 
 // ListDir lists a directory (the repository tree, one level) at a ref.
 // GitLab's tree has no sizes.
-func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (p *Provider) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		if len(nodes) == 0 && path != "" {
 			// GitLab answers an empty tree for a path that is not a
 			// directory (a file, or nothing).
-			return nil, handler.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
+			return nil, toolserver.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, n := range nodes {
@@ -128,7 +128,7 @@ func entryType(n *gl.TreeNode) string {
 // .../repository/branches takes the new name and any ref (branch, tag or
 // commit) to start from; the default branch is looked up when none is
 // given.
-func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+func (p *Provider) CreateBranch(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 		b, resp, err := p.author.Branches.CreateBranch(repo.String(), &gl.CreateBranchOptions{Branch: ptr(req.GetBranch()), Ref: ptr(from)}, ro)
 		if err != nil {
 			if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-				return nil, handler.AlreadyExists("branch %s already exists in %s", req.GetBranch(), repo)
+				return nil, toolserver.AlreadyExists("branch %s already exists in %s", req.GetBranch(), repo)
 			}
 			return nil, fail(resp, err)
 		}
@@ -163,7 +163,7 @@ func (p *Provider) CreateBranch(ctx context.Context, _ handler.Call, req *gatewa
 // between. The files API answers with no commit sha, so the branch head
 // and the new blob are read back (one HEAD of the file). A write to the
 // default branch needs the operator's approval.
-func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+func (p *Provider) WriteFile(ctx context.Context, hc toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -177,7 +177,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 				return nil, err
 			}
 			if def == branch {
-				return nil, handler.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
+				return nil, toolserver.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
 			}
 		}
 		files := p.author.RepositoryFiles
@@ -187,7 +187,7 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusBadRequest && strings.Contains(err.Error(), "already exists") {
-					return nil, handler.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
+					return nil, toolserver.FailedPrecondition("%s already exists on %s in %s; nothing was written: read it and pass its sha as expected_sha to update it", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
@@ -195,12 +195,12 @@ func (p *Provider) WriteFile(ctx context.Context, hc handler.Call, req *gatewayv
 			cur, resp, err := files.GetFileMetaData(repo.String(), path, &gl.GetFileMetaDataOptions{Ref: ptr(branch)}, ro)
 			if err != nil {
 				if resp != nil && resp.StatusCode == http.StatusNotFound {
-					return nil, handler.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
+					return nil, toolserver.FailedPrecondition("%s does not exist on %s in %s, so there is nothing at expected_sha to update; nothing was written", path, branch, repo)
 				}
 				return nil, fail(resp, err)
 			}
 			if !strings.HasPrefix(strings.ToLower(cur.BlobID), strings.ToLower(expected)) {
-				return nil, handler.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
+				return nil, toolserver.FailedPrecondition("%s on %s in %s is now blob %s, not %s: it changed since you read it; nothing was written, read it again and decide", path, branch, repo, cur.BlobID, expected)
 			}
 			if _, resp, err = files.UpdateFile(repo.String(), path, &gl.UpdateFileOptions{
 				Branch: ptr(branch), Content: ptr(req.GetContent()), CommitMessage: ptr(req.GetMessage()),

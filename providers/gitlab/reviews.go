@@ -9,7 +9,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // NoRequestChanges is what GitLab cannot express, as the provider notes
@@ -30,7 +30,7 @@ const NoRequestChanges = "GitLab records no request_changes verdict: the summary
 // request_changes is posted as comments and acknowledged as one: the ack
 // never claims a verdict GitLab did not record. When a step fails after an
 // earlier one was recorded, the error says what was.
-func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (p *Provider) SubmitReview(ctx context.Context, _ toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func (p *Provider) SubmitReview(ctx context.Context, _ handler.Call, req *gatewa
 }
 
 // partial says what GitLab had recorded before a step failed.
-func partial(e *handler.Error, done string) error {
+func partial(e *toolserver.Error, done string) error {
 	if done != "" {
 		e.Message += "; GitLab had already recorded " + done
 	}

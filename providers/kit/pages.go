@@ -1,6 +1,6 @@
 package kit
 
-import "github.com/forgetools/forgetools/handler"
+import "github.com/forgetools/forgetools/toolserver"
 
 // Page is one page of a list as a forge answered it: its items, and where
 // the next page is (Next: the forge's page number, or its cursor; the
@@ -21,7 +21,7 @@ func Pages[T any, C comparable](limit int, read func(next C) (Page[T, C], error)
 	seen := map[C]bool{}
 	for range limit {
 		if seen[next] {
-			return handler.Unavailable("the forge named page %v again after serving it; stopped reading the list", next)
+			return toolserver.Unavailable("the forge named page %v again after serving it; stopped reading the list", next)
 		}
 		seen[next] = true
 		pg, err := read(next)
@@ -73,7 +73,7 @@ func Every[T any, C comparable](read func(next C) (Page[T, C], error), each func
 		return err
 	}
 	if failed == nil && pages == EveryPageLimit && more {
-		return handler.Unavailable("the forge named more than %d pages; stopped reading the list", EveryPageLimit)
+		return toolserver.Unavailable("the forge named more than %d pages; stopped reading the list", EveryPageLimit)
 	}
 	return failed
 }

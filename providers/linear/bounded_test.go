@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // A read asks Linear for the comments the renderer shows, and (Linear
@@ -26,7 +26,7 @@ func TestGetIssueFetchesTheShownComments(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	call := handler.Call{Account: "a", Session: "s"}
+	call := toolserver.Call{Account: "a", Session: "s"}
 	var n uint64
 	fmt.Sscanf(strings.TrimPrefix(id, "ENG-"), "%d", &n)
 	for i := range 300 {

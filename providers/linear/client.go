@@ -8,8 +8,8 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // maxResponse bounds what one answer may make the gateway hold in memory.
@@ -43,18 +43,18 @@ type gqlError struct {
 }
 
 // do runs one GraphQL operation and decodes its data into out. Every
-// failure comes back as a *handler.Error whose message is safe to show:
+// failure comes back as a *toolserver.Error whose message is safe to show:
 // it never carries the credential.
 func (p *Provider) do(ctx context.Context, op, query string, vars, out any) error {
 	body, err := json.Marshal(gqlRequest{Query: query, Variables: vars})
 	if err != nil {
-		return handler.Internal("linear %s: encode request: %v", op, err)
+		return toolserver.Internal("linear %s: encode request: %v", op, err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, p.timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.endpoint, bytes.NewReader(body))
 	if err != nil {
-		return handler.Internal("linear %s: build request: %v", op, err)
+		return toolserver.Internal("linear %s: build request: %v", op, err)
 	}
 	req.Header.Set("Authorization", p.auth)
 	req.Header.Set("Content-Type", "application/json")
@@ -72,7 +72,7 @@ func (p *Provider) do(ctx context.Context, op, query string, vars, out any) erro
 	if errors.As(err, &large) || len(raw) > maxResponse {
 		// The pinned client's cap (rest.MaxResponseBytes) cuts the body
 		// where this check would.
-		return handler.Internal("linear %s: response larger than %d bytes", op, maxResponse)
+		return toolserver.Internal("linear %s: response larger than %d bytes", op, maxResponse)
 	}
 	if err != nil {
 		return p.transportError(ctx, op, err)
@@ -91,10 +91,10 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 		return e
 	}
 	if decodeErr != nil || len(env.Data) == 0 || string(env.Data) == "null" {
-		return handler.Internal("linear %s: unreadable response (HTTP %d, %d bytes)", op, status, len(raw))
+		return toolserver.Internal("linear %s: unreadable response (HTTP %d, %d bytes)", op, status, len(raw))
 	}
 	if err := json.Unmarshal(env.Data, out); err != nil {
-		return handler.Internal("linear %s: response does not match the expected shape: %s", op, p.redact(err.Error()))
+		return toolserver.Internal("linear %s: response does not match the expected shape: %s", op, p.redact(err.Error()))
 	}
 	return nil
 }
@@ -102,12 +102,12 @@ func (p *Provider) interpret(op string, status int, h http.Header, raw []byte, o
 // transportError maps a failure to reach Linear or to read its answer. A
 // timeout on a write leaves its outcome unknown; the create arms say so in
 // their own message (see CreateIssue).
-func (p *Provider) transportError(ctx context.Context, op string, err error) *handler.Error {
+func (p *Provider) transportError(ctx context.Context, op string, err error) *toolserver.Error {
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded):
-		return handler.Unavailable("linear %s: Linear did not answer within %s (timeout)", op, p.timeout)
+		return toolserver.Unavailable("linear %s: Linear did not answer within %s (timeout)", op, p.timeout)
 	case errors.Is(ctx.Err(), context.Canceled):
-		return handler.Unavailable("linear %s: request canceled", op)
+		return toolserver.Unavailable("linear %s: request canceled", op)
 	}
-	return handler.Unavailable("linear %s: could not reach Linear: %s", op, p.redact(err.Error()))
+	return toolserver.Unavailable("linear %s: could not reach Linear: %s", op, p.redact(err.Error()))
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Bounds on the retry hint: Linear's reset headers are absolute times, so a
@@ -78,7 +78,7 @@ func kindOf(e gqlError) errKind {
 // HTTP 200 or 400 and an errors[] entry, rate limits included, so the
 // errors decide before the status does; a 401, a 429, a 5xx or a redirect
 // decide on their own.
-func (p *Provider) classify(op string, status int, h http.Header, errs []gqlError) *handler.Error {
+func (p *Provider) classify(op string, status int, h http.Header, errs []gqlError) *toolserver.Error {
 	kind := kindNone
 	for _, e := range errs {
 		if k := kindOf(e); kind == kindNone || k < kind {
@@ -86,41 +86,41 @@ func (p *Provider) classify(op string, status int, h http.Header, errs []gqlErro
 		}
 	}
 	detail := p.detail(status, errs)
-	fail := func(as func(string, ...any) *handler.Error, what string) *handler.Error {
+	fail := func(as func(string, ...any) *toolserver.Error, what string) *toolserver.Error {
 		return as("linear %s: %s: %s", op, what, detail)
 	}
 	switch {
 	case status >= 300 && status < 400:
-		return handler.FailedPrecondition("linear %s: Linear answered HTTP %d redirecting to %q; redirects are not followed on POST and nothing was written, check the configured api_url",
+		return toolserver.FailedPrecondition("linear %s: Linear answered HTTP %d redirecting to %q; redirects are not followed on POST and nothing was written, check the configured api_url",
 			op, status, p.clip(h.Get("Location"), 200))
 	case kind == kindRateLimited || status == http.StatusTooManyRequests:
-		e := fail(handler.ResourceExhausted, "rate limited")
+		e := fail(toolserver.ResourceExhausted, "rate limited")
 		e.RetryAfter = retryAfter(h, p.now())
 		return e
 	case kind == kindAuth || status == http.StatusUnauthorized:
-		return fail(handler.Unauthenticated, "Linear rejected the credential")
+		return fail(toolserver.Unauthenticated, "Linear rejected the credential")
 	case status >= 500:
-		return fail(handler.Unavailable, "Linear is unavailable")
+		return fail(toolserver.Unavailable, "Linear is unavailable")
 	case kind == kindForbidden || status == http.StatusForbidden:
-		return fail(handler.PermissionDenied, "not allowed")
+		return fail(toolserver.PermissionDenied, "not allowed")
 	case kind == kindNotFound:
-		return fail(handler.NotFound, "not found")
+		return fail(toolserver.NotFound, "not found")
 	case kind == kindExists:
-		return fail(handler.AlreadyExists, "already exists")
+		return fail(toolserver.AlreadyExists, "already exists")
 	case kind == kindQuota:
-		return fail(handler.ResourceExhausted, "Linear usage limit reached")
+		return fail(toolserver.ResourceExhausted, "Linear usage limit reached")
 	case kind == kindInvalid:
-		return fail(handler.InvalidArgument, "Linear rejected the input")
+		return fail(toolserver.InvalidArgument, "Linear rejected the input")
 	case kind == kindTransient:
-		return fail(handler.Unavailable, "Linear failed temporarily")
+		return fail(toolserver.Unavailable, "Linear failed temporarily")
 	case kind == kindQuery:
-		return fail(handler.Internal, "Linear rejected forgetools' query")
+		return fail(toolserver.Internal, "Linear rejected forgetools' query")
 	case kind == kindOther:
-		return fail(handler.Internal, "Linear returned an error")
+		return fail(toolserver.Internal, "Linear returned an error")
 	case status == http.StatusNotFound:
-		return fail(handler.FailedPrecondition, "no GraphQL endpoint at the configured api_url")
+		return fail(toolserver.FailedPrecondition, "no GraphQL endpoint at the configured api_url")
 	case status != http.StatusOK:
-		return fail(handler.Internal, "unexpected answer")
+		return fail(toolserver.Internal, "unexpected answer")
 	}
 	return nil
 }

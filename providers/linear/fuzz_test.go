@@ -8,8 +8,8 @@ import (
 	"time"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // FuzzInterpret feeds arbitrary answers (status, body, reset header) to the
@@ -38,9 +38,9 @@ func FuzzInterpret(f *testing.F) {
 		if err == nil {
 			return
 		}
-		e, ok := handler.AsError(err)
+		e, ok := toolserver.AsError(err)
 		if !ok {
-			t.Fatalf("error %T is not a *handler.Error", err)
+			t.Fatalf("error %T is not a *toolserver.Error", err)
 		}
 		if _, defined := optionsv1.ErrorCode_name[int32(e.Code.Number())]; !defined || e.Code == optionsv1.ErrorCode_ERROR_CODE_UNSPECIFIED {
 			t.Fatalf("undefined code %v", e.Code)
@@ -68,7 +68,7 @@ func FuzzParseTeamKey(f *testing.F) {
 	f.Fuzz(func(t *testing.T, repo string) {
 		key, err := parseTeamKey(repo)
 		if err != nil {
-			e, ok := handler.AsError(err)
+			e, ok := toolserver.AsError(err)
 			if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT {
 				t.Fatalf("rejection %v is not invalid_argument", err)
 			}

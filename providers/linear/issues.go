@@ -10,9 +10,9 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
@@ -35,7 +35,7 @@ func issueState(stateType string) string {
 
 // GetIssue reads issue KEY-N with the comments the renderer shows, and
 // counts the rest when there are more.
-func (p *Provider) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	key, err := parseTeamKey(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (p *Provider) countComments(ctx context.Context, op, id, after string) (int
 
 // ListIssues lists the team's issues, newest first, that carry every
 // requested label.
-func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	key, err := parseTeamKey(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -104,7 +104,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 		f.State = &stateFilter{Type: stringCmp{Nin: openStateTypes}}
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, handler.InvalidArgument("linear: unknown state filter %v", req.GetState())
+		return nil, toolserver.InvalidArgument("linear: unknown state filter %v", req.GetState())
 	}
 	// One "some label named L" clause per label: the issue must carry all.
 	var labels []string
@@ -134,7 +134,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv
 // CreateIssue files an issue in the team. With a client_request_id the
 // issue gets a deterministic id (IssueID), so when Linear already holds that
 // id the create returns the existing issue instead of filing another.
-func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (p *Provider) CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	key, err := parseTeamKey(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -158,7 +158,7 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		if in.ID != "" && maybeExists(err) {
 			if n, perr := p.fetchIssue(ctx, op+" (replay check)", in.ID); perr == nil {
 				if n.Team.Key != t.Key {
-					return nil, handler.AlreadyExists("linear %s: this client_request_id already filed an issue in another team", op)
+					return nil, toolserver.AlreadyExists("linear %s: this client_request_id already filed an issue in another team", op)
 				}
 				return p.toIssue(n), nil
 			}
@@ -166,14 +166,14 @@ func (p *Provider) CreateIssue(ctx context.Context, c handler.Call, req *gateway
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.IssueCreate.Success || a.IssueCreate.Issue == nil {
-		return nil, handler.Internal("linear %s: Linear reported the create as unsuccessful", op)
+		return nil, toolserver.Internal("linear %s: Linear reported the create as unsuccessful", op)
 	}
 	return p.toIssue(a.IssueCreate.Issue), nil
 }
 
 // CommentOnIssue posts a comment on KEY-N. The comment gets a deterministic
 // id only when the call carries a client_request_id.
-func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (p *Provider) CommentOnIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	key, err := parseTeamKey(req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -184,7 +184,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, err
 	}
 	if r.Issue == nil {
-		return nil, handler.NotFound("linear find issue %s: not found", id)
+		return nil, toolserver.NotFound("linear find issue %s: not found", id)
 	}
 	if err := inTeam(r.Issue.Team.Key, key, id); err != nil {
 		return nil, err
@@ -202,7 +202,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 			var got commentAnswer
 			if perr := p.do(ctx, op+" (replay check)", queryComment, idVars{ID: in.ID}, &got); perr == nil && got.Comment != nil {
 				if got.Comment.Issue == nil || got.Comment.Issue.ID != r.Issue.ID {
-					return nil, handler.AlreadyExists("linear %s: this client_request_id already posted a comment on another issue", op)
+					return nil, toolserver.AlreadyExists("linear %s: this client_request_id already posted a comment on another issue", op)
 				}
 				ref.CommentId, ref.Url = got.Comment.ID, got.Comment.URL
 				return ref, nil
@@ -211,7 +211,7 @@ func (p *Provider) CommentOnIssue(ctx context.Context, c handler.Call, req *gate
 		return nil, outcomeUnknown(err, in.ID != "")
 	}
 	if !a.CommentCreate.Success || a.CommentCreate.Comment == nil {
-		return nil, handler.Internal("linear %s: Linear reported the comment as unsuccessful", op)
+		return nil, toolserver.Internal("linear %s: Linear reported the comment as unsuccessful", op)
 	}
 	ref.CommentId, ref.Url = a.CommentCreate.Comment.ID, a.CommentCreate.Comment.URL
 	return ref, nil
@@ -223,7 +223,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 		return nil, err
 	}
 	if a.Issue == nil {
-		return nil, handler.NotFound("linear %s: not found", op)
+		return nil, toolserver.NotFound("linear %s: not found", op)
 	}
 	return a.Issue, nil
 }
@@ -233,7 +233,7 @@ func (p *Provider) fetchIssue(ctx context.Context, op, id string) (*issueNode, e
 // call by the team key the agent named, so the answer must stay in it.
 func inTeam(got, key, id string) error {
 	if got != key {
-		return handler.NotFound("linear: issue %s is not in team %s (it has moved to another team)", id, key)
+		return toolserver.NotFound("linear: issue %s is not in team %s (it has moved to another team)", id, key)
 	}
 	return nil
 }
@@ -242,14 +242,14 @@ func inTeam(got, key, id string) error {
 // client-chosen id it already holds. Linear words that as an input error,
 // so both codes lead to a look-up of the id before failing.
 func maybeExists(err error) bool {
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	return ok && (e.Code == optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS || e.Code == optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
 }
 
 // outcomeUnknown adds to an unavailable write failure that it may have
 // landed, and whether a retry is safe.
 func outcomeUnknown(err error, deterministic bool) error {
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE {
 		return err
 	}
@@ -257,7 +257,7 @@ func outcomeUnknown(err error, deterministic bool) error {
 	if deterministic {
 		note += ": a retry with the same client_request_id returns it instead of creating it twice"
 	}
-	return &handler.Error{Code: e.Code, Message: e.Message + note, RetryAfter: e.RetryAfter}
+	return &toolserver.Error{Code: e.Code, Message: e.Message + note, RetryAfter: e.RetryAfter}
 }
 
 func (p *Provider) toIssue(n *issueNode) *forgev1.Issue {

@@ -12,15 +12,15 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 var (
 	linearRef = &forgev1.ForgeRef{Provider: forgev1.ForgeProvider_FORGE_PROVIDER_LINEAR, Host: "linear.app"}
 	// The create calls of these tests: the gateway account and the runtime's
 	// nonce-prefixed key.
-	builder = handler.Call{Account: "acct-builder", Session: "s-42", ClientRequestID: "nonce-7f3a:toolu_01"}
+	builder = toolserver.Call{Account: "acct-builder", Session: "s-42", ClientRequestID: "nonce-7f3a:toolu_01"}
 )
 
 func equalProto(t *testing.T, got, want proto.Message) {
@@ -30,13 +30,13 @@ func equalProto(t *testing.T, got, want proto.Message) {
 	}
 }
 
-// wantCode fails the test unless err is a *handler.Error with code, and
+// wantCode fails the test unless err is a *toolserver.Error with code, and
 // returns it.
-func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode) *handler.Error {
+func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode) *toolserver.Error {
 	t.Helper()
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok {
-		t.Fatalf("error %v (%T) is not a *handler.Error", err, err)
+		t.Fatalf("error %v (%T) is not a *toolserver.Error", err, err)
 	}
 	if gatewayv1.ErrorCode(e.Code) != code { // the enums share numbers (gateway TestErrorCodesMatch)
 		t.Fatalf("code = %v, want %v (message %q)", e.Code, code, e.Message)
@@ -250,7 +250,7 @@ func TestTeamLookupIsCached(t *testing.T) {
 	if _, err := p.ListIssues(ctx, builder, &gatewayv1.ListIssuesRequest{Repo: "ENG"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.CreateIssue(ctx, handler.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "eng", Title: "Title only"}); err != nil {
+	if _, err := p.CreateIssue(ctx, toolserver.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "eng", Title: "Title only"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := p.ListIssues(ctx, builder, &gatewayv1.ListIssuesRequest{Repo: "ENG"}); err != nil {

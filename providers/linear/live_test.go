@@ -21,8 +21,8 @@ import (
 	"github.com/google/uuid"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 const mutationIssueDelete = `mutation IssueDelete($id: String!) {
@@ -46,7 +46,7 @@ func TestLiveLinear(t *testing.T) {
 	p, team := liveProvider(t)
 	ctx := t.Context()
 	run := uuid.NewString()
-	call := handler.Call{Account: "forgetools-live", Session: "live", ClientRequestID: "live:" + run}
+	call := toolserver.Call{Account: "forgetools-live", Session: "live", ClientRequestID: "live:" + run}
 	var labels []string
 	if l := os.Getenv("FORGETOOLS_LIVE_LINEAR_LABEL"); l != "" {
 		labels = []string{l}
@@ -103,7 +103,7 @@ func TestLiveLinear(t *testing.T) {
 		t.Errorf("newest open issue is not the one just filed: %v", list.GetIssues())
 	}
 
-	commentCall := handler.Call{Account: call.Account, ClientRequestID: "live-comment:" + run}
+	commentCall := toolserver.Call{Account: call.Account, ClientRequestID: "live-comment:" + run}
 	comment := &gatewayv1.CommentOnIssueRequest{Repo: team, IssueNumber: created.GetNumber(), Body: "Live suite comment."}
 	first, err := p.CommentOnIssue(ctx, commentCall, comment)
 	if err != nil {
@@ -113,13 +113,13 @@ func TestLiveLinear(t *testing.T) {
 	if err != nil || second.GetCommentId() != first.GetCommentId() {
 		t.Errorf("replayed comment: %v, %v (first %v)", second, err, first)
 	}
-	if _, err := p.CommentOnIssue(ctx, handler.Call{Account: call.Account}, comment); err != nil {
+	if _, err := p.CommentOnIssue(ctx, toolserver.Call{Account: call.Account}, comment); err != nil {
 		t.Errorf("comment without a key: %v", err)
 	}
 
 	_, err = p.GetIssue(ctx, call, &gatewayv1.GetIssueRequest{Repo: team, IssueNumber: 999_999_999})
 	expectCode(t, "missing issue", err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
-	_, err = p.CreateIssue(ctx, handler.Call{Account: call.Account}, &gatewayv1.CreateIssueRequest{
+	_, err = p.CreateIssue(ctx, toolserver.Call{Account: call.Account}, &gatewayv1.CreateIssueRequest{
 		Repo: team, Title: "never filed", Labels: []string{"forgetools-no-such-label-" + run[:8]},
 	})
 	expectCode(t, "unknown label", err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
@@ -136,7 +136,7 @@ func TestLiveLinear(t *testing.T) {
 
 func expectCode(t *testing.T, what string, err error, code gatewayv1.ErrorCode) {
 	t.Helper()
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok || e.Code != code {
 		t.Errorf("%s: got %v, want %v", what, err, code)
 	}

@@ -28,9 +28,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Defaults for Options.
@@ -55,7 +55,7 @@ const (
 	NoIssueUpdates = "forgetools cannot yet close, reopen or edit Linear issues (reading, listing, creating and commenting work)"
 )
 
-// Unsupported implements handler.Explainer for the capabilities the
+// Unsupported implements toolserver.Explainer for the capabilities the
 // provider leaves to the embedded unimplemented handler.
 func (p *Provider) Unsupported(capability string) string {
 	switch capability {
@@ -114,7 +114,7 @@ type Provider struct {
 // The provider serves issues and nothing else; the gateway relies on these
 // type assertions failing for the other capabilities.
 var (
-	_ handler.Explainer                   = (*Provider)(nil)
+	_ toolserver.Explainer                = (*Provider)(nil)
 	_ gatewayv1handler.ForgeIssuesHandler = (*Provider)(nil)
 )
 

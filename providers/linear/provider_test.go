@@ -13,8 +13,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/kit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func TestNewDefaults(t *testing.T) {
@@ -82,17 +82,17 @@ func TestIssuesOnly(t *testing.T) {
 	p := f.provider(t)
 	ctx := context.Background()
 	for capability, err := range map[string]error{
-		"pull_requests": second(p.GetPullRequest(ctx, handler.Call{}, &gatewayv1.GetPullRequestRequest{Repo: "ENG", PullNumber: 1})),
-		"reviews": second(p.SubmitReview(ctx, handler.Call{}, &gatewayv1.SubmitReviewRequest{
+		"pull_requests": second(p.GetPullRequest(ctx, toolserver.Call{}, &gatewayv1.GetPullRequestRequest{Repo: "ENG", PullNumber: 1})),
+		"reviews": second(p.SubmitReview(ctx, toolserver.Call{}, &gatewayv1.SubmitReviewRequest{
 			Repo: "ENG", PullNumber: 1, Verdict: gatewayv1.Verdict_VERDICT_APPROVE})),
-		"change_notifications": second(p.Subscribe(ctx, handler.Call{}, &gatewayv1.SubscribeRequest{Repo: "ENG", Number: 1})),
+		"change_notifications": second(p.Subscribe(ctx, toolserver.Call{}, &gatewayv1.SubscribeRequest{Repo: "ENG", Number: 1})),
 	} {
-		var u *handler.UnimplementedError
+		var u *toolserver.UnimplementedError
 		if !errors.As(err, &u) || u.Capability != capability {
 			t.Errorf("%s: err = %v, want unimplemented", capability, err)
 		}
 	}
-	var ex handler.Explainer = p
+	var ex toolserver.Explainer = p
 	for _, c := range []string{"pull_requests", "reviews"} {
 		if got := ex.Unsupported(c); !strings.Contains(got, "Linear has no pull requests") {
 			t.Errorf("Unsupported(%q) = %q", c, got)
@@ -113,15 +113,15 @@ func TestIssuesOnly(t *testing.T) {
 		}
 	}
 	for arm, err := range map[string]error{
-		"get_repo":           second(p.GetRepo(ctx, handler.Call{}, &gatewayv1.GetRepoRequest{Repo: "ENG"})),
-		"read_file":          second(p.ReadFile(ctx, handler.Call{}, &gatewayv1.ReadFileRequest{Repo: "ENG", Path: "a"})),
-		"create_branch":      second(p.CreateBranch(ctx, handler.Call{}, &gatewayv1.CreateBranchRequest{Repo: "ENG", Branch: "b"})),
-		"write_file":         second(p.WriteFile(ctx, handler.Call{}, &gatewayv1.WriteFileRequest{Repo: "ENG"})),
-		"merge_pull_request": second(p.MergePullRequest(ctx, handler.Call{}, &gatewayv1.MergePullRequestRequest{Repo: "ENG"})),
-		"trigger_ci":         second(p.TriggerCi(ctx, handler.Call{}, &gatewayv1.TriggerCIRequest{Repo: "ENG"})),
-		"update_issue":       second(p.UpdateIssue(ctx, handler.Call{}, &gatewayv1.UpdateIssueRequest{Repo: "ENG"})),
+		"get_repo":           second(p.GetRepo(ctx, toolserver.Call{}, &gatewayv1.GetRepoRequest{Repo: "ENG"})),
+		"read_file":          second(p.ReadFile(ctx, toolserver.Call{}, &gatewayv1.ReadFileRequest{Repo: "ENG", Path: "a"})),
+		"create_branch":      second(p.CreateBranch(ctx, toolserver.Call{}, &gatewayv1.CreateBranchRequest{Repo: "ENG", Branch: "b"})),
+		"write_file":         second(p.WriteFile(ctx, toolserver.Call{}, &gatewayv1.WriteFileRequest{Repo: "ENG"})),
+		"merge_pull_request": second(p.MergePullRequest(ctx, toolserver.Call{}, &gatewayv1.MergePullRequestRequest{Repo: "ENG"})),
+		"trigger_ci":         second(p.TriggerCi(ctx, toolserver.Call{}, &gatewayv1.TriggerCIRequest{Repo: "ENG"})),
+		"update_issue":       second(p.UpdateIssue(ctx, toolserver.Call{}, &gatewayv1.UpdateIssueRequest{Repo: "ENG"})),
 	} {
-		var u *handler.UnimplementedError
+		var u *toolserver.UnimplementedError
 		if !errors.As(err, &u) || u.Arm != arm || ex.Unsupported(u.Capability) == "" {
 			t.Errorf("%s: err = %v, want unimplemented with Linear's own explanation", arm, err)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // team is a Linear team: the key the agent names it by and the UUID the
@@ -29,7 +29,7 @@ var teamKeyPattern = regexp.MustCompile(`^[A-Za-z0-9_]{1,32}$`)
 func parseTeamKey(repo string) (string, error) {
 	key := strings.TrimSpace(repo)
 	if !teamKeyPattern.MatchString(key) {
-		return "", handler.InvalidArgument("repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
+		return "", toolserver.InvalidArgument("repo %q is not a Linear team key: on Linear, repo is the team key, e.g. \"ENG\"", repo)
 	}
 	return strings.ToUpper(key), nil
 }
@@ -101,7 +101,7 @@ func (p *Provider) lookupTeam(ctx context.Context, key string) (team, error) {
 			return t, nil
 		}
 	}
-	return team{}, handler.NotFound("linear: no team with key %q is visible to this credential", key)
+	return team{}, toolserver.NotFound("linear: no team with key %q is visible to this credential", key)
 }
 
 // labelIDs resolves label names to the ids issueCreate takes, among the
@@ -149,7 +149,7 @@ func (p *Provider) labelIDs(ctx context.Context, t team, names []string) ([]stri
 		}
 	}
 	if len(unknown) > 0 {
-		return nil, handler.InvalidArgument("linear: unknown label(s) for team %s: %s (labels must already exist in Linear)", t.Key, strings.Join(unknown, ", "))
+		return nil, toolserver.InvalidArgument("linear: unknown label(s) for team %s: %s (labels must already exist in Linear)", t.Key, strings.Join(unknown, ", "))
 	}
 	return ids, nil
 }

@@ -9,7 +9,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The write arms: creates and comments, their client-chosen ids, and what
@@ -97,7 +97,7 @@ func TestCreateIssueWithoutKeyDoesNotProbe(t *testing.T) {
 		exchange{request: "team_eng", response: "team_eng.json"},
 		exchange{request: "create_plain", status: 400, response: "error_invalid_input.json"},
 	)
-	_, err := f.provider(t).CreateIssue(t.Context(), handler.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Title only"})
+	_, err := f.provider(t).CreateIssue(t.Context(), toolserver.Call{Account: "acct-builder"}, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Title only"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT)
 }
 
@@ -123,7 +123,7 @@ func TestCommentOnIssue(t *testing.T) {
 		exchange{request: "issue_ref_eng_123", response: "issue_ref_eng_123.json"},
 		exchange{request: "comment_keyed", response: "comment_create.json"},
 	)
-	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := toolserver.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	got, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})
@@ -141,7 +141,7 @@ func TestCommentOnIssueWithoutKey(t *testing.T) {
 		exchange{request: "issue_ref_eng_123", response: "issue_ref_eng_123.json"},
 		exchange{request: "comment_plain", response: "comment_create_plain.json"},
 	)
-	got, err := f.provider(t).CommentOnIssue(t.Context(), handler.Call{Account: "acct-builder"}, &gatewayv1.CommentOnIssueRequest{
+	got, err := f.provider(t).CommentOnIssue(t.Context(), toolserver.Call{Account: "acct-builder"}, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "Reproduced on 2.4.2.",
 	})
 	if err != nil {
@@ -158,7 +158,7 @@ func TestCommentReplayReturnsTheExistingComment(t *testing.T) {
 		exchange{request: "comment_keyed", status: 400, response: "error_id_exists.json"},
 		exchange{request: "comment_by_id", response: "comment_existing.json"},
 	)
-	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := toolserver.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	got, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})
@@ -176,7 +176,7 @@ func TestCommentReplayOnAnotherIssue(t *testing.T) {
 		exchange{request: "comment_keyed", status: 400, response: "error_id_exists.json"},
 		exchange{request: "comment_by_id", response: "comment_elsewhere.json"},
 	)
-	call := handler.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
+	call := toolserver.Call{Account: "acct-builder", ClientRequestID: "nonce-7f3a:toolu_02"}
 	_, err := f.provider(t).CommentOnIssue(t.Context(), call, &gatewayv1.CommentOnIssueRequest{
 		Repo: "ENG", IssueNumber: 123, Body: "<!-- forgetools: agent=builder -->\nReproduced on 2.4.2.",
 	})

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Reads hold what the renderer shows and count the rest (issue 19, item
@@ -27,7 +27,7 @@ func TestReadsKeepTheShownItemsAndCount(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		reviewer := handler.Call{Account: "bob", Session: "b"}
+		reviewer := toolserver.Call{Account: "bob", Session: "b"}
 		for i := range 35 {
 			if _, err := f.SubmitReview(ctx, reviewer, &gatewayv1.SubmitReviewRequest{Repo: "acme/app", PullNumber: pr,
 				Verdict: gatewayv1.Verdict_VERDICT_COMMENT, Body: fmt.Sprint("r", i)}); err != nil {

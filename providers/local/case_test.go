@@ -17,8 +17,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // TestRepositoryNamesIgnoreCase: like GitHub, Gitea and GitLab, the forge
@@ -283,7 +283,7 @@ func TestKeyedCreatesAreIdempotent(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		ctx := context.Background()
 		f, db := newForge(t, d, local.Options{})
-		keyed := handler.Call{Account: "alice", ClientRequestID: "n:1"}
+		keyed := toolserver.Call{Account: "alice", ClientRequestID: "n:1"}
 		req := &gatewayv1.CreateIssueRequest{Repo: "acme/app", Title: "once", Labels: []string{"bug"},
 			Assignees: []string{"Bob", "carol"}, Milestone: ptrTo[uint64](7)}
 		a, err := f.CreateIssue(ctx, keyed, req)
@@ -299,13 +299,13 @@ func TestKeyedCreatesAreIdempotent(t *testing.T) {
 		if err != nil || !proto.Equal(a, b) {
 			t.Fatalf("repeated create = %v, %v; want %v again", b, err, a)
 		}
-		other, err := f.CreateIssue(ctx, handler.Call{Account: "bob", ClientRequestID: "n:1"}, req)
+		other, err := f.CreateIssue(ctx, toolserver.Call{Account: "bob", ClientRequestID: "n:1"}, req)
 		if err != nil || other.GetNumber() == a.GetNumber() {
 			t.Fatalf("another account's create = %v, %v; want a new issue", other, err)
 		}
 		branch(t, f, "acme/app", "h")
 		prReq := &gatewayv1.CreatePullRequestRequest{Repo: "acme/app", Title: "pr", HeadRef: "h"}
-		pkeyed := handler.Call{Account: "alice", ClientRequestID: "n:2"}
+		pkeyed := toolserver.Call{Account: "alice", ClientRequestID: "n:2"}
 		p1, err := f.CreatePullRequest(ctx, pkeyed, prReq)
 		if err != nil {
 			t.Fatal(err)
@@ -319,7 +319,7 @@ func TestKeyedCreatesAreIdempotent(t *testing.T) {
 		if err := g.Storer.RemoveReference(plumbing.NewBranchReferenceName("h")); err != nil {
 			t.Fatal(err)
 		}
-		_, err = f.CreatePullRequest(ctx, handler.Call{Account: "alice", ClientRequestID: "n:3"}, prReq)
+		_, err = f.CreatePullRequest(ctx, toolserver.Call{Account: "alice", ClientRequestID: "n:3"}, prReq)
 		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, `head_ref "h" is not a branch of acme/app`)
 		p2, err := f.CreatePullRequest(ctx, pkeyed, prReq)
 		if err != nil || p2.GetNumber() != p1.GetNumber() || p2.GetUrl() != p1.GetUrl() || p2.GetHeadRef() != "h" {

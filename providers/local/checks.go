@@ -7,8 +7,8 @@ import (
 	"github.com/google/uuid"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // checksStates are the roll-ups a pull request's checks can have; "" is
@@ -29,7 +29,7 @@ func (f *Forge) setChecks(ctx context.Context, repo string, number uint64, state
 		return err
 	}
 	if !checksStates[state] {
-		return handler.InvalidArgument("checks state %q is not success, failure, pending or empty", state)
+		return toolserver.InvalidArgument("checks state %q is not success, failure, pending or empty", state)
 	}
 	var it *item
 	changed := false

@@ -9,10 +9,10 @@ import (
 
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // NoCI is how the local forge explains its CI tools when no command is
@@ -20,7 +20,7 @@ import (
 const NoCI = "the local forge runs no CI until its configuration names a command: set ci_command on the local forge " +
 	`(e.g. ci_command: "make test") and forge_trigger_ci runs it in a fresh checkout of the ref`
 
-// Unsupported implements handler.Explainer: the only capability the local
+// Unsupported implements toolserver.Explainer: the only capability the local
 // forge can lack is CI, when no command is configured.
 func (f *Forge) Unsupported(capability string) string {
 	if capability == "ci" && f.ci.Command == "" {
@@ -57,9 +57,9 @@ func (r *run) dest() []any {
 // TriggerCi runs the configured command on the commit ref names, in a
 // fresh checkout, and records the run. The call returns when the run has
 // finished (or timed out), so the run it names is complete.
-func (f *Forge) TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+func (f *Forge) TriggerCi(ctx context.Context, c toolserver.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
 	if f.ci.Command == "" {
-		return nil, handler.Unimplemented("ci", "trigger_ci")
+		return nil, toolserver.Unimplemented("ci", "trigger_ci")
 	}
 	r, ref, commit, err := f.at(ctx, req.GetRepo(), req.GetRef())
 	if err != nil {
@@ -99,19 +99,19 @@ func (f *Forge) TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.Tr
 // RerunCi runs a finished run again on the same commit, in place: the run
 // keeps its id and shows its latest attempt. A run has one job, so
 // failed_only re-runs it only if it did not succeed.
-func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+func (f *Forge) RerunCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
 	if f.ci.Command == "" {
-		return nil, handler.Unimplemented("ci", "rerun_ci")
+		return nil, toolserver.Unimplemented("ci", "rerun_ci")
 	}
 	r, ru, err := f.findRun(ctx, req.GetRepo(), req.GetRunId())
 	if err != nil {
 		return nil, err
 	}
 	if ru.status != "completed" {
-		return nil, handler.FailedPrecondition("run %d in %s is still %s", ru.id, r.name, ru.status)
+		return nil, toolserver.FailedPrecondition("run %d in %s is still %s", ru.id, r.name, ru.status)
 	}
 	if req.GetFailedOnly() && ru.conclusion == "success" {
-		return nil, handler.FailedPrecondition("run %d in %s has no failed jobs to re-run", ru.id, r.name)
+		return nil, toolserver.FailedPrecondition("run %d in %s has no failed jobs to re-run", ru.id, r.name)
 	}
 	var inputs []ciInput
 	if err := json.Unmarshal([]byte(ru.inputs), &inputs); err != nil {
@@ -128,7 +128,7 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 			attempt = attempt + 1, updated_at = $1 WHERE id = $2 AND status = 'completed' RETURNING attempt`,
 			f.now().UnixMicro(), ru.id).Scan(&ru.attempt)
 		if errors.Is(err, sql.ErrNoRows) {
-			return handler.FailedPrecondition("run %d in %s is already running again", ru.id, r.name)
+			return toolserver.FailedPrecondition("run %d in %s is already running again", ru.id, r.name)
 		}
 		return err
 	})
@@ -142,9 +142,9 @@ func (f *Forge) RerunCi(ctx context.Context, _ handler.Call, req *gatewayv1.Reru
 }
 
 // ListCiRuns lists a repository's runs, newest first.
-func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+func (f *Forge) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	if f.ci.Command == "" {
-		return nil, handler.Unimplemented("ci", "list_ci_runs")
+		return nil, toolserver.Unimplemented("ci", "list_ci_runs")
 	}
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
@@ -160,10 +160,10 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.L
 	switch st := req.GetStatus(); st {
 	case gatewayv1.CIStatusFilter_CI_STATUS_FILTER_QUEUED, gatewayv1.CIStatusFilter_CI_STATUS_FILTER_IN_PROGRESS,
 		gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED:
-		args = append(args, vocab.Name(st))
+		args = append(args, enumname.Of(st))
 		query += ` AND status = $` + strconv.Itoa(len(args))
 	case gatewayv1.CIStatusFilter_CI_STATUS_FILTER_SUCCESS, gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:
-		args = append(args, vocab.Name(st))
+		args = append(args, enumname.Of(st))
 		query += ` AND conclusion = $` + strconv.Itoa(len(args))
 	}
 	args = append(args, listLimit(req.Limit))
@@ -189,9 +189,9 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ handler.Call, req *gatewayv1.L
 
 // GetCiRun reads one run with its job; a job that did not succeed carries
 // the end of its log.
-func (f *Forge) GetCiRun(ctx context.Context, _ handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+func (f *Forge) GetCiRun(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
 	if f.ci.Command == "" {
-		return nil, handler.Unimplemented("ci", "get_ci_run")
+		return nil, toolserver.Unimplemented("ci", "get_ci_run")
 	}
 	r, ru, err := f.findRun(ctx, req.GetRepo(), req.GetRunId())
 	if err != nil {
@@ -207,7 +207,7 @@ func (f *Forge) findRun(ctx context.Context, repo, id string) (*repository, *run
 		return nil, nil, err
 	}
 	n, perr := strconv.ParseInt(id, 10, 64)
-	notFound := handler.NotFound("CI run %q not found in %s", id, r.name)
+	notFound := toolserver.NotFound("CI run %q not found in %s", id, r.name)
 	if perr != nil {
 		return nil, nil, notFound
 	}

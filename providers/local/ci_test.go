@@ -10,8 +10,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // ciScript prints what a run sees, then fails when asked to.
@@ -39,7 +39,7 @@ func TestCIWithoutACommand(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		f, _ := newForge(t, d, local.Options{})
 		_, err := f.TriggerCi(context.Background(), alice, &gatewayv1.TriggerCIRequest{Repo: "acme/app", Workflow: "ci", Ref: "main"})
-		var u *handler.UnimplementedError
+		var u *toolserver.UnimplementedError
 		if !errors.As(err, &u) || u.Capability != "ci" || u.Arm != "trigger_ci" {
 			t.Fatalf("err = %v, want unimplemented ci", err)
 		}

@@ -9,8 +9,8 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // TestConcurrentCreates races 20 creates, issues and pull requests, into a
@@ -97,7 +97,7 @@ func TestConcurrentDuplicatePulls(t *testing.T) {
 				opened++
 				continue
 			}
-			if pe, ok := handler.AsError(err); ok && pe.Code == optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS {
+			if pe, ok := toolserver.AsError(err); ok && pe.Code == optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS {
 				refused++
 				continue
 			}

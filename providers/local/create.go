@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // create makes the artifact it in repo with its lists, in tx: it takes
@@ -20,7 +20,7 @@ import (
 // number, the item, and each list deleted and inserted row by row): the
 // item and its lists go in one statement. On SQLite each list is one
 // multi-row INSERT after the item's.
-func (f *Forge) create(ctx context.Context, tx *sql.Tx, c handler.Call, repo string, it *item, lists itemLists, check func() error) (earlier *item, err error) {
+func (f *Forge) create(ctx context.Context, tx *sql.Tx, c toolserver.Call, repo string, it *item, lists itemLists, check func() error) (earlier *item, err error) {
 	if _, err := f.allocate(ctx, tx, repo, it); err != nil {
 		return nil, err
 	}

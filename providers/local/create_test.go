@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // TestReplayedCreateUsesNoNumber: a create takes its number before it
@@ -19,7 +19,7 @@ func TestReplayedCreateUsesNoNumber(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		ctx := context.Background()
 		f, _ := newForge(t, d, local.Options{})
-		keyed := handler.Call{Account: "alice", ClientRequestID: "k:1"}
+		keyed := toolserver.Call{Account: "alice", ClientRequestID: "k:1"}
 		req := &gatewayv1.CreateIssueRequest{Repo: "acme/gaps", Title: "one", Labels: []string{"b", "a", "C"}, Assignees: []string{"zed", "amy"}}
 		var numbers []uint64
 		for range 3 {
@@ -34,7 +34,7 @@ func TestReplayedCreateUsesNoNumber(t *testing.T) {
 		}
 		branch(t, f, "acme/gaps", "h")
 		pr := &gatewayv1.CreatePullRequestRequest{Repo: "acme/gaps", Title: "pr", HeadRef: "h"}
-		pkeyed := handler.Call{Account: "alice", ClientRequestID: "k:2"}
+		pkeyed := toolserver.Call{Account: "alice", ClientRequestID: "k:2"}
 		for range 2 {
 			p, err := f.CreatePullRequest(ctx, pkeyed, pr)
 			if err != nil {
@@ -43,7 +43,7 @@ func TestReplayedCreateUsesNoNumber(t *testing.T) {
 			numbers = append(numbers, p.GetNumber())
 		}
 		// Open already: refused, after its number was taken.
-		_, err := f.CreatePullRequest(ctx, handler.Call{Account: "alice", ClientRequestID: "k:3"}, pr)
+		_, err := f.CreatePullRequest(ctx, toolserver.Call{Account: "alice", ClientRequestID: "k:3"}, pr)
 		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS, "already open")
 		is, err := f.CreateIssue(ctx, alice, &gatewayv1.CreateIssueRequest{Repo: "acme/gaps", Title: "next"})
 		if err != nil {

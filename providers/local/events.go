@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // recordGrace bounds recording a change after its write committed; it runs
@@ -60,7 +60,7 @@ func (f *Forge) stateChange(actor, account, state string) notify.Change {
 // labelsChange is the event of c's replacing an artifact's labels before
 // with after, which match case-insensitively as the forge stores them;
 // false when no label came or went.
-func (f *Forge) labelsChange(c handler.Call, before, after []string) (notify.Change, bool) {
+func (f *Forge) labelsChange(c toolserver.Call, before, after []string) (notify.Change, bool) {
 	ev := f.event(forgev1.EventType_EVENT_TYPE_LABELS, author(c))
 	ev.LabelsAdded, ev.LabelsRemoved = missingFrom(after, before), missingFrom(before, after)
 	if len(ev.LabelsAdded)+len(ev.LabelsRemoved) == 0 {

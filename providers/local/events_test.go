@@ -8,10 +8,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/forgetools/forgetools/enumname"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/local"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // heard is a notify.Recorder that keeps what it is told, one line
@@ -27,7 +27,7 @@ func (h *heard) Record(_ context.Context, a notify.Artifact, changes ...notify.C
 	defer h.mu.Unlock()
 	for _, c := range changes {
 		ev := c.Event
-		line := fmt.Sprintf("%s %s#%d %s by %s", a.Kind, a.Repo, a.Number, vocab.Name(ev.GetType()), ev.GetActor())
+		line := fmt.Sprintf("%s %s#%d %s by %s", a.Kind, a.Repo, a.Number, enumname.Of(ev.GetType()), ev.GetActor())
 		if c.Account != "" {
 			line += " (own " + c.Account + ")"
 		}

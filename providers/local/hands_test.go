@@ -14,12 +14,12 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // pusher is an account the operator let push to default branches.
-var pusher = handler.Call{Account: "ops", Session: "s-2", AgentHandle: "ops-bot", PushToDefaultBranch: true}
+var pusher = toolserver.Call{Account: "ops", Session: "s-2", AgentHandle: "ops-bot", PushToDefaultBranch: true}
 
 // refs is every ref of repo's git repository and where it points: a write
 // that was refused must leave it exactly as it was.
@@ -51,7 +51,7 @@ func repoPath(t *testing.T, f *local.Forge, repo string) string {
 	return path
 }
 
-func writeFile(t *testing.T, f *local.Forge, c handler.Call, repo, branch, path, content, expected string) *forgev1.FileCommit {
+func writeFile(t *testing.T, f *local.Forge, c toolserver.Call, repo, branch, path, content, expected string) *forgev1.FileCommit {
 	t.Helper()
 	fc, err := f.WriteFile(context.Background(), c, &gatewayv1.WriteFileRequest{Repo: repo, Branch: branch, Path: path,
 		Content: content, Message: "Write " + path, ExpectedSha: expected})
@@ -163,7 +163,7 @@ func TestWriteFileRules(t *testing.T) {
 		before := refs(t, f, "acme/app")
 		for _, tc := range []struct {
 			name string
-			c    handler.Call
+			c    toolserver.Call
 			req  *gatewayv1.WriteFileRequest
 			code gatewayv1.ErrorCode
 			want string

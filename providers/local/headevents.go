@@ -4,8 +4,8 @@ import (
 	"context"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // ciActor is the actor of checks events a CI run reports.
@@ -25,7 +25,7 @@ func (f *Forge) openPullsOn(ctx context.Context, r *repository, branch string) (
 
 // pushed tells the subscribers of every open pull request whose head is
 // branch that c moved it to sha. The commit stands whatever happens here.
-func (f *Forge) pushed(ctx context.Context, c handler.Call, r *repository, branch, sha string) {
+func (f *Forge) pushed(ctx context.Context, c toolserver.Call, r *repository, branch, sha string) {
 	if f.recorder == nil {
 		return
 	}

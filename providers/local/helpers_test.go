@@ -15,8 +15,8 @@ import (
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // database is one test's storage: open returns a new handle on it each call,
@@ -99,15 +99,15 @@ func tickingClock() func() time.Time {
 	return func() time.Time { return start.Add(time.Duration(ticks.Add(1)) * time.Second) }
 }
 
-var alice = handler.Call{Account: "alice", Session: "s-1"}
+var alice = toolserver.Call{Account: "alice", Session: "s-1"}
 
-// wantCode fails unless err is a handler.Error with code whose message
+// wantCode fails unless err is a toolserver.Error with code whose message
 // contains every fragment.
 func wantCode(t *testing.T, err error, code gatewayv1.ErrorCode, fragments ...string) {
 	t.Helper()
-	pe, ok := handler.AsError(err)
+	pe, ok := toolserver.AsError(err)
 	if !ok {
-		t.Fatalf("error = %v, want a handler.Error with code %v", err, code)
+		t.Fatalf("error = %v, want a toolserver.Error with code %v", err, code)
 	}
 	if gatewayv1.ErrorCode(pe.Code) != code { // the enums share numbers (gateway TestErrorCodesMatch)
 		t.Fatalf("code = %v (%q), want %v", pe.Code, pe.Message, code)
@@ -145,7 +145,7 @@ func createPull(t *testing.T, f *local.Forge, repo, head string) uint64 {
 func branch(t *testing.T, f *local.Forge, repo, name string) {
 	t.Helper()
 	_, err := f.CreateBranch(context.Background(), alice, &gatewayv1.CreateBranchRequest{Repo: repo, Branch: name})
-	if pe, ok := handler.AsError(err); err != nil && (!ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS) {
+	if pe, ok := toolserver.AsError(err); err != nil && (!ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_ALREADY_EXISTS) {
 		t.Fatalf("create branch %s: %v", name, err)
 	}
 }

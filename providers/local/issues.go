@@ -10,8 +10,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Listing bounds, as the list_issues tool documents them.
@@ -29,7 +29,7 @@ func listLimit(limit *uint32) int {
 }
 
 // GetIssue reads an issue with its labels, assignees and comments.
-func (f *Forge) GetIssue(ctx context.Context, _ handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) GetIssue(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (f *Forge) loadIssue(ctx context.Context, q querier, repo string, n uint64)
 
 // ListIssues lists issues, never pull requests, newest (highest number)
 // first. Labels match case-insensitively, and an issue must carry them all.
-func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+func (f *Forge) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 		query += ` AND i.state = 'closed'`
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL:
 	default:
-		return nil, handler.InvalidArgument("unknown issue state filter %d", req.GetState())
+		return nil, toolserver.InvalidArgument("unknown issue state filter %d", req.GetState())
 	}
 	for _, l := range dedupNames(req.GetLabels()) {
 		args = append(args, strings.ToLower(l))
@@ -125,13 +125,13 @@ func (f *Forge) ListIssues(ctx context.Context, _ handler.Call, req *gatewayv1.L
 // local forge has no milestone objects: a milestone is kept by number. The
 // same account repeating a create with the same client_request_id gets the
 // issue the first made.
-func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.InvalidArgument("issue title is empty")
+		return nil, toolserver.InvalidArgument("issue title is empty")
 	}
 	names := itemLists{labels: dedupNames(req.GetLabels()), assignees: dedupNames(req.GetAssignees())}
 	if err := names.check(); err != nil {
@@ -158,7 +158,7 @@ func (f *Forge) CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 }
 
 // CommentOnIssue posts a comment on an issue (not a pull request).
-func (f *Forge) CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return f.comment(ctx, c, kindIssue, req.GetRepo(), req.GetIssueNumber(), req.GetBody())
 }
 

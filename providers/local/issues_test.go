@@ -12,8 +12,8 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func TestIssueCreateGetComment(t *testing.T) {
@@ -50,7 +50,7 @@ func TestIssueCreateGetComment(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		c2, err := f.CommentOnIssue(ctx, handler.Call{}, &gatewayv1.CommentOnIssueRequest{Repo: "acme/app", IssueNumber: 1, Body: "second"})
+		c2, err := f.CommentOnIssue(ctx, toolserver.Call{}, &gatewayv1.CommentOnIssueRequest{Repo: "acme/app", IssueNumber: 1, Body: "second"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +89,7 @@ func TestBareRepoRefused(t *testing.T) {
 	eachDialect(t, func(t *testing.T, d database) {
 		f, _ := newForge(t, d, local.Options{Host: "sandbox.example:8080"})
 		_, err := f.CreateIssue(context.Background(), alice, &gatewayv1.CreateIssueRequest{Repo: "ENG", Title: "Linear-style"})
-		pe, ok := handler.AsError(err)
+		pe, ok := toolserver.AsError(err)
 		if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, `repo "ENG" is not a repository: want "owner/name"`) {
 			t.Fatalf("bare repo: err = %v, want invalid_argument naming owner/name", err)
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // item is a row of local_items: an issue, or a pull request with its refs,
@@ -135,7 +135,7 @@ func (f *Forge) addRepo(ctx context.Context, tx *sql.Tx, repo string) error {
 // retry call again). It returns nil when there is none or c has no key.
 // The caller holds repo's counter row (allocate ran first), so a create
 // with the same key that is still in flight has committed by now.
-func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo string) (*item, error) {
+func (f *Forge) made(ctx context.Context, tx *sql.Tx, c toolserver.Call, kind, repo string) (*item, error) {
 	if c.ClientRequestID == "" {
 		return nil, nil
 	}
@@ -148,23 +148,23 @@ func (f *Forge) made(ctx context.Context, tx *sql.Tx, c handler.Call, kind, repo
 	case err != nil:
 		return nil, err
 	case it.kind != kind || repoKey(it.repo) != repoKey(repo):
-		return nil, handler.InvalidArgument("client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
+		return nil, toolserver.InvalidArgument("client_request_id %q already made #%d in %s; a new create needs a new id", c.ClientRequestID, it.number, it.repo)
 	}
 	return &it, nil
 }
 
 // keyOf is the request key a create by c stores.
-func keyOf(c handler.Call) sql.NullString {
+func keyOf(c toolserver.Call) sql.NullString {
 	return sql.NullString{String: c.ClientRequestID, Valid: c.ClientRequestID != ""}
 }
 
 // comment posts a conversation comment on an issue or pull request.
-func (f *Forge) comment(ctx context.Context, c handler.Call, kind, repo string, n uint64, body string) (*forgev1.CommentRef, error) {
+func (f *Forge) comment(ctx context.Context, c toolserver.Call, kind, repo string, n uint64, body string) (*forgev1.CommentRef, error) {
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(body) == "" {
-		return nil, handler.InvalidArgument("comment body is empty")
+		return nil, toolserver.InvalidArgument("comment body is empty")
 	}
 	var id int64
 	var it *item

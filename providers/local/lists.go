@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"strings"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // itemLists are the name lists an artifact carries: its labels and its
@@ -33,7 +33,7 @@ func (l itemLists) check() error {
 	for _, t := range listTables {
 		for _, n := range *t.get(&l) {
 			if strings.TrimSpace(n) == "" {
-				return handler.InvalidArgument("%s: %q is blank",
+				return toolserver.InvalidArgument("%s: %q is blank",
 					strings.TrimPrefix(t.table, "local_"), n)
 			}
 		}

@@ -6,7 +6,7 @@
 // did, or push to it.
 //
 // The forge has no users. An artifact's author is the gateway account the
-// call was made for (handler.Call.Account), or "agent" when the call names
+// call was made for (toolserver.Call.Account), or "agent" when the call names
 // none; the attribution header the gateway stamped into the body is stored
 // verbatim with it. A commit's author is the account's agent handle, with
 // the email <account>@<host>.
@@ -43,9 +43,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // Dialects New accepts in Options.Dialect.
@@ -186,7 +186,7 @@ var (
 	_ gatewayv1handler.ForgeRepositoryHandler   = (*Forge)(nil)
 	_ gatewayv1handler.ForgePushHandler         = (*Forge)(nil)
 	_ gatewayv1handler.ForgeCiHandler           = (*Forge)(nil)
-	_ handler.Explainer                         = (*Forge)(nil)
+	_ toolserver.Explainer                      = (*Forge)(nil)
 )
 
 // hostPattern is ForgeRef.host's buf.validate pattern, non-empty.
@@ -344,7 +344,7 @@ func (f *Forge) seed(ctx context.Context, repos []Repo) error {
 }
 
 // author is who the forge records as having written an artifact.
-func author(c handler.Call) string {
+func author(c toolserver.Call) string {
 	if c.Account != "" {
 		return c.Account
 	}

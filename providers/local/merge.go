@@ -5,11 +5,11 @@ import (
 	"database/sql"
 	"fmt"
 
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // MergePullRequest merges an open, ready pull request whose head is still
@@ -19,11 +19,11 @@ import (
 // writes nothing. Merging into the default branch is the normal end of a
 // pull request, so it needs no push_to_default_branch. Subscribers hear of
 // the merge as the caller's own state event.
-func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+func (f *Forge) MergePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	// The tool's spellings (merge, squash, rebase) are localgit's methods.
 	method := localgit.MethodMerge
 	if m := req.GetMethod(); m != gatewayv1.MergeMethod_MERGE_METHOD_UNSPECIFIED {
-		method = vocab.Name(m)
+		method = enumname.Of(m)
 	}
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
@@ -46,9 +46,9 @@ func (f *Forge) MergePullRequest(ctx context.Context, c handler.Call, req *gatew
 		}
 		switch {
 		case it.state != "open":
-			return handler.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be merged", it.number, r.name, it.state)
+			return toolserver.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be merged", it.number, r.name, it.state)
 		case draft:
-			return handler.FailedPrecondition("pull request #%d in %s is a draft: mark it ready for review first", it.number, r.name)
+			return toolserver.FailedPrecondition("pull request #%d in %s is a draft: mark it ready for review first", it.number, r.name)
 		}
 		message := fmt.Sprintf("Merge pull request #%d from %s\n\n%s\n", it.number, it.headRef.String, title)
 		if method == localgit.MethodSquash {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The two kinds of numbered artifact, as stored in local_items.kind.
@@ -37,7 +37,7 @@ func checkRepo(repo string) error {
 	owner, name, ok := strings.Cut(repo, "/")
 	ok = ok && len(repo) <= maxRepoLen && validSegment(owner) && validSegment(name)
 	if !ok {
-		return handler.InvalidArgument(`repo %q is not a repository: want "owner/name" (letters, digits, '-', '_' and '.')`, repo)
+		return toolserver.InvalidArgument(`repo %q is not a repository: want "owner/name" (letters, digits, '-', '_' and '.')`, repo)
 	}
 	return nil
 }
@@ -52,7 +52,7 @@ const maxBranchLen = 255
 // pull request never records a ref no git could push.
 func checkBranch(what, ref string) error {
 	if why := branchProblem(ref); why != "" {
-		return handler.InvalidArgument("%s %q is not a valid branch name: %s", what, ref, why)
+		return toolserver.InvalidArgument("%s %q is not a valid branch name: %s", what, ref, why)
 	}
 	return nil
 }
@@ -144,7 +144,7 @@ func (f *Forge) reviewURL(repo string, number int64, id string) string {
 }
 
 func internal(err error) error {
-	return handler.Internal("local forge: %v", err)
+	return toolserver.Internal("local forge: %v", err)
 }
 
 func notFound(kind, repo string, number uint64) error {
@@ -155,14 +155,14 @@ func notFound(kind, repo string, number uint64) error {
 	case kindPull:
 		what = "pull request"
 	}
-	return handler.NotFound("%s #%d not found in %s", what, number, repo)
+	return toolserver.NotFound("%s #%d not found in %s", what, number, repo)
 }
 
 // wrongKind answers an operation on one kind of artifact addressed to a
 // number the other kind holds.
 func wrongKind(want, repo string, number uint64) error {
 	if want == kindPull {
-		return handler.NotFound("pull request #%d not found in %s: #%d is an issue", number, repo, number)
+		return toolserver.NotFound("pull request #%d not found in %s: #%d is an issue", number, repo, number)
 	}
-	return handler.NotFound("issue #%d not found in %s: #%d is a pull request", number, repo, number)
+	return toolserver.NotFound("issue #%d not found in %s: #%d is a pull request", number, repo, number)
 }

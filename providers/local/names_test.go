@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // FuzzCheckRepo: a repository the forge accepts yields URLs that parse back
@@ -21,7 +21,7 @@ func FuzzCheckRepo(f *testing.F) {
 	f.Fuzz(func(t *testing.T, repo string) {
 		err := checkRepo(repo)
 		if err != nil {
-			pe, ok := handler.AsError(err)
+			pe, ok := toolserver.AsError(err)
 			if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT || !strings.Contains(pe.Message, strconv.Quote(repo)) {
 				t.Fatalf("checkRepo(%q) = %v: want invalid_argument naming the repo", repo, err)
 			}
@@ -52,7 +52,7 @@ func FuzzCheckBranch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, ref string) {
 		err := checkBranch("head_ref", ref)
 		if err != nil {
-			pe, ok := handler.AsError(err)
+			pe, ok := toolserver.AsError(err)
 			if !ok || pe.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT ||
 				!strings.HasPrefix(pe.Message, "head_ref "+strconv.Quote(ref)+" is not a valid branch name: ") {
 				t.Fatalf("checkBranch(%q) = %v", ref, err)

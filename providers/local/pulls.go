@@ -12,15 +12,15 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // GetPullRequest reads a pull request with its conversation and reviews,
 // its head commit, whether it merges cleanly into its base, and the checks
 // roll-up SetChecks recorded (empty when none was: the local forge's CI
 // runs on refs, not on pull requests).
-func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) GetPullRequest(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ handler.Call, req *gateway
 
 // ListPullRequests lists pull requests, newest first, without their
 // conversations; "closed" includes merged ones, as on GitHub.
-func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+func (f *Forge) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -81,7 +81,7 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatew
 		query += ` AND i.state IN ('closed', 'merged')`
 	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
 	default:
-		return nil, handler.InvalidArgument("unknown pull request state filter %d", req.GetState())
+		return nil, toolserver.InvalidArgument("unknown pull request state filter %d", req.GetState())
 	}
 	for column, v := range map[string]string{"base_ref": req.GetBase(), "head_ref": req.GetHead()} {
 		if v != "" {
@@ -108,13 +108,13 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ handler.Call, req *gatew
 // same head and base. The same account repeating a create with the same
 // client_request_id gets the pull request the first made, whatever became
 // of its branches since.
-func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+func (f *Forge) CreatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
 	repo, head, base := req.GetRepo(), req.GetHeadRef(), req.GetBaseRef()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.InvalidArgument("pull request title is empty")
+		return nil, toolserver.InvalidArgument("pull request title is empty")
 	}
 	if err := checkBranch("head_ref", head); err != nil {
 		return nil, err
@@ -132,7 +132,7 @@ func (f *Forge) CreatePullRequest(ctx context.Context, c handler.Call, req *gate
 		base = r.defaultBranch
 	}
 	if head == base {
-		return nil, handler.InvalidArgument("head_ref and base_ref are both %q: a pull request merges one branch into another", head)
+		return nil, toolserver.InvalidArgument("head_ref and base_ref are both %q: a pull request merges one branch into another", head)
 	}
 	it := &item{kind: kindPull, title: req.GetTitle(), body: req.GetBody(), state: "open", author: author(c),
 		draft: req.GetDraft(), headRef: sql.NullString{String: head, Valid: true}, baseRef: sql.NullString{String: base, Valid: true},
@@ -162,7 +162,7 @@ func checkBranches(r *repository, head, base string) error {
 			return internal(err)
 		}
 		if !ok {
-			return handler.InvalidArgument("%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", b.what, b.branch, r.name)
+			return toolserver.InvalidArgument("%s %q is not a branch of %s: push it first (forge_create_branch, then forge_write_file)", b.what, b.branch, r.name)
 		}
 	}
 	return nil
@@ -170,7 +170,7 @@ func checkBranches(r *repository, head, base string) error {
 
 // CommentOnPullRequest posts a conversation comment (not a review) on a pull
 // request.
-func (f *Forge) CommentOnPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+func (f *Forge) CommentOnPullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
 	return f.comment(ctx, c, kindPull, req.GetRepo(), req.GetPullNumber(), req.GetBody())
 }
 
@@ -189,7 +189,7 @@ func checkNotOpen(ctx context.Context, tx *sql.Tx, in *item, head, base string) 
 	if err != nil {
 		return err
 	}
-	return handler.AlreadyExists("a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
+	return toolserver.AlreadyExists("a pull request from %q into %q is already open in %s: #%d", head, base, in.repo, open)
 }
 
 // pullRequest is the pull request item describes. An open one's head is

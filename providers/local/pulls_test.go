@@ -8,8 +8,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func TestPullRequestCreateCommentReview(t *testing.T) {
@@ -48,7 +48,7 @@ func TestPullRequestCreateCommentReview(t *testing.T) {
 			t.Fatalf("comment ref = %v, want a pull URL with an issuecomment fragment", cm)
 		}
 
-		bob := handler.Call{Account: "bob"}
+		bob := toolserver.Call{Account: "bob"}
 		approve, err := f.SubmitReview(ctx, bob, &gatewayv1.SubmitReviewRequest{
 			Repo: repo, PullNumber: 2, Verdict: gatewayv1.Verdict_VERDICT_APPROVE,
 		})

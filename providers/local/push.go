@@ -6,13 +6,13 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // CreateBranch points a new branch at from_ref (the default branch when
 // omitted).
-func (f *Forge) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+func (f *Forge) CreateBranch(ctx context.Context, _ toolserver.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
 	if err := checkBranch("branch", req.GetBranch()); err != nil {
 		return nil, err
 	}
@@ -32,7 +32,7 @@ func (f *Forge) CreateBranch(ctx context.Context, _ handler.Call, req *gatewayv1
 // update must name the blob it read (expected_sha); a stale or missing one
 // is failed_precondition and nothing is written. The default branch takes
 // commits only from an account the operator allowed to push there.
-func (f *Forge) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+func (f *Forge) WriteFile(ctx context.Context, c toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
 	if err := checkBranch("branch", req.GetBranch()); err != nil {
 		return nil, err
 	}
@@ -41,14 +41,14 @@ func (f *Forge) WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.Wr
 		return nil, gitError(err)
 	}
 	if strings.TrimSpace(req.GetMessage()) == "" {
-		return nil, handler.InvalidArgument("the commit message is empty")
+		return nil, toolserver.InvalidArgument("the commit message is empty")
 	}
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	if req.GetBranch() == r.defaultBranch && !c.PushToDefaultBranch {
-		return nil, handler.PermissionDenied("%s is the default branch of %s, and this account may not push to a default branch (the operator's push_to_default_branch): commit to a branch of your own and open a pull request",
+		return nil, toolserver.PermissionDenied("%s is the default branch of %s, and this account may not push to a default branch (the operator's push_to_default_branch): commit to a branch of your own and open a pull request",
 			req.GetBranch(), r.name)
 	}
 	w, err := r.git.WriteFile(localgit.Change{

@@ -11,9 +11,9 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
 	"github.com/forgetools/forgetools/providers/local/localgit"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // maxFileBytes caps the text forge_read_file returns, as FileContent's
@@ -94,7 +94,7 @@ func (f *Forge) forgeSignature() localgit.Signature {
 }
 
 // signature is the author of what an account commits.
-func (f *Forge) signature(c handler.Call) localgit.Signature {
+func (f *Forge) signature(c toolserver.Call) localgit.Signature {
 	name := c.AgentHandle
 	if name == "" {
 		name = author(c)
@@ -127,7 +127,7 @@ func (f *Forge) at(ctx context.Context, repo, ref string) (*repository, string, 
 // GetRepo reads a repository's settings. The local forge lets every account
 // write; whether it may push to the default branch is the gateway
 // account's push_to_default_branch.
-func (f *Forge) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+func (f *Forge) GetRepo(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
 		return nil, err
@@ -148,7 +148,7 @@ func (f *Forge) GetRepo(ctx context.Context, _ handler.Call, req *gatewayv1.GetR
 
 // ReadFile reads one file at a ref: its text up to maxFileBytes, or only
 // its size when it is binary.
-func (f *Forge) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+func (f *Forge) ReadFile(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	r, ref, commit, err := f.at(ctx, req.GetRepo(), req.GetRef())
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func (f *Forge) ReadFile(ctx context.Context, _ handler.Call, req *gatewayv1.Rea
 }
 
 // ListDir lists a directory at a ref; "" (or "/") is the root.
-func (f *Forge) ListDir(ctx context.Context, _ handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+func (f *Forge) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	r, ref, commit, err := f.at(ctx, req.GetRepo(), req.GetRef())
 	if err != nil {
 		return nil, err
@@ -205,13 +205,13 @@ func escapeSegments(p string) string {
 func gitError(err error) error {
 	for _, k := range []struct {
 		kind error
-		as   func(string, ...any) *handler.Error
+		as   func(string, ...any) *toolserver.Error
 	}{
-		{localgit.ErrNotFound, handler.NotFound},
-		{localgit.ErrExists, handler.AlreadyExists},
-		{localgit.ErrStale, handler.FailedPrecondition},
-		{localgit.ErrConflict, handler.FailedPrecondition},
-		{localgit.ErrInvalid, handler.InvalidArgument},
+		{localgit.ErrNotFound, toolserver.NotFound},
+		{localgit.ErrExists, toolserver.AlreadyExists},
+		{localgit.ErrStale, toolserver.FailedPrecondition},
+		{localgit.ErrConflict, toolserver.FailedPrecondition},
+		{localgit.ErrInvalid, toolserver.InvalidArgument},
 	} {
 		if errors.Is(err, k.kind) {
 			return k.as("%s", strings.TrimPrefix(err.Error(), k.kind.Error()+": "))

@@ -8,8 +8,8 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // verdicts maps the tool's verdict enum to the stored (and returned) spelling,
@@ -29,24 +29,24 @@ var sides = map[gatewayv1.Side]string{
 // SubmitReview posts a review at once (never pending) on an open pull
 // request, with its inline comments. The local forge lets an author review
 // their own pull request, as the tool promises for GitHub's reviewer identity.
-func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+func (f *Forge) SubmitReview(ctx context.Context, c toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	verdict, ok := verdicts[req.GetVerdict()]
 	if !ok {
-		return nil, handler.InvalidArgument("verdict must be approve, request_changes or comment")
+		return nil, toolserver.InvalidArgument("verdict must be approve, request_changes or comment")
 	}
 	if verdict != "approve" && strings.TrimSpace(req.GetBody()) == "" {
-		return nil, handler.InvalidArgument("body is required unless verdict is approve")
+		return nil, toolserver.InvalidArgument("body is required unless verdict is approve")
 	}
 	for i, rc := range req.GetComments() {
 		_, sideOK := sides[rc.GetSide()]
 		_, lineOK := dbNumber(rc.GetLine())
 		if strings.TrimSpace(rc.GetPath()) == "" || rc.GetLine() == 0 || !lineOK || !sideOK ||
 			strings.TrimSpace(rc.GetBody()) == "" {
-			return nil, handler.InvalidArgument("comments[%d] needs a path, a line of at least 1, side LEFT or RIGHT and a body", i)
+			return nil, toolserver.InvalidArgument("comments[%d] needs a path, a line of at least 1, side LEFT or RIGHT and a body", i)
 		}
 	}
 
@@ -58,7 +58,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 			return err
 		}
 		if it.state != "open" {
-			return handler.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, it.repo, it.state)
+			return toolserver.FailedPrecondition("pull request #%d in %s is %s: only an open pull request can be reviewed", it.number, it.repo, it.state)
 		}
 		now := f.now().UnixMicro()
 		if err := tx.QueryRowContext(ctx, `INSERT INTO local_reviews (repo_id, number, author, verdict, body, created_at)
@@ -93,7 +93,7 @@ func (f *Forge) SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1
 
 // reviewChanges are the events of a submitted review: the review with its
 // verdict, then each inline comment (which ownership knows by its review).
-func (f *Forge) reviewChanges(c handler.Call, req *gatewayv1.SubmitReviewRequest, id, verdict, url string) []notify.Change {
+func (f *Forge) reviewChanges(c toolserver.Call, req *gatewayv1.SubmitReviewRequest, id, verdict, url string) []notify.Change {
 	ev := f.event(forgev1.EventType_EVENT_TYPE_REVIEW, author(c))
 	ev.Verdict, ev.Body, ev.Url, ev.ArtifactId = verdict, req.GetBody(), url, id
 	out := []notify.Change{{Event: ev, Key: "review:" + id, Account: c.Account}}
@@ -108,7 +108,7 @@ func (f *Forge) reviewChanges(c handler.Call, req *gatewayv1.SubmitReviewRequest
 // Watch confirms the issue or pull request exists, so the gateway can store
 // a subscription to it. The gateway owns subscriptions; the local forge keeps
 // none of its own.
-func (f *Forge) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.SubscribeRequest) error {
+func (f *Forge) Watch(ctx context.Context, _ toolserver.Call, req *gatewayv1.SubscribeRequest) error {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return err
@@ -120,7 +120,7 @@ func (f *Forge) Watch(ctx context.Context, _ handler.Call, req *gatewayv1.Subscr
 	case gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_PULL_REQUEST:
 		kind = kindPull
 	default:
-		return handler.InvalidArgument("kind must be issue or pull_request")
+		return toolserver.InvalidArgument("kind must be issue or pull_request")
 	}
 	return f.readOne(ctx, func(q querier) error {
 		_, err := findItem(ctx, q, repo, req.GetNumber(), kind)

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The CI sandbox modes (CI.Sandbox).
@@ -102,7 +102,7 @@ func (f *Forge) sandbox(ctx context.Context) (*sandbox, error) {
 		return nil, nil
 	}
 	refuse := func(why string) error {
-		return handler.FailedPrecondition("the local forge refuses to run CI: its sandbox cannot be made: %s. Install bubblewrap and prlimit (Debian: apt-get install bubblewrap util-linux) where user namespaces are allowed, or have the operator set ci_sandbox: none to run CI unconfined", why)
+		return toolserver.FailedPrecondition("the local forge refuses to run CI: its sandbox cannot be made: %s. Install bubblewrap and prlimit (Debian: apt-get install bubblewrap util-linux) where user namespaces are allowed, or have the operator set ci_sandbox: none to run CI unconfined", why)
 	}
 	s := &sandbox{uid: f.ci.UID, gid: f.ci.GID, network: f.ci.Network, cpu: f.ci.Timeout, memory: f.ci.Memory, drop: os.Geteuid() == 0}
 	var err error

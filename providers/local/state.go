@@ -4,7 +4,7 @@ import (
 	"context"
 	"database/sql"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // operator is the actor of changes made through the forge's operator
@@ -38,7 +38,7 @@ func (f *Forge) SetState(ctx context.Context, repo string, number uint64, state 
 			valid = valid || s == state
 		}
 		if !valid {
-			return handler.InvalidArgument("state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
+			return toolserver.InvalidArgument("state %q is not one of %v for #%d in %s", state, states[it.kind], number, repo)
 		}
 		if it.state == state {
 			return nil

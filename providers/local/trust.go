@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The local forge's answers for the gateway's trusted-author entries: an
@@ -14,7 +14,7 @@ import (
 // write everywhere on the local forge, so its own permissions say nothing
 // about whom to trust).
 
-var _ handler.AuthorVouch = (*Forge)(nil)
+var _ toolserver.AuthorVouch = (*Forge)(nil)
 
 // seedPeople indexes the configured writers and organisation members.
 func (f *Forge) seedPeople(repos []Repo, orgs map[string][]string) error {
@@ -60,11 +60,11 @@ func (f *Forge) seedPeople(repos []Repo, orgs map[string][]string) error {
 }
 
 // OrgMember reports whether login is a configured member of org.
-func (f *Forge) OrgMember(_ context.Context, _ handler.Call, org, login string) (bool, error) {
+func (f *Forge) OrgMember(_ context.Context, _ toolserver.Call, org, login string) (bool, error) {
 	return f.members[strings.ToLower(org)][strings.ToLower(login)], nil
 }
 
 // RepoWriter reports whether login is a configured writer of repo.
-func (f *Forge) RepoWriter(_ context.Context, _ handler.Call, repo, login string) (bool, error) {
+func (f *Forge) RepoWriter(_ context.Context, _ toolserver.Call, repo, login string) (bool, error) {
 	return f.writers[repoKey(repo)][strings.ToLower(login)], nil
 }

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // sqliteBusyTimeoutMS is how long a SQLite statement waits for another
@@ -13,7 +13,7 @@ import (
 const sqliteBusyTimeoutMS = 5000
 
 // JoinsTx reports whether db is the forge's database: then its writes join
-// a transaction the gateway carries in the context (handler.WithTx), and a
+// a transaction the gateway carries in the context (toolserver.WithTx), and a
 // create commits with the gateway's memo of it.
 func (f *Forge) JoinsTx(db *sql.DB) bool { return db == f.db }
 
@@ -23,7 +23,7 @@ func (f *Forge) JoinsTx(db *sql.DB) bool { return db == f.db }
 // transaction that reads first and upgrades later can fail with
 // SQLITE_BUSY no matter how long it waits.
 func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
-	if tx := handler.TxOn(ctx, f.db); tx != nil {
+	if tx := toolserver.TxOn(ctx, f.db); tx != nil {
 		// The caller's transaction already holds SQLite's write lock.
 		return runIn(tx, fn)
 	}
@@ -72,7 +72,7 @@ func runIn(tx *sql.Tx, fn func(*sql.Tx) error) error { return answer(fn(tx)) }
 // other failure as internal.
 func answer(err error) error {
 	if err != nil {
-		if _, ok := handler.AsError(err); ok {
+		if _, ok := toolserver.AsError(err); ok {
 			return err
 		}
 		return internal(err)

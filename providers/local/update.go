@@ -6,11 +6,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // UpdateIssue closes, reopens or edits an issue; what the request leaves
@@ -20,13 +20,13 @@ import (
 //
 // Subscribers hear of a new state and of labels added or removed, as the
 // caller's own changes.
-func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+func (f *Forge) UpdateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
 	if req.Title != nil && strings.TrimSpace(req.GetTitle()) == "" {
-		return nil, handler.InvalidArgument("issue title is empty")
+		return nil, toolserver.InvalidArgument("issue title is empty")
 	}
 	lists := itemLists{labels: dedupNames(nonEmpty(req.GetLabels())), assignees: dedupNames(nonEmpty(req.GetAssignees()))}
 	if err := lists.check(); err != nil {
@@ -38,7 +38,7 @@ func (f *Forge) UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.
 	}
 	if req.GetState() == gatewayv1.IssueState_ISSUE_STATE_UNSPECIFIED && req.Title == nil && req.Body == nil &&
 		lists.labels == nil && lists.assignees == nil {
-		return nil, handler.InvalidArgument("give at least one field to change")
+		return nil, toolserver.InvalidArgument("give at least one field to change")
 	}
 	var out *forgev1.Issue
 	var it *item
@@ -119,13 +119,13 @@ func stateReason(req *gatewayv1.UpdateIssueRequest) (string, error) {
 		return "", nil
 	}
 	// The tool's spellings are GitHub's: completed, not_planned, reopened.
-	reason := vocab.Name(r)
+	reason := enumname.Of(r)
 	want := gatewayv1.IssueState_ISSUE_STATE_CLOSED
 	if r == gatewayv1.StateReason_STATE_REASON_REOPENED {
 		want = gatewayv1.IssueState_ISSUE_STATE_OPEN
 	}
 	if req.GetState() != want {
-		return "", handler.InvalidArgument("state_reason %s goes with state %s", reason, vocab.Name(want))
+		return "", toolserver.InvalidArgument("state_reason %s goes with state %s", reason, enumname.Of(want))
 	}
 	return reason, nil
 }

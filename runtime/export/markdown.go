@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/forgetools/forgetools/charset"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/schema"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // Markdown describes every tool of ts for humans: the toolset instructions,
@@ -135,7 +135,7 @@ func bounds(p *schema.Schema) string {
 	}
 	switch pat := p.Pattern; {
 	case pat == "":
-	case vocab.IsNonBlank(pat):
+	case charset.IsNonBlank(pat):
 		out = append(out, "not blank")
 	default:
 		out = append(out, "pattern `"+pat+"`")

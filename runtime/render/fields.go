@@ -9,9 +9,9 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/forgetools/forgetools/enumname"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
 	"github.com/forgetools/forgetools/internal/shown"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // field is how one field of a result message reaches the model, read once
@@ -105,7 +105,7 @@ func scalar(fd protoreflect.FieldDescriptor, v protoreflect.Value) string {
 	case protoreflect.BoolKind:
 		return strconv.FormatBool(v.Bool())
 	case protoreflect.EnumKind:
-		return vocab.EnumName(fd.Enum(), v.Enum())
+		return enumname.Number(fd.Enum(), v.Enum())
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind,
 		protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
 		return strconv.FormatInt(v.Int(), 10)

@@ -19,10 +19,10 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // Defaults for the zero Options.
@@ -103,7 +103,7 @@ func (f *Feed) Record(ctx context.Context, a store.Artifact, changes ...notify.C
 			return fmt.Errorf("feed: %w", err)
 		}
 		rows = append(rows, store.Change{
-			Type:         vocab.Name(c.Event.GetType()),
+			Type:         enumname.Of(c.Event.GetType()),
 			ArtifactKind: artifactKind(a.Kind, c.Event.GetType()),
 			ArtifactID:   c.Event.GetArtifactId(),
 			ActorAccount: c.Account,

@@ -9,10 +9,10 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
 	"github.com/forgetools/forgetools/internal/redact"
 	"github.com/forgetools/forgetools/internal/testkit"
 	"github.com/forgetools/forgetools/subscriptions/feed"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 const feedSecret = "ghp_FeedEch0Secr3t8Hj2Kl4Zx6Cv9Bn1Mq5"

@@ -26,8 +26,8 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/handler/notify"
+	"github.com/forgetools/forgetools/toolserver"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // Source is a forge the driver can poll.
@@ -38,7 +38,7 @@ type Source interface {
 	// prev, and what to keep for the next poll. prev is nil on the first
 	// poll: what the artifact is then is the baseline, and only comments
 	// and reviews made since t.Since are news. A rate limit is a
-	// *handler.Error with code resource_exhausted and its RetryAfterMs.
+	// *toolserver.Error with code resource_exhausted and its RetryAfterMs.
 	Poll(ctx context.Context, t Target, prev []byte) (Result, error)
 }
 
@@ -233,7 +233,7 @@ func (d *Driver) finish(ctx context.Context, w store.Watch, state []byte, next t
 
 // limited reports whether err is a rate limit, and until when.
 func (d *Driver) limited(err error) (time.Time, bool) {
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_RESOURCE_EXHAUSTED {
 		return time.Time{}, false
 	}

@@ -21,10 +21,10 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway/store"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler/notify"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver/notify"
 )
 
 // MaxBody is the largest delivery accepted: GitHub caps payloads at 25 MB.
@@ -60,7 +60,7 @@ type (
 // Path is where the webhooks of a forge are received, e.g.
 // "/webhooks/github/github.com".
 func Path(ref *forgev1.ForgeRef) string {
-	return "/webhooks/" + vocab.Name(ref.GetProvider()) + "/" + strings.ToLower(ref.GetHost())
+	return "/webhooks/" + enumname.Of(ref.GetProvider()) + "/" + strings.ToLower(ref.GetHost())
 }
 
 // Handler receives the webhooks of src, signed with secret, and records

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway/store"
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -18,7 +19,6 @@ import (
 	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/subscriptions/feed"
 	"github.com/forgetools/forgetools/subscriptions/webhook"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 const (
@@ -88,7 +88,7 @@ func (e env) events(t *testing.T) []string {
 				detail = d
 			}
 		}
-		out = append(out, "#"+strconv.FormatUint(ev.GetNumber(), 10)+" "+vocab.Name(ev.GetType())+":"+detail)
+		out = append(out, "#"+strconv.FormatUint(ev.GetNumber(), 10)+" "+enumname.Of(ev.GetType())+":"+detail)
 	}
 	return out
 }

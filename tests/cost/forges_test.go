@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/gitea"
 	"github.com/forgetools/forgetools/providers/gitea/giteatest"
 	"github.com/forgetools/forgetools/providers/github"
@@ -16,6 +15,7 @@ import (
 	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/providers/linear"
 	"github.com/forgetools/forgetools/providers/linear/lineartest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The forges' fakes, seeded with one small and one large artifact of
@@ -35,7 +35,7 @@ const (
 	largeChecks   = 250
 )
 
-var call = handler.Call{Account: "a", Session: "s"}
+var call = toolserver.Call{Account: "a", Session: "s"}
 
 // forge is one fake and its provider. counts is how many requests the
 // fake received and how many it answered 304; vars fill the arms' JSON

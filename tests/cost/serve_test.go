@@ -6,7 +6,7 @@ import (
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 	"google.golang.org/protobuf/encoding/protojson"
 )
 
@@ -28,11 +28,11 @@ func serve(t *testing.T, p any, arm, args string) string {
 	if err == nil {
 		return ""
 	}
-	if _, ok := err.(*handler.UnimplementedError); ok {
+	if _, ok := err.(*toolserver.UnimplementedError); ok {
 		return "unimplemented"
 	}
 	t.Logf("%s %s: %v", arm, args, err)
-	if he, ok := handler.AsError(err); ok {
+	if he, ok := toolserver.AsError(err); ok {
 		return he.Code.String()
 	}
 	return err.Error()

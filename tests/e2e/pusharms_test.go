@@ -12,7 +12,7 @@ import (
 
 	"github.com/forgetools/forgetools/gateway/store/storetest"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // pushArmsConfig: demo is the agent, under the default policy (push:
@@ -58,7 +58,7 @@ func pushArmTools(t *testing.T) [][2]string {
 	t.Helper()
 	var arms [][2]string
 	for _, a := range gatewayv1handler.ForgeTable.Arms {
-		if a.Approval == handler.ApprovalPush {
+		if a.Approval == toolserver.ApprovalPush {
 			arms = append(arms, [2]string{a.Name, a.Tool})
 		}
 	}

@@ -16,11 +16,11 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/tests/eleventharm/examplev1/examplev1handler"
 	"github.com/forgetools/forgetools/tests/eleventharm/examplev1/examplev1tools"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // The eleventh arm end to end: the gateway serves the example table beside
@@ -45,7 +45,7 @@ func TestTheEleventhArmThroughTheGateway(t *testing.T) {
 
 		// The forge holds a closed issue whose closing comment the gateway
 		// stamped: the comment field is marked ATTRIBUTION_STAMP.
-		stored, err := g.closer.GetIssue(ctx, handler.Call{}, &gatewayv1.GetIssueRequest{Repo: "acme/widgets", IssueNumber: 1})
+		stored, err := g.closer.GetIssue(ctx, toolserver.Call{}, &gatewayv1.GetIssueRequest{Repo: "acme/widgets", IssueNumber: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,7 +101,7 @@ func startGateway(t *testing.T, dsn string) *testGateway {
 	}
 	c := closer{newLocal("local.test", "https://local.test")}
 	svc, err := gateway.New(gateway.Config{
-		Tables: []*handler.Table{gatewayv1handler.ForgeTable, examplev1handler.ForgeTable},
+		Tables: []*toolserver.Table{gatewayv1handler.ForgeTable, examplev1handler.ForgeTable},
 		Forges: []gateway.Forge{{Provider: c, Default: true}, {Provider: newLocal("plain.test", "https://plain.test")}},
 		Accounts: []gateway.Account{{
 			Name: "alice", AgentHandle: "agent-7", OwnerHandle: "owner-a",

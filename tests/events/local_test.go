@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/forgetools/forgetools/enumname"
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/server"
 	"github.com/forgetools/forgetools/gateway/store"
@@ -21,13 +22,12 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/local"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/events"
 	"github.com/forgetools/forgetools/subscriptions"
 	"github.com/forgetools/forgetools/subscriptions/feed"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // gw is a gateway on the local forge, served over real Unix sockets:
@@ -134,7 +134,7 @@ func summary(e *forgev1.Event) string {
 	if e.GetOwn() {
 		detail += " own"
 	}
-	return vocab.Name(e.GetType()) + ":" + detail
+	return enumname.Of(e.GetType()) + ":" + detail
 }
 
 func summaries(l *forgev1.EventList) []string {
@@ -265,7 +265,7 @@ func TestRuntimeWaitsForEvents(t *testing.T) {
 		done <- p
 	}()
 	review := func() {
-		if _, err := g.local.SubmitReview(ctx, handler.Call{Account: "reviewer"}, &gatewayv1.SubmitReviewRequest{
+		if _, err := g.local.SubmitReview(ctx, toolserver.Call{Account: "reviewer"}, &gatewayv1.SubmitReviewRequest{
 			Repo: "acme/web", PullNumber: n, Verdict: gatewayv1.Verdict_VERDICT_REQUEST_CHANGES, Body: "Add a test."}); err != nil {
 			t.Fatal(err)
 		}

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/github/githubtest"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // githubPushArgs are each push arm's arguments against the GitHub fake
@@ -31,9 +31,9 @@ var githubPushArgs = map[string]func(e *env) string{
 // non-GET request); the same call again reads the stored result and
 // sends nothing.
 func TestGitHubEveryPushArmParksUntilApproved(t *testing.T) {
-	var arms []*handler.Arm
+	var arms []*toolserver.Arm
 	for _, a := range gatewayv1handler.ForgeTable.Arms {
-		if a.Approval == handler.ApprovalPush {
+		if a.Approval == toolserver.ApprovalPush {
 			arms = append(arms, a)
 		}
 	}

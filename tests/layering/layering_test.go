@@ -25,7 +25,7 @@ const module = "github.com/forgetools/forgetools"
 
 // No hand-written (non-test) file under gateway/ names a type of the
 // table: the envelopes, their arm wrappers or an arm's request message.
-// The gateway reads each arm's policy from the generated handler.Table.
+// The gateway reads each arm's policy from the generated toolserver.Table.
 func TestGatewayNamesNoArm(t *testing.T) {
 	forbidden := tableTypes(gatewayv1.File_forgetools_gateway_v1_agent_gateway_proto.Messages().ByName("ForgeCallRequest"))
 	checked := 0

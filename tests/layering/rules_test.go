@@ -48,15 +48,15 @@ var rules = []rule{
 	},
 	{
 		name: "the contract sits below every tier that uses it",
-		why:  "handler and handler/notify are what providers, subscriptions and the gateway agree on; they import none of them",
-		from: []string{"handler/..."},
+		why:  "toolserver and toolserver/notify are what providers, subscriptions and the gateway agree on; they import none of them",
+		from: []string{"toolserver/..."},
 		deny: []string{"gateway/...", "subscriptions/...", "providers/...", "runtime/...", "internal/...", "cmd/..."},
 	},
 	{
 		name: "the server tier does not link the agent runtime",
 		why: "a gateway deployment carries no tool schemas, decoders or renderers: those are the runtime's and the " +
 			"generated <pkg>tools packages'",
-		from: []string{"gateway/...", "providers/...", "handler/...", "subscriptions/..."},
+		from: []string{"gateway/...", "providers/...", "toolserver/...", "subscriptions/..."},
 		deny: []string{"runtime/...", "gen/.../*tools"},
 	},
 }

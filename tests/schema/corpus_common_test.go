@@ -98,7 +98,7 @@ func addressed(tc toolCorpus) []argCase {
 		{name: a + " max length in astral characters", args: b.set(a, repeat("😀", tc.addrMax)).String(), valid: free},
 		// Blank is Unicode White_Space, alike in the runtime (RE2), the
 		// gateway and a JavaScript client (ECMA-262): the non-blank rule
-		// is vocab.NonBlank, not \S.
+		// is charset.NonBlank, not \S.
 		{name: a + " no-break space only", args: b.set(a, `"\u00a0"`).String()},
 		{name: a + " vertical tab only", args: b.set(a, `"\u000b"`).String()},
 		{name: a + " ideographic and em spaces only", args: b.set(a, `"\u3000\u2003"`).String()},

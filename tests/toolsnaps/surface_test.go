@@ -9,9 +9,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/forgetools/forgetools/charset"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1tools"
 	"github.com/forgetools/forgetools/runtime"
-	"github.com/forgetools/forgetools/vocab"
 )
 
 // The guards below state issue 2's and issue 9's contracts for the
@@ -283,8 +283,8 @@ func typed(want string) func(*testing.T, string, *schema) {
 
 // nonBlank: a string with at least one non-space character, and a length cap.
 func nonBlank(t *testing.T, _ string, s *schema) {
-	if s.Type != "string" || s.Pattern != vocab.NonBlank || s.MaxLength == nil {
-		t.Errorf("want a non-blank capped string (pattern %s, maxLength), got type %q pattern %q maxLength %v", vocab.NonBlank, s.Type, s.Pattern, s.MaxLength)
+	if s.Type != "string" || s.Pattern != charset.NonBlank || s.MaxLength == nil {
+		t.Errorf("want a non-blank capped string (pattern %s, maxLength), got type %q pattern %q maxLength %v", charset.NonBlank, s.Type, s.Pattern, s.MaxLength)
 	}
 }
 

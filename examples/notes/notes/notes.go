@@ -12,7 +12,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 
 	notesv1 "example.com/notes/gen/notes/v1"
 	"example.com/notes/gen/notes/v1/notesv1handler"
@@ -45,7 +45,7 @@ func New(host string) *Service {
 func (s *Service) Ref() *forgev1.ForgeRef { return s.ref }
 
 // AddNote appends a note to its notebook.
-func (s *Service) AddNote(_ context.Context, _ handler.Call, req *notesv1.AddNoteRequest) (*notesv1.Note, error) {
+func (s *Service) AddNote(_ context.Context, _ toolserver.Call, req *notesv1.AddNoteRequest) (*notesv1.Note, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.next++
@@ -55,12 +55,12 @@ func (s *Service) AddNote(_ context.Context, _ handler.Call, req *notesv1.AddNot
 }
 
 // ListNotes returns a notebook's notes, newest first.
-func (s *Service) ListNotes(_ context.Context, _ handler.Call, req *notesv1.ListNotesRequest) (*notesv1.NoteList, error) {
+func (s *Service) ListNotes(_ context.Context, _ toolserver.Call, req *notesv1.ListNotesRequest) (*notesv1.NoteList, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	book, ok := s.books[req.GetNotebook()]
 	if !ok {
-		return nil, handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "notebook %s has no notes", req.GetNotebook())
+		return nil, toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "notebook %s has no notes", req.GetNotebook())
 	}
 	limit := 20
 	if req.Limit != nil {

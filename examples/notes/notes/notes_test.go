@@ -13,9 +13,9 @@ import (
 
 	"github.com/forgetools/forgetools/gateway"
 	"github.com/forgetools/forgetools/gateway/store"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/export"
+	"github.com/forgetools/forgetools/toolserver"
 
 	"example.com/notes/gen/notes/v1/notesv1handler"
 	"example.com/notes/gen/notes/v1/notesv1tools"
@@ -35,7 +35,7 @@ func toolset(t *testing.T) *runtime.Toolset {
 	}
 	t.Cleanup(func() { st.Close() })
 	svc, err := gateway.New(gateway.Config{
-		Tables: []*handler.Table{notesv1handler.NotesTable},
+		Tables: []*toolserver.Table{notesv1handler.NotesTable},
 		Forges: []gateway.Forge{{Provider: notes.New("notes.example")}},
 		Accounts: []gateway.Account{{
 			Name: "alice", AgentHandle: "agent-7", OwnerHandle: "owner-a",

@@ -12,8 +12,8 @@ import (
 	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Size is a page's entries: what the renderer shows of a listing.
@@ -30,7 +30,7 @@ func Offset(cursor string) (int, error) {
 	}
 	n, err := strconv.Atoi(strings.TrimPrefix(cursor, prefix))
 	if !strings.HasPrefix(cursor, prefix) || err != nil || n < 0 {
-		return 0, handler.InvalidArgument("cursor %q is not a next_cursor forge_list_dir gave; omit it for the first page", cursor)
+		return 0, toolserver.InvalidArgument("cursor %q is not a next_cursor forge_list_dir gave; omit it for the first page", cursor)
 	}
 	return n, nil
 }
@@ -46,7 +46,7 @@ func Cut(out *forgev1.DirListing, cursor string) error {
 	}
 	all := len(out.Entries)
 	if off > all || off == all && off > 0 {
-		return handler.InvalidArgument("cursor %q is past the directory's %d entries (it changed since, or the cursor is not one forge_list_dir gave)", cursor, all)
+		return toolserver.InvalidArgument("cursor %q is past the directory's %d entries (it changed since, or the cursor is not one forge_list_dir gave)", cursor, all)
 	}
 	end := min(off+Size, all)
 	out.Entries = out.Entries[off:end]

@@ -6,7 +6,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 func listing(n int) *forgev1.DirListing {
@@ -62,7 +62,7 @@ func TestPagesCoverTheDirectory(t *testing.T) {
 func TestHostileCursors(t *testing.T) {
 	for _, c := range []string{"200", "entry:-1", "entry:x", "entry:451", "entry:450", "entry:99999999999999999999", "after:3"} {
 		err := Cut(listing(450), c)
-		e, ok := handler.AsError(err)
+		e, ok := toolserver.AsError(err)
 		if !ok || e.Code != optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT {
 			t.Errorf("cursor %q: %v; want invalid_argument", c, err)
 		}

@@ -14,8 +14,8 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/providers/discovery"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Provider is a forge provider with every capability the session uses.
@@ -42,7 +42,7 @@ type Options struct {
 
 // Run runs the session on repo and logs the pull request it opened.
 func Run(t *testing.T, p Provider, repo string, o Options) {
-	ctx, c := context.Background(), handler.Call{Account: "live", Session: "live"}
+	ctx, c := context.Background(), toolserver.Call{Account: "live", Session: "live"}
 	stamp := time.Now().UTC().Format("20060102-150405")
 
 	r, err := p.GetRepo(ctx, c, &gatewayv1.GetRepoRequest{Repo: repo})
@@ -100,7 +100,7 @@ func Run(t *testing.T, p Provider, repo string, o Options) {
 		}
 	}
 	if _, err := p.ListCiRuns(ctx, c, &gatewayv1.ListCIRunsRequest{Repo: repo}); err != nil {
-		if e, ok := handler.AsError(err); ok && e.Code == optionsv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED {
+		if e, ok := toolserver.AsError(err); ok && e.Code == optionsv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED {
 			t.Logf("CI runs: %s", e.Message) // the forge says it cannot; that is an answer
 		} else {
 			t.Errorf("CI runs: %v", err)

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/handler"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
-// WantCode fails t unless err is a *handler.Error with code whose message
+// WantCode fails t unless err is a *toolserver.Error with code whose message
 // says every one of parts, and returns it.
-func WantCode(t testing.TB, err error, code gatewayv1.ErrorCode, parts ...string) *handler.Error {
+func WantCode(t testing.TB, err error, code gatewayv1.ErrorCode, parts ...string) *toolserver.Error {
 	t.Helper()
-	e, ok := handler.AsError(err)
+	e, ok := toolserver.AsError(err)
 	if !ok {
 		t.Fatalf("err = %v, want a handler error with %s", err, code)
 	}

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // StatusError is a client library call's failure together with the
@@ -30,12 +30,12 @@ func (e *StatusError) Error() string { return e.Err.Error() }
 func (e *StatusError) Unwrap() error { return e.Err }
 
 // WithResponse keeps a call's response (nil when there was none) with its
-// error; an error that is already a *handler.Error passes through.
+// error; an error that is already a *toolserver.Error passes through.
 func WithResponse(resp *http.Response, err error) error {
 	if err == nil {
 		return nil
 	}
-	if _, ok := handler.AsError(err); ok {
+	if _, ok := toolserver.AsError(err); ok {
 		return err
 	}
 	e := &StatusError{Err: err}
@@ -81,24 +81,24 @@ type Forge struct {
 
 // Map turns a failure of the operation `what` into the gateway's in-band
 // error: the operation, what the forge said, never a credential, bounded.
-func (f *Forge) Map(what string, err error) *handler.Error {
+func (f *Forge) Map(what string, err error) *toolserver.Error {
 	return Map(what, err, f.Redactor, f.classify)
 }
 
 // Map is how every REST provider words a failure of the operation `what`:
 // classify says what the forge's failure means, prefixed with `what`. An
-// operation that words its own failure (a *handler.Error) keeps its
+// operation that words its own failure (a *toolserver.Error) keeps its
 // words. Either way the message is cleaned (see Clean): an operation's
 // words can quote the forge too.
-func Map(what string, err error, r *redact.Redactor, classify func(error) *handler.Error) *handler.Error {
-	e, ok := handler.AsError(err)
+func Map(what string, err error, r *redact.Redactor, classify func(error) *toolserver.Error) *toolserver.Error {
+	e, ok := toolserver.AsError(err)
 	var large *TooLargeError
 	switch {
 	case ok:
 	case errors.As(err, &large):
 		// Before any forge's classify, which would call it internal: an
 		// answer past the cap is the forge's excess, said in the cap's words.
-		e = handler.ResourceExhausted("%s: %v", what, large)
+		e = toolserver.ResourceExhausted("%s: %v", what, large)
 	default:
 		e = classify(err)
 		e.Message = what + ": " + e.Message
@@ -107,7 +107,7 @@ func Map(what string, err error, r *redact.Redactor, classify func(error) *handl
 	return e
 }
 
-func (f *Forge) classify(err error) *handler.Error {
+func (f *Forge) classify(err error) *toolserver.Error {
 	var (
 		status  *StatusError
 		egress  *EgressError
@@ -118,24 +118,24 @@ func (f *Forge) classify(err error) *handler.Error {
 	)
 	switch {
 	case errors.As(err, &egress):
-		return handler.FailedPrecondition("%v", egress)
+		return toolserver.FailedPrecondition("%v", egress)
 	case errors.Is(err, context.DeadlineExceeded):
-		return handler.Unavailable("%s did not answer within %s", f.Name, f.Timeout)
+		return toolserver.Unavailable("%s did not answer within %s", f.Name, f.Timeout)
 	case errors.Is(err, context.Canceled):
-		return handler.Unavailable("canceled before %s answered", f.Name)
+		return toolserver.Unavailable("canceled before %s answered", f.Name)
 	case errors.As(err, &status) && status.Status >= 300:
 		return f.byStatus(status)
 	case errors.As(err, &syntax), errors.As(err, &typeErr):
-		return handler.Unavailable("%s's answer is not the JSON its API documents (%v)", f.Name, err)
+		return toolserver.Unavailable("%s's answer is not the JSON its API documents (%v)", f.Name, err)
 	case errors.As(err, &netErr), errors.As(err, &urlErr):
-		return handler.Unavailable("%s unreachable: %v", f.Name, err)
+		return toolserver.Unavailable("%s unreachable: %v", f.Name, err)
 	default:
-		return handler.Internal("%v", err)
+		return toolserver.Internal("%v", err)
 	}
 }
 
 // byStatus maps an error the forge answered with a status.
-func (f *Forge) byStatus(e *StatusError) *handler.Error {
+func (f *Forge) byStatus(e *StatusError) *toolserver.Error {
 	text := http.StatusText(e.Status)
 	msg := fmt.Sprintf("%s answered %d %s", f.Name, e.Status, text)
 	if d := f.detail(e.Err); d != "" && !strings.EqualFold(d, text) && !strings.EqualFold(d, fmt.Sprintf("%d %s", e.Status, text)) {
@@ -147,33 +147,33 @@ func (f *Forge) byStatus(e *StatusError) *handler.Error {
 	}
 	switch s := e.Status; {
 	case s >= 300 && s < 400:
-		return handler.FailedPrecondition("%s answered %s with a %d redirect, which is not followed on writes; nothing was written (%s)", f.Name, method, s, f.Moved)
+		return toolserver.FailedPrecondition("%s answered %s with a %d redirect, which is not followed on writes; nothing was written (%s)", f.Name, method, s, f.Moved)
 	case s == http.StatusBadRequest, s == http.StatusUnprocessableEntity, s == http.StatusRequestEntityTooLarge:
-		return handler.InvalidArgument("%s", msg)
+		return toolserver.InvalidArgument("%s", msg)
 	case s == http.StatusUnauthorized:
-		return handler.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
+		return toolserver.Unauthenticated("%s (the configured token is missing, expired or revoked)", msg)
 	case s == http.StatusTooManyRequests, s == http.StatusForbidden && e.Header.Get("Retry-After") != "":
 		// A 429, or a 403 that names a wait (a proxy's or an instance's
 		// limit), is a rate limit.
 		return f.limited(msg, e.Header)
 	case s == http.StatusForbidden:
-		return handler.PermissionDenied("%s", msg)
+		return toolserver.PermissionDenied("%s", msg)
 	case s == http.StatusNotFound:
-		return handler.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
+		return toolserver.NotFound("%s (it does not exist, or the credential cannot see it)", msg)
 	case s == http.StatusConflict, s == http.StatusMethodNotAllowed, s == http.StatusNotAcceptable:
 		// Refusals of a write the state forbids: a merge that cannot
 		// happen, a head that moved.
-		return handler.FailedPrecondition("%s", msg)
+		return toolserver.FailedPrecondition("%s", msg)
 	case s >= 500:
-		return handler.Unavailable("%s", msg)
+		return toolserver.Unavailable("%s", msg)
 	default:
-		return handler.Internal("%s", msg)
+		return toolserver.Internal("%s", msg)
 	}
 }
 
 // limited reads the forge's wait: Retry-After (seconds or a date), else
 // the reset header.
-func (f *Forge) limited(msg string, h http.Header) *handler.Error {
+func (f *Forge) limited(msg string, h http.Header) *toolserver.Error {
 	now := time.Now
 	if f.Now != nil {
 		now = f.Now

@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 // HostPattern is ForgeRef.host's rule, lower case: a DNS name with an
@@ -121,12 +121,12 @@ func ResetWait(h http.Header, name string, now time.Time) (time.Duration, bool) 
 // Limited is resource_exhausted with the wait rounded to whole seconds; a
 // wait the forge did not name (or one already past) is UnspecifiedWait.
 // The wait travels as RetryAfter; the renderer states it once, in ms.
-func Limited(msg string, wait time.Duration) *handler.Error {
+func Limited(msg string, wait time.Duration) *toolserver.Error {
 	if wait <= 0 {
 		wait = UnspecifiedWait
 	}
 	wait = min(max(wait.Round(time.Second), time.Second), MaxWait)
-	e := handler.ResourceExhausted("%s", msg)
+	e := toolserver.ResourceExhausted("%s", msg)
 	e.RetryAfter = wait
 	return e
 }

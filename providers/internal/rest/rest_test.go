@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	"github.com/forgetools/forgetools/internal/redact"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
 var now = time.Unix(1767225000, 0)
@@ -123,7 +123,7 @@ func TestForgeMap(t *testing.T) {
 	}
 	for _, c := range []struct {
 		err  error
-		code handler.Code
+		code toolserver.Code
 		want string
 	}{
 		{answer(401, nil, "bad "+token), optionsv1.ErrorCode_ERROR_CODE_UNAUTHENTICATED, "op: Example answered 401 Unauthorized: bad [REDACTED] (the configured token is missing, expired or revoked)"},
@@ -132,9 +132,9 @@ func TestForgeMap(t *testing.T) {
 		{answer(308, nil, ""), optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered POST with a 308 redirect, which is not followed on writes; nothing was written (renamed?)"},
 		{answer(409, nil, "head moved"), optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: Example answered 409 Conflict: head moved"},
 		{answer(503, nil, "503 Service Unavailable"), optionsv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "op: Example answered 503 Service Unavailable"},
-		{handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"), optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"},
+		{toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"), optionsv1.ErrorCode_ERROR_CODE_NOT_FOUND, "as is"},
 		// An operation's own words quoting the forge are cleaned too.
-		{handler.Errorf(optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said %s", token), optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said [REDACTED]"},
+		{toolserver.Errorf(optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said %s", token), optionsv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "the forge said [REDACTED]"},
 		{&EgressError{Target: "https://evil", Pinned: "https://example.com"}, optionsv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "op: refused a request to https://evil: this forge is pinned to https://example.com"},
 	} {
 		e := f.Map("op", c.err)

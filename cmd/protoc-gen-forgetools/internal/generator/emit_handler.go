@@ -9,11 +9,11 @@ import (
 )
 
 // The server side: <pkg>handler, per toolset a handler interface per
-// capability, the unimplemented handler and a handler.Table. It imports
-// the handler package and the messages, never the agent runtime.
+// capability, the unimplemented handler and a toolserver.Table. It imports
+// the toolserver package and the messages, never the agent runtime.
 
 func emitHandler(plugin *protogen.Plugin, file *protogen.File, out pkg, toolsets []*toolset, h *helpers) *jen.File {
-	e := newEmitter(plugin, file, out, handlerPkg, "handler", h)
+	e := newEmitter(plugin, file, out, toolserverPkg, "toolserver", h)
 	e.f.ImportAlias(optionsPkg, "optionsv1")
 	for _, ts := range toolsets {
 		e.interfaces(ts)
@@ -47,7 +47,7 @@ func capabilities(ts *toolset) ([]string, map[string][]*tool) {
 func (e *emitter) method(t *tool) *jen.Statement {
 	return jen.Params(
 		jen.Id("ctx").Qual("context", "Context"),
-		jen.Id("c").Qual(handlerPkg, "Call"),
+		jen.Id("c").Qual(toolserverPkg, "Call"),
 		jen.Id("req").Op("*").Add(e.ident(t.arm.Message.GoIdent)),
 	).Params(jen.Op("*").Add(e.ident(t.resultArm.Message.GoIdent)), jen.Error())
 }
@@ -78,15 +78,15 @@ func (e *emitter) interfaces(ts *toolset) {
 
 func (e *emitter) unimplemented(ts *toolset) {
 	name := unimplementedType(ts.name)
-	e.doc(name + " answers every arm with handler.Unimplemented, which the gateway words for the model (in the provider's own terms when it is a handler.Explainer). Embed it so that arms added to the table later need no code.")
+	e.doc(name + " answers every arm with toolserver.Unimplemented, which the gateway words for the model (in the provider's own terms when it is a toolserver.Explainer). Embed it so that arms added to the table later need no code.")
 	e.f.Type().Id(name).Struct()
 	e.f.Var().Id("_").Id(handlerIface(ts.name)).Op("=").Id(name).Values()
 	for _, t := range ts.tools {
 		e.f.Line()
 		e.f.Func().Params(jen.Id(name)).Id(t.arm.GoName).Add(jen.Params(
-			jen.Qual("context", "Context"), jen.Qual(handlerPkg, "Call"), jen.Op("*").Add(e.ident(t.arm.Message.GoIdent)),
+			jen.Qual("context", "Context"), jen.Qual(toolserverPkg, "Call"), jen.Op("*").Add(e.ident(t.arm.Message.GoIdent)),
 		)).Params(jen.Op("*").Add(e.ident(t.resultArm.Message.GoIdent)), jen.Error()).Block(
-			jen.Return(jen.Nil(), jen.Qual(handlerPkg, "Unimplemented").Call(jen.Lit(t.capability), jen.Lit(string(t.arm.Desc.Name())))),
+			jen.Return(jen.Nil(), jen.Qual(toolserverPkg, "Unimplemented").Call(jen.Lit(t.capability), jen.Lit(string(t.arm.Desc.Name())))),
 		)
 	}
 }
@@ -106,13 +106,13 @@ func (e *emitter) serverTable(ts *toolset) {
 	items = append(items,
 		field("NewRequest", newMsg(ts.dispatch)),
 		field("NewResult", newMsg(ts.result.Parent)),
-		field("Arms", jen.Index().Op("*").Qual(handlerPkg, "Arm").Add(lines(arms...))),
+		field("Arms", jen.Index().Op("*").Qual(toolserverPkg, "Arm").Add(lines(arms...))),
 		field("Split", jen.Id(splitFunc(ts.name))),
 		field("Error", jen.Id(errorFunc(ts.name))),
 	)
 	e.doc(serverTableVar(ts.name) + " is the server side of the " + quoted(ts.name) + " table: the gateway dispatches " +
 		string(ts.dispatch.Desc.Name()) + " through it to a provider's " + handlerIface(ts.name) + " methods.")
-	e.f.Var().Id(serverTableVar(ts.name)).Op("=").Op("&").Qual(handlerPkg, "Table").Add(lines(items...))
+	e.f.Var().Id(serverTableVar(ts.name)).Op("=").Op("&").Qual(toolserverPkg, "Table").Add(lines(items...))
 }
 
 func (e *emitter) arm(ts *toolset, t *tool) {
@@ -128,26 +128,26 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	if t.opts.GetOwnsResult() {
 		items = append(items, field("OwnsResult", jen.True()))
 	}
-	items = append(items, field("Approval", jen.Qual(handlerPkg, approvalNames[t.opts.GetApproval()])))
+	items = append(items, field("Approval", jen.Qual(toolserverPkg, approvalNames[t.opts.GetApproval()])))
 	if c := t.opts.GetActionClass(); c != "" {
 		items = append(items, field("ActionClass", jen.Lit(c)))
 	}
 	if r := t.opts.GetRisk(); r != optionsv1.Risk_RISK_UNSPECIFIED {
-		items = append(items, field("Risk", jen.Qual(handlerPkg, riskNames[r])))
+		items = append(items, field("Risk", jen.Qual(toolserverPkg, riskNames[r])))
 	}
 	if t.scope != nil {
 		scope := "ScopeRepository"
 		if t.scope.scope == optionsv1.Scope_SCOPE_SUBSCRIPTION {
 			scope = "ScopeSubscription"
 		}
-		items = append(items, field("Scope", jen.Qual(handlerPkg, scope)), field("ScopeKey", jen.Id(scopeFunc(t.name))))
+		items = append(items, field("Scope", jen.Qual(toolserverPkg, scope)), field("ScopeKey", jen.Id(scopeFunc(t.name))))
 	}
 	if t.unnamed == optionsv1.Scope_SCOPE_OWN_STATE {
 		name := "Scope"
 		if t.scope != nil {
 			name = "ScopeWhenEmpty"
 		}
-		items = append(items, field(name, jen.Qual(handlerPkg, "ScopeOwnState")))
+		items = append(items, field(name, jen.Qual(toolserverPkg, "ScopeOwnState")))
 	}
 	texts := hasText(t.obj, serverTexts)
 	if texts {
@@ -162,18 +162,18 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 		field("Wrap", jen.Id(wrapFunc(ts.name, string(t.resultArm.Desc.Name())))),
 	)
 	e.armDoc(armVar(t.name)+" is the "+string(t.arm.Desc.Name())+" arm ("+t.name+").", t.arm)
-	e.f.Var().Id(armVar(t.name)).Op("=").Op("&").Qual(handlerPkg, "Arm").Add(lines(items...))
+	e.f.Var().Id(armVar(t.name)).Op("=").Op("&").Qual(toolserverPkg, "Arm").Add(lines(items...))
 
 	iface := capabilityIface(ts.name, t.capability)
 	e.doc(serveFunc(t.name) + " calls " + t.arm.GoName + " on a provider serving the " + quoted(t.capability) + " capability.")
 	e.f.Func().Id(serveFunc(t.name)).Params(
-		jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Any(), jen.Id("c").Qual(handlerPkg, "Call"), jen.Id("req").Qual(protoPkg, "Message"),
+		jen.Id("ctx").Qual("context", "Context"), jen.Id("h").Any(), jen.Id("c").Qual(toolserverPkg, "Call"), jen.Id("req").Qual(protoPkg, "Message"),
 	).Params(jen.Qual(protoPkg, "Message"), jen.Error()).Block(
 		jen.List(jen.Id("s"), jen.Id("ok")).Op(":=").Id("h").Assert(jen.Id(iface)),
 		jen.If(jen.Op("!").Id("ok")).Block(
-			jen.Return(jen.Nil(), jen.Qual(handlerPkg, "Unimplemented").Call(jen.Lit(t.capability), jen.Lit(string(t.arm.Desc.Name())))),
+			jen.Return(jen.Nil(), jen.Qual(toolserverPkg, "Unimplemented").Call(jen.Lit(t.capability), jen.Lit(string(t.arm.Desc.Name())))),
 		),
-		jen.Return(jen.Qual(handlerPkg, "Result").Call(
+		jen.Return(jen.Qual(toolserverPkg, "Result").Call(
 			jen.Id("s").Dot(t.arm.GoName).Call(jen.Id("ctx"), jen.Id("c"), jen.Id("req").Assert(jen.Op("*").Add(e.ident(t.arm.Message.GoIdent)))))),
 	)
 	if t.scope != nil {
@@ -241,10 +241,10 @@ func (e *emitter) split(ts *toolset) {
 	name := splitFunc(ts.name)
 	e.doc(name + " finds the arm of a " + string(ts.dispatch.Desc.Name()) + "; nil when it names none.")
 	e.f.Func().Id(name).Params(jen.Id("m").Qual(protoPkg, "Message")).Params(
-		jen.Op("*").Qual(handlerPkg, "Arm"), jen.Qual(protoPkg, "Message"), jen.Qual(handlerPkg, "Envelope"),
+		jen.Op("*").Qual(toolserverPkg, "Arm"), jen.Qual(protoPkg, "Message"), jen.Qual(toolserverPkg, "Envelope"),
 	).Block(append(append([]jen.Code{
 		jen.Id("req").Op(":=").Id("m").Assert(jen.Op("*").Add(e.ident(ts.dispatch.GoIdent))),
-		jen.Id("env").Op(":=").Qual(handlerPkg, "Envelope").Add(lines(env...)),
+		jen.Id("env").Op(":=").Qual(toolserverPkg, "Envelope").Add(lines(env...)),
 	}, selector...),
 		jen.Switch(jen.Id("arm").Op(":=").Id("req").Dot("Get"+ts.oneof.GoName).Call().Assert(jen.Type())).Block(cases...),
 		jen.Return(jen.Nil(), jen.Nil(), jen.Id("env")),
@@ -265,9 +265,9 @@ func (e *emitter) errorResult(ts *toolset) {
 			switch {
 			case f.Enum != nil:
 				e.queueEnum(f.Enum)
-				items = append(items, field(f.GoName, jen.Id(e.enumVar(f.Enum)).Index(jen.Qual(vocabPkg, "Name").Call(get("GetCode")))))
+				items = append(items, field(f.GoName, jen.Id(e.enumVar(f.Enum)).Index(jen.Qual(enumnamePkg, "Of").Call(get("GetCode")))))
 			default:
-				items = append(items, field(f.GoName, jen.Qual(vocabPkg, "Name").Call(get("GetCode"))))
+				items = append(items, field(f.GoName, jen.Qual(enumnamePkg, "Of").Call(get("GetCode"))))
 			}
 		case "message":
 			items = append(items, field(f.GoName, get("GetMessage")))

@@ -33,7 +33,7 @@ var agentTexts = &textSide{
 }
 
 var serverTexts = &textSide{
-	support: handlerPkg,
+	support: toolserverPkg,
 	typ:     "Text",
 	prefix:  "texts",
 	pathKey: "Path",
@@ -44,14 +44,14 @@ var serverTexts = &textSide{
 		if p.attribution == optionsv1.Attribution_ATTRIBUTION_STRIP {
 			mode = "Strip"
 		}
-		return []jen.Code{field("Attribution", jen.Qual(handlerPkg, mode))}
+		return []jen.Code{field("Attribution", jen.Qual(toolserverPkg, mode))}
 	},
 }
 
 // serverPaths hands the gateway the fields marked (param).repo_path, so
 // it checks every repository path with git's rules whatever the arm.
 var serverPaths = &textSide{
-	support: handlerPkg,
+	support: toolserverPkg,
 	typ:     "RepoPath",
 	prefix:  "paths",
 	pathKey: "Path",

@@ -272,7 +272,7 @@ func (e *emitter) callError(arm *protogen.Field) []jen.Code {
 		switch f.Desc.Name() {
 		case "code":
 			if f.Enum != nil {
-				items = append(items, field("Code", jen.Qual(vocabPkg, "Name").Call(get(f))))
+				items = append(items, field("Code", jen.Qual(enumnamePkg, "Of").Call(get(f))))
 			} else {
 				items = append(items, field("Code", get(f)))
 			}

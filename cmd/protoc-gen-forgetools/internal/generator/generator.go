@@ -6,7 +6,7 @@
 //   - <pkg>tools, the agent side: a runtime.Table with one runtime.Tool per
 //     arm (schema, strict decoder, envelope builder, result unwrap);
 //   - <pkg>handler, the server side: a handler interface per capability,
-//     an embeddable unimplemented handler, and a handler.Table whose arms
+//     an embeddable unimplemented handler, and a toolserver.Table whose arms
 //     carry the gateway policy and the typed dispatch to a provider.
 //
 // The server side never imports the agent runtime.

@@ -153,7 +153,7 @@ const (
 	// The optional selector of which backend serves the call (a forge, for
 	// the forge table): a message whose fields become flat parameters of
 	// every tool. The server side hands it to the gateway as the table
-	// declares it (handler.Envelope.Selector).
+	// declares it (toolserver.Envelope.Selector).
 	EnvelopeRole_ENVELOPE_ROLE_FORGE_SELECTOR EnvelopeRole = 2
 	// Set to the broker's idempotency key on tools that carry it.
 	EnvelopeRole_ENVELOPE_ROLE_IDEMPOTENCY_KEY EnvelopeRole = 3
@@ -203,7 +203,7 @@ func (EnvelopeRole) EnumDescriptor() ([]byte, []int) {
 }
 
 // The in-band error vocabulary every table shares: what a provider's
-// failure is called whatever the table (handler.Error's code), and what the
+// failure is called whatever the table (toolserver.Error's code), and what the
 // gateway answers a call it refuses with. A table's error arm (the result
 // arm marked (result).error) may be a CallError itself, or a message of its
 // own with code, message and retry_after_ms: the server side fills it from

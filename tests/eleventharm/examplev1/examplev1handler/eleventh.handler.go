@@ -5,18 +5,18 @@ package examplev1handler
 
 import (
 	"context"
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	examplev1 "github.com/forgetools/forgetools/tests/eleventharm/examplev1"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 	"google.golang.org/protobuf/proto"
 )
 
 // This is a compile-time assertion that this generated file is compatible with
-// the handler package it is compiled against.
-const _ = handler.SupportPackageIsVersion1
+// the toolserver package it is compiled against.
+const _ = toolserver.SupportPackageIsVersion1
 
 // ForgeHandler serves every arm of the "forge" table (ForgeCallRequest.call). A
 // provider embeds UnimplementedForgeHandler and implements the methods of the
@@ -34,24 +34,24 @@ type ForgeIssuesHandler interface {
 	// one.
 	//
 	// The eleventh arm: a proto change alone adds the tool.
-	CloseIssue(ctx context.Context, c handler.Call, req *examplev1.CloseIssueRequest) (*forgev1.Issue, error)
+	CloseIssue(ctx context.Context, c toolserver.Call, req *examplev1.CloseIssueRequest) (*forgev1.Issue, error)
 }
 
-// UnimplementedForgeHandler answers every arm with handler.Unimplemented, which
-// the gateway words for the model (in the provider's own terms when it is a
-// handler.Explainer). Embed it so that arms added to the table later need no
-// code.
+// UnimplementedForgeHandler answers every arm with toolserver.Unimplemented,
+// which the gateway words for the model (in the provider's own terms when it is
+// a toolserver.Explainer). Embed it so that arms added to the table later need
+// no code.
 type UnimplementedForgeHandler struct{}
 
 var _ ForgeHandler = UnimplementedForgeHandler{}
 
-func (UnimplementedForgeHandler) CloseIssue(context.Context, handler.Call, *examplev1.CloseIssueRequest) (*forgev1.Issue, error) {
-	return nil, handler.Unimplemented("issues", "close_issue")
+func (UnimplementedForgeHandler) CloseIssue(context.Context, toolserver.Call, *examplev1.CloseIssueRequest) (*forgev1.Issue, error) {
+	return nil, toolserver.Unimplemented("issues", "close_issue")
 }
 
 // ForgeTable is the server side of the "forge" table: the gateway dispatches
 // ForgeCallRequest through it to a provider's ForgeHandler methods.
-var ForgeTable = &handler.Table{
+var ForgeTable = &toolserver.Table{
 	Name:      "forge",
 	Procedure: "/forgetools.example.v1.ExampleGateway/Forge",
 	NewRequest: func() proto.Message {
@@ -60,7 +60,7 @@ var ForgeTable = &handler.Table{
 	NewResult: func() proto.Message {
 		return &gatewayv1.ForgeCallResult{}
 	},
-	Arms: []*handler.Arm{
+	Arms: []*toolserver.Arm{
 		forgeCloseIssueArm,
 	},
 	Split: splitForgeRequest,
@@ -70,13 +70,13 @@ var ForgeTable = &handler.Table{
 // forgeCloseIssueArm is the close_issue arm (forge_close_issue).
 //
 // The eleventh arm: a proto change alone adds the tool.
-var forgeCloseIssueArm = &handler.Arm{
+var forgeCloseIssueArm = &toolserver.Arm{
 	Name:       "close_issue",
 	Tool:       "forge_close_issue",
 	Capability: "issues",
 	Result:     "issue",
-	Approval:   handler.ApprovalWrite,
-	Scope:      handler.ScopeRepository,
+	Approval:   toolserver.ApprovalWrite,
+	Scope:      toolserver.ScopeRepository,
 	ScopeKey:   scopeForgeCloseIssue,
 	Texts:      textsForgeCloseIssue,
 	Serve:      serveForgeCloseIssue,
@@ -85,12 +85,12 @@ var forgeCloseIssueArm = &handler.Arm{
 
 // serveForgeCloseIssue calls CloseIssue on a provider serving the "issues"
 // capability.
-func serveForgeCloseIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCloseIssue(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "close_issue")
+		return nil, toolserver.Unimplemented("issues", "close_issue")
 	}
-	return handler.Result(s.CloseIssue(ctx, c, req.(*examplev1.CloseIssueRequest)))
+	return toolserver.Result(s.CloseIssue(ctx, c, req.(*examplev1.CloseIssueRequest)))
 }
 
 // scopeForgeCloseIssue returns the repo the gateway scopes forge_close_issue
@@ -101,10 +101,10 @@ func scopeForgeCloseIssue(m proto.Message) string {
 
 // textsForgeCloseIssue returns the text the gateway stamps or strips of a
 // forge_close_issue request.
-func textsForgeCloseIssue(m proto.Message) []handler.Text {
+func textsForgeCloseIssue(m proto.Message) []toolserver.Text {
 	req := m.(*examplev1.CloseIssueRequest)
-	return []handler.Text{
-		{Path: "comment", Value: &req.Comment, Attribution: handler.Stamp},
+	return []toolserver.Text{
+		{Path: "comment", Value: &req.Comment, Attribution: toolserver.Stamp},
 	}
 }
 
@@ -118,9 +118,9 @@ func wrapForgeIssueResult(callID string, m proto.Message) proto.Message {
 
 // splitForgeRequest finds the arm of a ForgeCallRequest; nil when it names
 // none.
-func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
+func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolserver.Envelope) {
 	req := m.(*examplev1.ForgeCallRequest)
-	env := handler.Envelope{
+	env := toolserver.Envelope{
 		CallID: req.GetCallId(),
 	}
 	if s := req.GetForge(); s != nil {
@@ -138,7 +138,7 @@ func forgeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &gatewayv1.ForgeCallResult{
 		CallId: callID,
 		Result: &gatewayv1.ForgeCallResult_Error{Error: &gatewayv1.ForgeCallError{
-			Code:         gatewayv1ErrorCodeNames[vocab.Name(e.GetCode())],
+			Code:         gatewayv1ErrorCodeNames[enumname.Of(e.GetCode())],
 			Message:      e.GetMessage(),
 			RetryAfterMs: e.GetRetryAfterMs(),
 		}},

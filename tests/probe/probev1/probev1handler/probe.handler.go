@@ -6,18 +6,18 @@ package probev1handler
 import (
 	"context"
 	"fmt"
+	"github.com/forgetools/forgetools/enumname"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
 	probev1 "github.com/forgetools/forgetools/tests/probe/probev1"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 	"google.golang.org/protobuf/proto"
 	"maps"
 	"slices"
 )
 
 // This is a compile-time assertion that this generated file is compatible with
-// the handler package it is compiled against.
-const _ = handler.SupportPackageIsVersion1
+// the toolserver package it is compiled against.
+const _ = toolserver.SupportPackageIsVersion1
 
 // ProbeHandler serves every arm of the "probe" table (ProbeCall.call). A
 // provider embeds UnimplementedProbeHandler and implements the methods of the
@@ -31,48 +31,48 @@ type ProbeHandler interface {
 // of it serves these arms.
 type ProbeProbingHandler interface {
 	// Numbers serves probe_numbers: Numbers of every kind.
-	Numbers(ctx context.Context, c handler.Call, req *probev1.NumbersRequest) (*probev1.Done, error)
+	Numbers(ctx context.Context, c toolserver.Call, req *probev1.NumbersRequest) (*probev1.Done, error)
 	// Strings serves probe_strings: Strings under every rule.
-	Strings(ctx context.Context, c handler.Call, req *probev1.StringsRequest) (*probev1.Done, error)
+	Strings(ctx context.Context, c toolserver.Call, req *probev1.StringsRequest) (*probev1.Done, error)
 	// Times serves probe_times: Times, durations, wrappers and bytes.
-	Times(ctx context.Context, c handler.Call, req *probev1.TimesRequest) (*probev1.Done, error)
+	Times(ctx context.Context, c toolserver.Call, req *probev1.TimesRequest) (*probev1.Done, error)
 	// Maps serves probe_maps: Maps of every value kind.
-	Maps(ctx context.Context, c handler.Call, req *probev1.MapsRequest) (*probev1.Done, error)
+	Maps(ctx context.Context, c toolserver.Call, req *probev1.MapsRequest) (*probev1.Done, error)
 	// Choices serves probe_choices: Oneofs and deprecated fields.
-	Choices(ctx context.Context, c handler.Call, req *probev1.ChoicesRequest) (*probev1.Done, error)
+	Choices(ctx context.Context, c toolserver.Call, req *probev1.ChoicesRequest) (*probev1.Done, error)
 }
 
-// UnimplementedProbeHandler answers every arm with handler.Unimplemented, which
-// the gateway words for the model (in the provider's own terms when it is a
-// handler.Explainer). Embed it so that arms added to the table later need no
-// code.
+// UnimplementedProbeHandler answers every arm with toolserver.Unimplemented,
+// which the gateway words for the model (in the provider's own terms when it is
+// a toolserver.Explainer). Embed it so that arms added to the table later need
+// no code.
 type UnimplementedProbeHandler struct{}
 
 var _ ProbeHandler = UnimplementedProbeHandler{}
 
-func (UnimplementedProbeHandler) Numbers(context.Context, handler.Call, *probev1.NumbersRequest) (*probev1.Done, error) {
-	return nil, handler.Unimplemented("probing", "numbers")
+func (UnimplementedProbeHandler) Numbers(context.Context, toolserver.Call, *probev1.NumbersRequest) (*probev1.Done, error) {
+	return nil, toolserver.Unimplemented("probing", "numbers")
 }
 
-func (UnimplementedProbeHandler) Strings(context.Context, handler.Call, *probev1.StringsRequest) (*probev1.Done, error) {
-	return nil, handler.Unimplemented("probing", "strings")
+func (UnimplementedProbeHandler) Strings(context.Context, toolserver.Call, *probev1.StringsRequest) (*probev1.Done, error) {
+	return nil, toolserver.Unimplemented("probing", "strings")
 }
 
-func (UnimplementedProbeHandler) Times(context.Context, handler.Call, *probev1.TimesRequest) (*probev1.Done, error) {
-	return nil, handler.Unimplemented("probing", "times")
+func (UnimplementedProbeHandler) Times(context.Context, toolserver.Call, *probev1.TimesRequest) (*probev1.Done, error) {
+	return nil, toolserver.Unimplemented("probing", "times")
 }
 
-func (UnimplementedProbeHandler) Maps(context.Context, handler.Call, *probev1.MapsRequest) (*probev1.Done, error) {
-	return nil, handler.Unimplemented("probing", "maps")
+func (UnimplementedProbeHandler) Maps(context.Context, toolserver.Call, *probev1.MapsRequest) (*probev1.Done, error) {
+	return nil, toolserver.Unimplemented("probing", "maps")
 }
 
-func (UnimplementedProbeHandler) Choices(context.Context, handler.Call, *probev1.ChoicesRequest) (*probev1.Done, error) {
-	return nil, handler.Unimplemented("probing", "choices")
+func (UnimplementedProbeHandler) Choices(context.Context, toolserver.Call, *probev1.ChoicesRequest) (*probev1.Done, error) {
+	return nil, toolserver.Unimplemented("probing", "choices")
 }
 
 // ProbeTable is the server side of the "probe" table: the gateway dispatches
 // ProbeCall through it to a provider's ProbeHandler methods.
-var ProbeTable = &handler.Table{
+var ProbeTable = &toolserver.Table{
 	Name:      "probe",
 	Procedure: "/forgetools.probe.v1.Probe/Call",
 	NewRequest: func() proto.Message {
@@ -81,7 +81,7 @@ var ProbeTable = &handler.Table{
 	NewResult: func() proto.Message {
 		return &probev1.ProbeResult{}
 	},
-	Arms: []*handler.Arm{
+	Arms: []*toolserver.Arm{
 		probeNumbersArm,
 		probeStringsArm,
 		probeTimesArm,
@@ -93,93 +93,93 @@ var ProbeTable = &handler.Table{
 }
 
 // probeNumbersArm is the numbers arm (probe_numbers).
-var probeNumbersArm = &handler.Arm{
+var probeNumbersArm = &toolserver.Arm{
 	Name:       "numbers",
 	Tool:       "probe_numbers",
 	Capability: "probing",
 	Result:     "done",
-	Approval:   handler.ApprovalRead,
+	Approval:   toolserver.ApprovalRead,
 	Serve:      serveProbeNumbers,
 	Wrap:       wrapProbeDoneResult,
 }
 
 // serveProbeNumbers calls Numbers on a provider serving the "probing"
 // capability.
-func serveProbeNumbers(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveProbeNumbers(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ProbeProbingHandler)
 	if !ok {
-		return nil, handler.Unimplemented("probing", "numbers")
+		return nil, toolserver.Unimplemented("probing", "numbers")
 	}
-	return handler.Result(s.Numbers(ctx, c, req.(*probev1.NumbersRequest)))
+	return toolserver.Result(s.Numbers(ctx, c, req.(*probev1.NumbersRequest)))
 }
 
 // probeStringsArm is the strings arm (probe_strings).
-var probeStringsArm = &handler.Arm{
+var probeStringsArm = &toolserver.Arm{
 	Name:       "strings",
 	Tool:       "probe_strings",
 	Capability: "probing",
 	Result:     "done",
-	Approval:   handler.ApprovalRead,
+	Approval:   toolserver.ApprovalRead,
 	Serve:      serveProbeStrings,
 	Wrap:       wrapProbeDoneResult,
 }
 
 // serveProbeStrings calls Strings on a provider serving the "probing"
 // capability.
-func serveProbeStrings(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveProbeStrings(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ProbeProbingHandler)
 	if !ok {
-		return nil, handler.Unimplemented("probing", "strings")
+		return nil, toolserver.Unimplemented("probing", "strings")
 	}
-	return handler.Result(s.Strings(ctx, c, req.(*probev1.StringsRequest)))
+	return toolserver.Result(s.Strings(ctx, c, req.(*probev1.StringsRequest)))
 }
 
 // probeTimesArm is the times arm (probe_times).
-var probeTimesArm = &handler.Arm{
+var probeTimesArm = &toolserver.Arm{
 	Name:       "times",
 	Tool:       "probe_times",
 	Capability: "probing",
 	Result:     "done",
-	Approval:   handler.ApprovalRead,
+	Approval:   toolserver.ApprovalRead,
 	Serve:      serveProbeTimes,
 	Wrap:       wrapProbeDoneResult,
 }
 
 // serveProbeTimes calls Times on a provider serving the "probing" capability.
-func serveProbeTimes(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveProbeTimes(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ProbeProbingHandler)
 	if !ok {
-		return nil, handler.Unimplemented("probing", "times")
+		return nil, toolserver.Unimplemented("probing", "times")
 	}
-	return handler.Result(s.Times(ctx, c, req.(*probev1.TimesRequest)))
+	return toolserver.Result(s.Times(ctx, c, req.(*probev1.TimesRequest)))
 }
 
 // probeMapsArm is the maps arm (probe_maps).
-var probeMapsArm = &handler.Arm{
+var probeMapsArm = &toolserver.Arm{
 	Name:       "maps",
 	Tool:       "probe_maps",
 	Capability: "probing",
 	Result:     "done",
-	Approval:   handler.ApprovalWrite,
+	Approval:   toolserver.ApprovalWrite,
 	Texts:      textsProbeMaps,
 	Serve:      serveProbeMaps,
 	Wrap:       wrapProbeDoneResult,
 }
 
 // serveProbeMaps calls Maps on a provider serving the "probing" capability.
-func serveProbeMaps(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveProbeMaps(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ProbeProbingHandler)
 	if !ok {
-		return nil, handler.Unimplemented("probing", "maps")
+		return nil, toolserver.Unimplemented("probing", "maps")
 	}
-	return handler.Result(s.Maps(ctx, c, req.(*probev1.MapsRequest)))
+	return toolserver.Result(s.Maps(ctx, c, req.(*probev1.MapsRequest)))
 }
 
 // textsProbeMaps returns the text the gateway stamps or strips of a probe_maps
 // request.
-func textsProbeMaps(m proto.Message) []handler.Text {
+func textsProbeMaps(m proto.Message) []toolserver.Text {
 	req := m.(*probev1.MapsRequest)
-	var texts []handler.Text
+	var texts []toolserver.Text
 	for _, k := range slices.Sorted(maps.Keys(req.Entries)) {
 		texts = textsEntry(texts, fmt.Sprintf("entries[%v].", k), req.Entries[k])
 	}
@@ -187,12 +187,12 @@ func textsProbeMaps(m proto.Message) []handler.Text {
 }
 
 // probeChoicesArm is the choices arm (probe_choices).
-var probeChoicesArm = &handler.Arm{
+var probeChoicesArm = &toolserver.Arm{
 	Name:       "choices",
 	Tool:       "probe_choices",
 	Capability: "probing",
 	Result:     "done",
-	Approval:   handler.ApprovalWrite,
+	Approval:   toolserver.ApprovalWrite,
 	Texts:      textsProbeChoices,
 	Serve:      serveProbeChoices,
 	Wrap:       wrapProbeDoneResult,
@@ -200,19 +200,19 @@ var probeChoicesArm = &handler.Arm{
 
 // serveProbeChoices calls Choices on a provider serving the "probing"
 // capability.
-func serveProbeChoices(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveProbeChoices(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ProbeProbingHandler)
 	if !ok {
-		return nil, handler.Unimplemented("probing", "choices")
+		return nil, toolserver.Unimplemented("probing", "choices")
 	}
-	return handler.Result(s.Choices(ctx, c, req.(*probev1.ChoicesRequest)))
+	return toolserver.Result(s.Choices(ctx, c, req.(*probev1.ChoicesRequest)))
 }
 
 // textsProbeChoices returns the text the gateway stamps or strips of a
 // probe_choices request.
-func textsProbeChoices(m proto.Message) []handler.Text {
+func textsProbeChoices(m proto.Message) []toolserver.Text {
 	req := m.(*probev1.ChoicesRequest)
-	var texts []handler.Text
+	var texts []toolserver.Text
 	if v, ok := req.Target.(*probev1.ChoicesRequest_Entry); ok {
 		if v.Entry != nil {
 			texts = textsEntry(texts, "entry.", v.Entry)
@@ -230,9 +230,9 @@ func wrapProbeDoneResult(callID string, m proto.Message) proto.Message {
 }
 
 // splitProbeRequest finds the arm of a ProbeCall; nil when it names none.
-func splitProbeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
+func splitProbeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolserver.Envelope) {
 	req := m.(*probev1.ProbeCall)
-	env := handler.Envelope{
+	env := toolserver.Envelope{
 		CallID: req.GetCallId(),
 	}
 	switch arm := req.GetCall().(type) {
@@ -255,14 +255,14 @@ func probeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &probev1.ProbeResult{
 		CallId: callID,
 		Result: &probev1.ProbeResult_Failure{Failure: &probev1.Failure{
-			Code:    vocab.Name(e.GetCode()),
+			Code:    enumname.Of(e.GetCode()),
 			Message: e.GetMessage(),
 		}},
 	}
 }
 
 // textsEntry appends the text fields of a Entry, their paths prefixed.
-func textsEntry(texts []handler.Text, prefix string, m *probev1.Entry) []handler.Text {
-	texts = append(texts, handler.Text{Path: prefix + "body", Value: &m.Body, Attribution: handler.Stamp})
+func textsEntry(texts []toolserver.Text, prefix string, m *probev1.Entry) []toolserver.Text {
+	texts = append(texts, toolserver.Text{Path: prefix + "body", Value: &m.Body, Attribution: toolserver.Stamp})
 	return texts
 }

@@ -6,17 +6,17 @@ package gatewayv1handler
 import (
 	"context"
 	"fmt"
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
-	"github.com/forgetools/forgetools/handler"
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/toolserver"
 	"google.golang.org/protobuf/proto"
 )
 
 // This is a compile-time assertion that this generated file is compatible with
-// the handler package it is compiled against.
-const _ = handler.SupportPackageIsVersion1
+// the toolserver package it is compiled against.
+const _ = toolserver.SupportPackageIsVersion1
 
 // ForgeHandler serves every arm of the "forge" table (ForgeCallRequest.call). A
 // provider embeds UnimplementedForgeHandler and implements the methods of the
@@ -37,19 +37,19 @@ type ForgeHandler interface {
 type ForgeIssuesHandler interface {
 	// GetIssue serves forge_get_issue: Read one issue: title, state, labels,
 	// body and comments.
-	GetIssue(ctx context.Context, c handler.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error)
+	GetIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.GetIssueRequest) (*forgev1.Issue, error)
 	// ListIssues serves forge_list_issues: List issues (never pull requests),
 	// newest first.
-	ListIssues(ctx context.Context, c handler.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
+	ListIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
 	// CommentOnIssue serves forge_comment_on_issue: Post a comment on an issue.
-	CommentOnIssue(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)
+	CommentOnIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)
 	// CreateIssue serves forge_create_issue: Open an issue. A retry with the
 	// same call id, or the same arguments within the dedup window, returns the
 	// first issue.
-	CreateIssue(ctx context.Context, c handler.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error)
+	CreateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error)
 	// UpdateIssue serves forge_update_issue: Close, reopen or edit an issue;
 	// fields left out are unchanged.
-	UpdateIssue(ctx context.Context, c handler.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error)
+	UpdateIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error)
 }
 
 // ForgePullRequestsHandler is the "pull_requests" capability: a provider
@@ -57,20 +57,20 @@ type ForgeIssuesHandler interface {
 type ForgePullRequestsHandler interface {
 	// GetPullRequest serves forge_get_pull_request: Read one pull request:
 	// refs, draft and checks state, body, reviews and comments.
-	GetPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error)
+	GetPullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error)
 	// CommentOnPullRequest serves forge_comment_on_pull_request: Post a
 	// conversation comment on a pull request (not a review).
-	CommentOnPullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error)
+	CommentOnPullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error)
 	// CreatePullRequest serves forge_create_pull_request: Open a pull request
 	// from a branch you have already pushed. A retry with the same call id, or
 	// the same arguments within the dedup window, returns the first one.
-	CreatePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
+	CreatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
 	// ListPullRequests serves forge_list_pull_requests: List pull requests,
 	// newest first.
-	ListPullRequests(ctx context.Context, c handler.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error)
+	ListPullRequests(ctx context.Context, c toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error)
 	// MergePullRequest serves forge_merge_pull_request: Merge a pull request if
 	// its head is still expected_head_sha, the head_sha you reviewed.
-	MergePullRequest(ctx context.Context, c handler.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error)
+	MergePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error)
 }
 
 // ForgeReviewsHandler is the "reviews" capability: a provider implementing all
@@ -79,7 +79,7 @@ type ForgeReviewsHandler interface {
 	// SubmitReview serves forge_submit_review: Submit a review on a pull
 	// request. It posts immediately (never pending) under a reviewer identity,
 	// so approve, request_changes and comment all work on PRs you opened.
-	SubmitReview(ctx context.Context, c handler.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error)
+	SubmitReview(ctx context.Context, c toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error)
 }
 
 // ForgeChangeNotificationsHandler is the "change_notifications" capability: a
@@ -88,14 +88,14 @@ type ForgeChangeNotificationsHandler interface {
 	// Subscribe serves forge_subscribe: Watch an issue or pull request;
 	// forge_get_events reads its changes. Forges that cannot watch return
 	// unimplemented.
-	Subscribe(ctx context.Context, c handler.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error)
+	Subscribe(ctx context.Context, c toolserver.Call, req *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error)
 	// Unsubscribe serves forge_unsubscribe: Cancel a subscription made with
 	// forge_subscribe.
-	Unsubscribe(ctx context.Context, c handler.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error)
+	Unsubscribe(ctx context.Context, c toolserver.Call, req *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error)
 	// GetEvents serves forge_get_events: Read changes on your subscriptions,
 	// oldest first; own: true marks your own writes. Pass next_cursor as after
 	// to acknowledge a page; until then it is sent again.
-	GetEvents(ctx context.Context, c handler.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error)
+	GetEvents(ctx context.Context, c toolserver.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error)
 }
 
 // ForgeRepositoryHandler is the "repository" capability: a provider
@@ -103,141 +103,141 @@ type ForgeChangeNotificationsHandler interface {
 type ForgeRepositoryHandler interface {
 	// GetRepo serves forge_get_repo: Read a repository: default branch,
 	// visibility, your permission.
-	GetRepo(ctx context.Context, c handler.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
+	GetRepo(ctx context.Context, c toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
 	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
 	// forge_write_file needs.
-	ReadFile(ctx context.Context, c handler.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
+	ReadFile(ctx context.Context, c toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
 	// ListDir serves forge_list_dir: List a directory at a ref.
-	ListDir(ctx context.Context, c handler.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
+	ListDir(ctx context.Context, c toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
 
 // ForgeCiHandler is the "ci" capability: a provider implementing all of it
 // serves these arms.
 type ForgeCiHandler interface {
 	// ListCiRuns serves forge_list_ci_runs: List CI runs, newest first.
-	ListCiRuns(ctx context.Context, c handler.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error)
+	ListCiRuns(ctx context.Context, c toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error)
 	// GetCiRun serves forge_get_ci_run: Read a CI run: its jobs, and each
 	// failed job's log tail.
-	GetCiRun(ctx context.Context, c handler.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error)
+	GetCiRun(ctx context.Context, c toolserver.Call, req *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error)
 	// TriggerCi serves forge_trigger_ci: Start a CI run on a branch or tag.
-	TriggerCi(ctx context.Context, c handler.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error)
+	TriggerCi(ctx context.Context, c toolserver.Call, req *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error)
 	// RerunCi serves forge_rerun_ci: Re-run a CI run.
-	RerunCi(ctx context.Context, c handler.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error)
+	RerunCi(ctx context.Context, c toolserver.Call, req *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error)
 }
 
 // ForgePushHandler is the "push" capability: a provider implementing all of it
 // serves these arms.
 type ForgePushHandler interface {
 	// CreateBranch serves forge_create_branch: Create a branch at from_ref.
-	CreateBranch(ctx context.Context, c handler.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error)
+	CreateBranch(ctx context.Context, c toolserver.Call, req *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error)
 	// WriteFile serves forge_write_file: Commit a file's whole new content to a
 	// branch; an update needs expected_sha from forge_read_file.
-	WriteFile(ctx context.Context, c handler.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error)
+	WriteFile(ctx context.Context, c toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error)
 }
 
-// UnimplementedForgeHandler answers every arm with handler.Unimplemented, which
-// the gateway words for the model (in the provider's own terms when it is a
-// handler.Explainer). Embed it so that arms added to the table later need no
-// code.
+// UnimplementedForgeHandler answers every arm with toolserver.Unimplemented,
+// which the gateway words for the model (in the provider's own terms when it is
+// a toolserver.Explainer). Embed it so that arms added to the table later need
+// no code.
 type UnimplementedForgeHandler struct{}
 
 var _ ForgeHandler = UnimplementedForgeHandler{}
 
-func (UnimplementedForgeHandler) GetIssue(context.Context, handler.Call, *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
-	return nil, handler.Unimplemented("issues", "get_issue")
+func (UnimplementedForgeHandler) GetIssue(context.Context, toolserver.Call, *gatewayv1.GetIssueRequest) (*forgev1.Issue, error) {
+	return nil, toolserver.Unimplemented("issues", "get_issue")
 }
 
-func (UnimplementedForgeHandler) GetPullRequest(context.Context, handler.Call, *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
-	return nil, handler.Unimplemented("pull_requests", "get_pull_request")
+func (UnimplementedForgeHandler) GetPullRequest(context.Context, toolserver.Call, *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "get_pull_request")
 }
 
-func (UnimplementedForgeHandler) ListIssues(context.Context, handler.Call, *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
-	return nil, handler.Unimplemented("issues", "list_issues")
+func (UnimplementedForgeHandler) ListIssues(context.Context, toolserver.Call, *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
+	return nil, toolserver.Unimplemented("issues", "list_issues")
 }
 
-func (UnimplementedForgeHandler) CommentOnIssue(context.Context, handler.Call, *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
-	return nil, handler.Unimplemented("issues", "comment_on_issue")
+func (UnimplementedForgeHandler) CommentOnIssue(context.Context, toolserver.Call, *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
+	return nil, toolserver.Unimplemented("issues", "comment_on_issue")
 }
 
-func (UnimplementedForgeHandler) CommentOnPullRequest(context.Context, handler.Call, *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
-	return nil, handler.Unimplemented("pull_requests", "comment_on_pull_request")
+func (UnimplementedForgeHandler) CommentOnPullRequest(context.Context, toolserver.Call, *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "comment_on_pull_request")
 }
 
-func (UnimplementedForgeHandler) SubmitReview(context.Context, handler.Call, *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
-	return nil, handler.Unimplemented("reviews", "submit_review")
+func (UnimplementedForgeHandler) SubmitReview(context.Context, toolserver.Call, *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error) {
+	return nil, toolserver.Unimplemented("reviews", "submit_review")
 }
 
-func (UnimplementedForgeHandler) CreateIssue(context.Context, handler.Call, *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
-	return nil, handler.Unimplemented("issues", "create_issue")
+func (UnimplementedForgeHandler) CreateIssue(context.Context, toolserver.Call, *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
+	return nil, toolserver.Unimplemented("issues", "create_issue")
 }
 
-func (UnimplementedForgeHandler) CreatePullRequest(context.Context, handler.Call, *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
-	return nil, handler.Unimplemented("pull_requests", "create_pull_request")
+func (UnimplementedForgeHandler) CreatePullRequest(context.Context, toolserver.Call, *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "create_pull_request")
 }
 
-func (UnimplementedForgeHandler) Subscribe(context.Context, handler.Call, *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
-	return nil, handler.Unimplemented("change_notifications", "subscribe")
+func (UnimplementedForgeHandler) Subscribe(context.Context, toolserver.Call, *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
+	return nil, toolserver.Unimplemented("change_notifications", "subscribe")
 }
 
-func (UnimplementedForgeHandler) Unsubscribe(context.Context, handler.Call, *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error) {
-	return nil, handler.Unimplemented("change_notifications", "unsubscribe")
+func (UnimplementedForgeHandler) Unsubscribe(context.Context, toolserver.Call, *gatewayv1.UnsubscribeRequest) (*forgev1.Unsubscribed, error) {
+	return nil, toolserver.Unimplemented("change_notifications", "unsubscribe")
 }
 
-func (UnimplementedForgeHandler) GetRepo(context.Context, handler.Call, *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
-	return nil, handler.Unimplemented("repository", "get_repo")
+func (UnimplementedForgeHandler) GetRepo(context.Context, toolserver.Call, *gatewayv1.GetRepoRequest) (*forgev1.Repository, error) {
+	return nil, toolserver.Unimplemented("repository", "get_repo")
 }
 
-func (UnimplementedForgeHandler) ReadFile(context.Context, handler.Call, *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
-	return nil, handler.Unimplemented("repository", "read_file")
+func (UnimplementedForgeHandler) ReadFile(context.Context, toolserver.Call, *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+	return nil, toolserver.Unimplemented("repository", "read_file")
 }
 
-func (UnimplementedForgeHandler) ListDir(context.Context, handler.Call, *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
-	return nil, handler.Unimplemented("repository", "list_dir")
+func (UnimplementedForgeHandler) ListDir(context.Context, toolserver.Call, *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
+	return nil, toolserver.Unimplemented("repository", "list_dir")
 }
 
-func (UnimplementedForgeHandler) ListPullRequests(context.Context, handler.Call, *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
-	return nil, handler.Unimplemented("pull_requests", "list_pull_requests")
+func (UnimplementedForgeHandler) ListPullRequests(context.Context, toolserver.Call, *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "list_pull_requests")
 }
 
-func (UnimplementedForgeHandler) ListCiRuns(context.Context, handler.Call, *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
-	return nil, handler.Unimplemented("ci", "list_ci_runs")
+func (UnimplementedForgeHandler) ListCiRuns(context.Context, toolserver.Call, *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
+	return nil, toolserver.Unimplemented("ci", "list_ci_runs")
 }
 
-func (UnimplementedForgeHandler) GetCiRun(context.Context, handler.Call, *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
-	return nil, handler.Unimplemented("ci", "get_ci_run")
+func (UnimplementedForgeHandler) GetCiRun(context.Context, toolserver.Call, *gatewayv1.GetCIRunRequest) (*forgev1.CIRun, error) {
+	return nil, toolserver.Unimplemented("ci", "get_ci_run")
 }
 
-func (UnimplementedForgeHandler) UpdateIssue(context.Context, handler.Call, *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
-	return nil, handler.Unimplemented("issues", "update_issue")
+func (UnimplementedForgeHandler) UpdateIssue(context.Context, toolserver.Call, *gatewayv1.UpdateIssueRequest) (*forgev1.Issue, error) {
+	return nil, toolserver.Unimplemented("issues", "update_issue")
 }
 
-func (UnimplementedForgeHandler) CreateBranch(context.Context, handler.Call, *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
-	return nil, handler.Unimplemented("push", "create_branch")
+func (UnimplementedForgeHandler) CreateBranch(context.Context, toolserver.Call, *gatewayv1.CreateBranchRequest) (*forgev1.BranchRef, error) {
+	return nil, toolserver.Unimplemented("push", "create_branch")
 }
 
-func (UnimplementedForgeHandler) WriteFile(context.Context, handler.Call, *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
-	return nil, handler.Unimplemented("push", "write_file")
+func (UnimplementedForgeHandler) WriteFile(context.Context, toolserver.Call, *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error) {
+	return nil, toolserver.Unimplemented("push", "write_file")
 }
 
-func (UnimplementedForgeHandler) MergePullRequest(context.Context, handler.Call, *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
-	return nil, handler.Unimplemented("pull_requests", "merge_pull_request")
+func (UnimplementedForgeHandler) MergePullRequest(context.Context, toolserver.Call, *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "merge_pull_request")
 }
 
-func (UnimplementedForgeHandler) TriggerCi(context.Context, handler.Call, *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
-	return nil, handler.Unimplemented("ci", "trigger_ci")
+func (UnimplementedForgeHandler) TriggerCi(context.Context, toolserver.Call, *gatewayv1.TriggerCIRequest) (*forgev1.CITriggered, error) {
+	return nil, toolserver.Unimplemented("ci", "trigger_ci")
 }
 
-func (UnimplementedForgeHandler) RerunCi(context.Context, handler.Call, *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
-	return nil, handler.Unimplemented("ci", "rerun_ci")
+func (UnimplementedForgeHandler) RerunCi(context.Context, toolserver.Call, *gatewayv1.RerunCIRequest) (*forgev1.CIRun, error) {
+	return nil, toolserver.Unimplemented("ci", "rerun_ci")
 }
 
-func (UnimplementedForgeHandler) GetEvents(context.Context, handler.Call, *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
-	return nil, handler.Unimplemented("change_notifications", "get_events")
+func (UnimplementedForgeHandler) GetEvents(context.Context, toolserver.Call, *gatewayv1.GetEventsRequest) (*forgev1.EventList, error) {
+	return nil, toolserver.Unimplemented("change_notifications", "get_events")
 }
 
 // ForgeTable is the server side of the "forge" table: the gateway dispatches
 // ForgeCallRequest through it to a provider's ForgeHandler methods.
-var ForgeTable = &handler.Table{
+var ForgeTable = &toolserver.Table{
 	Name:      "forge",
 	Procedure: "/forgetools.gateway.v1.AgentGateway/Forge",
 	NewRequest: func() proto.Message {
@@ -246,7 +246,7 @@ var ForgeTable = &handler.Table{
 	NewResult: func() proto.Message {
 		return &gatewayv1.ForgeCallResult{}
 	},
-	Arms: []*handler.Arm{
+	Arms: []*toolserver.Arm{
 		forgeGetIssueArm,
 		forgeGetPullRequestArm,
 		forgeListIssuesArm,
@@ -276,15 +276,15 @@ var ForgeTable = &handler.Table{
 }
 
 // forgeGetIssueArm is the get_issue arm (forge_get_issue).
-var forgeGetIssueArm = &handler.Arm{
+var forgeGetIssueArm = &toolserver.Arm{
 	Name:        "get_issue",
 	Tool:        "forge_get_issue",
 	Capability:  "issues",
 	Result:      "issue",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeGetIssue,
 	Serve:       serveForgeGetIssue,
 	Wrap:        wrapForgeIssueResult,
@@ -292,12 +292,12 @@ var forgeGetIssueArm = &handler.Arm{
 
 // serveForgeGetIssue calls GetIssue on a provider serving the "issues"
 // capability.
-func serveForgeGetIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeGetIssue(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "get_issue")
+		return nil, toolserver.Unimplemented("issues", "get_issue")
 	}
-	return handler.Result(s.GetIssue(ctx, c, req.(*gatewayv1.GetIssueRequest)))
+	return toolserver.Result(s.GetIssue(ctx, c, req.(*gatewayv1.GetIssueRequest)))
 }
 
 // scopeForgeGetIssue returns the repo the gateway scopes forge_get_issue by.
@@ -306,15 +306,15 @@ func scopeForgeGetIssue(m proto.Message) string {
 }
 
 // forgeGetPullRequestArm is the get_pull_request arm (forge_get_pull_request).
-var forgeGetPullRequestArm = &handler.Arm{
+var forgeGetPullRequestArm = &toolserver.Arm{
 	Name:        "get_pull_request",
 	Tool:        "forge_get_pull_request",
 	Capability:  "pull_requests",
 	Result:      "pull_request",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeGetPullRequest,
 	Serve:       serveForgeGetPullRequest,
 	Wrap:        wrapForgePullRequestResult,
@@ -322,12 +322,12 @@ var forgeGetPullRequestArm = &handler.Arm{
 
 // serveForgeGetPullRequest calls GetPullRequest on a provider serving the
 // "pull_requests" capability.
-func serveForgeGetPullRequest(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeGetPullRequest(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePullRequestsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("pull_requests", "get_pull_request")
+		return nil, toolserver.Unimplemented("pull_requests", "get_pull_request")
 	}
-	return handler.Result(s.GetPullRequest(ctx, c, req.(*gatewayv1.GetPullRequestRequest)))
+	return toolserver.Result(s.GetPullRequest(ctx, c, req.(*gatewayv1.GetPullRequestRequest)))
 }
 
 // scopeForgeGetPullRequest returns the repo the gateway scopes
@@ -337,15 +337,15 @@ func scopeForgeGetPullRequest(m proto.Message) string {
 }
 
 // forgeListIssuesArm is the list_issues arm (forge_list_issues).
-var forgeListIssuesArm = &handler.Arm{
+var forgeListIssuesArm = &toolserver.Arm{
 	Name:        "list_issues",
 	Tool:        "forge_list_issues",
 	Capability:  "issues",
 	Result:      "issues",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListIssues,
 	Serve:       serveForgeListIssues,
 	Wrap:        wrapForgeIssuesResult,
@@ -353,12 +353,12 @@ var forgeListIssuesArm = &handler.Arm{
 
 // serveForgeListIssues calls ListIssues on a provider serving the "issues"
 // capability.
-func serveForgeListIssues(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeListIssues(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "list_issues")
+		return nil, toolserver.Unimplemented("issues", "list_issues")
 	}
-	return handler.Result(s.ListIssues(ctx, c, req.(*gatewayv1.ListIssuesRequest)))
+	return toolserver.Result(s.ListIssues(ctx, c, req.(*gatewayv1.ListIssuesRequest)))
 }
 
 // scopeForgeListIssues returns the repo the gateway scopes forge_list_issues
@@ -368,16 +368,16 @@ func scopeForgeListIssues(m proto.Message) string {
 }
 
 // forgeCommentOnIssueArm is the comment_on_issue arm (forge_comment_on_issue).
-var forgeCommentOnIssueArm = &handler.Arm{
+var forgeCommentOnIssueArm = &toolserver.Arm{
 	Name:        "comment_on_issue",
 	Tool:        "forge_comment_on_issue",
 	Capability:  "issues",
 	Result:      "issue_comment",
 	OwnsResult:  true,
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "comms:external",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCommentOnIssue,
 	Texts:       textsForgeCommentOnIssue,
 	Serve:       serveForgeCommentOnIssue,
@@ -386,12 +386,12 @@ var forgeCommentOnIssueArm = &handler.Arm{
 
 // serveForgeCommentOnIssue calls CommentOnIssue on a provider serving the
 // "issues" capability.
-func serveForgeCommentOnIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCommentOnIssue(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "comment_on_issue")
+		return nil, toolserver.Unimplemented("issues", "comment_on_issue")
 	}
-	return handler.Result(s.CommentOnIssue(ctx, c, req.(*gatewayv1.CommentOnIssueRequest)))
+	return toolserver.Result(s.CommentOnIssue(ctx, c, req.(*gatewayv1.CommentOnIssueRequest)))
 }
 
 // scopeForgeCommentOnIssue returns the repo the gateway scopes
@@ -402,25 +402,25 @@ func scopeForgeCommentOnIssue(m proto.Message) string {
 
 // textsForgeCommentOnIssue returns the text the gateway stamps or strips of a
 // forge_comment_on_issue request.
-func textsForgeCommentOnIssue(m proto.Message) []handler.Text {
+func textsForgeCommentOnIssue(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.CommentOnIssueRequest)
-	return []handler.Text{
-		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+	return []toolserver.Text{
+		{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp},
 	}
 }
 
 // forgeCommentOnPullRequestArm is the comment_on_pull_request arm
 // (forge_comment_on_pull_request).
-var forgeCommentOnPullRequestArm = &handler.Arm{
+var forgeCommentOnPullRequestArm = &toolserver.Arm{
 	Name:        "comment_on_pull_request",
 	Tool:        "forge_comment_on_pull_request",
 	Capability:  "pull_requests",
 	Result:      "pr_comment",
 	OwnsResult:  true,
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "comms:external",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCommentOnPullRequest,
 	Texts:       textsForgeCommentOnPullRequest,
 	Serve:       serveForgeCommentOnPullRequest,
@@ -429,12 +429,12 @@ var forgeCommentOnPullRequestArm = &handler.Arm{
 
 // serveForgeCommentOnPullRequest calls CommentOnPullRequest on a provider
 // serving the "pull_requests" capability.
-func serveForgeCommentOnPullRequest(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCommentOnPullRequest(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePullRequestsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("pull_requests", "comment_on_pull_request")
+		return nil, toolserver.Unimplemented("pull_requests", "comment_on_pull_request")
 	}
-	return handler.Result(s.CommentOnPullRequest(ctx, c, req.(*gatewayv1.CommentOnPullRequestRequest)))
+	return toolserver.Result(s.CommentOnPullRequest(ctx, c, req.(*gatewayv1.CommentOnPullRequestRequest)))
 }
 
 // scopeForgeCommentOnPullRequest returns the repo the gateway scopes
@@ -445,24 +445,24 @@ func scopeForgeCommentOnPullRequest(m proto.Message) string {
 
 // textsForgeCommentOnPullRequest returns the text the gateway stamps or strips
 // of a forge_comment_on_pull_request request.
-func textsForgeCommentOnPullRequest(m proto.Message) []handler.Text {
+func textsForgeCommentOnPullRequest(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.CommentOnPullRequestRequest)
-	return []handler.Text{
-		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+	return []toolserver.Text{
+		{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp},
 	}
 }
 
 // forgeSubmitReviewArm is the submit_review arm (forge_submit_review).
-var forgeSubmitReviewArm = &handler.Arm{
+var forgeSubmitReviewArm = &toolserver.Arm{
 	Name:        "submit_review",
 	Tool:        "forge_submit_review",
 	Capability:  "reviews",
 	Result:      "review",
 	OwnsResult:  true,
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "comms:external",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeSubmitReview,
 	Texts:       textsForgeSubmitReview,
 	Paths:       pathsForgeSubmitReview,
@@ -472,12 +472,12 @@ var forgeSubmitReviewArm = &handler.Arm{
 
 // serveForgeSubmitReview calls SubmitReview on a provider serving the "reviews"
 // capability.
-func serveForgeSubmitReview(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeSubmitReview(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeReviewsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("reviews", "submit_review")
+		return nil, toolserver.Unimplemented("reviews", "submit_review")
 	}
-	return handler.Result(s.SubmitReview(ctx, c, req.(*gatewayv1.SubmitReviewRequest)))
+	return toolserver.Result(s.SubmitReview(ctx, c, req.(*gatewayv1.SubmitReviewRequest)))
 }
 
 // scopeForgeSubmitReview returns the repo the gateway scopes
@@ -488,10 +488,10 @@ func scopeForgeSubmitReview(m proto.Message) string {
 
 // textsForgeSubmitReview returns the text the gateway stamps or strips of a
 // forge_submit_review request.
-func textsForgeSubmitReview(m proto.Message) []handler.Text {
+func textsForgeSubmitReview(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.SubmitReviewRequest)
-	var texts []handler.Text
-	texts = append(texts, handler.Text{Path: "body", Value: &req.Body, Attribution: handler.Stamp})
+	var texts []toolserver.Text
+	texts = append(texts, toolserver.Text{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp})
 	for i, item := range req.Comments {
 		texts = textsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
 	}
@@ -500,9 +500,9 @@ func textsForgeSubmitReview(m proto.Message) []handler.Text {
 
 // pathsForgeSubmitReview returns the repository paths the gateway checks of a
 // forge_submit_review request.
-func pathsForgeSubmitReview(m proto.Message) []handler.RepoPath {
+func pathsForgeSubmitReview(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.SubmitReviewRequest)
-	var texts []handler.RepoPath
+	var texts []toolserver.RepoPath
 	for i, item := range req.Comments {
 		texts = pathsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
 	}
@@ -510,17 +510,17 @@ func pathsForgeSubmitReview(m proto.Message) []handler.RepoPath {
 }
 
 // forgeCreateIssueArm is the create_issue arm (forge_create_issue).
-var forgeCreateIssueArm = &handler.Arm{
+var forgeCreateIssueArm = &toolserver.Arm{
 	Name:           "create_issue",
 	Tool:           "forge_create_issue",
 	Capability:     "issues",
 	Result:         "issue",
 	IdempotencyKey: true,
 	OwnsResult:     true,
-	Approval:       handler.ApprovalWrite,
+	Approval:       toolserver.ApprovalWrite,
 	ActionClass:    "comms:external",
-	Risk:           handler.RiskMedium,
-	Scope:          handler.ScopeRepository,
+	Risk:           toolserver.RiskMedium,
+	Scope:          toolserver.ScopeRepository,
 	ScopeKey:       scopeForgeCreateIssue,
 	Texts:          textsForgeCreateIssue,
 	Serve:          serveForgeCreateIssue,
@@ -529,12 +529,12 @@ var forgeCreateIssueArm = &handler.Arm{
 
 // serveForgeCreateIssue calls CreateIssue on a provider serving the "issues"
 // capability.
-func serveForgeCreateIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCreateIssue(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "create_issue")
+		return nil, toolserver.Unimplemented("issues", "create_issue")
 	}
-	return handler.Result(s.CreateIssue(ctx, c, req.(*gatewayv1.CreateIssueRequest)))
+	return toolserver.Result(s.CreateIssue(ctx, c, req.(*gatewayv1.CreateIssueRequest)))
 }
 
 // scopeForgeCreateIssue returns the repo the gateway scopes forge_create_issue
@@ -545,26 +545,26 @@ func scopeForgeCreateIssue(m proto.Message) string {
 
 // textsForgeCreateIssue returns the text the gateway stamps or strips of a
 // forge_create_issue request.
-func textsForgeCreateIssue(m proto.Message) []handler.Text {
+func textsForgeCreateIssue(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.CreateIssueRequest)
-	return []handler.Text{
-		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+	return []toolserver.Text{
+		{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp},
 	}
 }
 
 // forgeCreatePullRequestArm is the create_pull_request arm
 // (forge_create_pull_request).
-var forgeCreatePullRequestArm = &handler.Arm{
+var forgeCreatePullRequestArm = &toolserver.Arm{
 	Name:           "create_pull_request",
 	Tool:           "forge_create_pull_request",
 	Capability:     "pull_requests",
 	Result:         "pull_request",
 	IdempotencyKey: true,
 	OwnsResult:     true,
-	Approval:       handler.ApprovalWrite,
+	Approval:       toolserver.ApprovalWrite,
 	ActionClass:    "comms:external",
-	Risk:           handler.RiskMedium,
-	Scope:          handler.ScopeRepository,
+	Risk:           toolserver.RiskMedium,
+	Scope:          toolserver.ScopeRepository,
 	ScopeKey:       scopeForgeCreatePullRequest,
 	Texts:          textsForgeCreatePullRequest,
 	Serve:          serveForgeCreatePullRequest,
@@ -573,12 +573,12 @@ var forgeCreatePullRequestArm = &handler.Arm{
 
 // serveForgeCreatePullRequest calls CreatePullRequest on a provider serving the
 // "pull_requests" capability.
-func serveForgeCreatePullRequest(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCreatePullRequest(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePullRequestsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("pull_requests", "create_pull_request")
+		return nil, toolserver.Unimplemented("pull_requests", "create_pull_request")
 	}
-	return handler.Result(s.CreatePullRequest(ctx, c, req.(*gatewayv1.CreatePullRequestRequest)))
+	return toolserver.Result(s.CreatePullRequest(ctx, c, req.(*gatewayv1.CreatePullRequestRequest)))
 }
 
 // scopeForgeCreatePullRequest returns the repo the gateway scopes
@@ -589,23 +589,23 @@ func scopeForgeCreatePullRequest(m proto.Message) string {
 
 // textsForgeCreatePullRequest returns the text the gateway stamps or strips of
 // a forge_create_pull_request request.
-func textsForgeCreatePullRequest(m proto.Message) []handler.Text {
+func textsForgeCreatePullRequest(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.CreatePullRequestRequest)
-	return []handler.Text{
-		{Path: "body", Value: &req.Body, Attribution: handler.Stamp},
+	return []toolserver.Text{
+		{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp},
 	}
 }
 
 // forgeSubscribeArm is the subscribe arm (forge_subscribe).
-var forgeSubscribeArm = &handler.Arm{
+var forgeSubscribeArm = &toolserver.Arm{
 	Name:        "subscribe",
 	Tool:        "forge_subscribe",
 	Capability:  "change_notifications",
 	Result:      "subscribed",
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeSubscribe,
 	Serve:       serveForgeSubscribe,
 	Wrap:        wrapForgeSubscribedResult,
@@ -613,12 +613,12 @@ var forgeSubscribeArm = &handler.Arm{
 
 // serveForgeSubscribe calls Subscribe on a provider serving the
 // "change_notifications" capability.
-func serveForgeSubscribe(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeSubscribe(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeChangeNotificationsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("change_notifications", "subscribe")
+		return nil, toolserver.Unimplemented("change_notifications", "subscribe")
 	}
-	return handler.Result(s.Subscribe(ctx, c, req.(*gatewayv1.SubscribeRequest)))
+	return toolserver.Result(s.Subscribe(ctx, c, req.(*gatewayv1.SubscribeRequest)))
 }
 
 // scopeForgeSubscribe returns the repo the gateway scopes forge_subscribe by.
@@ -627,15 +627,15 @@ func scopeForgeSubscribe(m proto.Message) string {
 }
 
 // forgeUnsubscribeArm is the unsubscribe arm (forge_unsubscribe).
-var forgeUnsubscribeArm = &handler.Arm{
+var forgeUnsubscribeArm = &toolserver.Arm{
 	Name:        "unsubscribe",
 	Tool:        "forge_unsubscribe",
 	Capability:  "change_notifications",
 	Result:      "unsubscribed",
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeSubscription,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeSubscription,
 	ScopeKey:    scopeForgeUnsubscribe,
 	Serve:       serveForgeUnsubscribe,
 	Wrap:        wrapForgeUnsubscribedResult,
@@ -643,12 +643,12 @@ var forgeUnsubscribeArm = &handler.Arm{
 
 // serveForgeUnsubscribe calls Unsubscribe on a provider serving the
 // "change_notifications" capability.
-func serveForgeUnsubscribe(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeUnsubscribe(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeChangeNotificationsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("change_notifications", "unsubscribe")
+		return nil, toolserver.Unimplemented("change_notifications", "unsubscribe")
 	}
-	return handler.Result(s.Unsubscribe(ctx, c, req.(*gatewayv1.UnsubscribeRequest)))
+	return toolserver.Result(s.Unsubscribe(ctx, c, req.(*gatewayv1.UnsubscribeRequest)))
 }
 
 // scopeForgeUnsubscribe returns the subscription_id the gateway scopes
@@ -658,15 +658,15 @@ func scopeForgeUnsubscribe(m proto.Message) string {
 }
 
 // forgeGetRepoArm is the get_repo arm (forge_get_repo).
-var forgeGetRepoArm = &handler.Arm{
+var forgeGetRepoArm = &toolserver.Arm{
 	Name:        "get_repo",
 	Tool:        "forge_get_repo",
 	Capability:  "repository",
 	Result:      "repository",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeGetRepo,
 	Serve:       serveForgeGetRepo,
 	Wrap:        wrapForgeRepositoryResult,
@@ -674,12 +674,12 @@ var forgeGetRepoArm = &handler.Arm{
 
 // serveForgeGetRepo calls GetRepo on a provider serving the "repository"
 // capability.
-func serveForgeGetRepo(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeGetRepo(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeRepositoryHandler)
 	if !ok {
-		return nil, handler.Unimplemented("repository", "get_repo")
+		return nil, toolserver.Unimplemented("repository", "get_repo")
 	}
-	return handler.Result(s.GetRepo(ctx, c, req.(*gatewayv1.GetRepoRequest)))
+	return toolserver.Result(s.GetRepo(ctx, c, req.(*gatewayv1.GetRepoRequest)))
 }
 
 // scopeForgeGetRepo returns the repo the gateway scopes forge_get_repo by.
@@ -688,15 +688,15 @@ func scopeForgeGetRepo(m proto.Message) string {
 }
 
 // forgeReadFileArm is the read_file arm (forge_read_file).
-var forgeReadFileArm = &handler.Arm{
+var forgeReadFileArm = &toolserver.Arm{
 	Name:        "read_file",
 	Tool:        "forge_read_file",
 	Capability:  "repository",
 	Result:      "file",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeReadFile,
 	Paths:       pathsForgeReadFile,
 	Serve:       serveForgeReadFile,
@@ -705,12 +705,12 @@ var forgeReadFileArm = &handler.Arm{
 
 // serveForgeReadFile calls ReadFile on a provider serving the "repository"
 // capability.
-func serveForgeReadFile(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeReadFile(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeRepositoryHandler)
 	if !ok {
-		return nil, handler.Unimplemented("repository", "read_file")
+		return nil, toolserver.Unimplemented("repository", "read_file")
 	}
-	return handler.Result(s.ReadFile(ctx, c, req.(*gatewayv1.ReadFileRequest)))
+	return toolserver.Result(s.ReadFile(ctx, c, req.(*gatewayv1.ReadFileRequest)))
 }
 
 // scopeForgeReadFile returns the repo the gateway scopes forge_read_file by.
@@ -720,23 +720,23 @@ func scopeForgeReadFile(m proto.Message) string {
 
 // pathsForgeReadFile returns the repository paths the gateway checks of a
 // forge_read_file request.
-func pathsForgeReadFile(m proto.Message) []handler.RepoPath {
+func pathsForgeReadFile(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.ReadFileRequest)
-	return []handler.RepoPath{
+	return []toolserver.RepoPath{
 		{Path: "path", Value: &req.Path},
 	}
 }
 
 // forgeListDirArm is the list_dir arm (forge_list_dir).
-var forgeListDirArm = &handler.Arm{
+var forgeListDirArm = &toolserver.Arm{
 	Name:        "list_dir",
 	Tool:        "forge_list_dir",
 	Capability:  "repository",
 	Result:      "dir",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListDir,
 	Paths:       pathsForgeListDir,
 	Serve:       serveForgeListDir,
@@ -745,12 +745,12 @@ var forgeListDirArm = &handler.Arm{
 
 // serveForgeListDir calls ListDir on a provider serving the "repository"
 // capability.
-func serveForgeListDir(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeListDir(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeRepositoryHandler)
 	if !ok {
-		return nil, handler.Unimplemented("repository", "list_dir")
+		return nil, toolserver.Unimplemented("repository", "list_dir")
 	}
-	return handler.Result(s.ListDir(ctx, c, req.(*gatewayv1.ListDirRequest)))
+	return toolserver.Result(s.ListDir(ctx, c, req.(*gatewayv1.ListDirRequest)))
 }
 
 // scopeForgeListDir returns the repo the gateway scopes forge_list_dir by.
@@ -760,24 +760,24 @@ func scopeForgeListDir(m proto.Message) string {
 
 // pathsForgeListDir returns the repository paths the gateway checks of a
 // forge_list_dir request.
-func pathsForgeListDir(m proto.Message) []handler.RepoPath {
+func pathsForgeListDir(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.ListDirRequest)
-	return []handler.RepoPath{
+	return []toolserver.RepoPath{
 		{Path: "path", Value: &req.Path},
 	}
 }
 
 // forgeListPullRequestsArm is the list_pull_requests arm
 // (forge_list_pull_requests).
-var forgeListPullRequestsArm = &handler.Arm{
+var forgeListPullRequestsArm = &toolserver.Arm{
 	Name:        "list_pull_requests",
 	Tool:        "forge_list_pull_requests",
 	Capability:  "pull_requests",
 	Result:      "pull_requests",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListPullRequests,
 	Serve:       serveForgeListPullRequests,
 	Wrap:        wrapForgePullRequestsResult,
@@ -785,12 +785,12 @@ var forgeListPullRequestsArm = &handler.Arm{
 
 // serveForgeListPullRequests calls ListPullRequests on a provider serving the
 // "pull_requests" capability.
-func serveForgeListPullRequests(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeListPullRequests(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePullRequestsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("pull_requests", "list_pull_requests")
+		return nil, toolserver.Unimplemented("pull_requests", "list_pull_requests")
 	}
-	return handler.Result(s.ListPullRequests(ctx, c, req.(*gatewayv1.ListPullRequestsRequest)))
+	return toolserver.Result(s.ListPullRequests(ctx, c, req.(*gatewayv1.ListPullRequestsRequest)))
 }
 
 // scopeForgeListPullRequests returns the repo the gateway scopes
@@ -800,15 +800,15 @@ func scopeForgeListPullRequests(m proto.Message) string {
 }
 
 // forgeListCiRunsArm is the list_ci_runs arm (forge_list_ci_runs).
-var forgeListCiRunsArm = &handler.Arm{
+var forgeListCiRunsArm = &toolserver.Arm{
 	Name:        "list_ci_runs",
 	Tool:        "forge_list_ci_runs",
 	Capability:  "ci",
 	Result:      "ci_runs",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListCiRuns,
 	Serve:       serveForgeListCiRuns,
 	Wrap:        wrapForgeCiRunsResult,
@@ -816,12 +816,12 @@ var forgeListCiRunsArm = &handler.Arm{
 
 // serveForgeListCiRuns calls ListCiRuns on a provider serving the "ci"
 // capability.
-func serveForgeListCiRuns(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeListCiRuns(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeCiHandler)
 	if !ok {
-		return nil, handler.Unimplemented("ci", "list_ci_runs")
+		return nil, toolserver.Unimplemented("ci", "list_ci_runs")
 	}
-	return handler.Result(s.ListCiRuns(ctx, c, req.(*gatewayv1.ListCIRunsRequest)))
+	return toolserver.Result(s.ListCiRuns(ctx, c, req.(*gatewayv1.ListCIRunsRequest)))
 }
 
 // scopeForgeListCiRuns returns the repo the gateway scopes forge_list_ci_runs
@@ -831,27 +831,27 @@ func scopeForgeListCiRuns(m proto.Message) string {
 }
 
 // forgeGetCiRunArm is the get_ci_run arm (forge_get_ci_run).
-var forgeGetCiRunArm = &handler.Arm{
+var forgeGetCiRunArm = &toolserver.Arm{
 	Name:        "get_ci_run",
 	Tool:        "forge_get_ci_run",
 	Capability:  "ci",
 	Result:      "ci_run",
-	Approval:    handler.ApprovalRead,
+	Approval:    toolserver.ApprovalRead,
 	ActionClass: "repo:read",
-	Risk:        handler.RiskLow,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeGetCiRun,
 	Serve:       serveForgeGetCiRun,
 	Wrap:        wrapForgeCiRunResult,
 }
 
 // serveForgeGetCiRun calls GetCiRun on a provider serving the "ci" capability.
-func serveForgeGetCiRun(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeGetCiRun(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeCiHandler)
 	if !ok {
-		return nil, handler.Unimplemented("ci", "get_ci_run")
+		return nil, toolserver.Unimplemented("ci", "get_ci_run")
 	}
-	return handler.Result(s.GetCiRun(ctx, c, req.(*gatewayv1.GetCIRunRequest)))
+	return toolserver.Result(s.GetCiRun(ctx, c, req.(*gatewayv1.GetCIRunRequest)))
 }
 
 // scopeForgeGetCiRun returns the repo the gateway scopes forge_get_ci_run by.
@@ -860,15 +860,15 @@ func scopeForgeGetCiRun(m proto.Message) string {
 }
 
 // forgeUpdateIssueArm is the update_issue arm (forge_update_issue).
-var forgeUpdateIssueArm = &handler.Arm{
+var forgeUpdateIssueArm = &toolserver.Arm{
 	Name:        "update_issue",
 	Tool:        "forge_update_issue",
 	Capability:  "issues",
 	Result:      "issue",
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "comms:external",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeUpdateIssue,
 	Texts:       textsForgeUpdateIssue,
 	Serve:       serveForgeUpdateIssue,
@@ -877,12 +877,12 @@ var forgeUpdateIssueArm = &handler.Arm{
 
 // serveForgeUpdateIssue calls UpdateIssue on a provider serving the "issues"
 // capability.
-func serveForgeUpdateIssue(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeUpdateIssue(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeIssuesHandler)
 	if !ok {
-		return nil, handler.Unimplemented("issues", "update_issue")
+		return nil, toolserver.Unimplemented("issues", "update_issue")
 	}
-	return handler.Result(s.UpdateIssue(ctx, c, req.(*gatewayv1.UpdateIssueRequest)))
+	return toolserver.Result(s.UpdateIssue(ctx, c, req.(*gatewayv1.UpdateIssueRequest)))
 }
 
 // scopeForgeUpdateIssue returns the repo the gateway scopes forge_update_issue
@@ -893,25 +893,25 @@ func scopeForgeUpdateIssue(m proto.Message) string {
 
 // textsForgeUpdateIssue returns the text the gateway stamps or strips of a
 // forge_update_issue request.
-func textsForgeUpdateIssue(m proto.Message) []handler.Text {
+func textsForgeUpdateIssue(m proto.Message) []toolserver.Text {
 	req := m.(*gatewayv1.UpdateIssueRequest)
-	var texts []handler.Text
+	var texts []toolserver.Text
 	if req.Body != nil {
-		texts = append(texts, handler.Text{Path: "body", Value: req.Body, Attribution: handler.Stamp})
+		texts = append(texts, toolserver.Text{Path: "body", Value: req.Body, Attribution: toolserver.Stamp})
 	}
 	return texts
 }
 
 // forgeCreateBranchArm is the create_branch arm (forge_create_branch).
-var forgeCreateBranchArm = &handler.Arm{
+var forgeCreateBranchArm = &toolserver.Arm{
 	Name:        "create_branch",
 	Tool:        "forge_create_branch",
 	Capability:  "push",
 	Result:      "branch",
-	Approval:    handler.ApprovalPush,
+	Approval:    toolserver.ApprovalPush,
 	ActionClass: "vcs:push",
-	Risk:        handler.RiskHigh,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskHigh,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCreateBranch,
 	Serve:       serveForgeCreateBranch,
 	Wrap:        wrapForgeBranchResult,
@@ -919,12 +919,12 @@ var forgeCreateBranchArm = &handler.Arm{
 
 // serveForgeCreateBranch calls CreateBranch on a provider serving the "push"
 // capability.
-func serveForgeCreateBranch(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeCreateBranch(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePushHandler)
 	if !ok {
-		return nil, handler.Unimplemented("push", "create_branch")
+		return nil, toolserver.Unimplemented("push", "create_branch")
 	}
-	return handler.Result(s.CreateBranch(ctx, c, req.(*gatewayv1.CreateBranchRequest)))
+	return toolserver.Result(s.CreateBranch(ctx, c, req.(*gatewayv1.CreateBranchRequest)))
 }
 
 // scopeForgeCreateBranch returns the repo the gateway scopes
@@ -934,15 +934,15 @@ func scopeForgeCreateBranch(m proto.Message) string {
 }
 
 // forgeWriteFileArm is the write_file arm (forge_write_file).
-var forgeWriteFileArm = &handler.Arm{
+var forgeWriteFileArm = &toolserver.Arm{
 	Name:        "write_file",
 	Tool:        "forge_write_file",
 	Capability:  "push",
 	Result:      "file_commit",
-	Approval:    handler.ApprovalPush,
+	Approval:    toolserver.ApprovalPush,
 	ActionClass: "vcs:push",
-	Risk:        handler.RiskHigh,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskHigh,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeWriteFile,
 	Paths:       pathsForgeWriteFile,
 	Serve:       serveForgeWriteFile,
@@ -951,12 +951,12 @@ var forgeWriteFileArm = &handler.Arm{
 
 // serveForgeWriteFile calls WriteFile on a provider serving the "push"
 // capability.
-func serveForgeWriteFile(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeWriteFile(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePushHandler)
 	if !ok {
-		return nil, handler.Unimplemented("push", "write_file")
+		return nil, toolserver.Unimplemented("push", "write_file")
 	}
-	return handler.Result(s.WriteFile(ctx, c, req.(*gatewayv1.WriteFileRequest)))
+	return toolserver.Result(s.WriteFile(ctx, c, req.(*gatewayv1.WriteFileRequest)))
 }
 
 // scopeForgeWriteFile returns the repo the gateway scopes forge_write_file by.
@@ -966,24 +966,24 @@ func scopeForgeWriteFile(m proto.Message) string {
 
 // pathsForgeWriteFile returns the repository paths the gateway checks of a
 // forge_write_file request.
-func pathsForgeWriteFile(m proto.Message) []handler.RepoPath {
+func pathsForgeWriteFile(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.WriteFileRequest)
-	return []handler.RepoPath{
+	return []toolserver.RepoPath{
 		{Path: "path", Value: &req.Path},
 	}
 }
 
 // forgeMergePullRequestArm is the merge_pull_request arm
 // (forge_merge_pull_request).
-var forgeMergePullRequestArm = &handler.Arm{
+var forgeMergePullRequestArm = &toolserver.Arm{
 	Name:        "merge_pull_request",
 	Tool:        "forge_merge_pull_request",
 	Capability:  "pull_requests",
 	Result:      "merge",
-	Approval:    handler.ApprovalPush,
+	Approval:    toolserver.ApprovalPush,
 	ActionClass: "vcs:push",
-	Risk:        handler.RiskHigh,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskHigh,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeMergePullRequest,
 	Serve:       serveForgeMergePullRequest,
 	Wrap:        wrapForgeMergeResult,
@@ -991,12 +991,12 @@ var forgeMergePullRequestArm = &handler.Arm{
 
 // serveForgeMergePullRequest calls MergePullRequest on a provider serving the
 // "pull_requests" capability.
-func serveForgeMergePullRequest(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeMergePullRequest(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgePullRequestsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("pull_requests", "merge_pull_request")
+		return nil, toolserver.Unimplemented("pull_requests", "merge_pull_request")
 	}
-	return handler.Result(s.MergePullRequest(ctx, c, req.(*gatewayv1.MergePullRequestRequest)))
+	return toolserver.Result(s.MergePullRequest(ctx, c, req.(*gatewayv1.MergePullRequestRequest)))
 }
 
 // scopeForgeMergePullRequest returns the repo the gateway scopes
@@ -1006,15 +1006,15 @@ func scopeForgeMergePullRequest(m proto.Message) string {
 }
 
 // forgeTriggerCiArm is the trigger_ci arm (forge_trigger_ci).
-var forgeTriggerCiArm = &handler.Arm{
+var forgeTriggerCiArm = &toolserver.Arm{
 	Name:        "trigger_ci",
 	Tool:        "forge_trigger_ci",
 	Capability:  "ci",
 	Result:      "ci_triggered",
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "ci:trigger",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeTriggerCi,
 	Serve:       serveForgeTriggerCi,
 	Wrap:        wrapForgeCiTriggeredResult,
@@ -1022,12 +1022,12 @@ var forgeTriggerCiArm = &handler.Arm{
 
 // serveForgeTriggerCi calls TriggerCi on a provider serving the "ci"
 // capability.
-func serveForgeTriggerCi(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeTriggerCi(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeCiHandler)
 	if !ok {
-		return nil, handler.Unimplemented("ci", "trigger_ci")
+		return nil, toolserver.Unimplemented("ci", "trigger_ci")
 	}
-	return handler.Result(s.TriggerCi(ctx, c, req.(*gatewayv1.TriggerCIRequest)))
+	return toolserver.Result(s.TriggerCi(ctx, c, req.(*gatewayv1.TriggerCIRequest)))
 }
 
 // scopeForgeTriggerCi returns the repo the gateway scopes forge_trigger_ci by.
@@ -1036,27 +1036,27 @@ func scopeForgeTriggerCi(m proto.Message) string {
 }
 
 // forgeRerunCiArm is the rerun_ci arm (forge_rerun_ci).
-var forgeRerunCiArm = &handler.Arm{
+var forgeRerunCiArm = &toolserver.Arm{
 	Name:        "rerun_ci",
 	Tool:        "forge_rerun_ci",
 	Capability:  "ci",
 	Result:      "ci_run",
-	Approval:    handler.ApprovalWrite,
+	Approval:    toolserver.ApprovalWrite,
 	ActionClass: "ci:trigger",
-	Risk:        handler.RiskMedium,
-	Scope:       handler.ScopeRepository,
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeRerunCi,
 	Serve:       serveForgeRerunCi,
 	Wrap:        wrapForgeCiRunResult,
 }
 
 // serveForgeRerunCi calls RerunCi on a provider serving the "ci" capability.
-func serveForgeRerunCi(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeRerunCi(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeCiHandler)
 	if !ok {
-		return nil, handler.Unimplemented("ci", "rerun_ci")
+		return nil, toolserver.Unimplemented("ci", "rerun_ci")
 	}
-	return handler.Result(s.RerunCi(ctx, c, req.(*gatewayv1.RerunCIRequest)))
+	return toolserver.Result(s.RerunCi(ctx, c, req.(*gatewayv1.RerunCIRequest)))
 }
 
 // scopeForgeRerunCi returns the repo the gateway scopes forge_rerun_ci by.
@@ -1065,29 +1065,29 @@ func scopeForgeRerunCi(m proto.Message) string {
 }
 
 // forgeGetEventsArm is the get_events arm (forge_get_events).
-var forgeGetEventsArm = &handler.Arm{
+var forgeGetEventsArm = &toolserver.Arm{
 	Name:           "get_events",
 	Tool:           "forge_get_events",
 	Capability:     "change_notifications",
 	Result:         "events",
-	Approval:       handler.ApprovalRead,
+	Approval:       toolserver.ApprovalRead,
 	ActionClass:    "repo:read",
-	Risk:           handler.RiskLow,
-	Scope:          handler.ScopeSubscription,
+	Risk:           toolserver.RiskLow,
+	Scope:          toolserver.ScopeSubscription,
 	ScopeKey:       scopeForgeGetEvents,
-	ScopeWhenEmpty: handler.ScopeOwnState,
+	ScopeWhenEmpty: toolserver.ScopeOwnState,
 	Serve:          serveForgeGetEvents,
 	Wrap:           wrapForgeEventsResult,
 }
 
 // serveForgeGetEvents calls GetEvents on a provider serving the
 // "change_notifications" capability.
-func serveForgeGetEvents(ctx context.Context, h any, c handler.Call, req proto.Message) (proto.Message, error) {
+func serveForgeGetEvents(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
 	s, ok := h.(ForgeChangeNotificationsHandler)
 	if !ok {
-		return nil, handler.Unimplemented("change_notifications", "get_events")
+		return nil, toolserver.Unimplemented("change_notifications", "get_events")
 	}
-	return handler.Result(s.GetEvents(ctx, c, req.(*gatewayv1.GetEventsRequest)))
+	return toolserver.Result(s.GetEvents(ctx, c, req.(*gatewayv1.GetEventsRequest)))
 }
 
 // scopeForgeGetEvents returns the subscription_id the gateway scopes
@@ -1259,9 +1259,9 @@ func wrapForgeEventsResult(callID string, m proto.Message) proto.Message {
 
 // splitForgeRequest finds the arm of a ForgeCallRequest; nil when it names
 // none.
-func splitForgeRequest(m proto.Message) (*handler.Arm, proto.Message, handler.Envelope) {
+func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolserver.Envelope) {
 	req := m.(*gatewayv1.ForgeCallRequest)
-	env := handler.Envelope{
+	env := toolserver.Envelope{
 		CallID:          req.GetCallId(),
 		ClientRequestID: req.GetClientRequestId(),
 	}
@@ -1324,7 +1324,7 @@ func forgeError(callID string, e *optionsv1.CallError) proto.Message {
 	return &gatewayv1.ForgeCallResult{
 		CallId: callID,
 		Result: &gatewayv1.ForgeCallResult_Error{Error: &gatewayv1.ForgeCallError{
-			Code:         errorCodeNames[vocab.Name(e.GetCode())],
+			Code:         errorCodeNames[enumname.Of(e.GetCode())],
 			Message:      e.GetMessage(),
 			RetryAfterMs: e.GetRetryAfterMs(),
 		}},
@@ -1333,15 +1333,15 @@ func forgeError(callID string, e *optionsv1.CallError) proto.Message {
 
 // textsReviewCommentInput appends the text fields of a ReviewCommentInput,
 // their paths prefixed.
-func textsReviewCommentInput(texts []handler.Text, prefix string, m *gatewayv1.ReviewCommentInput) []handler.Text {
-	texts = append(texts, handler.Text{Path: prefix + "body", Value: &m.Body, Attribution: handler.Strip})
+func textsReviewCommentInput(texts []toolserver.Text, prefix string, m *gatewayv1.ReviewCommentInput) []toolserver.Text {
+	texts = append(texts, toolserver.Text{Path: prefix + "body", Value: &m.Body, Attribution: toolserver.Strip})
 	return texts
 }
 
 // pathsReviewCommentInput appends the repository path fields of a
 // ReviewCommentInput, their paths prefixed.
-func pathsReviewCommentInput(texts []handler.RepoPath, prefix string, m *gatewayv1.ReviewCommentInput) []handler.RepoPath {
-	texts = append(texts, handler.RepoPath{Path: prefix + "path", Value: &m.Path})
+func pathsReviewCommentInput(texts []toolserver.RepoPath, prefix string, m *gatewayv1.ReviewCommentInput) []toolserver.RepoPath {
+	texts = append(texts, toolserver.RepoPath{Path: prefix + "path", Value: &m.Path})
 	return texts
 }
 

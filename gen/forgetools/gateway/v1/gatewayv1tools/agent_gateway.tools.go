@@ -5,12 +5,12 @@ package gatewayv1tools
 
 import (
 	"fmt"
+	"github.com/forgetools/forgetools/enumname"
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/runtime"
 	"github.com/forgetools/forgetools/runtime/args"
 	"github.com/forgetools/forgetools/runtime/schema"
-	"github.com/forgetools/forgetools/vocab"
 	"google.golang.org/protobuf/proto"
 )
 
@@ -2232,7 +2232,7 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "unsubscribed", Message: arm.Unsubscribed}
 	case *gatewayv1.ForgeCallResult_Error:
 		return runtime.Outcome{Arm: "error", Err: &runtime.CallError{
-			Code:         vocab.Name(arm.Error.GetCode()),
+			Code:         enumname.Of(arm.Error.GetCode()),
 			Message:      arm.Error.GetMessage(),
 			RetryAfterMs: arm.Error.GetRetryAfterMs(),
 		}}

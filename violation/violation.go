@@ -1,4 +1,4 @@
-package vocab
+package violation
 
 import (
 	"fmt"
@@ -10,6 +10,9 @@ import (
 	"buf.build/go/protovalidate"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/forgetools/forgetools/charset"
+	"github.com/forgetools/forgetools/enumname"
 )
 
 // Namer spells one field of a violation's path; top is true for the first
@@ -20,10 +23,10 @@ type Namer func(fd protoreflect.FieldDescriptor, top bool) string
 // of the gateway sent ("create_issue.repo").
 func FieldNames(fd protoreflect.FieldDescriptor, _ bool) string { return string(fd.Name()) }
 
-// Violations phrases every violation of a validation of a message of type
+// All phrases every violation of a validation of a message of type
 // md as "path: rule in plain words", in order and without repeats (an empty
 // string breaks min_len and the non-blank pattern alike; it is said once).
-func Violations(md protoreflect.MessageDescriptor, ve *protovalidate.ValidationError, name Namer) []string {
+func All(md protoreflect.MessageDescriptor, ve *protovalidate.ValidationError, name Namer) []string {
 	lines := make([]string, 0, len(ve.Violations))
 	blank := map[string]bool{} // paths already said to be blank
 	for _, vi := range ve.Violations {
@@ -38,8 +41,8 @@ func Violations(md protoreflect.MessageDescriptor, ve *protovalidate.ValidationE
 	return slices.Compact(lines)
 }
 
-// Violation phrases one violation.
-func Violation(md protoreflect.MessageDescriptor, vi *protovalidate.Violation, name Namer) string {
+// One phrases one violation.
+func One(md protoreflect.MessageDescriptor, vi *protovalidate.Violation, name Namer) string {
 	return join(phrase(md, vi, name))
 }
 
@@ -118,7 +121,7 @@ func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) stri
 	}
 	switch {
 	case id == "string.min_len" && val("min_len") == "1",
-		id == "string.pattern" && IsNonBlank(val("pattern")):
+		id == "string.pattern" && charset.IsNonBlank(val("pattern")):
 		return blankText
 	case id == "string.min_len" && val("min_len") != "":
 		return "must be at least " + val("min_len") + " characters"
@@ -128,7 +131,7 @@ func ruleText(vi *protovalidate.Violation, fd protoreflect.FieldDescriptor) stri
 		// Whatever the pattern, a blank value is best told it is blank.
 		return blankText
 	case id == "string.pattern" && val("pattern") != "":
-		return PatternWords(val("pattern"))
+		return charset.PatternWords(val("pattern"))
 	case kind == "gte_lte" && val("gte") != "" && val("lte") != "":
 		return "must be between " + val("gte") + " and " + val("lte")
 	case kind == "gte" && val("gte") != "":
@@ -213,7 +216,7 @@ func enumChoices(ed protoreflect.EnumDescriptor) string {
 	var out []string
 	for i := range ed.Values().Len() {
 		if ev := ed.Values().Get(i); ev.Number() != 0 {
-			out = append(out, EnumName(ed, ev.Number()))
+			out = append(out, enumname.Number(ed, ev.Number()))
 		}
 	}
 	return strings.Join(out, ", ")

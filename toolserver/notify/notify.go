@@ -4,7 +4,7 @@
 // after its own writes, GitHub's poll and webhook reader); the
 // subscriptions tier (subscriptions/feed, subscriptions/poll,
 // subscriptions/webhook) consumes it and owns the interfaces a source
-// satisfies. It sits beside the server contract (package handler) so that
+// satisfies. It sits beside the server contract (package toolserver) so that
 // a provider needs nothing of the gateway or of subscriptions to emit
 // events; the gateway store keeps these types under its own names
 // (store.Kind, store.Forge, store.Artifact are aliases).

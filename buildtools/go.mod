@@ -1,4 +1,4 @@
-module github.com/forgetools/forgetools/tools
+module github.com/forgetools/forgetools/buildtools
 
 go 1.26.8
 

@@ -1,9 +1,9 @@
-package vocab_test
+package charset_test
 
 import (
 	"testing"
 
-	"github.com/forgetools/forgetools/vocab"
+	"github.com/forgetools/forgetools/charset"
 )
 
 func TestPatternWords(t *testing.T) {
@@ -23,10 +23,10 @@ func TestPatternWords(t *testing.T) {
 		`[\w]+`:               "must match the pattern [\\w]+",    // unanchored
 		`^[\w ]+$`:            "must match the pattern ^[\\w ]+$", // a space is not said in words
 		`^[é]+$`:              "must match the pattern ^[é]+$",
-		vocab.NonBlank:        "must match the pattern " + vocab.NonBlank,
+		charset.NonBlank:      "must match the pattern " + charset.NonBlank,
 		`^(`:                  "must match the pattern ^(",
 	} {
-		if got := vocab.PatternWords(pattern); got != want {
+		if got := charset.PatternWords(pattern); got != want {
 			t.Errorf("PatternWords(%q) = %q, want %q", pattern, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-// Package handler is the server side's small hand-written core, as
+// Package toolserver is the server side's small hand-written core, as
 // runtime is the agent side's. protoc-gen-forgetools writes, for each
 // table, a <pkg>handler package built on it: a handler interface per
 // capability, an embeddable unimplemented handler, and a Table whose arms
@@ -8,7 +8,7 @@
 // Providers implement the generated handler methods of the arms they
 // serve, take a Call and return canonical forge messages or an *Error.
 // The gateway reads the Table and never names an arm.
-package handler
+package toolserver
 
 import "google.golang.org/protobuf/proto"
 

@@ -1,4 +1,4 @@
-package handler
+package toolserver
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 )
 
 // The constructors below are the one spelling of each in-band error code
-// for Go code: a provider writes handler.NotFound("%s has no issue %d",
+// for Go code: a provider writes toolserver.NotFound("%s has no issue %d",
 // repo, n), never the generated enum's full name or an alias of its own.
 // Each formats as fmt.Errorf does, so a %w verb both words the cause in the
 // message and keeps it for errors.Is and errors.As (see Unwrap); %v words
