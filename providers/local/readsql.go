@@ -142,9 +142,10 @@ type querier interface {
 
 // readOne runs fn's single statement outside any transaction (one
 // statement is one snapshot): on PostgreSQL on the pool, on SQLite on a
-// connection with a busy timeout, as inTx would give it.
+// connection with a busy timeout, as inTx would give it (the pool itself
+// once the DSN is known to set one).
 func (f *Forge) readOne(ctx context.Context, fn func(querier) error) error {
-	if f.dialect != DialectSQLite {
+	if f.dialect != DialectSQLite || f.busyFromDSN.Load() {
 		return runOn(f.db, fn)
 	}
 	conn, err := f.db.Conn(ctx)
@@ -152,7 +153,7 @@ func (f *Forge) readOne(ctx context.Context, fn func(querier) error) error {
 		return internal(err)
 	}
 	defer conn.Close()
-	if err := ensureBusyTimeout(ctx, conn); err != nil {
+	if err := f.ensureBusyTimeout(ctx, conn); err != nil {
 		return internal(err)
 	}
 	return runOn(conn, fn)
