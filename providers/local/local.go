@@ -39,6 +39,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
@@ -177,6 +178,10 @@ type Forge struct {
 	// instead of spinning in SQLite's busy handler. Other processes on the
 	// same file are covered by the busy timeout.
 	writeMu sync.Mutex
+	// busyFromDSN records that the SQLite DSN sets a busy timeout, so no
+	// connection needs one checked; busySet that the forge set one itself
+	// (ensureBusyTimeout).
+	busyFromDSN, busySet atomic.Bool
 }
 
 var (

@@ -36,7 +36,7 @@ func (f *Forge) write(ctx context.Context, fn func(*sql.Tx) error) error {
 
 func (f *Forge) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 	var tx *sql.Tx
-	if f.dialect == DialectSQLite {
+	if f.dialect == DialectSQLite && !f.busyFromDSN.Load() {
 		// The gateway opened the database; it may not have set a busy
 		// timeout, without which a concurrent writer fails at once.
 		conn, cerr := f.db.Conn(ctx)
@@ -44,7 +44,7 @@ func (f *Forge) inTx(ctx context.Context, fn func(*sql.Tx) error) (err error) {
 			return internal(cerr)
 		}
 		defer conn.Close()
-		if err := ensureBusyTimeout(ctx, conn); err != nil {
+		if err := f.ensureBusyTimeout(ctx, conn); err != nil {
 			return internal(err)
 		}
 		tx, err = conn.BeginTx(ctx, nil)
@@ -82,14 +82,27 @@ func answer(err error) error {
 
 // ensureBusyTimeout sets a busy timeout on a SQLite connection that has none,
 // leaving one the gateway chose alone.
-func ensureBusyTimeout(ctx context.Context, conn *sql.Conn) error {
+//
+// Asking costs a statement per call (a sixth of a read's CPU under load),
+// so the forge remembers the answer that makes asking pointless: a
+// connection found with a timeout the forge never set got it from the DSN,
+// and every connection of the pool opens with the same DSN. Until the forge
+// has set one itself, a timeout it finds can only be the DSN's: it sets
+// busySet before the connection it set goes back to the pool.
+func (f *Forge) ensureBusyTimeout(ctx context.Context, conn *sql.Conn) error {
 	var ms int
 	if err := conn.QueryRowContext(ctx, "PRAGMA busy_timeout").Scan(&ms); err != nil {
 		return err
 	}
 	if ms > 0 {
+		if !f.busySet.Load() {
+			f.busyFromDSN.Store(true)
+		}
 		return nil
 	}
-	_, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", sqliteBusyTimeoutMS))
-	return err
+	if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", sqliteBusyTimeoutMS)); err != nil {
+		return err
+	}
+	f.busySet.Store(true)
+	return nil
 }
