@@ -149,10 +149,21 @@ type operation struct {
 // redacted.
 func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.ForgeCallError, cause error, d time.Duration) {
 	result, level := "ok", slog.LevelInfo
+	if cause != nil {
+		level = slog.LevelError
+	}
+	if !s.log.Enabled(ctx, level) {
+		// Every read pays for this line; a gateway logging at warn
+		// should not build what it drops.
+		return
+	}
 	if fe != nil {
 		result = enumname.Of(fe.GetCode())
 	}
-	attrs := []slog.Attr{
+	// Room for every attribute up front: the line is built once, with no
+	// regrowing of the slice as the optional ones are added.
+	attrs := make([]slog.Attr, 0, 12)
+	attrs = append(attrs,
 		slog.String("account", o.id.Account),
 		slog.String("session", o.id.Session),
 		slog.String("call_id", o.env.CallID),
@@ -161,7 +172,7 @@ func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.Forge
 		slog.String("repo", o.repo),
 		slog.String("outcome", result),
 		slog.Int64("duration_ms", d.Milliseconds()),
-	}
+	)
 	if o.replay {
 		attrs = append(attrs, slog.Bool("replay", true))
 	}
@@ -172,7 +183,6 @@ func (s *Service) logCall(ctx context.Context, o *operation, fe *gatewayv1.Forge
 		attrs = append(attrs, slog.String("approved", o.approved))
 	}
 	if cause != nil {
-		level = slog.LevelError
 		attrs = append(attrs, slog.String("cause", s.redact(cause.Error())))
 	}
 	s.log.LogAttrs(ctx, level, "forge call", attrs...)

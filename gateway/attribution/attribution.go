@@ -51,10 +51,6 @@ const valuePattern = `[A-Za-z0-9][A-Za-z0-9._:-]{0,99}`
 var (
 	valueRE = regexp.MustCompile(`^` + valuePattern + `$`)
 
-	headerRE = regexp.MustCompile("^ {0,3}>[ \t]*forgetools[ \t]+agent[ \t]+`(" + valuePattern +
-		")`[ \t]+on[ \t]+behalf[ \t]+of[ \t]+`(" + valuePattern + ")`,[ \t]*session[ \t]+`(" +
-		valuePattern + ")`[ \t]*$")
-
 	// lookalikeRE is any line that reads as an attribution header to a
 	// person: quoted or not, any case, behind invisible characters,
 	// whatever follows.
@@ -115,11 +111,11 @@ func Parse(body string) (*forgev1.Attribution, string) {
 	if !ok {
 		return nil, body
 	}
-	m := headerRE.FindStringSubmatch(line)
-	if m == nil {
+	agent, owner, session, matched := matchHeader(line)
+	if !matched {
 		return nil, body
 	}
-	return &forgev1.Attribution{AgentHandle: m[1], OwnerHandle: m[2], SessionId: m[3]}, trimBlankLines(rest)
+	return &forgev1.Attribution{AgentHandle: agent, OwnerHandle: owner, SessionId: session}, trimBlankLines(rest)
 }
 
 // firstLine returns the first non-blank line of s (without its line end
