@@ -75,7 +75,11 @@ func literal(s, word string) (string, bool) {
 // blanks removes a run of spaces and tabs (perhaps empty) from the front
 // of s.
 func blanks(s string) string {
-	return strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	return s[i:]
 }
 
 // someBlanks removes a run of at least one space or tab.

@@ -65,3 +65,23 @@ func FuzzMatchHeader(f *testing.F) {
 	}
 	f.Fuzz(checkMatch)
 }
+
+// BenchmarkHeader compares the matcher with its oracle on a stamped body's
+// first line and on a plain one (the two a read result's bodies are).
+func BenchmarkHeader(b *testing.B) {
+	for _, tc := range []struct{ name, line string }{
+		{"stamped", header},
+		{"plain", "Steps to reproduce: run the build twice."},
+	} {
+		b.Run("matcher/"+tc.name, func(b *testing.B) {
+			for b.Loop() {
+				matchHeader(tc.line)
+			}
+		})
+		b.Run("regexp/"+tc.name, func(b *testing.B) {
+			for b.Loop() {
+				headerRE.FindStringSubmatch(tc.line)
+			}
+		})
+	}
+}
