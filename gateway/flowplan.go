@@ -85,6 +85,7 @@ type flowPlan struct {
 	forge      protoreflect.FieldDescriptor   // the singular ForgeRef beside it
 	fenced     []protoreflect.FieldDescriptor // text someone wrote
 	nested     []protoreflect.FieldDescriptor
+	name       string // the type's name as artifacts are named ("pull request")
 }
 
 var flowPlans sync.Map // protoreflect.MessageDescriptor -> *flowPlan
@@ -93,7 +94,7 @@ func flowPlanOf(md protoreflect.MessageDescriptor) *flowPlan {
 	if p, ok := flowPlans.Load(md); ok {
 		return p.(*flowPlan)
 	}
-	p := &flowPlan{}
+	p := &flowPlan{name: snake(string(md.Name()))}
 	fields := md.Fields()
 	for i := range fields.Len() {
 		fd := fields.Get(i)
@@ -160,7 +161,7 @@ func readsOf(m protoreflect.Message, at place, within string, places []place, te
 		}
 		places = append(places, at)
 	}
-	name := snake(string(m.Descriptor().Name()))
+	name := p.name
 	if p.number != nil && m.Get(p.number).Uint() != 0 {
 		name += " #" + strconv.FormatUint(m.Get(p.number).Uint(), 10)
 	} else if within != "" {
