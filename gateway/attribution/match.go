@@ -20,27 +20,16 @@ func matchHeader(line string) (agent, owner, session string, ok bool) {
 	if s, ok = literal(s, ">"); !ok {
 		return "", "", "", false
 	}
-	s = blanks(s)
-	for _, word := range []string{"forgetools", "agent"} {
-		if s, ok = literal(s, word); !ok {
-			return "", "", "", false
-		}
-		if s, ok = someBlanks(s); !ok {
-			return "", "", "", false
-		}
+	if s, ok = words(blanks(s), "forgetools", "agent"); !ok {
+		return "", "", "", false
 	}
 	if agent, s, ok = code(s); !ok {
 		return "", "", "", false
 	}
-	for _, word := range []string{"on", "behalf", "of"} {
-		if s, ok = someBlanks(s); !ok {
-			return "", "", "", false
-		}
-		if s, ok = literal(s, word); !ok {
-			return "", "", "", false
-		}
-	}
 	if s, ok = someBlanks(s); !ok {
+		return "", "", "", false
+	}
+	if s, ok = words(s, "on", "behalf", "of"); !ok {
 		return "", "", "", false
 	}
 	if owner, s, ok = code(s); !ok {
@@ -49,10 +38,7 @@ func matchHeader(line string) (agent, owner, session string, ok bool) {
 	if s, ok = literal(s, ","); !ok {
 		return "", "", "", false
 	}
-	if s, ok = literal(blanks(s), "session"); !ok {
-		return "", "", "", false
-	}
-	if s, ok = someBlanks(s); !ok {
+	if s, ok = words(blanks(s), "session"); !ok {
 		return "", "", "", false
 	}
 	if session, s, ok = code(s); !ok {
@@ -62,6 +48,21 @@ func matchHeader(line string) (agent, owner, session string, ok bool) {
 		return "", "", "", false
 	}
 	return agent, owner, session, true
+}
+
+// words removes each of ws from the front of s, each followed by at least
+// one space or tab.
+func words(s string, ws ...string) (string, bool) {
+	for _, w := range ws {
+		var ok bool
+		if s, ok = literal(s, w); !ok {
+			return s, false
+		}
+		if s, ok = someBlanks(s); !ok {
+			return s, false
+		}
+	}
+	return s, true
 }
 
 // literal removes word from the front of s.
