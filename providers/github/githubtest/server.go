@@ -37,6 +37,7 @@ import (
 	"time"
 
 	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -110,6 +111,8 @@ type Server struct {
 	// gql, when set (NewChecked), holds GraphQL queries to GitHub's
 	// schema (graphql.go).
 	gql *gqlChecker
+
+	userMux, repoMux *forgefake.Router // mux.go
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -126,6 +129,7 @@ func New(o Options) *Server {
 		quotas:  map[string]*quota{},
 		nextID:  1000,
 	}
+	s.userMux, s.repoMux = s.userRoutes(), s.repoRoutes()
 	if s.host == "" {
 		s.host = "github.com"
 	}
