@@ -32,7 +32,7 @@ func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
 		if c.Status == "completed" {
 			c.Conclusion = or(c.Conclusion, "success")
 		}
-		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.newID(), started: s.tick()})
+		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.ID(), started: s.Tick()})
 	}
 }
 

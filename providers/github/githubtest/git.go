@@ -112,7 +112,7 @@ func (s *Server) FileAt(fullName, ref, path string) (string, bool) {
 
 // commit records a commit of tree on parents.
 func (s *Server) commit(r *repo, parents []string, author, message string, tree map[string]file) *commit {
-	c := &commit{parents: parents, message: message, author: author, when: s.tick(), tree: tree}
+	c := &commit{parents: parents, message: message, author: author, when: s.Tick(), tree: tree}
 	paths := slices.Sorted(maps.Keys(tree))
 	parts := append([]string{strings.Join(parents, ","), message, c.when.String()}, paths...)
 	for _, p := range paths {
@@ -120,7 +120,7 @@ func (s *Server) commit(r *repo, parents []string, author, message string, tree 
 	}
 	c.sha = hashOf(parts...)
 	r.commits[c.sha] = c
-	s.user(author)
+	s.User(author)
 	return c
 }
 

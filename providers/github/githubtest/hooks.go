@@ -47,7 +47,7 @@ type outgoing struct {
 func (s *Server) AddHook(fullName, url, secret string) Delivery {
 	s.mu.Lock()
 	r := s.mustRepo(fullName)
-	h := &hook{id: s.newID(), url: url, secret: secret}
+	h := &hook{id: s.ID(), url: url, secret: secret}
 	r.hooks = append(r.hooks, h)
 	s.emitTo(h, "ping", map[string]any{
 		"zen": "Keep it logically awesome.", "hook_id": h.id,
@@ -114,7 +114,7 @@ func (s *Server) flush() []Delivery {
 	var done []Delivery
 	for _, o := range out {
 		s.mu.Lock()
-		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.newID(), o.hook.id%0x10000, len(s.delivered))
+		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.id%0x10000, len(s.delivered))
 		s.mu.Unlock()
 		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
 	}

@@ -316,7 +316,7 @@ func (s *Server) web(format string, args ...any) string {
 }
 
 func (s *Server) userJSON(login string) userJSON {
-	id := s.user(login)
+	id := s.User(login)
 	return userJSON{
 		Login: login, ID: id, NodeID: fmt.Sprintf("MDQ6VXNlcj%d", id),
 		AvatarURL: fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", id),

@@ -245,7 +245,7 @@ func (s *Server) editIssue(r *repo, it *item, login string, body []byte) answer 
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
 		return invalid("title")
 	}
-	now := s.tick()
+	now := s.Tick()
 	stateAction := ""
 	if in.State != nil && *in.State != it.state {
 		it.state = *in.State

@@ -36,6 +36,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
@@ -93,17 +94,16 @@ type Server struct {
 	logs    *httptest.Server // the log store
 	logHost string
 
-	mu        sync.Mutex
+	mu sync.Mutex
+	// Counters number ids (from 1001), user ids (from 9000) and times.
+	forgemodel.Counters
 	tokens    map[string]string          // token -> login
-	users     map[string]int64           // login -> id
 	repos     map[string]*repo           // lower-case full name -> repo
 	orgs      map[string]map[string]bool // lower-case org -> lower-case member logins
 	renamed   map[string]*repo           // old lower-case full name -> repo
 	quotas    map[string]*quota          // login -> hourly quota
 	outbox    []outgoing                 // webhook deliveries not sent yet
 	delivered []Delivery
-	nextID    int64
-	ticks     int
 
 	// check, when set (NewChecked), sees every exchange once answered;
 	// injected says a scripted answer, not the state, gave it.
@@ -123,19 +123,16 @@ func New(o Options) *Server {
 		clock:   o.Clock,
 		rec:     recorder.New[Request](),
 		tokens:  map[string]string{},
-		users:   map[string]int64{},
 		repos:   map[string]*repo{},
 		renamed: map[string]*repo{},
 		quotas:  map[string]*quota{},
-		nextID:  1000,
 	}
 	s.userMux, s.repoMux = s.userRoutes(), s.repoRoutes()
 	if s.host == "" {
 		s.host = "github.com"
 	}
-	if s.clock.IsZero() {
-		s.clock = time.Unix(time.Now().Unix(), 0)
-	}
+	s.Counters = forgemodel.Counters{Clock: s.clock, IDsAfter: 1000, FirstUser: 9000}
+	s.clock = s.Now()
 	s.logHost = o.LogHost
 	if s.logHost == "" {
 		s.logHost = "localhost"
@@ -170,7 +167,7 @@ func (s *Server) AddToken(token, login string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens[token] = login
-	s.user(login)
+	s.User(login)
 }
 
 // Inject answers the next request matching route with r instead of the

@@ -152,7 +152,7 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &repo{
-		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
+		id: s.ID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
 		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
 		permissions: map[string]string{}, mergeMethods: []string{"merge", "squash", "rebase"},
 	}
@@ -281,16 +281,16 @@ func (s *Server) mustRepo(fullName string) *repo {
 
 func (s *Server) addItem(r *repo, title, body, author string, labels []string, state string, p *pull) *item {
 	it := &item{
-		id: s.newID(), number: len(r.items) + 1, title: title, body: body, state: state,
-		labels: slices.Clone(labels), author: author, created: s.tick(), pull: p,
+		id: s.ID(), number: len(r.items) + 1, title: title, body: body, state: state,
+		labels: slices.Clone(labels), author: author, created: s.Tick(), pull: p,
 	}
 	it.updated = it.created
 	if state == "closed" {
 		it.closed, it.stateReason = it.created, "completed"
 	}
-	s.user(author)
+	s.User(author)
 	if p != nil {
-		p.id = s.newID()
+		p.id = s.ID()
 		sum := sha1.Sum(fmt.Appendf(nil, "%s#%d", r.fullName(), it.number))
 		p.headSHA = hex.EncodeToString(sum[:])
 	}
@@ -320,28 +320,6 @@ func (r *repo) headSHA(p *pull) string {
 
 // role is login's permission in the repository.
 func (r *repo) role(login string) string { return or(r.permissions[login], "write") }
-
-// newID is the next id; one sequence for every kind keeps ids unique.
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
-}
-
-// tick is the time of the next thing created: a second after the last.
-func (s *Server) tick() time.Time {
-	s.ticks++
-	return s.clock.Add(time.Duration(s.ticks) * time.Second)
-}
-
-// user is login's numeric id, assigned on first sight.
-func (s *Server) user(login string) int64 {
-	id, ok := s.users[login]
-	if !ok {
-		id = int64(9000 + len(s.users))
-		s.users[login] = id
-	}
-	return id
-}
 
 func or(s, def string) string {
 	if s == "" {
