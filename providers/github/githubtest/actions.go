@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"strconv"
@@ -100,8 +101,8 @@ func (s *Server) AddRun(fullName string, in Run) int64 {
 	if wf == nil {
 		panic(fmt.Sprintf("githubtest: no workflow %q in %s (AddWorkflow it first)", in.Workflow, fullName))
 	}
-	branch := or(in.Branch, r.defaultBranch)
-	ru := s.addRun(r, wf, branch, r.branches[branch], or(in.Event, "push"), or(in.Status, "completed"))
+	branch := cmp.Or(in.Branch, r.defaultBranch)
+	ru := s.addRun(r, wf, branch, r.branches[branch], cmp.Or(in.Event, "push"), cmp.Or(in.Status, "completed"))
 	ru.conclusion = in.Conclusion
 	for _, j := range in.Jobs {
 		jb := &job{id: s.ID(), name: j.Name, status: ru.status, log: j.Log, started: ru.created}
@@ -172,5 +173,5 @@ func (s *Server) rerun(ru *run, failedOnly bool) {
 }
 
 func workflowName(wf *workflow) string {
-	return or(wf.name, strings.TrimSuffix(path.Base(wf.path), path.Ext(wf.path)))
+	return cmp.Or(wf.name, strings.TrimSuffix(path.Base(wf.path), path.Ext(wf.path)))
 }

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -179,7 +180,7 @@ func (s *Server) addReview(r *repo, it *item, login, state, body string, inline 
 	var added []*reviewComment
 	for _, c := range inline {
 		rc := &reviewComment{
-			id: s.ID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: or(c.Side, "RIGHT"), body: c.Body, created: v.created,
+			id: s.ID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: cmp.Or(c.Side, "RIGHT"), body: c.Body, created: v.created,
 		}
 		it.pull.inline = append(it.pull.inline, rc)
 		added = append(added, rc)

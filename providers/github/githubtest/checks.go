@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -28,9 +29,9 @@ func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
 		panic(fmt.Sprintf("githubtest: no pull request #%d in %s", number, fullName))
 	}
 	for _, c := range runs {
-		c.Status = or(c.Status, "completed")
+		c.Status = cmp.Or(c.Status, "completed")
 		if c.Status == "completed" {
-			c.Conclusion = or(c.Conclusion, "success")
+			c.Conclusion = cmp.Or(c.Conclusion, "success")
 		}
 		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.ID(), started: s.Tick()})
 	}

@@ -1,13 +1,13 @@
 package githubtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
-	"fmt"
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The fake's git model: every commit holds a whole snapshot of its files
@@ -31,7 +31,7 @@ func (f file) sha() string {
 	return blobSHA(f.content)
 }
 
-func (f file) typ() string { return or(f.kind, "file") }
+func (f file) typ() string { return cmp.Or(f.kind, "file") }
 
 type commit struct {
 	sha     string
@@ -43,17 +43,10 @@ type commit struct {
 }
 
 // blobSHA is git's object name for content as a blob.
-func blobSHA(content []byte) string {
-	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", len(content))
-	h.Write(content)
-	return hex.EncodeToString(h.Sum(nil))
-}
+func blobSHA(content []byte) string { return forgemodel.BlobSHA(string(content)) }
 
-func hashOf(parts ...string) string {
-	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:])
-}
+// hashOf is a stable fake object name of parts.
+func hashOf(parts ...string) string { return forgemodel.SHA(strings.Join(parts, "\x00")) }
 
 // File is a path to commit when seeding a repository: its Content, or a
 // Symlink to a target, or a Submodule pointing at a URL.

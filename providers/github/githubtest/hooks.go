@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -177,7 +178,7 @@ func (s *Server) checkRunEvent(r *repo, it *item, c *checkRun, action string) {
 	pr := map[string]any{
 		"url": s.api("/repos/%s/pulls/%d", r.fullName(), it.number), "id": it.pull.id, "number": it.number,
 		"head": map[string]any{"ref": it.pull.head, "sha": head},
-		"base": map[string]any{"ref": it.pull.base, "sha": or(r.branches[it.pull.base], strings.Repeat("b", 40))},
+		"base": map[string]any{"ref": it.pull.base, "sha": cmp.Or(r.branches[it.pull.base], strings.Repeat("b", 40))},
 	}
 	payload, _ := json.Marshal(run)
 	var m map[string]any

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -392,7 +393,7 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
 		}
-		if why := it.pull.unresolved(c.Path, c.Line, or(c.Side, "RIGHT")); why != "" {
+		if why := it.pull.unresolved(c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}
