@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // CheckRun is a check run on a pull request's head commit, as GitHub
@@ -115,11 +117,9 @@ func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 			runs = it.pull.checks
 		}
 	}
-	items, header := pageOf(s, path, q, runs)
-	out := checkRunsJSON{TotalCount: len(runs), CheckRuns: []any{}}
-	for _, c := range items {
-		out.CheckRuns = append(out.CheckRuns, s.checkRunJSON(r, sha, c))
-	}
+	n, per, header := s.pageOf(path, q, len(runs))
+	out := checkRunsJSON{TotalCount: len(runs)}
+	out.CheckRuns, _ = forgefake.Page(runs, n, per, func(c *checkRun) any { return s.checkRunJSON(r, sha, c) })
 	a := jsonAnswer(http.StatusOK, out)
 	a.header = header
 	return a

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 const (
@@ -141,24 +143,22 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 
 // page serves one page of items as a JSON array (see pageOf).
 func page[T any](s *Server, path string, q url.Values, items []T, render func(T) any) answer {
-	items, header := pageOf(s, path, q, items)
-	out := []any{}
-	for _, it := range items {
-		out = append(out, render(it))
-	}
+	n, per, header := s.pageOf(path, q, len(items))
+	out, _ := forgefake.Page(items, n, per, render)
 	a := jsonAnswer(http.StatusOK, out)
 	a.header = header
 	return a
 }
 
-// pageOf is the page of items a request asks for (per_page, default 30,
-// at most 100) and GitHub's Link header when there are other pages.
-func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.Header) {
-	per, _ := strconv.Atoi(first(q["per_page"], "30"))
+// pageOf is the page a request asks for (page from 1; per_page, default
+// 30, at most 100) of count items, and GitHub's Link header when there
+// are other pages.
+func (s *Server) pageOf(path string, q url.Values, count int) (n, per int, header http.Header) {
+	per, _ = strconv.Atoi(first(q["per_page"], "30"))
 	per = min(max(per, 1), 100)
-	n, _ := strconv.Atoi(first(q["page"], "1"))
+	n, _ = strconv.Atoi(first(q["page"], "1"))
 	n = max(n, 1)
-	last := max((len(items)+per-1)/per, 1)
+	last := max((count+per-1)/per, 1)
 	var links []string
 	if n > 1 {
 		links = append(links, s.link(path, q, n-1, "prev"), s.link(path, q, 1, "first"))
@@ -166,11 +166,10 @@ func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.H
 	if n < last {
 		links = append(links, s.link(path, q, n+1, "next"), s.link(path, q, last, "last"))
 	}
-	var header http.Header
 	if len(links) > 0 {
 		header = http.Header{"Link": {strings.Join(links, ", ")}}
 	}
-	return items[min((n-1)*per, len(items)):min(n*per, len(items))], header
+	return n, per, header
 }
 
 // assigned reports whether it matches GitHub's assignee filter: a login,
