@@ -66,17 +66,9 @@ type Options struct {
 	LogHost string
 }
 
-// Request is one request as the fake received it.
-type Request struct {
-	Method string
-	Path   string // without the PathPrefix
-	Query  url.Values
-	Header http.Header
-	Host   string
-	Body   []byte
-	// Injected is true when an injected response answered it.
-	Injected bool
-}
+// Request is one request as the fake received it; its Path is below the
+// PathPrefix, unescaped.
+type Request = forgefake.Request
 
 // Response is an injected answer: Status (0 = 200), Header, Body, or Hold
 // to never answer, as a GitHub that stopped responding would. The fake's

@@ -42,7 +42,7 @@ type Options struct {
 // Request is one request as a fake received it.
 type Request struct {
 	Method string
-	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues")
+	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues"); githubtest's unescaped
 	Query  url.Values
 	Header http.Header
 	Host   string
