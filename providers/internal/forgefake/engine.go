@@ -1,5 +1,6 @@
 // Package forgefake is the engine the fake forge REST APIs (gitlabtest,
-// giteatest) run on: an httptest server that records every request and
+// giteatest; githubtest routes through its Router and pages with Page)
+// run on: an httptest server that records every request and
 // answers injected responses first, a ServeMux of the forge's routes
 // below its API root, one lock around the state (internal/forgemodel:
 // repositories, issues and pull requests, reviews, CI runs, and their
