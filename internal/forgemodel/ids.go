@@ -1,6 +1,7 @@
 package forgemodel
 
 import (
+	"cmp"
 	"crypto/sha1"
 	"encoding/hex"
 	"fmt"
@@ -8,20 +9,23 @@ import (
 )
 
 // Counters are where a fake's state draws its numbers from. The zero
-// value starts ids after 100 and times at the current second; callers
-// hold the fake's lock.
+// value starts ids after 100, user ids at 1 and times at the current
+// second; callers hold the fake's lock.
 type Counters struct {
 	// Clock is the fake's "now"; zero = the current time in whole seconds.
 	Clock time.Time
-	ids   int64
-	ticks int
-	users map[string]int64
+	// IDsAfter is where ids start after (0 = 100), FirstUser the first
+	// user's id (0 = 1): a fake's figures look like its forge's.
+	IDsAfter, FirstUser int64
+	ids                 int64
+	ticks               int
+	users               map[string]int64
 }
 
 // ID is the next id; one sequence for every kind keeps ids unique.
 func (c *Counters) ID() int64 {
-	if c.ids < 100 {
-		c.ids = 100
+	if floor := cmp.Or(c.IDsAfter, 100); c.ids < floor {
+		c.ids = floor
 	}
 	c.ids++
 	return c.ids
@@ -48,7 +52,7 @@ func (c *Counters) User(name string) int64 {
 	}
 	id, ok := c.users[name]
 	if !ok {
-		id = int64(1 + len(c.users))
+		id = cmp.Or(c.FirstUser, 1) + int64(len(c.users))
 		c.users[name] = id
 	}
 	return id

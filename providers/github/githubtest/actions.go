@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"path"
 	"strconv"
@@ -86,7 +87,7 @@ func (s *Server) AddWorkflow(fullName string, w Workflow) int64 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	wf := &workflow{id: s.newID(), name: w.Name, path: w.Path, dispatch: w.Dispatch, inputs: w.Inputs}
+	wf := &workflow{id: s.ID(), name: w.Name, path: w.Path, dispatch: w.Dispatch, inputs: w.Inputs}
 	r.workflows = append(r.workflows, wf)
 	return wf.id
 }
@@ -100,11 +101,11 @@ func (s *Server) AddRun(fullName string, in Run) int64 {
 	if wf == nil {
 		panic(fmt.Sprintf("githubtest: no workflow %q in %s (AddWorkflow it first)", in.Workflow, fullName))
 	}
-	branch := or(in.Branch, r.defaultBranch)
-	ru := s.addRun(r, wf, branch, r.branches[branch], or(in.Event, "push"), or(in.Status, "completed"))
+	branch := cmp.Or(in.Branch, r.defaultBranch)
+	ru := s.addRun(r, wf, branch, r.branches[branch], cmp.Or(in.Event, "push"), cmp.Or(in.Status, "completed"))
 	ru.conclusion = in.Conclusion
 	for _, j := range in.Jobs {
-		jb := &job{id: s.newID(), name: j.Name, status: ru.status, log: j.Log, started: ru.created}
+		jb := &job{id: s.ID(), name: j.Name, status: ru.status, log: j.Log, started: ru.created}
 		if ru.status == "completed" {
 			jb.conclusion = j.Conclusion
 		}
@@ -120,7 +121,7 @@ func (s *Server) addRun(r *repo, wf *workflow, branch, sha, event, status string
 			n++
 		}
 	}
-	ru := &run{id: s.newID(), wf: wf, number: n, attempt: 1, branch: branch, sha: sha, event: event, status: status, created: s.tick()}
+	ru := &run{id: s.ID(), wf: wf, number: n, attempt: 1, branch: branch, sha: sha, event: event, status: status, created: s.Tick()}
 	ru.updated = ru.created
 	r.runs = append(r.runs, ru)
 	return ru
@@ -163,7 +164,7 @@ func (s *Server) job(id string) (*repo, *run, *job) {
 // failed ones, queued again.
 func (s *Server) rerun(ru *run, failedOnly bool) {
 	ru.attempt++
-	ru.status, ru.conclusion, ru.updated = "queued", "", s.tick()
+	ru.status, ru.conclusion, ru.updated = "queued", "", s.Tick()
 	for _, j := range ru.jobs {
 		if !failedOnly || j.conclusion == "failure" || j.conclusion == "timed_out" || j.conclusion == "cancelled" {
 			j.status, j.conclusion, j.log = "queued", "", ""
@@ -172,5 +173,5 @@ func (s *Server) rerun(ru *run, failedOnly bool) {
 }
 
 func workflowName(wf *workflow) string {
-	return or(wf.name, strings.TrimSuffix(path.Base(wf.path), path.Ext(wf.path)))
+	return cmp.Or(wf.name, strings.TrimSuffix(path.Base(wf.path), path.Ext(wf.path)))
 }

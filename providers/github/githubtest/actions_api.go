@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 const (
@@ -16,51 +18,46 @@ const (
 	docDispatch = "https://docs.github.com/rest/actions/workflows#create-a-workflow-dispatch-event"
 )
 
-// actions answers /repos/o/n/actions/...: runs, a run, its jobs, a job's
-// logs (a redirect to the log store), workflow dispatch and re-runs.
-func (s *Server) actions(method string, r *repo, seg []string, q url.Values, body []byte) (answer, bool) {
-	notFound := func(doc string) (answer, bool) {
-		return errorAnswer(http.StatusNotFound, "Not Found", doc, nil), true
+// actionRoutes are /repos/o/n/actions/...: runs, a run, its jobs, a
+// job's logs (a redirect to the log store), workflow dispatch and re-runs.
+func (s *Server) actionRoutes(rt *forgefake.Router) {
+	onRun := func(pattern, doc string, h func(c *call, ru *run) answer) {
+		on(rt, pattern, func(c *call) answer {
+			ru := c.rp.run(c.Value("id"))
+			if ru == nil {
+				return errorAnswer(http.StatusNotFound, "Not Found", doc, nil)
+			}
+			return h(c, ru)
+		})
 	}
-	key := method + " " + strings.Join(seg, "/")
-	switch {
-	case key == "GET runs":
-		return s.listRuns(r, q), true
-	case len(seg) == 2 && seg[0] == "runs" && method == "GET":
-		if ru := r.run(seg[1]); ru != nil {
-			return jsonAnswer(http.StatusOK, s.runJSON(r, ru)), true
-		}
-		return notFound(docRuns + "#get-a-workflow-run")
-	case len(seg) == 3 && seg[0] == "runs" && seg[2] == "jobs" && method == "GET":
-		ru := r.run(seg[1])
-		if ru == nil {
-			return notFound(docJobs + "#list-jobs-for-a-workflow-run")
-		}
+	on(rt, "GET /actions/runs", func(c *call) answer { return s.listRuns(c.rp, c.Query) })
+	onRun("GET /actions/runs/{id}", docRuns+"#get-a-workflow-run", func(c *call, ru *run) answer {
+		return jsonAnswer(http.StatusOK, s.runJSON(c.rp, ru))
+	})
+	onRun("GET /actions/runs/{id}/jobs", docJobs+"#list-jobs-for-a-workflow-run", func(c *call, ru *run) answer {
 		jobs := []jobJSON{}
 		for _, j := range ru.jobs {
-			jobs = append(jobs, s.jobJSON(r, ru, j))
+			jobs = append(jobs, s.jobJSON(c.rp, ru, j))
 		}
-		return jsonAnswer(http.StatusOK, jobsJSON{TotalCount: len(jobs), Jobs: jobs}), true
-	case len(seg) == 3 && seg[0] == "jobs" && seg[2] == "logs" && method == "GET":
-		if jr, _, j := s.job(seg[1]); jr == r {
+		return jsonAnswer(http.StatusOK, jobsJSON{TotalCount: len(jobs), Jobs: jobs})
+	})
+	on(rt, "GET /actions/jobs/{id}/logs", func(c *call) answer {
+		if jr, _, j := s.job(c.Value("id")); jr == c.rp {
 			// GitHub answers with a short-lived signed URL on its log host.
-			return answer{status: http.StatusFound, header: http.Header{"Location": {s.LogURL(j.id)}}}, true
+			return answer{status: http.StatusFound, header: http.Header{"Location": {s.LogURL(j.id)}}}
 		}
-		return notFound(docJobs + "#download-job-logs-for-a-workflow-run")
-	case len(seg) == 3 && seg[0] == "workflows" && seg[2] == "dispatches" && method == "POST":
-		return s.dispatch(r, seg[1], body), true
-	case len(seg) == 3 && seg[0] == "runs" && (seg[2] == "rerun" || seg[2] == "rerun-failed-jobs") && method == "POST":
-		ru := r.run(seg[1])
-		if ru == nil {
-			return notFound(docRuns + "#re-run-a-workflow")
-		}
-		if ru.status != "completed" {
-			return errorAnswer(http.StatusForbidden, "This workflow is already running", docRuns+"#re-run-a-workflow", nil), true
-		}
-		s.rerun(ru, seg[2] == "rerun-failed-jobs")
-		return jsonAnswer(http.StatusCreated, struct{}{}), true
+		return errorAnswer(http.StatusNotFound, "Not Found", docJobs+"#download-job-logs-for-a-workflow-run", nil)
+	})
+	on(rt, "POST /actions/workflows/{id}/dispatches", func(c *call) answer { return s.dispatch(c.rp, c.Value("id"), c.Body) })
+	for _, how := range []string{"rerun", "rerun-failed-jobs"} {
+		onRun("POST /actions/runs/{id}/"+how, docRuns+"#re-run-a-workflow", func(c *call, ru *run) answer {
+			if ru.status != "completed" {
+				return errorAnswer(http.StatusForbidden, "This workflow is already running", docRuns+"#re-run-a-workflow", nil)
+			}
+			s.rerun(ru, how == "rerun-failed-jobs")
+			return jsonAnswer(http.StatusCreated, struct{}{})
+		})
 	}
-	return answer{}, false
 }
 
 // listRuns is GET /repos/o/n/actions/runs: newest first, filtered by
@@ -74,14 +71,11 @@ func (s *Server) listRuns(r *repo, q url.Values) answer {
 			runs = append(runs, ru)
 		}
 	}
-	per, _ := strconv.Atoi(first(q["per_page"], "30"))
-	per = min(max(per, 1), 100)
-	n, _ := strconv.Atoi(first(q["page"], "1"))
-	n = max(n, 1)
-	out := workflowRunsJSON{TotalCount: len(runs), WorkflowRuns: []runJSON{}}
-	for _, ru := range runs[min((n-1)*per, len(runs)):min(n*per, len(runs))] {
-		out.WorkflowRuns = append(out.WorkflowRuns, s.runJSON(r, ru))
-	}
+	// The fake sends no Link header here (GitHub does); total_count
+	// says how many.
+	n, per, _ := s.pageOf("", q, len(runs))
+	out := workflowRunsJSON{TotalCount: len(runs)}
+	out.WorkflowRuns, _ = forgefake.Page(runs, n, per, func(ru *run) any { return s.runJSON(r, ru) })
 	return jsonAnswer(http.StatusOK, out)
 }
 
@@ -187,8 +181,8 @@ type commitUserJSON struct {
 }
 
 type workflowRunsJSON struct {
-	TotalCount   int       `json:"total_count"`
-	WorkflowRuns []runJSON `json:"workflow_runs"`
+	TotalCount   int   `json:"total_count"`
+	WorkflowRuns []any `json:"workflow_runs"`
 }
 
 type stepJSON struct {

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -51,7 +52,7 @@ func (s *Server) SetState(fullName string, number int, state string) {
 	s.mu.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.state = state
-	it.updated = s.tick()
+	it.updated = s.Tick()
 	action := "reopened"
 	it.closed, it.stateReason = time.Time{}, "reopened"
 	if state == "closed" {
@@ -68,7 +69,7 @@ func (s *Server) Merge(fullName string, number int) {
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.pull.headSHA = r.headSHA(it.pull) // a merged pull request keeps its last head
 	it.state, it.pull.merged, it.pull.mergedBy, it.stateReason = "closed", true, r.owner, ""
-	it.updated = s.tick()
+	it.updated = s.Tick()
 	it.closed = it.updated
 	s.itemEvent(r, it, "closed", r.owner)
 	s.mu.Unlock()
@@ -81,7 +82,7 @@ func (s *Server) SetLabels(fullName string, number int, labels ...string) {
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	before := it.labels
 	it.labels = slices.Clone(labels)
-	it.updated = s.tick()
+	it.updated = s.Tick()
 	s.labelEvents(r, it, before, r.owner)
 	s.mu.Unlock()
 	s.flush()
@@ -117,7 +118,7 @@ func (s *Server) Push(fullName string, number int) string {
 		p.headSHA = hashOf(before, "push")
 	}
 	p.checks = nil
-	it.updated = s.tick()
+	it.updated = s.Tick()
 	sha := r.headSHA(p)
 	s.itemEvent(r, it, "synchronize", it.author, "before", before, "after", sha)
 	s.mu.Unlock()
@@ -142,7 +143,7 @@ func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusi
 		}
 	}
 	if run == nil {
-		run = &checkRun{CheckRun: CheckRun{Name: name}, id: s.newID(), started: s.tick()}
+		run = &checkRun{CheckRun: CheckRun{Name: name}, id: s.ID(), started: s.Tick()}
 		it.pull.checks = append(it.pull.checks, run)
 	}
 	run.Status, run.Conclusion = status, conclusion
@@ -165,8 +166,8 @@ func (s *Server) mustItem(fullName string, number int) *item {
 }
 
 func (s *Server) addComment(r *repo, it *item, login, body string) *comment {
-	c := &comment{id: s.newID(), author: login, body: body, created: s.tick()}
-	s.user(login)
+	c := &comment{id: s.ID(), author: login, body: body, created: s.Tick()}
+	s.User(login)
 	it.comments = append(it.comments, c)
 	it.updated = c.created
 	s.emit(r, "issue_comment", s.payload("created", login, "issue", s.issueJSON(r, it), "comment", s.commentJSON(r, it, c)))
@@ -174,12 +175,12 @@ func (s *Server) addComment(r *repo, it *item, login, body string) *comment {
 }
 
 func (s *Server) addReview(r *repo, it *item, login, state, body string, inline []Inline) *review {
-	v := &review{id: s.newID(), author: login, body: body, state: state, created: s.tick()}
-	s.user(login)
+	v := &review{id: s.ID(), author: login, body: body, state: state, created: s.Tick()}
+	s.User(login)
 	var added []*reviewComment
 	for _, c := range inline {
 		rc := &reviewComment{
-			id: s.newID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: or(c.Side, "RIGHT"), body: c.Body, created: v.created,
+			id: s.ID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: cmp.Or(c.Side, "RIGHT"), body: c.Body, created: v.created,
 		}
 		it.pull.inline = append(it.pull.inline, rc)
 		added = append(added, rc)

@@ -1,10 +1,13 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"net/http"
 	"net/url"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // CheckRun is a check run on a pull request's head commit, as GitHub
@@ -28,11 +31,11 @@ func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
 		panic(fmt.Sprintf("githubtest: no pull request #%d in %s", number, fullName))
 	}
 	for _, c := range runs {
-		c.Status = or(c.Status, "completed")
+		c.Status = cmp.Or(c.Status, "completed")
 		if c.Status == "completed" {
-			c.Conclusion = or(c.Conclusion, "success")
+			c.Conclusion = cmp.Or(c.Conclusion, "success")
 		}
-		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.newID(), started: s.tick()})
+		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.ID(), started: s.Tick()})
 	}
 }
 
@@ -114,11 +117,9 @@ func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 			runs = it.pull.checks
 		}
 	}
-	items, header := pageOf(s, path, q, runs)
-	out := checkRunsJSON{TotalCount: len(runs), CheckRuns: []any{}}
-	for _, c := range items {
-		out.CheckRuns = append(out.CheckRuns, s.checkRunJSON(r, sha, c))
-	}
+	n, per, header := s.pageOf(path, q, len(runs))
+	out := checkRunsJSON{TotalCount: len(runs)}
+	out.CheckRuns, _ = forgefake.Page(runs, n, per, func(c *checkRun) any { return s.checkRunJSON(r, sha, c) })
 	a := jsonAnswer(http.StatusOK, out)
 	a.header = header
 	return a

@@ -1,12 +1,12 @@
 package githubtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
 	"net/url"
 	"strings"
 
 	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Change is one file a pull request changes, with its unified diff patch as
@@ -33,10 +33,9 @@ type fileJSON struct {
 func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
 	return page(s, path, q, it.pull.files, func(f Change) any {
 		head := r.headSHA(it.pull)
-		sum := sha1.Sum([]byte(f.Patch))
 		add, del := f.counts()
 		return fileJSON{
-			SHA: hex.EncodeToString(sum[:]), Filename: f.Path, Status: "modified",
+			SHA: forgemodel.SHA(f.Patch), Filename: f.Path, Status: "modified",
 			Additions: add, Deletions: del, Changes: add + del,
 			BlobURL:     s.web("/%s/blob/%s/%s", r.fullName(), head, f.Path),
 			RawURL:      s.web("/%s/raw/%s/%s", r.fullName(), head, f.Path),

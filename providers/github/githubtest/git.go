@@ -1,13 +1,13 @@
 package githubtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
-	"fmt"
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The fake's git model: every commit holds a whole snapshot of its files
@@ -31,7 +31,7 @@ func (f file) sha() string {
 	return blobSHA(f.content)
 }
 
-func (f file) typ() string { return or(f.kind, "file") }
+func (f file) typ() string { return cmp.Or(f.kind, "file") }
 
 type commit struct {
 	sha     string
@@ -43,17 +43,10 @@ type commit struct {
 }
 
 // blobSHA is git's object name for content as a blob.
-func blobSHA(content []byte) string {
-	h := sha1.New()
-	fmt.Fprintf(h, "blob %d\x00", len(content))
-	h.Write(content)
-	return hex.EncodeToString(h.Sum(nil))
-}
+func blobSHA(content []byte) string { return forgemodel.BlobSHA(string(content)) }
 
-func hashOf(parts ...string) string {
-	sum := sha1.Sum([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(sum[:])
-}
+// hashOf is a stable fake object name of parts.
+func hashOf(parts ...string) string { return forgemodel.SHA(strings.Join(parts, "\x00")) }
 
 // File is a path to commit when seeding a repository: its Content, or a
 // Symlink to a target, or a Submodule pointing at a URL.
@@ -112,7 +105,7 @@ func (s *Server) FileAt(fullName, ref, path string) (string, bool) {
 
 // commit records a commit of tree on parents.
 func (s *Server) commit(r *repo, parents []string, author, message string, tree map[string]file) *commit {
-	c := &commit{parents: parents, message: message, author: author, when: s.tick(), tree: tree}
+	c := &commit{parents: parents, message: message, author: author, when: s.Tick(), tree: tree}
 	paths := slices.Sorted(maps.Keys(tree))
 	parts := append([]string{strings.Join(parents, ","), message, c.when.String()}, paths...)
 	for _, p := range paths {
@@ -120,7 +113,7 @@ func (s *Server) commit(r *repo, parents []string, author, message string, tree 
 	}
 	c.sha = hashOf(parts...)
 	r.commits[c.sha] = c
-	s.user(author)
+	s.User(author)
 	return c
 }
 

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -76,7 +77,7 @@ func (s *Server) putContents(r *repo, path, login string, body []byte) answer {
 	if err != nil {
 		return errorAnswer(http.StatusUnprocessableEntity, "content is not valid Base64", docContents, nil)
 	}
-	branch := or(in.Branch, r.defaultBranch)
+	branch := cmp.Or(in.Branch, r.defaultBranch)
 	head, ok := r.branches[branch]
 	if !ok {
 		return errorAnswer(http.StatusNotFound, "Branch "+branch+" not found", docContents, nil)
@@ -169,7 +170,7 @@ func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	if err := json.Unmarshal(body, &in); err != nil {
 		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docMerge, nil)
 	}
-	method := or(in.MergeMethod, "merge")
+	method := cmp.Or(in.MergeMethod, "merge")
 	disallowed := map[string]string{"merge": "Merge commits", "squash": "Squash merges", "rebase": "Rebase merges"}[method]
 	p := it.pull
 	head := r.headSHA(p)
@@ -189,10 +190,10 @@ func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	if hc := r.commits[head]; hc != nil {
 		maps.Copy(tree, hc.tree)
 	}
-	parents, message := []string{base.sha}, or(in.CommitTitle, fmt.Sprintf("%s (#%d)", it.title, it.number))
+	parents, message := []string{base.sha}, cmp.Or(in.CommitTitle, fmt.Sprintf("%s (#%d)", it.title, it.number))
 	if method == "merge" {
 		parents = append(parents, head)
-		message = or(in.CommitTitle, fmt.Sprintf("Merge pull request #%d from %s/%s", it.number, r.owner, p.head))
+		message = cmp.Or(in.CommitTitle, fmt.Sprintf("Merge pull request #%d from %s/%s", it.number, r.owner, p.head))
 	}
 	if in.CommitMessage != nil {
 		message += "\n\n" + *in.CommitMessage

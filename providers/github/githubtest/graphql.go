@@ -146,7 +146,7 @@ func (s *Server) answerGraphQL(r *http.Request, in gqlRequest, jsonErr error) an
 		return h
 	}
 	if q.used >= q.limit {
-		a := gqlAnswer(nil, []*gqlError{{Type: "RATE_LIMITED", Message: fmt.Sprintf("API rate limit already exceeded for user ID %d.", s.user(login))}})
+		a := gqlAnswer(nil, []*gqlError{{Type: "RATE_LIMITED", Message: fmt.Sprintf("API rate limit already exceeded for user ID %d.", s.User(login))}})
 		a.header = header()
 		return a
 	}

@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -128,7 +129,7 @@ func (s *Server) gqlReviewComment(r *repo, it *item, c *reviewComment) *gqlObjec
 // replies, so it holds that one comment.
 func (s *Server) gqlThread(r *repo, it *item, c *reviewComment) *gqlObject {
 	return &gqlObject{typename: "PullRequestReviewThread", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"diffSide": constant(strings.ToUpper(or(c.side, "RIGHT"))),
+		"diffSide": constant(strings.ToUpper(cmp.Or(c.side, "RIGHT"))),
 		"path":     constant(c.path),
 		"line":     constant(c.line),
 		"comments": func(args map[string]any) (any, *gqlError) {

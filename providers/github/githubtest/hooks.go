@@ -2,6 +2,7 @@ package githubtest
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -47,7 +48,7 @@ type outgoing struct {
 func (s *Server) AddHook(fullName, url, secret string) Delivery {
 	s.mu.Lock()
 	r := s.mustRepo(fullName)
-	h := &hook{id: s.newID(), url: url, secret: secret}
+	h := &hook{id: s.ID(), url: url, secret: secret}
 	r.hooks = append(r.hooks, h)
 	s.emitTo(h, "ping", map[string]any{
 		"zen": "Keep it logically awesome.", "hook_id": h.id,
@@ -114,7 +115,7 @@ func (s *Server) flush() []Delivery {
 	var done []Delivery
 	for _, o := range out {
 		s.mu.Lock()
-		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.newID(), o.hook.id%0x10000, len(s.delivered))
+		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.id%0x10000, len(s.delivered))
 		s.mu.Unlock()
 		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
 	}
@@ -177,7 +178,7 @@ func (s *Server) checkRunEvent(r *repo, it *item, c *checkRun, action string) {
 	pr := map[string]any{
 		"url": s.api("/repos/%s/pulls/%d", r.fullName(), it.number), "id": it.pull.id, "number": it.number,
 		"head": map[string]any{"ref": it.pull.head, "sha": head},
-		"base": map[string]any{"ref": it.pull.base, "sha": or(r.branches[it.pull.base], strings.Repeat("b", 40))},
+		"base": map[string]any{"ref": it.pull.base, "sha": cmp.Or(r.branches[it.pull.base], strings.Repeat("b", 40))},
 	}
 	payload, _ := json.Marshal(run)
 	var m map[string]any

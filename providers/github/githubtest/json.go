@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -316,7 +317,7 @@ func (s *Server) web(format string, args ...any) string {
 }
 
 func (s *Server) userJSON(login string) userJSON {
-	id := s.user(login)
+	id := s.User(login)
 	return userJSON{
 		Login: login, ID: id, NodeID: fmt.Sprintf("MDQ6VXNlcj%d", id),
 		AvatarURL: fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", id),
@@ -455,7 +456,7 @@ func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
 		Number:   it.number, State: it.state, Title: it.title, User: s.userJSON(it.author), Body: nullable(it.body),
 		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
 		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.mergeSHA),
-		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, or(r.branches[p.base], strings.Repeat("b", 40))),
+		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, cmp.Or(r.branches[p.base], strings.Repeat("b", 40))),
 		AuthorAssociation: "OWNER", Draft: p.draft, Milestone: s.milestoneJSON(r, it.milestone),
 	}
 }
@@ -473,7 +474,7 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 		out.Additions, out.Deletions = out.Additions+add, out.Deletions+del
 	}
 	if p.merged {
-		who := s.userJSON(or(p.mergedBy, r.owner))
+		who := s.userJSON(cmp.Or(p.mergedBy, r.owner))
 		out.MergedBy = &who
 	}
 	switch {

@@ -25,23 +25,18 @@ func (s *Server) AddMember(org, login string) {
 	s.orgs[k][strings.ToLower(login)] = true
 }
 
-// orgMember answers GET /orgs/{org}/members/{username} (path "orgs/..."
-// without the leading slash split into segments), or false when path is
-// not that operation.
-func (s *Server) orgMember(method string, seg []string) (answer, bool) {
-	if method != http.MethodGet || len(seg) != 4 || seg[0] != "orgs" || seg[2] != "members" {
-		return answer{}, false
-	}
-	members, ok := s.orgs[strings.ToLower(seg[1])]
+// orgMember answers GET /orgs/{org}/members/{username}.
+func (s *Server) orgMember(org, login string) answer {
+	members, ok := s.orgs[strings.ToLower(org)]
 	if !ok {
-		return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/orgs/members#check-organization-membership-for-a-user", nil), true
+		return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/orgs/members#check-organization-membership-for-a-user", nil)
 	}
-	if !members[strings.ToLower(seg[3])] {
+	if !members[strings.ToLower(login)] {
 		// GitHub: 404 with no body when the requester is a member and the
 		// user is not.
-		return answer{status: http.StatusNotFound}, true
+		return answer{status: http.StatusNotFound}
 	}
-	return answer{status: http.StatusNoContent}, true
+	return answer{status: http.StatusNoContent}
 }
 
 // collaboratorJSON is the "collaborator" schema: a user with the URLs

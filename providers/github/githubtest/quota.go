@@ -5,8 +5,9 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // Conditional requests and the hourly quota, as GitHub keeps them: every
@@ -61,7 +62,7 @@ func (s *Server) answer(r *http.Request, path string, body []byte) answer {
 	a := s.handle(r, path, body)
 	if r.Method == http.MethodGet && a.status == http.StatusOK {
 		tag := etag(a.body)
-		if matches(r.Header.Get("If-None-Match"), tag) {
+		if forgefake.IfNoneMatch(r.Header.Get("If-None-Match"), tag) {
 			h := s.rateHeaders(q)
 			h.Set("ETag", tag)
 			return answer{status: http.StatusNotModified, header: h}
@@ -96,16 +97,4 @@ func (s *Server) rateHeaders(q *quota) http.Header {
 func etag(body []byte) string {
 	sum := sha256.Sum256(body)
 	return `W/"` + hex.EncodeToString(sum[:]) + `"`
-}
-
-// matches reports whether an If-None-Match header names tag, compared
-// weakly (RFC 9110: the W/ prefix does not matter), or is "*".
-func matches(header, tag string) bool {
-	for v := range strings.SplitSeq(header, ",") {
-		v = strings.TrimSpace(v)
-		if v == "*" || strings.TrimPrefix(v, "W/") == strings.TrimPrefix(tag, "W/") {
-			return true
-		}
-	}
-	return false
 }

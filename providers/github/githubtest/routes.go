@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -8,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 const (
@@ -27,13 +30,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
-	if r.Method == http.MethodGet && path == "/user" {
-		return jsonAnswer(http.StatusOK, s.me(login))
-	}
-	if r.Method == http.MethodGet && path == "/user/repos" {
-		return s.userRepos(path, r.URL.Query(), login)
-	}
-	if a, ok := s.orgMember(r.Method, strings.Split(strings.TrimPrefix(path, "/"), "/")); ok {
+	if a, ok := route(s.userMux, r, path, body, call{login: login, path: path}); ok {
 		return a
 	}
 	rp, rest, moved := s.resolve(path)
@@ -44,7 +41,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	case moved != "":
 		return redirectAnswer(moved)
 	case rp == nil:
-		return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
+		return notFound()
 	}
 	seg := strings.Split(rest, "/")
 	if len(seg) >= 2 && seg[0] == "issues" {
@@ -54,81 +51,20 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			}
 		}
 	}
-	q := r.URL.Query()
-	if a, ok := s.byPrefix(r, rp, seg, q, login, body); ok {
+	if a, ok := route(s.repoMux, r, "/"+rest, body, call{rp: rp, login: login, path: path}); ok {
 		return a
 	}
-	num := func(i int) *item {
-		n, err := strconv.Atoi(seg[i])
-		if err != nil {
-			return nil
-		}
-		return rp.item(n)
-	}
-	switch key := r.Method + " " + shape(seg); key {
-	case "GET ":
-		return jsonAnswer(http.StatusOK, s.fullRepoJSON(rp, login))
-	case "GET issues":
-		return s.listIssues(rp, path, q)
-	case "POST issues":
-		return s.createIssue(rp, login, body)
-	case "GET issues/N":
-		if it := num(1); it != nil {
-			return jsonAnswer(http.StatusOK, s.issueJSON(rp, it))
-		}
-	case "GET issues/N/comments":
-		if it := num(1); it != nil {
-			cs := since(q, it.comments, func(c *comment) time.Time { return c.created })
-			return page(s, path, q, cs, func(c *comment) any { return s.commentJSON(rp, it, c) })
-		}
-	case "PATCH issues/N":
-		if it := num(1); it != nil {
-			return s.editIssue(rp, it, login, body)
-		}
-	case "POST issues/N/comments":
-		if it := num(1); it != nil {
-			return s.createComment(rp, it, login, body)
-		}
-	case "GET pulls":
-		return s.listPulls(rp, path, q)
-	case "POST pulls":
-		return s.createPull(rp, login, body)
-	case "PUT pulls/N/merge":
-		if it := num(1); it != nil && it.pull != nil {
-			return s.merge(rp, it, login, body)
-		}
-	case "GET pulls/N":
-		if it := num(1); it != nil && it.pull != nil {
-			return jsonAnswer(http.StatusOK, s.pullJSON(rp, it))
-		}
-	case "GET pulls/N/reviews":
-		if it := num(1); it != nil && it.pull != nil {
-			return page(s, path, q, it.pull.reviews, func(v *review) any { return s.reviewJSON(rp, it, v) })
-		}
-	case "POST pulls/N/reviews":
-		if it := num(1); it != nil && it.pull != nil {
-			return s.createReview(rp, it, login, body)
-		}
-	case "GET pulls/N/files":
-		if it := num(1); it != nil && it.pull != nil {
-			return s.files(rp, it, path, q)
-		}
-	case "GET pulls/N/comments":
-		if it := num(1); it != nil && it.pull != nil {
-			cs := since(q, it.pull.inline, func(c *reviewComment) time.Time { return c.created })
-			return page(s, path, q, cs, func(c *reviewComment) any { return s.reviewCommentJSON(rp, it, c) })
-		}
-	case "GET commits/S/status":
-		// No commit statuses: GitHub then reports "pending" with none.
-		return jsonAnswer(http.StatusOK, combinedStatusJSON{
-			State: "pending", Statuses: []any{}, SHA: seg[1], Repository: s.minimalRepoJSON(rp),
-			CommitURL: s.api("/repos/%s/commits/%s", rp.fullName(), seg[1]),
-			URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), seg[1]),
-		})
-	case "GET commits/S/check-runs":
-		return s.checkRuns(rp, path, seg[1], q)
-	}
-	return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil)
+	return notFound()
+}
+
+// combinedStatus is GET /repos/o/n/commits/{ref}/status. The fake keeps
+// no commit statuses: GitHub then reports "pending" with none.
+func (s *Server) combinedStatus(rp *repo, sha string) answer {
+	return jsonAnswer(http.StatusOK, combinedStatusJSON{
+		State: "pending", Statuses: []any{}, SHA: sha, Repository: s.minimalRepoJSON(rp),
+		CommitURL: s.api("/repos/%s/commits/%s", rp.fullName(), sha),
+		URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), sha),
+	})
 }
 
 // redirectAnswer is GitHub's 301 Moved Permanently to loc.
@@ -138,43 +74,6 @@ func redirectAnswer(loc string) answer {
 	})
 	a.header = http.Header{"Location": {loc}}
 	return a
-}
-
-// byPrefix answers the endpoints whose paths carry a file path, a ref or
-// an Actions resource: contents/{path}, commits/{ref}, git/..., actions/...
-func (s *Server) byPrefix(r *http.Request, rp *repo, seg []string, q url.Values, login string, body []byte) (answer, bool) {
-	rest := strings.Join(seg[1:], "/")
-	accept := r.Header.Get("Accept")
-	switch key := r.Method + " " + seg[0]; {
-	case key == "GET contents":
-		return s.getContents(rp, strings.Trim(rest, "/"), q, accept), true
-	case key == "PUT contents":
-		return s.putContents(rp, strings.Trim(rest, "/"), login, body), true
-	case key == "GET commits" && len(seg) > 1 && !slices.Contains([]string{"status", "check-runs"}, seg[len(seg)-1]):
-		return s.getCommit(rp, rest, accept), true
-	case key == "POST git" && rest == "refs":
-		return s.createRef(rp, body), true
-	case key == "GET git" && strings.HasPrefix(rest, "ref/"):
-		return s.getRef(rp, strings.TrimPrefix(rest, "ref/")), true
-	case seg[0] == "actions":
-		return s.actions(r.Method, rp, seg[1:], q, body)
-	case key == "GET collaborators" && len(seg) == 3 && seg[2] == "permission":
-		return s.collaboratorPermission(rp, seg[1]), true
-	}
-	return answer{}, false
-}
-
-// shape names a path by its fixed segments: "issues/N/comments".
-func shape(seg []string) string {
-	out := slices.Clone(seg)
-	if len(out) >= 2 {
-		if _, err := strconv.Atoi(out[1]); err == nil {
-			out[1] = "N"
-		} else if out[0] == "commits" {
-			out[1] = "S"
-		}
-	}
-	return strings.Join(out, "/")
 }
 
 // login is who the Authorization header authenticates.
@@ -244,24 +143,22 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 
 // page serves one page of items as a JSON array (see pageOf).
 func page[T any](s *Server, path string, q url.Values, items []T, render func(T) any) answer {
-	items, header := pageOf(s, path, q, items)
-	out := []any{}
-	for _, it := range items {
-		out = append(out, render(it))
-	}
+	n, per, header := s.pageOf(path, q, len(items))
+	out, _ := forgefake.Page(items, n, per, render)
 	a := jsonAnswer(http.StatusOK, out)
 	a.header = header
 	return a
 }
 
-// pageOf is the page of items a request asks for (per_page, default 30,
-// at most 100) and GitHub's Link header when there are other pages.
-func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.Header) {
-	per, _ := strconv.Atoi(first(q["per_page"], "30"))
+// pageOf is the page a request asks for (page from 1; per_page, default
+// 30, at most 100) of count items, and GitHub's Link header when there
+// are other pages.
+func (s *Server) pageOf(path string, q url.Values, count int) (n, per int, header http.Header) {
+	per, _ = strconv.Atoi(first(q["per_page"], "30"))
 	per = min(max(per, 1), 100)
-	n, _ := strconv.Atoi(first(q["page"], "1"))
+	n, _ = strconv.Atoi(first(q["page"], "1"))
 	n = max(n, 1)
-	last := max((len(items)+per-1)/per, 1)
+	last := max((count+per-1)/per, 1)
 	var links []string
 	if n > 1 {
 		links = append(links, s.link(path, q, n-1, "prev"), s.link(path, q, 1, "first"))
@@ -269,11 +166,10 @@ func pageOf[T any](s *Server, path string, q url.Values, items []T) ([]T, http.H
 	if n < last {
 		links = append(links, s.link(path, q, n+1, "next"), s.link(path, q, last, "last"))
 	}
-	var header http.Header
 	if len(links) > 0 {
 		header = http.Header{"Link": {strings.Join(links, ", ")}}
 	}
-	return items[min((n-1)*per, len(items)):min(n*per, len(items))], header
+	return n, per, header
 }
 
 // assigned reports whether it matches GitHub's assignee filter: a login,
@@ -349,7 +245,7 @@ func (s *Server) editIssue(r *repo, it *item, login string, body []byte) answer 
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
 		return invalid("title")
 	}
-	now := s.tick()
+	now := s.Tick()
 	stateAction := ""
 	if in.State != nil && *in.State != it.state {
 		it.state = *in.State
@@ -496,7 +392,7 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
 		}
-		if why := it.pull.unresolved(c.Path, c.Line, or(c.Side, "RIGHT")); why != "" {
+		if why := it.pull.unresolved(c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}

@@ -36,7 +36,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
@@ -64,17 +66,9 @@ type Options struct {
 	LogHost string
 }
 
-// Request is one request as the fake received it.
-type Request struct {
-	Method string
-	Path   string // without the PathPrefix
-	Query  url.Values
-	Header http.Header
-	Host   string
-	Body   []byte
-	// Injected is true when an injected response answered it.
-	Injected bool
-}
+// Request is one request as the fake received it; its Path is below the
+// PathPrefix, unescaped.
+type Request = forgefake.Request
 
 // Response is an injected answer: Status (0 = 200), Header, Body, or Hold
 // to never answer, as a GitHub that stopped responding would. The fake's
@@ -92,17 +86,16 @@ type Server struct {
 	logs    *httptest.Server // the log store
 	logHost string
 
-	mu        sync.Mutex
+	mu sync.Mutex
+	// Counters number ids (from 1001), user ids (from 9000) and times.
+	forgemodel.Counters
 	tokens    map[string]string          // token -> login
-	users     map[string]int64           // login -> id
 	repos     map[string]*repo           // lower-case full name -> repo
 	orgs      map[string]map[string]bool // lower-case org -> lower-case member logins
 	renamed   map[string]*repo           // old lower-case full name -> repo
 	quotas    map[string]*quota          // login -> hourly quota
 	outbox    []outgoing                 // webhook deliveries not sent yet
 	delivered []Delivery
-	nextID    int64
-	ticks     int
 
 	// check, when set (NewChecked), sees every exchange once answered;
 	// injected says a scripted answer, not the state, gave it.
@@ -110,6 +103,8 @@ type Server struct {
 	// gql, when set (NewChecked), holds GraphQL queries to GitHub's
 	// schema (graphql.go).
 	gql *gqlChecker
+
+	userMux, repoMux *forgefake.Router // mux.go
 }
 
 // New starts a fake GitHub; Close stops it.
@@ -120,18 +115,16 @@ func New(o Options) *Server {
 		clock:   o.Clock,
 		rec:     recorder.New[Request](),
 		tokens:  map[string]string{},
-		users:   map[string]int64{},
 		repos:   map[string]*repo{},
 		renamed: map[string]*repo{},
 		quotas:  map[string]*quota{},
-		nextID:  1000,
 	}
+	s.userMux, s.repoMux = s.userRoutes(), s.repoRoutes()
 	if s.host == "" {
 		s.host = "github.com"
 	}
-	if s.clock.IsZero() {
-		s.clock = time.Unix(time.Now().Unix(), 0)
-	}
+	s.Counters = forgemodel.Counters{Clock: s.clock, IDsAfter: 1000, FirstUser: 9000}
+	s.clock = s.Now()
 	s.logHost = o.LogHost
 	if s.logHost == "" {
 		s.logHost = "localhost"
@@ -166,7 +159,7 @@ func (s *Server) AddToken(token, login string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.tokens[token] = login
-	s.user(login)
+	s.User(login)
 }
 
 // Inject answers the next request matching route with r instead of the

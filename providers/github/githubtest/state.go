@@ -1,12 +1,13 @@
 package githubtest
 
 import (
-	"crypto/sha1"
-	"encoding/hex"
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // What the fake holds. Issues and pull requests of a repository share one
@@ -152,7 +153,7 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := &repo{
-		id: s.newID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
+		id: s.ID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
 		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
 		permissions: map[string]string{}, mergeMethods: []string{"merge", "squash", "rebase"},
 	}
@@ -168,7 +169,7 @@ func (s *Server) Configure(fullName string, c Settings) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	r.description, r.visibility, r.archived = c.Description, or(c.Visibility, "public"), c.Archived
+	r.description, r.visibility, r.archived = c.Description, cmp.Or(c.Visibility, "public"), c.Archived
 	if c.MergeMethods != nil {
 		r.mergeMethods = slices.Clone(c.MergeMethods)
 	}
@@ -231,7 +232,7 @@ func (s *Server) AddIssue(fullName string, in Issue) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), in.Labels, or(in.State, "open"), nil)
+	it := s.addItem(r, in.Title, in.Body, cmp.Or(in.Author, "octocat"), in.Labels, cmp.Or(in.State, "open"), nil)
 	it.assignees = slices.Clone(in.Assignees)
 	return it.number
 }
@@ -241,7 +242,7 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged,
+	p := &pull{head: in.Head, base: cmp.Or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged,
 		unmergeable: in.Conflicts, files: slices.Clone(in.Files)}
 	if in.Files == nil {
 		p.files = slices.Clone(r.changes[in.Head])
@@ -250,7 +251,7 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 	if in.Merged {
 		state = "closed"
 	}
-	it := s.addItem(r, in.Title, in.Body, or(in.Author, "octocat"), nil, state, p)
+	it := s.addItem(r, in.Title, in.Body, cmp.Or(in.Author, "octocat"), nil, state, p)
 	if sha, ok := r.branches[p.head]; ok && in.Merged {
 		p.headSHA = sha
 	}
@@ -281,18 +282,17 @@ func (s *Server) mustRepo(fullName string) *repo {
 
 func (s *Server) addItem(r *repo, title, body, author string, labels []string, state string, p *pull) *item {
 	it := &item{
-		id: s.newID(), number: len(r.items) + 1, title: title, body: body, state: state,
-		labels: slices.Clone(labels), author: author, created: s.tick(), pull: p,
+		id: s.ID(), number: len(r.items) + 1, title: title, body: body, state: state,
+		labels: slices.Clone(labels), author: author, created: s.Tick(), pull: p,
 	}
 	it.updated = it.created
 	if state == "closed" {
 		it.closed, it.stateReason = it.created, "completed"
 	}
-	s.user(author)
+	s.User(author)
 	if p != nil {
-		p.id = s.newID()
-		sum := sha1.Sum(fmt.Appendf(nil, "%s#%d", r.fullName(), it.number))
-		p.headSHA = hex.EncodeToString(sum[:])
+		p.id = s.ID()
+		p.headSHA = forgemodel.SHA(fmt.Sprintf("%s#%d", r.fullName(), it.number))
 	}
 	r.items = append(r.items, it)
 	return it
@@ -319,33 +319,4 @@ func (r *repo) headSHA(p *pull) string {
 }
 
 // role is login's permission in the repository.
-func (r *repo) role(login string) string { return or(r.permissions[login], "write") }
-
-// newID is the next id; one sequence for every kind keeps ids unique.
-func (s *Server) newID() int64 {
-	s.nextID++
-	return s.nextID
-}
-
-// tick is the time of the next thing created: a second after the last.
-func (s *Server) tick() time.Time {
-	s.ticks++
-	return s.clock.Add(time.Duration(s.ticks) * time.Second)
-}
-
-// user is login's numeric id, assigned on first sight.
-func (s *Server) user(login string) int64 {
-	id, ok := s.users[login]
-	if !ok {
-		id = int64(9000 + len(s.users))
-		s.users[login] = id
-	}
-	return id
-}
-
-func or(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
+func (r *repo) role(login string) string { return cmp.Or(r.permissions[login], "write") }

@@ -18,7 +18,7 @@ type Validator func(a Answer, body []byte) string
 
 // WriteConditional sends a as Write does, and answers a GET as a forge
 // with conditional requests does: a 200 carries the ETag v names, and
-// when the request's If-None-Match lists it (or "*"), the answer is 304
+// when the request's If-None-Match lists it (IfNoneMatch), the answer is 304
 // Not Modified with the ETag and no body.
 func (a Answer) WriteConditional(w http.ResponseWriter, r *http.Request, v Validator) {
 	if r.Method != http.MethodGet || a.Status != http.StatusOK {
@@ -39,7 +39,7 @@ func (a Answer) WriteConditional(w http.ResponseWriter, r *http.Request, v Valid
 		return
 	}
 	w.Header().Set("ETag", tag)
-	if listed(r.Header.Get("If-None-Match"), tag) {
+	if IfNoneMatch(r.Header.Get("If-None-Match"), tag) {
 		for k, vs := range a.Header {
 			w.Header()[k] = vs
 		}
@@ -50,11 +50,12 @@ func (a Answer) WriteConditional(w http.ResponseWriter, r *http.Request, v Valid
 	a.Write(w, r)
 }
 
-// listed reports whether an If-None-Match header lists tag exactly, or
-// is "*".
-func listed(header, tag string) bool {
+// IfNoneMatch reports whether an If-None-Match header lists tag, or is
+// "*". The comparison is weak, as RFC 9110 (13.1.2) has it for this
+// header: W/"x" and "x" name the same representation.
+func IfNoneMatch(header, tag string) bool {
 	for v := range strings.SplitSeq(header, ",") {
-		if v = strings.TrimSpace(v); v == "*" || v == tag {
+		if v = strings.TrimSpace(v); v == "*" || strings.TrimPrefix(v, "W/") == strings.TrimPrefix(tag, "W/") {
 			return true
 		}
 	}

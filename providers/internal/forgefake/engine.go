@@ -1,5 +1,6 @@
 // Package forgefake is the engine the fake forge REST APIs (gitlabtest,
-// giteatest) run on: an httptest server that records every request and
+// giteatest; githubtest routes through its Router and pages with Page)
+// run on: an httptest server that records every request and
 // answers injected responses first, a ServeMux of the forge's routes
 // below its API root, one lock around the state (internal/forgemodel:
 // repositories, issues and pull requests, reviews, CI runs, and their
@@ -11,7 +12,6 @@
 package forgefake
 
 import (
-	"bytes"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -43,7 +43,7 @@ type Options struct {
 // Request is one request as a fake received it.
 type Request struct {
 	Method string
-	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues")
+	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues"); githubtest's unescaped
 	Query  url.Values
 	Header http.Header
 	Host   string
@@ -64,7 +64,7 @@ type Engine struct {
 
 	o   Options
 	rec *recorder.Recorder[Request]
-	mux *http.ServeMux
+	rt  *Router
 }
 
 // Call is one request a route handler answers.
@@ -93,10 +93,7 @@ type Handler func(c *Call) Answer
 
 // New starts an engine with no routes; Handle adds them.
 func New(o Options) *Engine {
-	e := &Engine{o: o, rec: recorder.New[Request](), mux: http.NewServeMux(), State: forgemodel.NewState()}
-	e.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		e.o.NotFound().WriteConditional(w, r, e.o.Validator)
-	})
+	e := &Engine{o: o, rec: recorder.New[Request](), rt: NewRouter(o.Root), State: forgemodel.NewState()}
 	if o.TLS {
 		e.Server = httptest.NewTLSServer(e)
 	} else {
@@ -109,19 +106,18 @@ func New(o Options) *Engine {
 // /projects/{id}/issues/{iid}"; a method is required), to h. Wildcards
 // match one escaped segment each, so a URL-encoded path (a%2Fb) is one
 // segment whose Value is a/b.
-func (e *Engine) Handle(pattern string, h Handler) {
-	method, path, ok := strings.Cut(pattern, " ")
+func (e *Engine) Handle(pattern string, h Handler) { e.rt.Handle(pattern, h) }
+
+// serve answers r from the state through the routes, the lock held, or
+// with the forge's 404.
+func (e *Engine) serve(w http.ResponseWriter, r *http.Request, body []byte) {
+	e.Lock()
+	a, ok := e.rt.Route(r, body)
+	e.Unlock()
 	if !ok {
-		panic("forgefake: route " + pattern + " names no method")
+		a = e.o.NotFound()
 	}
-	e.mux.HandleFunc(method+" "+e.o.Root+path, func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		c := &Call{R: r, Path: strings.TrimPrefix(r.URL.EscapedPath(), e.o.Root), Query: r.URL.Query(), Body: body}
-		e.Lock()
-		a := h(c)
-		e.Unlock()
-		a.WriteConditional(w, r, e.o.Validator)
-	})
+	a.WriteConditional(w, r, e.o.Validator)
 }
 
 // Close releases held requests and stops the server.
@@ -176,15 +172,14 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		e.o.NotFound().Write(w, r)
 		return
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
 	if !injected {
-		e.mux.ServeHTTP(w, r)
+		e.serve(w, r, body)
 		return
 	}
 	// A FromState injection: the state answers now (a write lands), the
 	// answer leaves when the injection releases it, or never.
 	late := httptest.NewRecorder()
-	e.mux.ServeHTTP(late, r)
+	e.serve(late, r, body)
 	if !e.rec.Wait(r, resp) {
 		return
 	}

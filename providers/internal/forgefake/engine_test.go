@@ -127,3 +127,46 @@ func TestDelay(t *testing.T) {
 		t.Errorf("released answer %q", got)
 	}
 }
+
+// If-None-Match compares weakly (RFC 9110): a strong tag sent back for a
+// weak ETag, or a weak one for a strong, is the same representation;
+// another tag is not.
+func TestIfNoneMatchWeak(t *testing.T) {
+	for _, c := range []struct {
+		header, tag string
+		want        bool
+	}{
+		{`W/"a"`, `W/"a"`, true}, {`"a"`, `W/"a"`, true}, {`W/"a"`, `"a"`, true},
+		{`"b", W/"a"`, `"a"`, true}, {`*`, `"a"`, true}, {`"b"`, `"a"`, false}, {``, `"a"`, false},
+	} {
+		if got := IfNoneMatch(c.header, c.tag); got != c.want {
+			t.Errorf("IfNoneMatch(%q, %q) = %v", c.header, c.tag, got)
+		}
+	}
+}
+
+// A Router on its own: a route answers with its wildcards and the body
+// it was given; a GET route serves HEAD too (as ServeMux has it); a path
+// ServeMux would redirect to its clean form, or that no route serves,
+// matches none.
+func TestRouter(t *testing.T) {
+	rt := NewRouter("/api")
+	rt.Handle("GET /files/{path...}", func(c *Call) Answer {
+		return OK(map[string]string{"path": c.Value("path"), "body": string(c.Body)})
+	})
+	at := func(method, path string) (Answer, bool) {
+		r, _ := http.NewRequest(method, "http://fake"+path, nil)
+		return rt.Route(r, []byte("sent"))
+	}
+	if a, ok := at("GET", "/api/files/a/b%2Fc"); !ok || a.Body.(map[string]string)["path"] != "a/b/c" || a.Body.(map[string]string)["body"] != "sent" {
+		t.Errorf("GET: %v %+v", ok, a)
+	}
+	if _, ok := at("HEAD", "/api/files/x"); !ok {
+		t.Error("HEAD matches no GET route")
+	}
+	for _, c := range [][2]string{{"GET", "/api/files/a//b"}, {"GET", "/api/files/../x"}, {"POST", "/api/files/x"}, {"GET", "/files/x"}} {
+		if a, ok := at(c[0], c[1]); ok {
+			t.Errorf("%s %s routed: %+v", c[0], c[1], a)
+		}
+	}
+}
