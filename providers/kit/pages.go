@@ -17,28 +17,34 @@ type Page[T any, C comparable] struct {
 // against a pathological list). The first error stops it, and so does a
 // forge that names as next a page it already served, which would loop.
 func Pages[T any, C comparable](limit int, read func(next C) (Page[T, C], error), each func(T) bool) error {
+	_, err := walk(limit, read, each)
+	return err
+}
+
+// walk is Pages, and whether it stopped at limit with a next page named.
+func walk[T any, C comparable](limit int, read func(next C) (Page[T, C], error), each func(T) bool) (cut bool, err error) {
 	var next, last C
 	seen := map[C]bool{}
 	for range limit {
 		if seen[next] {
-			return toolserver.Unavailable("the forge named page %v again after serving it; stopped reading the list", next)
+			return false, toolserver.Unavailable("the forge named page %v again after serving it; stopped reading the list", next)
 		}
 		seen[next] = true
 		pg, err := read(next)
 		if err != nil {
-			return err
+			return false, err
 		}
 		for _, item := range pg.Items {
 			if !each(item) {
-				return nil
+				return false, nil
 			}
 		}
 		if pg.Next == last {
-			return nil
+			return false, nil
 		}
 		next = pg.Next
 	}
-	return nil
+	return true, nil
 }
 
 // Collect is every item of a list, at most limit pages of it.
@@ -61,18 +67,11 @@ const EveryPageLimit = 10_000
 // than EveryPageLimit pages is an error, not a silently partial walk.
 func Every[T any, C comparable](read func(next C) (Page[T, C], error), each func(T) error) error {
 	var failed error
-	pages, more := 0, false
-	counted := func(next C) (Page[T, C], error) {
-		pages++
-		pg, err := read(next)
-		var zero C
-		more = err == nil && pg.Next != zero
-		return pg, err
-	}
-	if err := Pages(EveryPageLimit, counted, func(item T) bool { failed = each(item); return failed == nil }); err != nil {
+	cut, err := walk(EveryPageLimit, read, func(item T) bool { failed = each(item); return failed == nil })
+	switch {
+	case err != nil:
 		return err
-	}
-	if failed == nil && pages == EveryPageLimit && more {
+	case cut:
 		return toolserver.Unavailable("the forge named more than %d pages; stopped reading the list", EveryPageLimit)
 	}
 	return failed
