@@ -79,11 +79,15 @@ func (p *Provider) Read(ctx context.Context, h http.Header, body []byte) (notify
 	case *gh.PullRequestReviewCommentEvent:
 		d.Reports = reviewCommentReport(e)
 	case *gh.CheckSuiteEvent:
-		if e.GetAction() == "completed" {
-			d.Reports = p.checksReports(ctx, d.Repo, e.GetCheckSuite().PullRequests)
+		// A delivery may omit the suite or run; their pull requests are
+		// read only when it is there.
+		if cs := e.GetCheckSuite(); cs != nil && e.GetAction() == "completed" {
+			d.Reports = p.checksReports(ctx, d.Repo, cs.PullRequests)
 		}
 	case *gh.CheckRunEvent:
-		d.Reports = p.checksReports(ctx, d.Repo, e.GetCheckRun().PullRequests)
+		if cr := e.GetCheckRun(); cr != nil {
+			d.Reports = p.checksReports(ctx, d.Repo, cr.PullRequests)
+		}
 	}
 	return d, nil
 }
@@ -104,7 +108,9 @@ func commentReport(e *gh.IssueCommentEvent) []notify.Report {
 	ev := event(forgev1.EventType_EVENT_TYPE_COMMENT, c.GetUser().GetLogin(), c.GetCreatedAt().Time)
 	ev.Body, ev.Url, ev.ArtifactId = c.GetBody(), c.GetHTMLURL(), id
 	kind := notify.KindIssue
-	if e.GetIssue().IsPullRequest() {
+	// IsPullRequest has a value receiver: a delivery without an issue
+	// would dereference nil.
+	if is := e.GetIssue(); is != nil && is.IsPullRequest() {
 		kind = notify.KindPullRequest
 	}
 	return report(kind, e.GetIssue().GetNumber(), notify.Change{Event: ev, Key: "comment:" + id})
