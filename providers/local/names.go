@@ -1,6 +1,7 @@
 package local
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -144,6 +145,13 @@ func (f *Forge) reviewURL(repo string, number int64, id string) string {
 }
 
 func internal(err error) error {
+	// PostgreSQL's text type cannot hold U+0000 (SQLSTATE 22021,
+	// character_not_in_repertoire): the text came from the caller, so it is
+	// their argument that is wrong, whichever write sent it.
+	var coded interface{ SQLState() string }
+	if errors.As(err, &coded) && coded.SQLState() == "22021" {
+		return toolserver.InvalidArgument("text with a NUL character (U+0000) cannot be stored on this forge's PostgreSQL store; remove it")
+	}
 	return toolserver.Internal("local forge: %v", err)
 }
 
