@@ -40,6 +40,12 @@ type Limits struct {
 	WriteBytesPerMinute int
 	PushCallsPerMinute  int
 	PushBytesPerMinute  int
+	// PendingApprovals caps the account's calls parked for an operator and
+	// not yet decided or expired. Unlike the others it is counted in the
+	// store, so it holds across replicas and restarts: without it an agent
+	// could fill the store (and the operator's queue) with distinct pushes
+	// at the push quota's pace for the whole expiry.
+	PendingApprovals int
 }
 
 // The defaults of Limits. At these, the memory a hostile forge can make
@@ -53,6 +59,7 @@ const (
 	DefaultWriteBytesPerMinute = 16 << 20
 	DefaultPushCallsPerMinute  = 60
 	DefaultPushBytesPerMinute  = 64 << 20
+	DefaultPendingApprovals    = 100
 )
 
 // inFlightRetry is the hint an account at its in-flight cap gets: long
@@ -71,6 +78,7 @@ func (l Limits) withDefaults() Limits {
 	def(&l.WriteBytesPerMinute, DefaultWriteBytesPerMinute)
 	def(&l.PushCallsPerMinute, DefaultPushCallsPerMinute)
 	def(&l.PushBytesPerMinute, DefaultPushBytesPerMinute)
+	def(&l.PendingApprovals, DefaultPendingApprovals)
 	return l
 }
 

@@ -68,6 +68,9 @@ func (s *Service) park(ctx context.Context, o *operation, p Provider, holds []ho
 			return res, err
 		}
 	}
+	if err := s.roomToPark(ctx, o); err != nil {
+		return nil, err
+	}
 	env, err := s.parkedEnvelope(o, p, req)
 	if err != nil {
 		return nil, err
@@ -259,4 +262,22 @@ func previewValue(b *strings.Builder, fd protoreflect.FieldDescriptor, v protore
 	default:
 		fmt.Fprintf(b, "%s: %v\n", path, v.Interface())
 	}
+}
+
+// pendingRetry is the hint an account at its pending_approvals cap gets:
+// a decision is a person's, so there is no time at which room is certain.
+const pendingRetry = time.Minute
+
+// roomToPark refuses a new approval while the account already has its
+// limit of them waiting. Concurrent parks may each see room, so the cap can
+// be passed by at most the account's calls in flight.
+func (s *Service) roomToPark(ctx context.Context, o *operation) error {
+	n, err := s.store.PendingCount(ctx, o.acct.Name)
+	if err != nil {
+		return err
+	}
+	if limit := o.acct.meter.limits.PendingApprovals; n >= limit {
+		return exhausted(pendingRetry, "account %q has %d calls waiting for an operator's decision, its limit; wait for decisions (forgetools approvals list) before asking for more", o.acct.Name, n)
+	}
+	return nil
 }

@@ -52,6 +52,12 @@ var gatedAccounts = []gateway.Account{
 // restart or a second replica would) the gated gateway.
 func openGated(t *testing.T, dsn, gitDir string, c *clock, wait ...time.Duration) *gated {
 	t.Helper()
+	return openGatedAs(t, gatedAccounts, dsn, gitDir, c, wait...)
+}
+
+// openGatedAs is openGated with the given accounts.
+func openGatedAs(t *testing.T, accounts []gateway.Account, dsn, gitDir string, c *clock, wait ...time.Duration) *gated {
+	t.Helper()
 	ctx := context.Background()
 	log := slog.New(slog.DiscardHandler)
 	st, err := store.Open(ctx, dsn, store.Options{Logger: log, Now: c.now})
@@ -64,7 +70,7 @@ func openGated(t *testing.T, dsn, gitDir string, c *clock, wait ...time.Duration
 		t.Fatal(err)
 	}
 	svc, err := gateway.New(gateway.Config{
-		Accounts: gatedAccounts,
+		Accounts: accounts,
 		Forges:   []gateway.Forge{{Provider: subscriptions.Serve(forge, st)}},
 		Store:    st, Logger: log, ApprovalExpiry: time.Hour, ApprovalWait: append(wait, 0)[0],
 	})

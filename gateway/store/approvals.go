@@ -121,6 +121,18 @@ func (s *Store) Park(ctx context.Context, a Approval, ttl time.Duration) (got Ap
 	return got, created, nil
 }
 
+// PendingCount is how many of account's approvals wait for an operator
+// and have not expired: what the gateway's pending_approvals limit counts.
+func (s *Store) PendingCount(ctx context.Context, account string) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT count(*) FROM gateway_approvals
+		WHERE account = ? AND state = 'pending' AND expires_ms > ?`), account, millis(s.now())).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count pending approvals: %w", err)
+	}
+	return n, nil
+}
+
 // Now is the store's clock (Options.Now), which approvals expire by.
 func (s *Store) Now() time.Time { return s.now() }
 

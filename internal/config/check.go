@@ -119,7 +119,8 @@ func (c *Config) Check() error {
 		}
 		for name, v := range map[string]int{"in_flight": a.Limits.InFlight, "result_bytes": a.Limits.ResultBytes,
 			"write_calls_per_minute": a.Limits.WriteCallsPerMinute, "write_bytes_per_minute": a.Limits.WriteBytesPerMinute,
-			"push_calls_per_minute": a.Limits.PushCallsPerMinute, "push_bytes_per_minute": a.Limits.PushBytesPerMinute} {
+			"push_calls_per_minute": a.Limits.PushCallsPerMinute, "push_bytes_per_minute": a.Limits.PushBytesPerMinute,
+			"pending_approvals": a.Limits.PendingApprovals} {
 			if v < 0 {
 				bad("%s.limits.%s: %d is negative (omit it for the default)", where, name, v)
 			}

@@ -205,6 +205,7 @@ type Limits struct {
 	WriteBytesPerMinute int `yaml:"write_bytes_per_minute"`
 	PushCallsPerMinute  int `yaml:"push_calls_per_minute"`
 	PushBytesPerMinute  int `yaml:"push_bytes_per_minute"`
+	PendingApprovals    int `yaml:"pending_approvals"`
 }
 
 // Flow is an account's information-flow rules.

@@ -273,11 +273,12 @@ func TestLimitsArePerAccount(t *testing.T) {
 	cfg, err := Parse([]byte("forges:\n  - provider: local\naccounts:\n" +
 		"  - name: a\n    agent_handle: h\n    owner_handle: o\n    sessions: [s1]\n    limits:\n      in_flight: 4\n      result_bytes: 1000000\n" +
 		"      write_calls_per_minute: 10\n      write_bytes_per_minute: 2000\n      push_calls_per_minute: 5\n      push_bytes_per_minute: 3000\n" +
+		"      pending_approvals: 7\n" +
 		"  - {name: b, agent_handle: h, owner_handle: o, sessions: [s2]}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Limits{InFlight: 4, ResultBytes: 1000000, WriteCallsPerMinute: 10, WriteBytesPerMinute: 2000, PushCallsPerMinute: 5, PushBytesPerMinute: 3000}
+	want := Limits{InFlight: 4, ResultBytes: 1000000, WriteCallsPerMinute: 10, WriteBytesPerMinute: 2000, PushCallsPerMinute: 5, PushBytesPerMinute: 3000, PendingApprovals: 7}
 	if cfg.Accounts[0].Limits != want || cfg.Accounts[1].Limits != (Limits{}) {
 		t.Fatalf("limits: a %+v, b %+v; want %+v and none", cfg.Accounts[0].Limits, cfg.Accounts[1].Limits, want)
 	}
