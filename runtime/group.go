@@ -1,7 +1,6 @@
 package runtime
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -213,9 +212,8 @@ func (gr *group) resolve(data []byte) (*Tool, []byte, error) {
 		// An action the filters dropped gets its reason rather than the
 		// union's or the enum's words: its parameters may be missing from
 		// the union, and it is not misspelt.
-		var named struct{ Action string }
-		if json.Unmarshal(data, &named) == nil && gr.dropped[named.Action] != "" {
-			return nil, nil, errors.New(gr.dropped[named.Action])
+		if action, ok := args.StringOf(data, actionParam); ok && gr.dropped[action] != "" {
+			return nil, nil, errors.New(gr.dropped[action])
 		}
 		return nil, nil, err
 	}

@@ -210,6 +210,22 @@ func TestGroupedReadOnly(t *testing.T) {
 	}
 }
 
+// A dropped action's reason is given for the action the call names, read
+// as the decoders read keys: exactly, not case-folded nor the last of
+// several spellings, so a call that names a kept action with a stray key
+// learns of the stray key.
+func TestGroupedDroppedActionIsReadExactly(t *testing.T) {
+	ts := grouped(t, nil, runtime.WithReadOnly())
+	res := ts.Execute(context.Background(), runtime.Call{Name: "forge_issue", Args: json.RawMessage(`{"action":"get","ACTION":"open","repo":"a/b","issue_number":1}`)})
+	if !res.IsError || !strings.Contains(res.Text, `unknown parameter "ACTION"`) {
+		t.Errorf("a stray ACTION key was read as the action: %+v", res)
+	}
+	res = ts.Execute(context.Background(), runtime.Call{Name: "forge_issue", Args: json.RawMessage(`{"action":"get","action":"open","repo":"a/b"}`)})
+	if !res.IsError || !strings.Contains(res.Text, `repeat the key "action"`) {
+		t.Errorf("a repeated action key was read as its last value: %+v", res)
+	}
+}
+
 func TestGroupedFilters(t *testing.T) {
 	ts := grouped(t, nil, runtime.WithAllow("forge_ci", "forge_get_issue"))
 	if got, want := toolNames(ts.Tools()), []string{"forge_issue", "forge_ci"}; !slices.Equal(got, want) {

@@ -305,6 +305,28 @@ func TestWithout(t *testing.T) {
 	}
 }
 
+func TestStringOf(t *testing.T) {
+	for _, tc := range []struct {
+		in, want string
+		ok       bool
+	}{
+		{`{"repo":"a/b","action":"get","x":[1,{"action":"open"}]}`, "get", true},
+		{`{"\u0061ction":"get"}`, "get", true},
+		{`{"ACTION":"open","Action":"open"}`, "", false},
+		{`{"action":"get","action":"open"}`, "", false},
+		{`{"action":7}`, "", false},
+		{`{"action":null}`, "", false},
+		{`{"action":"get"`, "", false},
+		{`{"action":"get"} {}`, "", false},
+		{`["action"]`, "", false},
+		{``, "", false},
+	} {
+		if got, ok := StringOf([]byte(tc.in), "action"); got != tc.want || ok != tc.ok {
+			t.Errorf("StringOf(%s) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 // TestAllocs: reading allocates only what the caller keeps (the request,
 // the Object, the string), not the names a decoder passes (a variadic
 // list the reader must leave on the caller's stack) nor the reader.

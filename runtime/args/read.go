@@ -71,6 +71,14 @@ func (r *reader) members(member func(key, val []byte) bool) error {
 	return err
 }
 
+// eachMember calls member with each key and value of data in order, and
+// reports whether data was exactly one JSON object, read to its end.
+func eachMember(data []byte, member func(key, val []byte) bool) bool {
+	r := open(data)
+	defer r.close()
+	return r.dec.PeekKind() == '{' && r.members(member) == nil && !r.rest(data)
+}
+
 // object calls member with each key and value of raw, a valid JSON object.
 func object(raw []byte, member func(key, val []byte) bool) {
 	r := open(raw)

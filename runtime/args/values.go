@@ -182,7 +182,7 @@ var (
 	parseFloat32 = func(raw []byte) (float32, string) {
 		f, msg := float(64)(raw)
 		if msg == "" && math.Abs(f) > math.MaxFloat32 {
-			msg = "out of range: " + clip(string(raw))
+			msg = tooBig + clip(string(raw))
 		}
 		return float32(f), msg
 	}

@@ -9,18 +9,10 @@ import "bytes"
 // the action's decoder. Input that is not one JSON object comes back
 // unchanged, for that decoder to refuse in its own words.
 func Without(data []byte, name string) []byte {
-	if len(bytes.TrimSpace(data)) == 0 {
-		return data
-	}
-	r := open(data)
-	defer r.close()
-	if r.dec.PeekKind() != '{' {
-		return data
-	}
 	var out bytes.Buffer
 	out.WriteByte('{')
 	names := []string{name}
-	err := r.members(func(key, val []byte) bool {
+	whole := eachMember(data, func(key, val []byte) bool {
 		if index(names, key) == 0 {
 			return true
 		}
@@ -32,9 +24,30 @@ func Without(data []byte, name string) []byte {
 		out.Write(val)
 		return true
 	})
-	if err != nil || r.rest(data) {
+	if !whole {
 		return data
 	}
 	out.WriteByte('}')
 	return out.Bytes()
+}
+
+// StringOf is the string value of the member of data named name, the key
+// read as Parse reads keys (exactly, escapes resolved): a grouped tool
+// reads the action of arguments the union refused, to say why that action
+// is not offered. ok is false when data is not one JSON object or the
+// member is absent, given more than once or not a string.
+func StringOf(data []byte, name string) (s string, ok bool) {
+	names := []string{name}
+	var val []byte
+	n := 0
+	if !eachMember(data, func(key, v []byte) bool {
+		if index(names, key) == 0 {
+			val, n = v, n+1
+		}
+		return true
+	}) || n != 1 {
+		return "", false
+	}
+	s, msg := parseString(val)
+	return s, msg == ""
 }

@@ -3,10 +3,13 @@ package generator
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/dave/jennifer/jen"
+
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // schemaPkg holds the typed schema the tools' InputSchema values are
@@ -27,106 +30,35 @@ func (e *emitter) schema(t *tool) {
 
 // schemaCode is s as a Go value of schema.Schema, one keyword per line in
 // the order they are marshalled, so the value reads like the proto it
-// came from and marshals to the bytes the generator's own schema does.
-func schemaCode(s *schema) jen.Code {
+// came from and marshals to the bytes the generator computed.
+func schemaCode(s *schema.Schema) jen.Code {
+	if s.IsFalse() {
+		return jen.Qual(schemaPkg, "False")
+	}
 	return jen.Op("&").Qual(schemaPkg, "Schema").Add(schemaValues(s))
 }
 
-// schemaValues is the braces of s's composite literal, which a list of
-// schemas writes without the type (as gofmt -s would).
-func schemaValues(s *schema) *jen.Statement {
+// schemaValues is the braces of s's composite literal: every keyword that
+// is set, walking schema.Schema's fields in order, so a keyword the type
+// gains is written without a change here. A list of schemas writes its
+// elements without the type (as gofmt -s would).
+func schemaValues(s *schema.Schema) *jen.Statement {
+	v := reflect.ValueOf(s).Elem()
 	var kw []jen.Code
-	add := func(name string, v jen.Code) { kw = append(kw, field(name, v)) }
-	if len(s.Type) > 0 {
-		types := make([]jen.Code, len(s.Type))
-		for i, t := range s.Type {
-			types[i] = jen.Lit(t)
+	for i := range v.NumField() {
+		f, fv := v.Type().Field(i), v.Field(i)
+		switch {
+		case fv.IsZero():
+		case !f.IsExported():
+			// False and the keyword order a rewrite adds have no Go
+			// spelling but the variable False; the generator makes neither
+			// inside a composite literal.
+			panic(fmt.Sprintf("schema: unexported %s set in a generated schema", f.Name))
+		case f.Type.Kind() == reflect.Interface:
+			kw = append(kw, field(f.Name, valueCode(fv.Interface())))
+		default:
+			kw = append(kw, field(f.Name, keywordCode(f.Name, fv.Interface())))
 		}
-		add("Type", jen.Qual(schemaPkg, "Types").Values(types...))
-	}
-	if s.Description != "" {
-		add("Description", jen.Lit(s.Description))
-	}
-	if s.Deprecated {
-		add("Deprecated", jen.True())
-	}
-	if s.Enum != nil {
-		add("Enum", valuesCode(s.Enum))
-	}
-	if s.Const != nil {
-		add("Const", valueCode(s.Const))
-	}
-	if s.Not != nil {
-		add("Not", schemaCode(s.Not))
-	}
-	if s.Format != "" {
-		add("Format", jen.Lit(s.Format))
-	}
-	if s.ContentEncoding != "" {
-		add("ContentEncoding", jen.Lit(s.ContentEncoding))
-	}
-	uintField(add, "MinLength", s.MinLength)
-	uintField(add, "MaxLength", s.MaxLength)
-	if s.Pattern != "" {
-		add("Pattern", rawLit(s.Pattern))
-	}
-	for _, n := range []struct {
-		name string
-		v    json.Number
-	}{{"Minimum", s.Minimum}, {"ExclusiveMinimum", s.ExclusiveMinimum}, {"Maximum", s.Maximum}, {"ExclusiveMaximum", s.ExclusiveMaximum}} {
-		if n.v != "" {
-			add(n.name, jen.Lit(string(n.v)))
-		}
-	}
-	uintField(add, "MinItems", s.MinItems)
-	uintField(add, "MaxItems", s.MaxItems)
-	if s.UniqueItems {
-		add("UniqueItems", jen.True())
-	}
-	if s.Items != nil {
-		add("Items", schemaCode(s.Items))
-	}
-	uintField(add, "MinProperties", s.MinProperties)
-	uintField(add, "MaxProperties", s.MaxProperties)
-	if s.PropertyNames != nil {
-		add("PropertyNames", schemaCode(s.PropertyNames))
-	}
-	if s.Properties != nil {
-		props := make([]jen.Code, len(s.Properties.names))
-		for i, name := range s.Properties.names {
-			props[i] = jen.Values(field("Name", jen.Lit(name)), field("Schema", schemaCode(s.Properties.schemas[i])))
-		}
-		add("Properties", jen.Qual(schemaPkg, "Properties").Add(lines(props...)))
-	}
-	if s.Required != nil {
-		add("Required", stringList(s.Required))
-	}
-	switch a := s.AdditionalProperties.(type) {
-	case nil:
-	case bool:
-		if a {
-			panic("additionalProperties: true is never emitted")
-		}
-		add("AdditionalProperties", jen.Qual(schemaPkg, "False"))
-	case *schema:
-		add("AdditionalProperties", schemaCode(a))
-	default:
-		panic(fmt.Sprintf("additionalProperties: %T", a))
-	}
-	for _, l := range []struct {
-		name string
-		list []*schema
-	}{{"AllOf", s.AllOf}, {"AnyOf", s.AnyOf}, {"OneOf", s.OneOf}} {
-		if l.list != nil {
-			items := make([]jen.Code, len(l.list))
-			for i, sub := range l.list {
-				items[i] = schemaValues(sub)
-			}
-			add(l.name, jen.Index().Op("*").Qual(schemaPkg, "Schema").Add(lines(items...)))
-		}
-	}
-	if s.Examples != nil {
-		add("Examples", valuesCode(s.Examples))
 	}
 	if len(kw) <= 1 {
 		return jen.Values(kw...)
@@ -134,10 +66,46 @@ func schemaValues(s *schema) *jen.Statement {
 	return lines(kw...)
 }
 
-func uintField(add func(string, jen.Code), name string, v *uint64) {
-	if v != nil {
-		add(name, jen.Qual(schemaPkg, "Uint").Call(jen.Lit(int(*v))))
+// keywordCode is the value of one keyword field of schema.Schema.
+func keywordCode(name string, v any) jen.Code {
+	switch v := v.(type) {
+	case string:
+		if name == "Pattern" {
+			return rawLit(v)
+		}
+		return jen.Lit(v)
+	case bool:
+		return jen.Lit(v)
+	case json.Number:
+		return jen.Lit(string(v))
+	case *uint64:
+		return jen.Qual(schemaPkg, "Uint").Call(jen.Lit(int(*v)))
+	case []any:
+		return valuesCode(v)
+	case []string:
+		return stringList(v)
+	case schema.Types:
+		types := make([]jen.Code, len(v))
+		for i, t := range v {
+			types[i] = jen.Lit(t)
+		}
+		return jen.Qual(schemaPkg, "Types").Values(types...)
+	case *schema.Schema:
+		return schemaCode(v)
+	case []*schema.Schema:
+		items := make([]jen.Code, len(v))
+		for i, sub := range v {
+			items[i] = schemaValues(sub)
+		}
+		return jen.Index().Op("*").Qual(schemaPkg, "Schema").Add(lines(items...))
+	case schema.Properties:
+		props := make([]jen.Code, len(v))
+		for i, p := range v {
+			props[i] = jen.Values(field("Name", jen.Lit(p.Name)), field("Schema", schemaCode(p.Schema)))
+		}
+		return jen.Qual(schemaPkg, "Properties").Add(lines(props...))
 	}
+	panic(fmt.Sprintf("schema: keyword %s of type %T has no Go spelling here", name, v))
 }
 
 // valuesCode is an enum's or the examples' values, on one line.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -22,19 +23,19 @@ import (
 
 // stringRules maps the string rules and states the rest. nonZero: a
 // required rule demands a non-empty string.
-func stringRules(s *schema, path string, r *validate.StringRules, nonZero bool) []string {
+func stringRules(s *schema.Schema, path string, r *validate.StringRules, nonZero bool) []string {
 	var rest []string
 	if nonZero && !r.HasMinLen() && !r.HasLen() {
-		s.MinLength = ptr[uint64](1)
+		s.MinLength = schema.Uint(1)
 	}
 	eachSet(r.ProtoReflect(), func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch name := fd.Name(); name {
 		case "min_len":
-			s.MinLength = ptr(v.Uint())
+			s.MinLength = schema.Uint(v.Uint())
 		case "max_len":
-			s.MaxLength = ptr(v.Uint())
+			s.MaxLength = schema.Uint(v.Uint())
 		case "len":
-			s.MinLength, s.MaxLength = ptr(v.Uint()), ptr(v.Uint())
+			s.MinLength, s.MaxLength = schema.Uint(v.Uint()), schema.Uint(v.Uint())
 		case "min_bytes", "max_bytes", "len_bytes":
 			// A character is 1 to 4 bytes of UTF-8: the length in characters
 			// is bounded by the byte bounds, not fixed by them.
@@ -48,29 +49,29 @@ func stringRules(s *schema, path string, r *validate.StringRules, nonZero bool) 
 			rest = append(rest, prefixed(path, byteWords[name]+" "+strconv.FormatUint(n, 10)+" bytes in UTF-8"))
 		case "pattern":
 			if p, err := portable(v.String()); err == nil { // else refused in checkRules
-				s.addPattern(p)
+				addPattern(s, p)
 			}
 		case "prefix":
-			s.addPattern("^" + literalPattern(v.String()))
+			addPattern(s, "^"+literalPattern(v.String()))
 		case "suffix":
-			s.addPattern(literalPattern(v.String()) + "$")
+			addPattern(s, literalPattern(v.String())+"$")
 		case "contains":
-			s.addPattern(literalPattern(v.String()))
+			addPattern(s, literalPattern(v.String()))
 		case "not_contains":
-			s.addNot(&schema{Pattern: literalPattern(v.String())})
+			addNot(s, &schema.Schema{Pattern: literalPattern(v.String())})
 		case "const":
 			s.Const = v.String()
 		case "in":
 			s.Enum = strs(v.List())
 		case "not_in":
-			s.addNot(&schema{Enum: strs(v.List())})
+			addNot(s, &schema.Schema{Enum: strs(v.List())})
 		case "example":
 			s.Examples = strs(v.List())
 		case "strict": // modifies well_known_regex
 		case "well_known_regex":
 			strict := !r.HasStrict() || r.GetStrict()
 			if p, err := portable(knownRegex(validate.KnownRegex(v.Enum()), strict)); err == nil {
-				s.addPattern(p)
+				addPattern(s, p)
 			}
 		default:
 			if v.Bool() {
@@ -98,11 +99,11 @@ var byteWords = map[protoreflect.Name]string{
 // stringFormat maps a well-known string format: to a JSON Schema format
 // where the two agree, to a pattern where protovalidate's definition is
 // one, else to a sentence.
-func stringFormat(s *schema, path string, name protoreflect.Name) []string {
-	formats := func(names ...string) []*schema {
-		out := make([]*schema, len(names))
+func stringFormat(s *schema.Schema, path string, name protoreflect.Name) []string {
+	formats := func(names ...string) []*schema.Schema {
+		out := make([]*schema.Schema, len(names))
 		for i, n := range names {
-			out[i] = &schema{Format: n}
+			out[i] = &schema.Schema{Format: n}
 		}
 		return out
 	}
@@ -116,11 +117,11 @@ func stringFormat(s *schema, path string, name protoreflect.Name) []string {
 	case "address":
 		s.AnyOf = formats("hostname", "ipv4", "ipv6")
 	case "uuid":
-		s.addPattern(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+		addPattern(s, `^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
 	case "tuuid":
-		s.addPattern(`^[0-9a-fA-F]{32}$`)
+		addPattern(s, `^[0-9a-fA-F]{32}$`)
 	case "ulid":
-		s.addPattern(`^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`)
+		addPattern(s, `^[0-7][0-9A-HJKMNP-TV-Za-hjkmnp-tv-z]{25}$`)
 	default:
 		if words, ok := formatWords[name]; ok {
 			return []string{prefixed(path, words)}
@@ -169,21 +170,21 @@ const base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]
 // bytesRules maps the bytes rules onto the base64 text: lengths as the
 // lengths of their encodings (stated in bytes too), values encoded, and
 // what only the decoded bytes can show as sentences.
-func bytesRules(s *schema, path string, r *validate.BytesRules, nonZero bool) []string {
+func bytesRules(s *schema.Schema, path string, r *validate.BytesRules, nonZero bool) []string {
 	var rest []string
 	encoded := func(n uint64) uint64 { return (n + 2) / 3 * 4 }
 	if nonZero && !r.HasMinLen() && !r.HasLen() {
-		s.MinLength = ptr[uint64](1)
+		s.MinLength = schema.Uint(1)
 	}
 	eachSet(r.ProtoReflect(), func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
 		switch name := fd.Name(); name {
 		case "min_len", "max_len", "len":
 			n := v.Uint()
 			if name != "max_len" {
-				s.MinLength = ptr(encoded(n))
+				s.MinLength = schema.Uint(encoded(n))
 			}
 			if name != "min_len" {
-				s.MaxLength = ptr(encoded(n))
+				s.MaxLength = schema.Uint(encoded(n))
 			}
 			rest = append(rest, prefixed(path, byteWords[map[protoreflect.Name]protoreflect.Name{"min_len": "min_bytes", "max_len": "max_bytes", "len": "len_bytes"}[name]]+" "+strconv.FormatUint(n, 10)+" bytes once decoded"))
 		case "const":
@@ -191,7 +192,7 @@ func bytesRules(s *schema, path string, r *validate.BytesRules, nonZero bool) []
 		case "in":
 			s.Enum = base64s(v.List())
 		case "not_in":
-			s.addNot(&schema{Enum: base64s(v.List())})
+			addNot(s, &schema.Schema{Enum: base64s(v.List())})
 		case "example":
 			s.Examples = base64s(v.List())
 		case "pattern":
@@ -222,7 +223,7 @@ func base64s(l protoreflect.List) []any {
 // numberRules maps bounds, const, in/not_in and examples. A gt above lt
 // (an exclusive range: "outside lt..gt") is the range it excludes, under
 // not.
-func numberRules(s *schema, path string, r protoreflect.Message) []string {
+func numberRules(s *schema.Schema, path string, r protoreflect.Message) []string {
 	if r == nil {
 		return nil
 	}
@@ -245,7 +246,7 @@ func numberRules(s *schema, path string, r protoreflect.Message) []string {
 		case "in":
 			s.Enum = nums(v.List())
 		case "not_in":
-			s.addNot(&schema{Enum: nums(v.List())})
+			addNot(s, &schema.Schema{Enum: nums(v.List())})
 		case "example":
 			s.Examples = nums(v.List())
 		}
@@ -253,7 +254,7 @@ func numberRules(s *schema, path string, r protoreflect.Message) []string {
 	})
 	if outside {
 		// x < lt or x > gt is "not lt <= x <= gt" (inclusive ends flip).
-		excluded := &schema{}
+		excluded := &schema.Schema{}
 		if hi.Name() == "lt" {
 			excluded.Minimum = s.ExclusiveMaximum
 		} else {
@@ -265,7 +266,7 @@ func numberRules(s *schema, path string, r protoreflect.Message) []string {
 			excluded.ExclusiveMaximum = s.Minimum
 		}
 		s.Minimum, s.ExclusiveMinimum, s.Maximum, s.ExclusiveMaximum = "", "", "", ""
-		s.addNot(excluded)
+		addNot(s, excluded)
 	}
 	return nil
 }
@@ -290,7 +291,7 @@ var boundWords = map[protoreflect.Name]string{"lt": "below", "lte": "at most", "
 
 // typeRange bounds a number by what its proto kind can hold, where the
 // rules leave a side open: the decoder refuses anything beyond it.
-func typeRange(s *schema, k protoreflect.Kind) {
+func typeRange(s *schema.Schema, k protoreflect.Kind) {
 	if s.Const != nil || s.Enum != nil {
 		return
 	}
@@ -318,7 +319,7 @@ func typeRange(s *schema, k protoreflect.Kind) {
 }
 
 // excludesZero: the bounds already keep 0 out.
-func excludesZero(s *schema) bool {
+func excludesZero(s *schema.Schema) bool {
 	f := func(n json.Number) float64 { v, _ := strconv.ParseFloat(string(n), 64); return v }
 	return s.Minimum != "" && f(s.Minimum) > 0 || s.ExclusiveMinimum != "" && f(s.ExclusiveMinimum) >= 0 ||
 		s.Maximum != "" && f(s.Maximum) < 0 || s.ExclusiveMaximum != "" && f(s.ExclusiveMaximum) <= 0 ||
@@ -407,8 +408,6 @@ func nums(l protoreflect.List) []any {
 	}
 	return out
 }
-
-func ptr[T any](v T) *T { return &v }
 
 func maxPtr(p *uint64, n uint64) *uint64 {
 	if p != nil && *p >= n {

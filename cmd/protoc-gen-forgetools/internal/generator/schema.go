@@ -1,130 +1,43 @@
 package generator
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// schema is the subset of JSON Schema (draft 2020-12) the generator emits.
-// Field order is output order: what a value is, then what it means, then
-// its bounds. Nothing redundant: the schema is sent to the model every turn.
-type schema struct {
-	Type                 types       `json:"type,omitempty"`
-	Description          string      `json:"description,omitempty"`
-	Deprecated           bool        `json:"deprecated,omitempty"`
-	Enum                 []any       `json:"enum,omitempty"`
-	Const                any         `json:"const,omitempty"`
-	Not                  *schema     `json:"not,omitempty"`
-	Format               string      `json:"format,omitempty"`
-	ContentEncoding      string      `json:"contentEncoding,omitempty"`
-	MinLength            *uint64     `json:"minLength,omitempty"`
-	MaxLength            *uint64     `json:"maxLength,omitempty"`
-	Pattern              string      `json:"pattern,omitempty"`
-	Minimum              json.Number `json:"minimum,omitempty"`
-	ExclusiveMinimum     json.Number `json:"exclusiveMinimum,omitempty"`
-	Maximum              json.Number `json:"maximum,omitempty"`
-	ExclusiveMaximum     json.Number `json:"exclusiveMaximum,omitempty"`
-	MinItems             *uint64     `json:"minItems,omitempty"`
-	MaxItems             *uint64     `json:"maxItems,omitempty"`
-	UniqueItems          bool        `json:"uniqueItems,omitempty"`
-	Items                *schema     `json:"items,omitempty"`
-	MinProperties        *uint64     `json:"minProperties,omitempty"`
-	MaxProperties        *uint64     `json:"maxProperties,omitempty"`
-	PropertyNames        *schema     `json:"propertyNames,omitempty"`
-	Properties           *properties `json:"properties,omitempty"`
-	Required             []string    `json:"required,omitempty"`
-	AdditionalProperties any         `json:"additionalProperties,omitempty"` // false, or the values' schema
-	AllOf                []*schema   `json:"allOf,omitempty"`
-	AnyOf                []*schema   `json:"anyOf,omitempty"`
-	OneOf                []*schema   `json:"oneOf,omitempty"`
-	Examples             []any       `json:"examples,omitempty"`
-}
-
-// types is a JSON Schema type: one name, or several (["integer", "null"]).
-type types []string
-
-func (t types) MarshalJSON() ([]byte, error) {
-	if len(t) == 1 {
-		return json.Marshal(t[0])
-	}
-	return json.Marshal([]string(t))
-}
-
-func typed(name string) types { return types{name} }
-
 // addPattern adds a pattern the value must match: JSON Schema has one
 // pattern keyword per schema, so further ones go into allOf.
-func (s *schema) addPattern(p string) {
+func addPattern(s *schema.Schema, p string) {
 	if s.Pattern == "" {
 		s.Pattern = p
 		return
 	}
-	s.AllOf = append(s.AllOf, &schema{Pattern: p})
+	s.AllOf = append(s.AllOf, &schema.Schema{Pattern: p})
 }
 
 // addNot adds a schema the value must not match.
-func (s *schema) addNot(n *schema) {
+func addNot(s *schema.Schema, n *schema.Schema) {
 	if s.Not == nil {
 		s.Not = n
 		return
 	}
-	s.AllOf = append(s.AllOf, &schema{Not: n})
-}
-
-// properties keeps parameters in field order (a Go map would sort them).
-type properties struct {
-	names   []string
-	schemas []*schema
-}
-
-func (p *properties) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, name := range p.names {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := marshal(name, "")
-		v, err := marshal(p.schemas[i], "")
-		if err != nil {
-			return nil, err
-		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-// marshal is json.Marshal without HTML escaping (patterns keep their < and
-// &), indented when indent is not empty.
-func marshal(v any, indent string) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", indent)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+	s.AllOf = append(s.AllOf, &schema.Schema{Not: n})
 }
 
 // inputSchema is the tool's argument schema: the request's parameters, then
 // the selector's, as one flat object. It also returns a sentence for each
 // rule JSON Schema cannot express, for the description.
-func inputSchema(req, sel *object) (*schema, []string) {
+func inputSchema(req, sel *object) (*schema.Schema, []string) {
 	s, sentences := req.schema("")
 	if sel != nil {
 		ss, more := sel.schema("")
-		s.Properties.names = append(s.Properties.names, ss.Properties.names...)
-		s.Properties.schemas = append(s.Properties.schemas, ss.Properties.schemas...)
+		s.Properties = append(s.Properties, ss.Properties...)
 		sentences = append(sentences, more...)
 	}
 	return s, sentences
@@ -132,8 +45,8 @@ func inputSchema(req, sel *object) (*schema, []string) {
 
 // schema is the object schema of o; path prefixes the parameter names in
 // sentences ("comments[]." for the items of a list).
-func (o *object) schema(path string) (*schema, []string) {
-	s := &schema{Type: typed("object"), Properties: &properties{}, AdditionalProperties: false}
+func (o *object) schema(path string) (*schema.Schema, []string) {
+	s := &schema.Schema{Type: schema.Types{"object"}, Properties: schema.Properties{}, AdditionalProperties: schema.False}
 	var sentences []string
 	where := strings.TrimSuffix(path, ".")
 	if rules, ok := proto.GetExtension(o.msg.Desc.Options(), validate.E_Message).(*validate.MessageRules); ok {
@@ -157,8 +70,7 @@ func (o *object) schema(path string) (*schema, []string) {
 			ps.Deprecated = true
 			ps.Description = strings.TrimSpace("Deprecated. " + p.description)
 		}
-		s.Properties.names = append(s.Properties.names, p.name)
-		s.Properties.schemas = append(s.Properties.schemas, ps)
+		s.Properties = append(s.Properties, schema.Property{Name: p.name, Schema: ps})
 		sentences = append(sentences, more...)
 		if p.required {
 			s.Required = append(s.Required, p.name)
@@ -172,7 +84,7 @@ func (o *object) schema(path string) (*schema, []string) {
 // together: exactly one (oneOf of required) for a required oneof, else at
 // most one (not two at once). A target that cannot take these keywords
 // still has the sentence.
-func (o *object) oneofs(s *schema, where string) []string {
+func (o *object) oneofs(s *schema.Schema, where string) []string {
 	var sentences []string
 	for _, oneof := range o.msg.Oneofs {
 		if oneof.Desc.IsSynthetic() {
@@ -188,25 +100,25 @@ func (o *object) oneofs(s *schema, where string) []string {
 		required := rules.GetRequired()
 		switch {
 		case required:
-			var one []*schema
+			var one []*schema.Schema
 			for _, n := range names {
-				one = append(one, &schema{Required: []string{n}})
+				one = append(one, &schema.Schema{Required: []string{n}})
 			}
 			if s.OneOf == nil {
 				s.OneOf = one
 			} else {
-				s.AllOf = append(s.AllOf, &schema{OneOf: one})
+				s.AllOf = append(s.AllOf, &schema.Schema{OneOf: one})
 			}
 		case len(names) == 2:
-			s.addNot(&schema{Required: names})
+			addNot(s, &schema.Schema{Required: names})
 		case len(names) > 2:
-			var pairs []*schema
+			var pairs []*schema.Schema
 			for i := range names {
 				for j := i + 1; j < len(names); j++ {
-					pairs = append(pairs, &schema{Required: []string{names[i], names[j]}})
+					pairs = append(pairs, &schema.Schema{Required: []string{names[i], names[j]}})
 				}
 			}
-			s.addNot(&schema{AnyOf: pairs})
+			addNot(s, &schema.Schema{AnyOf: pairs})
 		default:
 			continue
 		}
@@ -222,7 +134,7 @@ func oneofSentence(where string, names []string, required bool) string {
 	return prefixed(where, "at most one of "+strings.Join(names, ", ")+" may be given.")
 }
 
-func (p *param) schema(path string) (*schema, []string) {
+func (p *param) schema(path string) (*schema.Schema, []string) {
 	f := p.field.Desc
 	rules := p.rules
 	switch {
@@ -230,22 +142,22 @@ func (p *param) schema(path string) (*schema, []string) {
 		s, sentences := p.mapSchema(path, rules)
 		return s, append(cel(path, rules), sentences...)
 	case f.IsList():
-		s := &schema{Type: typed("array")}
+		s := &schema.Schema{Type: schema.Types{"array"}}
 		r := rules.GetRepeated()
 		if r.HasMinItems() {
-			s.MinItems = ptr(r.GetMinItems())
+			s.MinItems = schema.Uint(r.GetMinItems())
 		}
 		if rules.GetRequired() && s.MinItems == nil {
-			s.MinItems = ptr[uint64](1)
+			s.MinItems = schema.Uint(1)
 		}
 		if r.HasMaxItems() {
-			s.MaxItems = ptr(r.GetMaxItems())
+			s.MaxItems = schema.Uint(r.GetMaxItems())
 		}
 		s.UniqueItems = r.GetUnique()
 		items, sentences := p.value(path+"[]", r.GetItems(), false)
 		s.Items = items
 		sentences = append(cel(path+"[]", r.GetItems()), sentences...)
-		ignoreIfZero(s, rules, &schema{MaxItems: ptr[uint64](0)})
+		ignoreIfZero(s, rules, &schema.Schema{MaxItems: schema.Uint(0)})
 		return s, append(cel(path, rules), sentences...)
 	}
 	nonZero := rules.GetRequired() && !f.HasPresence()
@@ -255,31 +167,31 @@ func (p *param) schema(path string) (*schema, []string) {
 
 // mapSchema is an object whose property names follow the key rules and
 // whose values follow the value rules.
-func (p *param) mapSchema(path string, rules *validate.FieldRules) (*schema, []string) {
+func (p *param) mapSchema(path string, rules *validate.FieldRules) (*schema.Schema, []string) {
 	r := rules.GetMap()
-	s := &schema{Type: typed("object")}
+	s := &schema.Schema{Type: schema.Types{"object"}}
 	if r.HasMinPairs() {
-		s.MinProperties = ptr(r.GetMinPairs())
+		s.MinProperties = schema.Uint(r.GetMinPairs())
 	}
 	if rules.GetRequired() && s.MinProperties == nil {
-		s.MinProperties = ptr[uint64](1)
+		s.MinProperties = schema.Uint(1)
 	}
 	if r.HasMaxPairs() {
-		s.MaxProperties = ptr(r.GetMaxPairs())
+		s.MaxProperties = schema.Uint(r.GetMaxPairs())
 	}
 	keys, sentences := p.key.keySchema(path+"[key]", r.GetKeys())
 	s.PropertyNames = keys
 	values, more := p.val.value(path+"[key]", r.GetValues(), false)
 	s.AdditionalProperties = values
 	sentences = append(sentences, cel(path+"[key]", r.GetValues())...)
-	ignoreIfZero(s, rules, &schema{MaxProperties: ptr[uint64](0)})
+	ignoreIfZero(s, rules, &schema.Schema{MaxProperties: schema.Uint(0)})
 	return s, append(sentences, more...)
 }
 
 // keySchema is the propertyNames schema of a map's keys: JSON object keys
 // are strings, so integer and bool keys are spelled as their decimal or
 // true/false text, and their bounds are stated.
-func (p *param) keySchema(path string, rules *validate.FieldRules) (*schema, []string) {
+func (p *param) keySchema(path string, rules *validate.FieldRules) (*schema.Schema, []string) {
 	k := p.field.Desc.Kind()
 	switch {
 	case k == protoreflect.StringKind:
@@ -287,69 +199,69 @@ func (p *param) keySchema(path string, rules *validate.FieldRules) (*schema, []s
 		s.Type = nil // a property name is always a string
 		return s, sentences
 	case k == protoreflect.BoolKind:
-		return &schema{Enum: []any{"true", "false"}}, nil
+		return &schema.Schema{Enum: []any{"true", "false"}}, nil
 	case isUnsigned(k):
-		return &schema{Pattern: `^[0-9]+$`}, numberSentences(path, numericRules(k, rules))
+		return &schema.Schema{Pattern: `^[0-9]+$`}, numberSentences(path, numericRules(k, rules))
 	}
-	return &schema{Pattern: `^-?[0-9]+$`}, numberSentences(path, numericRules(k, rules))
+	return &schema.Schema{Pattern: `^-?[0-9]+$`}, numberSentences(path, numericRules(k, rules))
 }
 
 // value is the schema of one value of p's field under rules (the field's
 // rules, or the items rules of a list); nonZero when a required rule
 // demands a value other than the zero value.
-func (p *param) value(path string, rules *validate.FieldRules, nonZero bool) (*schema, []string) {
-	var s *schema
+func (p *param) value(path string, rules *validate.FieldRules, nonZero bool) (*schema.Schema, []string) {
+	var s *schema.Schema
 	var sentences []string
 	switch {
 	case p.obj != nil:
 		return p.obj.schema(path + ".")
 	case p.enum != nil:
-		s = &schema{Type: typed("string")}
+		s = &schema.Schema{Type: schema.Types{"string"}}
 		for _, v := range p.enum {
 			s.Enum = append(s.Enum, v.name)
 		}
 		if zero := p.enumZero(); zero != "" {
-			ignoreIfZero(s, rules, &schema{Const: zero})
+			ignoreIfZero(s, rules, &schema.Schema{Const: zero})
 		}
 		return s, nil
 	case p.wkt == wkTimestamp:
-		s = &schema{Type: typed("string"), Format: "date-time"}
+		s = &schema.Schema{Type: schema.Types{"string"}, Format: "date-time"}
 		sentences = timestampRules(s, path, rules.GetTimestamp())
 		return s, sentences
 	case p.wkt == wkDuration:
-		s = &schema{Type: typed("string"), Pattern: durationPattern}
+		s = &schema.Schema{Type: schema.Types{"string"}, Pattern: durationPattern}
 		sentences = durationRules(s, path, rules.GetDuration())
 		return s, sentences
 	}
 	k := p.valueKind()
 	switch {
 	case k == protoreflect.BoolKind:
-		s = &schema{Type: typed("boolean")}
+		s = &schema.Schema{Type: schema.Types{"boolean"}}
 		if r := rules.GetBool(); r.HasConst() {
 			s.Const = r.GetConst()
 		} else if nonZero {
 			s.Const = true
 		}
-		ignoreIfZero(s, rules, &schema{Const: false})
+		ignoreIfZero(s, rules, &schema.Schema{Const: false})
 	case k == protoreflect.StringKind:
-		s = &schema{Type: typed("string")}
+		s = &schema.Schema{Type: schema.Types{"string"}}
 		sentences = stringRules(s, path, rules.GetString(), nonZero)
-		ignoreIfZero(s, rules, &schema{MaxLength: ptr[uint64](0)})
+		ignoreIfZero(s, rules, &schema.Schema{MaxLength: schema.Uint(0)})
 	case k == protoreflect.BytesKind:
-		s = &schema{Type: typed("string"), ContentEncoding: "base64", Pattern: base64Pattern}
+		s = &schema.Schema{Type: schema.Types{"string"}, ContentEncoding: "base64", Pattern: base64Pattern}
 		sentences = bytesRules(s, path, rules.GetBytes(), nonZero)
-		ignoreIfZero(s, rules, &schema{MaxLength: ptr[uint64](0)})
+		ignoreIfZero(s, rules, &schema.Schema{MaxLength: schema.Uint(0)})
 	default:
-		s = &schema{Type: typed("integer")}
+		s = &schema.Schema{Type: schema.Types{"integer"}}
 		if k == protoreflect.FloatKind || k == protoreflect.DoubleKind {
-			s.Type = typed("number")
+			s.Type = schema.Types{"number"}
 		}
 		sentences = numberRules(s, path, numericRules(k, rules))
 		typeRange(s, k)
 		if nonZero && !excludesZero(s) {
-			s.addNot(&schema{Const: json.Number("0")})
+			addNot(s, &schema.Schema{Const: json.Number("0")})
 		}
-		ignoreIfZero(s, rules, &schema{Const: json.Number("0")})
+		ignoreIfZero(s, rules, &schema.Schema{Const: json.Number("0")})
 	}
 	if p.wkt == wkWrapper {
 		nullable(s)
@@ -370,7 +282,7 @@ func (p *param) enumZero() string {
 
 // nullable lets a wrapper's value be null: absent and null both leave the
 // wrapper unset.
-func nullable(s *schema) {
+func nullable(s *schema.Schema) {
 	s.Type = append(s.Type, "null")
 	if s.Const != nil {
 		s.Enum, s.Const = []any{s.Const}, nil
@@ -382,17 +294,17 @@ func nullable(s *schema) {
 
 // ignoreIfZero applies IGNORE_IF_ZERO_VALUE: the zero value (zero) passes
 // whatever the other rules say, so the bounds become "empty or …".
-func ignoreIfZero(s *schema, rules *validate.FieldRules, zero *schema) {
+func ignoreIfZero(s *schema.Schema, rules *validate.FieldRules, zero *schema.Schema) {
 	if rules.GetIgnore() != validate.Ignore_IGNORE_IF_ZERO_VALUE {
 		return
 	}
-	kept := &schema{Type: s.Type, Description: s.Description, Format: s.Format, ContentEncoding: s.ContentEncoding, Items: s.Items, Examples: s.Examples}
+	kept := &schema.Schema{Type: s.Type, Description: s.Description, Format: s.Format, ContentEncoding: s.ContentEncoding, Items: s.Items, Examples: s.Examples}
 	rest := *s
 	rest.Type, rest.Description, rest.Format, rest.ContentEncoding, rest.Items, rest.Examples = nil, "", "", "", nil, nil
-	if b, _ := marshal(&rest, ""); string(b) == "{}" {
+	if rest.String() == "{}" {
 		return
 	}
-	kept.AnyOf = []*schema{zero, &rest}
+	kept.AnyOf = []*schema.Schema{zero, &rest}
 	*s = *kept
 }
 

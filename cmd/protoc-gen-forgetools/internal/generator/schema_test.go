@@ -24,11 +24,7 @@ func schemas(t *testing.T, src sources) map[string]*jsonschema.Schema {
 		}
 		for _, ts := range r.toolsets(f) {
 			for _, tool := range ts.tools {
-				doc, err := marshal(tool.schema, "")
-				if err != nil {
-					t.Fatal(err)
-				}
-				v, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+				v, err := jsonschema.UnmarshalJSON(bytes.NewReader(tool.schema.JSON()))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	optionsv1 "github.com/forgetools/forgetools/gen/forgetools/options/v1"
+	"github.com/forgetools/forgetools/runtime/schema"
 )
 
 // toolset is one annotated dispatch oneof: everything the emitters need,
@@ -51,7 +52,7 @@ type tool struct {
 	opts        *optionsv1.ToolOptions
 	description string
 	obj         *object         // the arm's request message
-	schema      *schema         // its JSON Schema, selector parameters included
+	schema      *schema.Schema  // its JSON Schema, selector parameters included
 	resultArm   *protogen.Field // the result arm it expects
 	capability  string          // the provider capability the arm belongs to
 	scope       *param          // the request field the gateway scopes by; may be nil

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"buf.build/gen/go/bufbuild/protovalidate/protocolbuffers/go/buf/validate"
+	"github.com/forgetools/forgetools/runtime/schema"
 	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/durationpb"
@@ -87,7 +88,7 @@ const durationPattern = `^-?[0-9]+(\.[0-9]{1,9})?s$`
 
 // timestampRules states the timestamp rules (JSON Schema cannot compare
 // times) and maps their examples.
-func timestampRules(s *schema, path string, r *validate.TimestampRules) []string {
+func timestampRules(s *schema.Schema, path string, r *validate.TimestampRules) []string {
 	var out []string
 	at := func(t *timestamppb.Timestamp) string { return t.AsTime().UTC().Format(time.RFC3339Nano) }
 	words := map[protoreflect.Name]string{"const": "must be", "lt": "must be before", "lte": "must be at or before", "gt": "must be after", "gte": "must be at or after"}
@@ -116,7 +117,7 @@ func timestampRules(s *schema, path string, r *validate.TimestampRules) []string
 // durationRules states the duration rules (one duration has many
 // spellings, "90s" and "90.0s", so even const is a sentence) and maps
 // their examples.
-func durationRules(s *schema, path string, r *validate.DurationRules) []string {
+func durationRules(s *schema.Schema, path string, r *validate.DurationRules) []string {
 	var out []string
 	text := func(v protoreflect.Value) string { return durationText(v.Message().Interface().(*durationpb.Duration)) }
 	list := func(v protoreflect.Value) string {
