@@ -84,8 +84,8 @@ type Job struct {
 
 // AddWorkflow adds a workflow and returns its id.
 func (s *Server) AddWorkflow(fullName string, w Workflow) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	wf := &workflow{id: s.ID(), name: w.Name, path: w.Path, dispatch: w.Dispatch, inputs: w.Inputs}
 	r.workflows = append(r.workflows, wf)
@@ -94,8 +94,8 @@ func (s *Server) AddWorkflow(fullName string, w Workflow) int64 {
 
 // AddRun records a run of a workflow and returns its id.
 func (s *Server) AddRun(fullName string, in Run) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	wf := r.workflow(path.Base(in.Workflow))
 	if wf == nil {

@@ -44,7 +44,7 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 	on(rt, "GET /actions/jobs/{id}/logs", func(c *call) answer {
 		if jr, _, j := s.job(c.Value("id")); jr == c.rp {
 			// GitHub answers with a short-lived signed URL on its log host.
-			return answer{status: http.StatusFound, header: http.Header{"Location": {s.LogURL(j.id)}}}
+			return answer{Status: http.StatusFound, Header: http.Header{"Location": {s.LogURL(j.id)}}}
 		}
 		return errorAnswer(http.StatusNotFound, "Not Found", docJobs+"#download-job-logs-for-a-workflow-run", nil)
 	})
@@ -120,7 +120,7 @@ func (s *Server) dispatch(r *repo, which string, body []byte) answer {
 	}
 	ru := s.addRun(r, wf, name, sha, "workflow_dispatch", "queued")
 	if !in.ReturnRunDetails {
-		return answer{status: http.StatusNoContent}
+		return answer{Status: http.StatusNoContent}
 	}
 	return jsonAnswer(http.StatusOK, dispatchJSON{
 		WorkflowRunID: ru.id, RunURL: s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),

@@ -24,9 +24,9 @@ type Inline struct {
 
 // Comment posts a conversation comment as login and returns its id.
 func (s *Server) Comment(fullName string, number int, login, body string) int64 {
-	s.mu.Lock()
+	s.Lock()
 	id := s.addComment(s.mustRepo(fullName), s.mustItem(fullName, number), login, body).id
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 	return id
 }
@@ -34,14 +34,14 @@ func (s *Server) Comment(fullName string, number int, login, body string) int64 
 // Review submits a review as login (state APPROVED, CHANGES_REQUESTED or
 // COMMENTED) with its inline comments, and returns its id.
 func (s *Server) Review(fullName string, number int, login, state, body string, inline ...Inline) int64 {
-	s.mu.Lock()
+	s.Lock()
 	it := s.mustItem(fullName, number)
 	if it.pull == nil {
-		s.mu.Unlock()
+		s.Unlock()
 		panic(fmt.Sprintf("githubtest: %s#%d is not a pull request", fullName, number))
 	}
 	id := s.addReview(s.mustRepo(fullName), it, login, state, body, inline).id
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 	return id
 }
@@ -49,7 +49,7 @@ func (s *Server) Review(fullName string, number int, login, state, body string, 
 // SetState closes or reopens an issue or pull request (as the
 // repository's owner).
 func (s *Server) SetState(fullName string, number int, state string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.state = state
 	it.updated = s.Tick()
@@ -59,32 +59,32 @@ func (s *Server) SetState(fullName string, number int, state string) {
 		it.closed, it.stateReason, action = it.updated, "completed", "closed"
 	}
 	s.itemEvent(r, it, action, r.owner)
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 }
 
 // Merge merges an open pull request (it is closed and merged).
 func (s *Server) Merge(fullName string, number int) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	it.pull.headSHA = r.headSHA(it.pull) // a merged pull request keeps its last head
 	it.state, it.pull.merged, it.pull.mergedBy, it.stateReason = "closed", true, r.owner, ""
 	it.updated = s.Tick()
 	it.closed = it.updated
 	s.itemEvent(r, it, "closed", r.owner)
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 }
 
 // SetLabels replaces the labels of an issue or pull request.
 func (s *Server) SetLabels(fullName string, number int, labels ...string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	before := it.labels
 	it.labels = slices.Clone(labels)
 	it.updated = s.Tick()
 	s.labelEvents(r, it, before, r.owner)
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 }
 
@@ -107,7 +107,7 @@ func (s *Server) labelEvents(r *repo, it *item, before []string, sender string) 
 // yet) and returns its sha: a commit on the head branch, or a new head sha
 // when the head is not a branch of the repository.
 func (s *Server) Push(fullName string, number int) string {
-	s.mu.Lock()
+	s.Lock()
 	r := s.mustRepo(fullName)
 	it := s.mustItem(fullName, number)
 	p := it.pull
@@ -121,7 +121,7 @@ func (s *Server) Push(fullName string, number int) string {
 	it.updated = s.Tick()
 	sha := r.headSHA(p)
 	s.itemEvent(r, it, "synchronize", it.author, "before", before, "after", sha)
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 	return sha
 }
@@ -133,7 +133,7 @@ func (s *Server) Push(fullName string, number int) string {
 // Hooks hear of a new run (created) and of a run that completes
 // (completed).
 func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusion string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	var run *checkRun
 	action := "created"
@@ -153,7 +153,7 @@ func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusi
 	if action != "" {
 		s.checkRunEvent(r, it, run, action)
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	s.flush()
 }
 

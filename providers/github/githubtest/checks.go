@@ -24,8 +24,8 @@ type CheckRun struct {
 // AddCheckRuns reports check runs on the head commit of pull request
 // number, in the order given (GitHub lists the newest first).
 func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	it := s.mustRepo(fullName).item(number)
 	if it == nil || it.pull == nil {
 		panic(fmt.Sprintf("githubtest: no pull request #%d in %s", number, fullName))
@@ -121,7 +121,7 @@ func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 	out := checkRunsJSON{TotalCount: len(runs)}
 	out.CheckRuns, _ = forgefake.Page(runs, n, per, func(c *checkRun) any { return s.checkRunJSON(r, sha, c) })
 	a := jsonAnswer(http.StatusOK, out)
-	a.header = header
+	a.Header = header
 	return a
 }
 

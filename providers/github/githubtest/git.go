@@ -60,8 +60,8 @@ type File struct {
 // Commit commits files to branch (created at the default branch's head if
 // it does not exist) as octocat, and returns the new commit's sha.
 func (s *Server) Commit(fullName, branch, message string, files ...File) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	parent, ok := r.branches[branch]
 	if !ok {
@@ -85,16 +85,16 @@ func (s *Server) Commit(fullName, branch, message string, files ...File) string 
 
 // Head is the commit a branch points at ("" when there is no such branch).
 func (s *Server) Head(fullName, branch string) string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	return s.mustRepo(fullName).branches[branch]
 }
 
 // FileAt is a file's content at a ref (branch, tag or commit), and whether
 // the file exists there.
 func (s *Server) FileAt(fullName, ref, path string) (string, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	c := s.mustRepo(fullName).commitAt(ref)
 	if c == nil {
 		return "", false

@@ -34,7 +34,7 @@ func (s *Server) getContents(r *repo, path string, q url.Values, accept string) 
 	}
 	if f, ok := c.tree[path]; ok {
 		if strings.HasPrefix(accept, mediaRaw) && f.kind == "" {
-			return answer{status: http.StatusOK, header: http.Header{"Content-Type": {mediaRaw}}, body: f.content}
+			return answer{Status: http.StatusOK, Raw: append([]byte{}, f.content...), Type: mediaRaw}
 		}
 		return jsonAnswer(http.StatusOK, s.contentJSON(r, ref, entry{name: baseName(path), path: path, file: &f, sha: f.sha()}, true))
 	}
@@ -110,7 +110,7 @@ func (s *Server) getCommit(r *repo, ref, accept string) answer {
 		return errorAnswer(http.StatusUnprocessableEntity, "No commit found for SHA: "+ref, docCommits, nil)
 	}
 	if accept == mediaSHA {
-		return answer{status: http.StatusOK, header: http.Header{"Content-Type": {mediaSHA + "; charset=utf-8"}}, body: []byte(c.sha)}
+		return answer{Status: http.StatusOK, Raw: []byte(c.sha), Type: mediaSHA + "; charset=utf-8"}
 	}
 	return jsonAnswer(http.StatusOK, struct {
 		SHA     string        `json:"sha"`

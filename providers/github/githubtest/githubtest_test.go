@@ -377,8 +377,8 @@ func TestChangesMoveUpdatedAt(t *testing.T) {
 // headOf is a pull request's head sha as the fake serves it.
 func (s *Server) headOf(t *testing.T, n int) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	return s.mustRepo("octocat/Hello-World").headSHA(s.mustItem("octocat/Hello-World", n).pull)
 }
 

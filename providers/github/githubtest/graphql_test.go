@@ -85,8 +85,8 @@ func TestGraphQLAnswersFromState(t *testing.T) {
 
 func lastCommentID(t *testing.T, s *Server, n int) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	it := s.mustItem("octocat/Hello-World", n)
 	return fmt.Sprint(it.comments[len(it.comments)-1].id)
 }

@@ -46,7 +46,7 @@ type outgoing struct {
 // AddHook installs a webhook on a repository, sending every event to url
 // signed with secret, and pings it. It returns the ping's delivery.
 func (s *Server) AddHook(fullName, url, secret string) Delivery {
-	s.mu.Lock()
+	s.Lock()
 	r := s.mustRepo(fullName)
 	h := &hook{id: s.ID(), url: url, secret: secret}
 	r.hooks = append(r.hooks, h)
@@ -58,21 +58,21 @@ func (s *Server) AddHook(fullName, url, secret string) Delivery {
 		},
 		"repository": s.repoJSON(r), "sender": s.userJSON(r.owner),
 	})
-	s.mu.Unlock()
+	s.Unlock()
 	return s.flush()[0]
 }
 
 // Deliveries are the webhook deliveries made so far, oldest first.
 func (s *Server) Deliveries() []Delivery {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	return append([]Delivery(nil), s.delivered...)
 }
 
 // Redeliver sends a delivery again, id and all, as GitHub's "Redeliver"
 // button does.
 func (s *Server) Redeliver(id string) Delivery {
-	s.mu.Lock()
+	s.Lock()
 	var d *Delivery
 	for i := range s.delivered {
 		if s.delivered[i].ID == id {
@@ -80,11 +80,11 @@ func (s *Server) Redeliver(id string) Delivery {
 		}
 	}
 	if d == nil {
-		s.mu.Unlock()
+		s.Unlock()
 		panic(fmt.Sprintf("githubtest: no delivery %s", id))
 	}
 	again := *d
-	s.mu.Unlock()
+	s.Unlock()
 	return s.send(again)
 }
 
@@ -108,15 +108,15 @@ func (s *Server) emitTo(h *hook, event string, payload map[string]any) {
 // flush delivers what was queued; s.mu is not held (a receiver may call
 // the API back).
 func (s *Server) flush() []Delivery {
-	s.mu.Lock()
+	s.Lock()
 	out := s.outbox
 	s.outbox = nil
-	s.mu.Unlock()
+	s.Unlock()
 	var done []Delivery
 	for _, o := range out {
-		s.mu.Lock()
+		s.Lock()
 		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.id%0x10000, len(s.delivered))
-		s.mu.Unlock()
+		s.Unlock()
 		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
 	}
 	return done
@@ -142,9 +142,9 @@ func (s *Server) send(d Delivery) Delivery {
 		resp.Body.Close()
 		d.Status, d.Answer = resp.StatusCode, strings.TrimSpace(string(answer))
 	}
-	s.mu.Lock()
+	s.Lock()
 	s.delivered = append(s.delivered, d)
-	s.mu.Unlock()
+	s.Unlock()
 	return d
 }
 

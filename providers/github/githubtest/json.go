@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -533,11 +532,4 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// writeHeaders copies h into w.
-func writeHeaders(w http.Header, h http.Header) {
-	for k, vs := range h {
-		w[k] = vs
-	}
 }

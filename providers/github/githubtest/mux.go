@@ -26,38 +26,42 @@ type call struct {
 
 type scopeKey struct{}
 
+// router is where routes are added: the engine (the account's) or a
+// repository's Router.
+type router interface {
+	Handle(pattern string, h forgefake.Handler)
+}
+
 // on routes pattern on rt to h.
-func on(rt *forgefake.Router, pattern string, h func(c *call) answer) {
+func on(rt router, pattern string, h func(c *call) answer) {
 	rt.Handle(pattern, func(fc *forgefake.Call) forgefake.Answer {
 		c := fc.R.Context().Value(scopeKey{}).(call)
 		c.Call = fc
-		a := h(&c)
-		return forgefake.Answer{Status: a.status, Header: a.header, Raw: a.body}
+		return h(&c)
 	})
 }
 
-// route answers r with the route of rt that sub, a path below rt's root
-// (unescaped), matches; false when none does. HEAD matches no route:
-// the fake answers GET only, as it always has.
-func route(rt *forgefake.Router, r *http.Request, sub string, body []byte, c call) (answer, bool) {
-	if r.Method == http.MethodHead {
-		return answer{}, false
-	}
-	in := r.Clone(context.WithValue(r.Context(), scopeKey{}, c))
-	in.URL.Path, in.URL.RawPath = sub, ""
-	a, ok := rt.Route(in, body)
-	return answer{status: a.Status, header: a.Header, body: a.Raw}, ok
+// scoped is r carrying the scope c its route answers in.
+func scoped(r *http.Request, c call) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), scopeKey{}, c))
 }
 
-// userRoutes are the routes outside a repository.
-func (s *Server) userRoutes() *forgefake.Router {
-	rt := forgefake.NewRouter("")
+// routeBelow answers r with the route of rt that sub, a path below rt's
+// root (unescaped), matches; false when none does.
+func routeBelow(rt *forgefake.Router, r *http.Request, sub string, body []byte, c call) (answer, bool) {
+	in := r.Clone(context.WithValue(r.Context(), scopeKey{}, c))
+	in.URL.Path, in.URL.RawPath = sub, ""
+	return rt.Route(in, body)
+}
+
+// userRoutes are the routes outside a repository, on the engine.
+func (s *Server) userRoutes() {
+	rt := s.Engine
 	on(rt, "GET /user", func(c *call) answer { return jsonAnswer(http.StatusOK, s.me(c.login)) })
 	on(rt, "GET /user/repos", func(c *call) answer { return s.userRepos(c.path, c.Query, c.login) })
 	on(rt, "GET /orgs/{org}/members/{username}", func(c *call) answer {
 		return s.orgMember(c.Value("org"), c.Value("username"))
 	})
-	return rt
 }
 
 // repoRoutes are a repository's routes, below its root.

@@ -13,8 +13,8 @@ import (
 // answers every caller as an organisation member would see it: 204 for a
 // member, 404 for anyone else.
 func (s *Server) AddMember(org, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	if s.orgs == nil {
 		s.orgs = map[string]map[string]bool{}
 	}
@@ -34,9 +34,9 @@ func (s *Server) orgMember(org, login string) answer {
 	if !members[strings.ToLower(login)] {
 		// GitHub: 404 with no body when the requester is a member and the
 		// user is not.
-		return answer{status: http.StatusNotFound}
+		return answer{Status: http.StatusNotFound}
 	}
-	return answer{status: http.StatusNoContent}
+	return answer{Status: http.StatusNoContent}
 }
 
 // collaboratorJSON is the "collaborator" schema: a user with the URLs

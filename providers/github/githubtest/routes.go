@@ -21,8 +21,11 @@ const (
 	docReviews  = "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"
 )
 
-// handle answers a request from the state; s.mu is held.
-func (s *Server) handle(r *http.Request, path string, body []byte) answer {
+// handle answers a request from the state; the engine's lock is held.
+// The account's routes are the engine's (route); a repository's are
+// below its root, which resolve finds.
+func (s *Server) handle(c *forgefake.Call, route func(*http.Request) (answer, bool)) answer {
+	r := c.R
 	if v := r.Header.Get("X-GitHub-Api-Version"); v != "" && v != APIVersion {
 		return errorAnswer(http.StatusBadRequest, "Unsupported 'X-GitHub-Api-Version' provided", docRoot, nil)
 	}
@@ -30,7 +33,12 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
-	if a, ok := route(s.userMux, r, path, body, call{login: login, path: path}); ok {
+	path := strings.TrimPrefix(r.URL.Path, s.prefix)
+	// HEAD matches no route: the fake answers GET only, as it always has.
+	if r.Method == http.MethodHead {
+		return notFound()
+	}
+	if a, ok := route(scoped(r, call{login: login, path: path})); ok {
 		return a
 	}
 	rp, rest, moved := s.resolve(path)
@@ -51,7 +59,7 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 			}
 		}
 	}
-	if a, ok := route(s.repoMux, r, "/"+rest, body, call{rp: rp, login: login, path: path}); ok {
+	if a, ok := routeBelow(s.repoMux, r, "/"+rest, c.Body, call{rp: rp, login: login, path: path}); ok {
 		return a
 	}
 	return notFound()
@@ -72,7 +80,7 @@ func redirectAnswer(loc string) answer {
 	a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
 		"message": "Moved Permanently", "url": loc, "documentation_url": "https://docs.github.com/v3/#http-redirects",
 	})
-	a.header = http.Header{"Location": {loc}}
+	a.Header = http.Header{"Location": {loc}}
 	return a
 }
 
@@ -82,7 +90,7 @@ func (s *Server) login(auth string) (string, bool) {
 	if !ok {
 		token, ok = strings.CutPrefix(auth, "token ")
 	}
-	login, known := s.tokens[token]
+	login, known := s.Tokens[token]
 	return login, ok && known
 }
 
@@ -146,7 +154,7 @@ func page[T any](s *Server, path string, q url.Values, items []T, render func(T)
 	n, per, header := s.pageOf(path, q, len(items))
 	out, _ := forgefake.Page(items, n, per, render)
 	a := jsonAnswer(http.StatusOK, out)
-	a.header = header
+	a.Header = header
 	return a
 }
 

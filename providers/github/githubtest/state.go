@@ -150,8 +150,8 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	if !ok {
 		panic(fmt.Sprintf("githubtest: repo %q is not owner/name", fullName))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := &repo{
 		id: s.ID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
 		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
@@ -166,8 +166,8 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 
 // Configure sets a repository's properties.
 func (s *Server) Configure(fullName string, c Settings) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	r.description, r.visibility, r.archived = c.Description, cmp.Or(c.Visibility, "public"), c.Archived
 	if c.MergeMethods != nil {
@@ -179,15 +179,15 @@ func (s *Server) Configure(fullName string, c Settings) {
 // write, triage or read; or none, which hides the repository from the
 // login's /user/repos.
 func (s *Server) SetPermission(fullName, login, role string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	s.mustRepo(fullName).permissions[login] = role
 }
 
 // AddMilestone creates a milestone and returns its number.
 func (s *Server) AddMilestone(fullName, title string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	r.milestones = append(r.milestones, title)
 	return len(r.milestones)
@@ -202,8 +202,8 @@ func (s *Server) ReadOnly(fullName, login string) { s.SetPermission(fullName, lo
 // (if it is new), changing files (its diff against the default branch; a
 // pull request from it lists them).
 func (s *Server) AddBranch(fullName, branch string, changes ...Change) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	if !r.hasBranch(branch) {
 		r.branches[branch] = r.branches[r.defaultBranch]
@@ -218,8 +218,8 @@ func (s *Server) AddBranch(fullName, branch string, changes ...Change) {
 // answering the old name, with a 301 to /repositories/ID/...
 func (s *Server) Rename(oldName, newName string) {
 	owner, name, _ := strings.Cut(newName, "/")
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(oldName)
 	delete(s.repos, strings.ToLower(oldName))
 	r.owner, r.name = owner, name
@@ -229,8 +229,8 @@ func (s *Server) Rename(oldName, newName string) {
 
 // AddIssue files an issue and returns its number.
 func (s *Server) AddIssue(fullName string, in Issue) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	it := s.addItem(r, in.Title, in.Body, cmp.Or(in.Author, "octocat"), in.Labels, cmp.Or(in.State, "open"), nil)
 	it.assignees = slices.Clone(in.Assignees)
@@ -239,8 +239,8 @@ func (s *Server) AddIssue(fullName string, in Issue) int {
 
 // AddPull opens a pull request and returns its number.
 func (s *Server) AddPull(fullName string, in Pull) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	p := &pull{head: in.Head, base: cmp.Or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged,
 		unmergeable: in.Conflicts, files: slices.Clone(in.Files)}
@@ -261,8 +261,8 @@ func (s *Server) AddPull(fullName string, in Pull) int {
 // Issues is how many issues and pull requests fullName holds (not
 // counting the numbers of issues transferred away).
 func (s *Server) Issues(fullName string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	n := 0
 	for _, it := range s.mustRepo(fullName).items {
 		if it.moved == nil {

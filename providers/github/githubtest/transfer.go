@@ -7,8 +7,8 @@ import "fmt"
 // reused: requests for it (and below it: its comments) answer 301 with the
 // issue's new address, /repositories/ID/issues/N.
 func (s *Server) Transfer(fromRepo string, number int, toRepo string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	from, to := s.mustRepo(fromRepo), s.mustRepo(toRepo)
 	it := from.item(number)
 	if it == nil || it.pull != nil || it.moved != nil {
