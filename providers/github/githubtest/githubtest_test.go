@@ -379,7 +379,7 @@ func (s *Server) headOf(t *testing.T, n int) string {
 	t.Helper()
 	s.Lock()
 	defer s.Unlock()
-	return s.mustRepo("octocat/Hello-World").headSHA(s.mustItem("octocat/Hello-World", n).pull)
+	return s.mustRepo("octocat/Hello-World").PullHead(s.mustItem("octocat/Hello-World", n).Pull)
 }
 
 // Changes made through the API reach the hooks as GitHub sends them: a

@@ -11,6 +11,8 @@ import (
 	"io"
 	"net/http"
 	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // Repository webhooks, as GitHub delivers them: a POST of the event's JSON
@@ -20,10 +22,8 @@ import (
 // is pinged. The fake delivers at once, after the change that caused the
 // event, and keeps every delivery so a test can redeliver one.
 
-type hook struct {
-	id          int64
-	url, secret string
-}
+// hook is a repository webhook as the model holds it.
+type hook = forgemodel.Hook
 
 // Delivery is one webhook delivery the fake made.
 type Delivery struct {
@@ -48,15 +48,15 @@ type outgoing struct {
 func (s *Server) AddHook(fullName, url, secret string) Delivery {
 	s.Lock()
 	r := s.mustRepo(fullName)
-	h := &hook{id: s.ID(), url: url, secret: secret}
-	r.hooks = append(r.hooks, h)
+	h := &hook{ID: s.ID(), URL: url, Secret: secret}
+	r.Hooks = append(r.Hooks, h)
 	s.emitTo(h, "ping", map[string]any{
-		"zen": "Keep it logically awesome.", "hook_id": h.id,
+		"zen": "Keep it logically awesome.", "hook_id": h.ID,
 		"hook": map[string]any{
-			"type": "Repository", "id": h.id, "name": "web", "active": true, "events": []string{"*"},
+			"type": "Repository", "id": h.ID, "name": "web", "active": true, "events": []string{"*"},
 			"config": map[string]any{"content_type": "json", "insecure_ssl": "0", "url": url},
 		},
-		"repository": s.repoJSON(r), "sender": s.userJSON(r.owner),
+		"repository": s.repoJSON(r), "sender": s.userJSON(owner(r)),
 	})
 	s.Unlock()
 	return s.flush()[0]
@@ -92,7 +92,7 @@ func (s *Server) Redeliver(id string) Delivery {
 // marshalled now, so it shows the state the change left.
 func (s *Server) emit(r *repo, event string, payload map[string]any) {
 	payload["repository"] = s.repoJSON(r)
-	for _, h := range r.hooks {
+	for _, h := range r.Hooks {
 		s.emitTo(h, event, payload)
 	}
 }
@@ -115,7 +115,7 @@ func (s *Server) flush() []Delivery {
 	var done []Delivery
 	for _, o := range out {
 		s.Lock()
-		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.id%0x10000, len(s.delivered))
+		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.ID%0x10000, len(s.delivered))
 		s.Unlock()
 		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
 	}
@@ -124,9 +124,9 @@ func (s *Server) flush() []Delivery {
 
 // send POSTs a delivery and records the answer.
 func (s *Server) send(d Delivery) Delivery {
-	mac := hmac.New(sha256.New, []byte(d.hook.secret))
+	mac := hmac.New(sha256.New, []byte(d.hook.Secret))
 	mac.Write(d.Body)
-	req, err := http.NewRequest(http.MethodPost, d.hook.url, bytes.NewReader(d.Body))
+	req, err := http.NewRequest(http.MethodPost, d.hook.URL, bytes.NewReader(d.Body))
 	if err != nil {
 		panic(err)
 	}
@@ -134,7 +134,7 @@ func (s *Server) send(d Delivery) Delivery {
 	req.Header.Set("User-Agent", "GitHub-Hookshot/8e03811")
 	req.Header.Set("X-GitHub-Event", d.Event)
 	req.Header.Set("X-GitHub-Delivery", d.ID)
-	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.hook.id))
+	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.hook.ID))
 	req.Header.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
 	if resp, err := http.DefaultClient.Do(req); err == nil {
@@ -163,22 +163,22 @@ func (s *Server) payload(action, sender string, members ...any) map[string]any {
 
 // itemEvent is the issues or pull_request event of an action on it.
 func (s *Server) itemEvent(r *repo, it *item, action, sender string, members ...any) {
-	if it.pull == nil {
+	if it.Pull == nil {
 		s.emit(r, "issues", s.payload(action, sender, append([]any{"issue", s.issueJSON(r, it)}, members...)...))
 		return
 	}
 	s.emit(r, "pull_request", s.payload(action, sender,
-		append([]any{"number", it.number, "pull_request", s.pullJSON(r, it)}, members...)...))
+		append([]any{"number", it.Number, "pull_request", s.pullJSON(r, it)}, members...)...))
 }
 
 // checkRunEvent is a check_run event with the pull requests of its commit.
 func (s *Server) checkRunEvent(r *repo, it *item, c *checkRun, action string) {
-	head := r.headSHA(it.pull)
+	head := r.PullHead(it.Pull)
 	run := s.checkRunJSON(r, head, c)
 	pr := map[string]any{
-		"url": s.api("/repos/%s/pulls/%d", r.fullName(), it.number), "id": it.pull.id, "number": it.number,
-		"head": map[string]any{"ref": it.pull.head, "sha": head},
-		"base": map[string]any{"ref": it.pull.base, "sha": cmp.Or(r.branches[it.pull.base], strings.Repeat("b", 40))},
+		"url": s.api("/repos/%s/pulls/%d", r.Path, it.Number), "id": it.Pull.ID, "number": it.Number,
+		"head": map[string]any{"ref": it.Pull.Head, "sha": head},
+		"base": map[string]any{"ref": it.Pull.Base, "sha": cmp.Or(r.Branches[it.Pull.Base], strings.Repeat("b", 40))},
 	}
 	payload, _ := json.Marshal(run)
 	var m map[string]any

@@ -74,7 +74,7 @@ func (s *Server) serveLog(w http.ResponseWriter, r *http.Request) {
 	_, _, j := s.job(strconv.FormatInt(id, 10))
 	var log string
 	if j != nil {
-		log = j.log
+		log = j.Log
 	}
 	s.Unlock()
 	if j == nil {

@@ -75,7 +75,7 @@ func (s *Server) repoRoutes() *forgefake.Router {
 	})
 	onItem(rt, "PATCH /issues/{n}", false, func(c *call, it *item) answer { return s.editIssue(c.rp, it, c.login, c.Body) })
 	onItem(rt, "GET /issues/{n}/comments", false, func(c *call, it *item) answer {
-		cs := since(c.Query, it.comments, func(v *comment) time.Time { return v.created })
+		cs := since(c.Query, it.Comments, func(v *comment) time.Time { return v.Created })
 		return page(s, c.path, c.Query, cs, func(v *comment) any { return s.commentJSON(c.rp, it, v) })
 	})
 	onItem(rt, "POST /issues/{n}/comments", false, func(c *call, it *item) answer {
@@ -86,15 +86,15 @@ func (s *Server) repoRoutes() *forgefake.Router {
 	onItem(rt, "GET /pulls/{n}", true, func(c *call, it *item) answer { return jsonAnswer(http.StatusOK, s.pullJSON(c.rp, it)) })
 	onItem(rt, "PUT /pulls/{n}/merge", true, func(c *call, it *item) answer { return s.merge(c.rp, it, c.login, c.Body) })
 	onItem(rt, "GET /pulls/{n}/reviews", true, func(c *call, it *item) answer {
-		return page(s, c.path, c.Query, it.pull.reviews, func(v *review) any { return s.reviewJSON(c.rp, it, v) })
+		return page(s, c.path, c.Query, it.Pull.Reviews, func(v *review) any { return s.reviewJSON(c.rp, it, v) })
 	})
 	onItem(rt, "POST /pulls/{n}/reviews", true, func(c *call, it *item) answer {
 		return s.createReview(c.rp, it, c.login, c.Body)
 	})
 	onItem(rt, "GET /pulls/{n}/files", true, func(c *call, it *item) answer { return s.files(c.rp, it, c.path, c.Query) })
 	onItem(rt, "GET /pulls/{n}/comments", true, func(c *call, it *item) answer {
-		cs := since(c.Query, it.pull.inline, func(v *reviewComment) time.Time { return v.created })
-		return page(s, c.path, c.Query, cs, func(v *reviewComment) any { return s.reviewCommentJSON(c.rp, it, v) })
+		cs := since(c.Query, inlines(it.Pull), func(v inline) time.Time { return v.review.Created })
+		return page(s, c.path, c.Query, cs, func(v inline) any { return s.reviewCommentJSON(c.rp, it, v) })
 	})
 	on(rt, "GET /commits/{sha}/status", func(c *call) answer { return s.combinedStatus(c.rp, c.Value("sha")) })
 	on(rt, "GET /commits/{sha}/check-runs", func(c *call) answer {
@@ -126,8 +126,8 @@ func (s *Server) repoRoutes() *forgefake.Router {
 // request's number, to h with that item; 404 when there is none.
 func onItem(rt *forgefake.Router, pattern string, pull bool, h func(c *call, it *item) answer) {
 	on(rt, pattern, func(c *call) answer {
-		it := c.rp.item(int(c.Int("n")))
-		if it == nil || (pull && it.pull == nil) {
+		it := itemN(c.rp, int(c.Int("n")))
+		if it == nil || (pull && it.Pull == nil) {
 			return notFound()
 		}
 		return h(c, it)

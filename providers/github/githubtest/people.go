@@ -15,19 +15,19 @@ import (
 func (s *Server) AddMember(org, login string) {
 	s.Lock()
 	defer s.Unlock()
-	if s.orgs == nil {
-		s.orgs = map[string]map[string]bool{}
+	if s.Members == nil {
+		s.Members = map[string]map[string]bool{}
 	}
 	k := strings.ToLower(org)
-	if s.orgs[k] == nil {
-		s.orgs[k] = map[string]bool{}
+	if s.Members[k] == nil {
+		s.Members[k] = map[string]bool{}
 	}
-	s.orgs[k][strings.ToLower(login)] = true
+	s.Members[k][strings.ToLower(login)] = true
 }
 
 // orgMember answers GET /orgs/{org}/members/{username}.
 func (s *Server) orgMember(org, login string) answer {
-	members, ok := s.orgs[strings.ToLower(org)]
+	members, ok := s.Members[strings.ToLower(org)]
 	if !ok {
 		return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/orgs/members#check-organization-membership-for-a-user", nil)
 	}
@@ -68,7 +68,7 @@ type collaboratorPermissionJSON struct {
 // GitHub's legacy spelling (maintain reads as write, triage as read) and
 // "role_name" as set.
 func (s *Server) collaboratorPermission(r *repo, login string) answer {
-	role := r.role(login)
+	role := role(r, login)
 	legacy := map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}[role]
 	if legacy == "" {
 		legacy = "none"

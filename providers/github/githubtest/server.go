@@ -83,11 +83,10 @@ type Server struct {
 	logs    *httptest.Server // the log store
 	logHost string
 
-	repos     map[string]*repo           // lower-case full name -> repo
-	orgs      map[string]map[string]bool // lower-case org -> lower-case member logins
-	renamed   map[string]*repo           // old lower-case full name -> repo
-	quotas    map[string]*quota          // login -> hourly quota
-	outbox    []outgoing                 // webhook deliveries not sent yet
+	// The state is the engine's (forgemodel.State, state.go); these are
+	// GitHub's alone.
+	quotas    map[string]*quota // login -> hourly quota
+	outbox    []outgoing        // webhook deliveries not sent yet
 	delivered []Delivery
 
 	// check, when set (NewChecked), sees every REST exchange once
@@ -103,11 +102,9 @@ type Server struct {
 // New starts a fake GitHub; Close stops it.
 func New(o Options) *Server {
 	s := &Server{
-		host:    o.Host,
-		prefix:  strings.TrimSuffix(o.PathPrefix, "/"),
-		repos:   map[string]*repo{},
-		renamed: map[string]*repo{},
-		quotas:  map[string]*quota{},
+		host:   o.Host,
+		prefix: strings.TrimSuffix(o.PathPrefix, "/"),
+		quotas: map[string]*quota{},
 	}
 	if s.host == "" {
 		s.host = "github.com"
