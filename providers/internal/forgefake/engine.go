@@ -201,11 +201,17 @@ func (e *Engine) Statuses() map[int]int { return e.rec.Statuses() }
 // log store beside the API) under path, and takes the injection that
 // answers it, if any; Reply writes that one.
 func (e *Engine) Receive(r *http.Request, path string, body []byte) (resp Response, injected bool) {
+	resp, injected, _ = e.receive(r, path, body)
+	return resp, injected
+}
+
+// receive records r under path and takes its injection; n counts the
+// requests received, this one included.
+func (e *Engine) receive(r *http.Request, path string, body []byte) (resp Response, injected bool, n int) {
 	route := r.Method + " " + path
-	resp, injected, _ = e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
+	return e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
 		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Body: body, Injected: injected}
 	})
-	return resp, injected
 }
 
 // Reply writes an injected response (see Receive).
@@ -227,26 +233,18 @@ func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			e.o.Exchange(ex)
 		}()
 	}
+	// Outside the root, CutPrefix leaves the whole path: recorded so.
 	sent, under := strings.CutPrefix(r.URL.EscapedPath(), e.o.Root)
 	path := sent
 	if e.o.Unescaped {
-		path, under = strings.CutPrefix(r.URL.Path, e.o.Root)
-	}
-	if !under {
-		path = r.URL.EscapedPath()
-		if e.o.Unescaped {
-			path = r.URL.Path
-		}
+		path, _ = strings.CutPrefix(r.URL.Path, e.o.Root)
 	}
 	m, mounted := e.mounts[r.URL.Path]
 	if mounted {
 		path, sent = m.recordAs, m.recordAs
 	}
 	ex.Path, ex.Sent, ex.Outside, ex.Mounted = path, sent, !under && !mounted, mounted
-	route := r.Method + " " + path
-	resp, injected, n := e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Body: body, Injected: injected}
-	})
+	resp, injected, n := e.receive(r, path, body)
 	if e.o.Header != nil {
 		e.o.Header(w.Header())
 	}
