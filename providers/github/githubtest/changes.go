@@ -27,7 +27,7 @@ func (s *Server) Comment(fullName string, number int, login, body string) int64 
 	s.Lock()
 	id := s.addComment(s.mustRepo(fullName), s.mustItem(fullName, number), login, body).ID
 	s.Unlock()
-	s.flush()
+	s.Flush()
 	return id
 }
 
@@ -42,7 +42,7 @@ func (s *Server) Review(fullName string, number int, login, state, body string, 
 	}
 	id := s.addReview(s.mustRepo(fullName), it, login, state, body, inline).ID
 	s.Unlock()
-	s.flush()
+	s.Flush()
 	return id
 }
 
@@ -61,7 +61,7 @@ func (s *Server) SetState(fullName string, number int, state string) {
 	}
 	s.itemEvent(r, it, action, owner(r))
 	s.Unlock()
-	s.flush()
+	s.Flush()
 }
 
 // Merge merges an open pull request (it is closed and merged).
@@ -75,7 +75,7 @@ func (s *Server) Merge(fullName string, number int) {
 	it.Closed = &closed
 	s.itemEvent(r, it, "closed", owner(r))
 	s.Unlock()
-	s.flush()
+	s.Flush()
 }
 
 // SetLabels replaces the labels of an issue or pull request.
@@ -87,7 +87,7 @@ func (s *Server) SetLabels(fullName string, number int, labels ...string) {
 	it.Updated = s.Tick()
 	s.labelEvents(r, it, before, owner(r))
 	s.Unlock()
-	s.flush()
+	s.Flush()
 }
 
 // labelEvents are the labeled and unlabeled events of it's labels
@@ -124,7 +124,7 @@ func (s *Server) Push(fullName string, number int) string {
 	sha := r.PullHead(p)
 	s.itemEvent(r, it, "synchronize", it.Author, "before", before, "after", sha)
 	s.Unlock()
-	s.flush()
+	s.Flush()
 	return sha
 }
 
@@ -156,7 +156,7 @@ func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusi
 		s.checkRunEvent(r, it, run, action)
 	}
 	s.Unlock()
-	s.flush()
+	s.Flush()
 }
 
 func (s *Server) mustItem(fullName string, number int) *item {

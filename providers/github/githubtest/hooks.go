@@ -8,40 +8,26 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 
 	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // Repository webhooks, as GitHub delivers them: a POST of the event's JSON
 // payload with X-GitHub-Event, X-GitHub-Delivery (a GUID), X-GitHub-Hook-ID
 // and X-Hub-Signature-256 (sha256= and the hex HMAC-SHA256 of the body
 // under the hook's secret), from a GitHub-Hookshot user agent. A new hook
-// is pinged. The fake delivers at once, after the change that caused the
-// event, and keeps every delivery so a test can redeliver one.
+// is pinged. The engine delivers at once, after the change that caused
+// the event, and keeps every delivery so a test can redeliver one; this
+// file is GitHub's payloads and headers.
 
 // hook is a repository webhook as the model holds it.
 type hook = forgemodel.Hook
 
 // Delivery is one webhook delivery the fake made.
-type Delivery struct {
-	ID, Event string
-	Body      []byte
-	// Status is what the receiver answered; 0 when it could not be reached.
-	Status int
-	// Answer is the receiver's response body.
-	Answer string
-
-	hook *hook
-}
-
-type outgoing struct {
-	hook  *hook
-	event string
-	body  []byte
-}
+type Delivery = forgefake.Delivery
 
 // AddHook installs a webhook on a repository, sending every event to url
 // signed with secret, and pings it. It returns the ping's delivery.
@@ -59,37 +45,21 @@ func (s *Server) AddHook(fullName, url, secret string) Delivery {
 		"repository": s.repoJSON(r), "sender": s.userJSON(owner(r)),
 	})
 	s.Unlock()
-	return s.flush()[0]
-}
-
-// Deliveries are the webhook deliveries made so far, oldest first.
-func (s *Server) Deliveries() []Delivery {
-	s.Lock()
-	defer s.Unlock()
-	return append([]Delivery(nil), s.delivered...)
+	return s.Flush()[0]
 }
 
 // Redeliver sends a delivery again, id and all, as GitHub's "Redeliver"
 // button does.
 func (s *Server) Redeliver(id string) Delivery {
-	s.Lock()
-	var d *Delivery
-	for i := range s.delivered {
-		if s.delivered[i].ID == id {
-			d = &s.delivered[i]
-		}
-	}
-	if d == nil {
-		s.Unlock()
+	d, ok := s.Engine.Redeliver(id)
+	if !ok {
 		panic(fmt.Sprintf("githubtest: no delivery %s", id))
 	}
-	again := *d
-	s.Unlock()
-	return s.send(again)
+	return d
 }
 
-// emit queues an event for every hook of r; s.mu is held. The payload is
-// marshalled now, so it shows the state the change left.
+// emit queues an event for every hook of r; the lock is held. The
+// payload is marshalled now, so it shows the state the change left.
 func (s *Server) emit(r *repo, event string, payload map[string]any) {
 	payload["repository"] = s.repoJSON(r)
 	for _, h := range r.Hooks {
@@ -102,50 +72,24 @@ func (s *Server) emitTo(h *hook, event string, payload map[string]any) {
 	if err := newEncoder(&b).Encode(payload); err != nil {
 		panic(err)
 	}
-	s.outbox = append(s.outbox, outgoing{hook: h, event: event, body: b.Bytes()})
+	s.Emit(h, event, b.Bytes())
 }
 
-// flush delivers what was queued; s.mu is not held (a receiver may call
-// the API back).
-func (s *Server) flush() []Delivery {
-	s.Lock()
-	out := s.outbox
-	s.outbox = nil
-	s.Unlock()
-	var done []Delivery
-	for _, o := range out {
-		s.Lock()
-		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.ID%0x10000, len(s.delivered))
-		s.Unlock()
-		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
-	}
-	return done
+// deliveryID is GitHub's delivery GUID; the lock is held.
+func (s *Server) deliveryID(h *hook, n int) string {
+	return fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), h.ID%0x10000, n)
 }
 
-// send POSTs a delivery and records the answer.
-func (s *Server) send(d Delivery) Delivery {
-	mac := hmac.New(sha256.New, []byte(d.hook.Secret))
+// sign sets GitHub's headers on a delivery.
+func sign(req *http.Request, d Delivery) {
+	mac := hmac.New(sha256.New, []byte(d.Hook.Secret))
 	mac.Write(d.Body)
-	req, err := http.NewRequest(http.MethodPost, d.hook.URL, bytes.NewReader(d.Body))
-	if err != nil {
-		panic(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "GitHub-Hookshot/8e03811")
 	req.Header.Set("X-GitHub-Event", d.Event)
 	req.Header.Set("X-GitHub-Delivery", d.ID)
-	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.hook.ID))
+	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.Hook.ID))
 	req.Header.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
-	if resp, err := http.DefaultClient.Do(req); err == nil {
-		answer, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		d.Status, d.Answer = resp.StatusCode, strings.TrimSpace(string(answer))
-	}
-	s.Lock()
-	s.delivered = append(s.delivered, d)
-	s.Unlock()
-	return d
 }
 
 // payload is an event body: the action and its objects (the repository

@@ -83,11 +83,9 @@ type Server struct {
 	logs    *httptest.Server // the log store
 	logHost string
 
-	// The state is the engine's (forgemodel.State, state.go); these are
-	// GitHub's alone.
-	quotas    map[string]*quota // login -> hourly quota
-	outbox    []outgoing        // webhook deliveries not sent yet
-	delivered []Delivery
+	// The state is the engine's (forgemodel.State, state.go), webhook
+	// deliveries too (hooks.go); a login's hourly quota is GitHub's alone.
+	quotas map[string]*quota
 
 	// check, when set (NewChecked), sees every REST exchange once
 	// answered.
@@ -111,7 +109,7 @@ func New(o Options) *Server {
 	}
 	s.Engine = forgefake.New(forgefake.Options{
 		Root: s.prefix, TLS: o.TLS, Unescaped: true,
-		Usual: s.usualHeaders, Wrap: s.answer, Settled: func() { s.flush() }, Exchange: s.exchange,
+		Usual: s.usualHeaders, Wrap: s.answer, Exchange: s.exchange, Sign: sign, DeliveryID: s.deliveryID,
 		NotFound: func() answer { return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil) },
 	})
 	// Counters number ids (from 1001), user ids (from 9000) and times.

@@ -52,10 +52,11 @@ type Options struct {
 	// routes (false when none matches), and Wrap keeps what the forge
 	// keeps around them (credentials, quotas, conditional answers).
 	Wrap func(c *Call, route func(*http.Request) (Answer, bool)) Answer
-	// Settled runs once the state has answered and the lock is released,
-	// before a delayed answer is held: what the work set off (webhook
-	// deliveries) goes out whether or not the answer does.
-	Settled func()
+	// Sign sets the forge's headers on a webhook delivery (its event,
+	// id, signature; webhooks.go); DeliveryID names a delivery as it
+	// leaves, the lock held (n counts the deliveries made).
+	Sign       func(req *http.Request, d Delivery)
+	DeliveryID func(h *forgemodel.Hook, n int) string
 	// Exchange, when set, sees every exchange once it is answered (a
 	// checked fake holds it to the forge's API description).
 	Exchange func(Exchange)
@@ -87,6 +88,8 @@ type Engine struct {
 	rec    *recorder.Recorder[Request]
 	rt     *Router
 	mounts map[string]mount
+
+	outbox, delivered []Delivery // webhooks.go
 }
 
 // mount is a path outside the API root the fake serves (see Mount).
@@ -163,9 +166,7 @@ func (e *Engine) serve(w http.ResponseWriter, r *http.Request, path string, body
 	if !ok {
 		a = e.o.NotFound()
 	}
-	if e.o.Settled != nil {
-		e.o.Settled()
-	}
+	e.Flush() // the work is done: its webhooks leave, whether or not the answer does
 	a.WriteConditional(w, r, e.o.Validator)
 }
 
