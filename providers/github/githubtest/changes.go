@@ -91,7 +91,7 @@ func (s *Server) SetLabels(fullName string, number int, labels ...string) {
 }
 
 // labelEvents are the labeled and unlabeled events of it's labels
-// replacing before; s.mu is held.
+// replacing before; the lock is held.
 func (s *Server) labelEvents(r *repo, it *item, before []string, sender string) {
 	for _, l := range it.Labels {
 		if !slices.Contains(before, l) {

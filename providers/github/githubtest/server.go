@@ -22,6 +22,12 @@
 //
 // It is not GitHub: it implements the endpoints forgetools calls, with the
 // validation GitHub applies to them, and answers anything else 404.
+//
+// It runs on the fakes' engine (providers/internal/forgefake: recording,
+// injections, routing, webhook deliveries) over their shared model
+// (internal/forgemodel); what this package holds is GitHub's wire codec:
+// its paths, JSON and GraphQL shapes, errors, headers, quotas and
+// webhook signatures.
 package githubtest
 
 import (
