@@ -35,11 +35,11 @@ func (s *Server) handle(c *forgefake.Call, route func(*http.Request) (answer, bo
 	}
 	path := strings.TrimPrefix(r.URL.Path, s.prefix)
 	// HEAD matches no route: the fake answers GET only, as it always has.
-	if r.Method == http.MethodHead {
-		return notFound()
-	}
-	if a, ok := route(scoped(r, call{login: login, path: path})); ok {
-		return a
+	head := r.Method == http.MethodHead
+	if !head {
+		if a, ok := route(scoped(r, call{login: login, path: path})); ok {
+			return a
+		}
 	}
 	rp, rest, moved := s.resolve(path)
 	switch {
@@ -58,6 +58,9 @@ func (s *Server) handle(c *forgefake.Call, route func(*http.Request) (answer, bo
 				return s.movedAnswer(it.Moved, strings.TrimPrefix(rest, seg[0]+"/"+seg[1]), r.URL.RawQuery)
 			}
 		}
+	}
+	if head {
+		return notFound()
 	}
 	if a, ok := routeBelow(s.repoMux, r, "/"+rest, c.Body, call{rp: rp, login: login, path: path}); ok {
 		return a
