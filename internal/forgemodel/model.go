@@ -1,7 +1,9 @@
 // Package forgemodel is the in-memory model of what forges share, for
 // the fakes that tests run against: repositories with branches, files
-// and commits, issues and pull (merge) requests with comments and
-// reviews, CI runs with jobs, and the numbering of all of them. It knows
+// and commits (or git objects: commits with their trees, tags;
+// objects.go), issues and pull (merge) requests with comments, reviews
+// and check runs, collaborators' roles, webhooks, CI workflows and runs
+// with jobs, and the numbering of all of them. It knows
 // no wire format: providers/internal/forgefake serves it over HTTP in a
 // forge's REST shapes, internal/testforge as a provider in the gateway's
 // own types. Callers hold their own lock around a State.
@@ -21,11 +23,17 @@ type State struct {
 	Counters
 	Tokens map[string]string // credential -> user name
 	Repos  map[string]*Repo  // lower-case full path -> repository
+	// Renamed are the repositories renamed away from a path: lower-case
+	// old path -> the repository (a forge redirects the old name).
+	Renamed map[string]*Repo
+	// Members are organisations' (groups') members: lower-case name ->
+	// lower-case user names.
+	Members map[string]map[string]bool
 }
 
 // NewState is an empty State.
 func NewState() State {
-	return State{Tokens: map[string]string{}, Repos: map[string]*Repo{}}
+	return State{Tokens: map[string]string{}, Repos: map[string]*Repo{}, Renamed: map[string]*Repo{}, Members: map[string]map[string]bool{}}
 }
 
 // Repo is a repository (a GitLab project): its git side (git.go) and
@@ -53,6 +61,72 @@ type Repo struct {
 	Milestones []*Milestone
 	Items      []*Item // issues and pull requests, oldest first
 	Runs       []*Run  // CI runs (GitLab pipelines), oldest first
+
+	// What a forge with more settings keeps (githubtest).
+	Description string
+	Visibility  string // public, private or internal; "" when Private says
+	Archived    bool
+	// MergeMethods are the merge methods allowed (merge, squash, rebase).
+	MergeMethods []string
+	// Permissions are collaborators' roles, in the forge's spelling
+	// (GitHub's admin, maintain, write, triage, read, none).
+	Permissions map[string]string
+	// Git holds the repository as git objects (objects.go), for a fake
+	// that serves commits, trees and refs rather than Files per branch.
+	Git
+	// Changes are what each branch changes against the default branch,
+	// as a pull request from it lists them.
+	Changes   map[string][]Change
+	Hooks     []*Hook
+	Workflows []*Workflow
+}
+
+// Role is user's role in the repository: its Permissions entry, else
+// def.
+func (r *Repo) Role(user, def string) string {
+	if v, ok := r.Permissions[user]; ok && v != "" {
+		return v
+	}
+	return def
+}
+
+// Change is one file a pull request (or a branch) changes, with its
+// unified diff patch ("@@ -1,3 +1,4 @@\n line\n+added\n ...").
+type Change struct {
+	Path, Patch string
+}
+
+// Check is a check run (a commit status) reported on a commit: queued,
+// in_progress or completed, with a conclusion once completed.
+type Check struct {
+	ID         int64
+	Name       string
+	Status     string
+	Conclusion string
+	Started    time.Time
+}
+
+// Hook is a repository webhook: where its deliveries go, signed with
+// Secret.
+type Hook struct {
+	ID          int64
+	URL, Secret string
+}
+
+// Workflow is a CI workflow file; Dispatch says it can be started
+// through the API, with Inputs.
+type Workflow struct {
+	ID       int64
+	Name     string
+	Path     string
+	Dispatch bool
+	Inputs   []string
+}
+
+// Moved is where a transferred issue went.
+type Moved struct {
+	Repo   *Repo
+	Number int64
 }
 
 // Label is a repository label.
@@ -82,6 +156,12 @@ type Item struct {
 	Closed      *time.Time
 	Comments    []*Comment
 	Pull        *Pull
+	// StateReason says why it is in its state (GitHub's completed,
+	// not_planned, reopened); "" for none.
+	StateReason string
+	// Moved is set once the issue was transferred: its number answers
+	// with where it went.
+	Moved *Moved
 }
 
 // Pull is what a pull request adds to an item.
@@ -95,6 +175,13 @@ type Pull struct {
 	Blocked    bool   // the forge refuses to merge it
 	Status     string // CI state of the head ("success", ...); "" for none
 	Reviews    []*Review
+	// ID is the pull request's own id, where the forge gives it one
+	// beside its issue's (GitHub).
+	ID       int64
+	MergedBy string
+	Changes  []Change
+	// Checks are the check runs on its head; a push clears them.
+	Checks []*Check
 }
 
 // Comment is a comment (GitLab note) on an item; Position places a diff
@@ -149,6 +236,8 @@ type Run struct {
 	Attempt    int64
 	Started    time.Time // zero while not started
 	Jobs       []*Job
+	// Created and Updated, where a forge reports them.
+	Created, Updated time.Time
 }
 
 // Job is one job of a run.

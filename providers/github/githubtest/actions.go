@@ -6,7 +6,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // GitHub Actions as the fake holds it: workflows (a file under
@@ -14,37 +15,11 @@ import (
 // each with its jobs and their logs. Logs are served by the log store
 // (logstore.go), another host, as GitHub serves them.
 
-type workflow struct {
-	id       int64
-	name     string
-	path     string // .github/workflows/NAME.yml
-	dispatch bool   // declares on: workflow_dispatch
-	inputs   []string
-}
-
-type run struct {
-	id         int64
-	wf         *workflow
-	number     int
-	attempt    int
-	branch     string
-	sha        string
-	event      string
-	status     string // queued, in_progress or completed
-	conclusion string // once completed
-	created    time.Time
-	updated    time.Time
-	jobs       []*job
-}
-
-type job struct {
-	id         int64
-	name       string
-	status     string
-	conclusion string
-	log        string
-	started    time.Time
-}
+type (
+	workflow = forgemodel.Workflow
+	run      = forgemodel.Run
+	job      = forgemodel.Job
+)
 
 // Workflow is a workflow to seed a repository with.
 type Workflow struct {
@@ -84,62 +59,74 @@ type Job struct {
 
 // AddWorkflow adds a workflow and returns its id.
 func (s *Server) AddWorkflow(fullName string, w Workflow) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	wf := &workflow{id: s.ID(), name: w.Name, path: w.Path, dispatch: w.Dispatch, inputs: w.Inputs}
-	r.workflows = append(r.workflows, wf)
-	return wf.id
+	wf := &workflow{ID: s.ID(), Name: w.Name, Path: w.Path, Dispatch: w.Dispatch, Inputs: w.Inputs}
+	r.Workflows = append(r.Workflows, wf)
+	return wf.ID
 }
 
 // AddRun records a run of a workflow and returns its id.
 func (s *Server) AddRun(fullName string, in Run) int64 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	wf := r.workflow(path.Base(in.Workflow))
+	wf := workflowOf(r, path.Base(in.Workflow))
 	if wf == nil {
 		panic(fmt.Sprintf("githubtest: no workflow %q in %s (AddWorkflow it first)", in.Workflow, fullName))
 	}
-	branch := cmp.Or(in.Branch, r.defaultBranch)
-	ru := s.addRun(r, wf, branch, r.branches[branch], cmp.Or(in.Event, "push"), cmp.Or(in.Status, "completed"))
-	ru.conclusion = in.Conclusion
+	branch := cmp.Or(in.Branch, r.DefaultBranch)
+	ru := s.addRun(r, wf, branch, r.Branches[branch], cmp.Or(in.Event, "push"), cmp.Or(in.Status, "completed"))
+	ru.Conclusion = in.Conclusion
 	for _, j := range in.Jobs {
-		jb := &job{id: s.ID(), name: j.Name, status: ru.status, log: j.Log, started: ru.created}
-		if ru.status == "completed" {
-			jb.conclusion = j.Conclusion
+		jb := &job{ID: s.ID(), Name: j.Name, Status: ru.Status, Log: j.Log}
+		if ru.Status == "completed" {
+			jb.Conclusion = j.Conclusion
 		}
-		ru.jobs = append(ru.jobs, jb)
+		ru.Jobs = append(ru.Jobs, jb)
 	}
-	return ru.id
+	return ru.ID
 }
 
+// addRun starts a run of wf, numbered among that workflow's runs as
+// GitHub numbers them.
 func (s *Server) addRun(r *repo, wf *workflow, branch, sha, event, status string) *run {
-	n := 1
-	for _, x := range r.runs {
-		if x.wf == wf {
+	n := int64(1)
+	for _, x := range r.Runs {
+		if x.Workflow == wf.Path {
 			n++
 		}
 	}
-	ru := &run{id: s.ID(), wf: wf, number: n, attempt: 1, branch: branch, sha: sha, event: event, status: status, created: s.Tick()}
-	ru.updated = ru.created
-	r.runs = append(r.runs, ru)
+	ru := &run{ID: s.ID(), Workflow: wf.Path, Number: n, Attempt: 1, Ref: branch, SHA: sha, Event: event, Status: status, Created: s.Tick()}
+	ru.Updated = ru.Created
+	r.Runs = append(r.Runs, ru)
 	return ru
 }
 
-// workflow finds a workflow by id or file name.
-func (r *repo) workflow(idOrFile string) *workflow {
-	for _, wf := range r.workflows {
-		if strconv.FormatInt(wf.id, 10) == idOrFile || path.Base(wf.path) == idOrFile {
+// workflowOf finds a workflow by id or file name.
+func workflowOf(r *repo, idOrFile string) *workflow {
+	for _, wf := range r.Workflows {
+		if strconv.FormatInt(wf.ID, 10) == idOrFile || path.Base(wf.Path) == idOrFile {
 			return wf
 		}
 	}
 	return nil
 }
 
-func (r *repo) run(id string) *run {
-	for _, ru := range r.runs {
-		if strconv.FormatInt(ru.id, 10) == id {
+// workflowOfRun is the workflow a run is of.
+func workflowOfRun(r *repo, ru *run) *workflow {
+	for _, wf := range r.Workflows {
+		if wf.Path == ru.Workflow {
+			return wf
+		}
+	}
+	return &workflow{Path: ru.Workflow}
+}
+
+func runOf(r *repo, id string) *run {
+	for _, ru := range r.Runs {
+		if strconv.FormatInt(ru.ID, 10) == id {
 			return ru
 		}
 	}
@@ -148,10 +135,10 @@ func (r *repo) run(id string) *run {
 
 // job finds a job of any repository by id.
 func (s *Server) job(id string) (*repo, *run, *job) {
-	for _, r := range s.repos {
-		for _, ru := range r.runs {
-			for _, j := range ru.jobs {
-				if strconv.FormatInt(j.id, 10) == id {
+	for _, r := range s.Repos {
+		for _, ru := range r.Runs {
+			for _, j := range ru.Jobs {
+				if strconv.FormatInt(j.ID, 10) == id {
 					return r, ru, j
 				}
 			}
@@ -163,15 +150,15 @@ func (s *Server) job(id string) (*repo, *run, *job) {
 // rerun starts a new attempt of a completed run: every job, or only the
 // failed ones, queued again.
 func (s *Server) rerun(ru *run, failedOnly bool) {
-	ru.attempt++
-	ru.status, ru.conclusion, ru.updated = "queued", "", s.Tick()
-	for _, j := range ru.jobs {
-		if !failedOnly || j.conclusion == "failure" || j.conclusion == "timed_out" || j.conclusion == "cancelled" {
-			j.status, j.conclusion, j.log = "queued", "", ""
+	ru.Attempt++
+	ru.Status, ru.Conclusion, ru.Updated = "queued", "", s.Tick()
+	for _, j := range ru.Jobs {
+		if !failedOnly || j.Conclusion == "failure" || j.Conclusion == "timed_out" || j.Conclusion == "cancelled" {
+			j.Status, j.Conclusion, j.Log = "queued", "", ""
 		}
 	}
 }
 
 func workflowName(wf *workflow) string {
-	return cmp.Or(wf.name, strings.TrimSuffix(path.Base(wf.path), path.Ext(wf.path)))
+	return cmp.Or(wf.Name, strings.TrimSuffix(path.Base(wf.Path), path.Ext(wf.Path)))
 }

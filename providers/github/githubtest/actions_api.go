@@ -23,7 +23,7 @@ const (
 func (s *Server) actionRoutes(rt *forgefake.Router) {
 	onRun := func(pattern, doc string, h func(c *call, ru *run) answer) {
 		on(rt, pattern, func(c *call) answer {
-			ru := c.rp.run(c.Value("id"))
+			ru := runOf(c.rp, c.Value("id"))
 			if ru == nil {
 				return errorAnswer(http.StatusNotFound, "Not Found", doc, nil)
 			}
@@ -36,7 +36,7 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 	})
 	onRun("GET /actions/runs/{id}/jobs", docJobs+"#list-jobs-for-a-workflow-run", func(c *call, ru *run) answer {
 		jobs := []jobJSON{}
-		for _, j := range ru.jobs {
+		for _, j := range ru.Jobs {
 			jobs = append(jobs, s.jobJSON(c.rp, ru, j))
 		}
 		return jsonAnswer(http.StatusOK, jobsJSON{TotalCount: len(jobs), Jobs: jobs})
@@ -44,14 +44,14 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 	on(rt, "GET /actions/jobs/{id}/logs", func(c *call) answer {
 		if jr, _, j := s.job(c.Value("id")); jr == c.rp {
 			// GitHub answers with a short-lived signed URL on its log host.
-			return answer{status: http.StatusFound, header: http.Header{"Location": {s.LogURL(j.id)}}}
+			return answer{Status: http.StatusFound, Header: http.Header{"Location": {s.LogURL(j.ID)}}}
 		}
 		return errorAnswer(http.StatusNotFound, "Not Found", docJobs+"#download-job-logs-for-a-workflow-run", nil)
 	})
 	on(rt, "POST /actions/workflows/{id}/dispatches", func(c *call) answer { return s.dispatch(c.rp, c.Value("id"), c.Body) })
 	for _, how := range []string{"rerun", "rerun-failed-jobs"} {
 		onRun("POST /actions/runs/{id}/"+how, docRuns+"#re-run-a-workflow", func(c *call, ru *run) answer {
-			if ru.status != "completed" {
+			if ru.Status != "completed" {
 				return errorAnswer(http.StatusForbidden, "This workflow is already running", docRuns+"#re-run-a-workflow", nil)
 			}
 			s.rerun(ru, how == "rerun-failed-jobs")
@@ -64,10 +64,10 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 // branch, event, head sha and status (a status or a conclusion), paged.
 func (s *Server) listRuns(r *repo, q url.Values) answer {
 	var runs []*run
-	for _, ru := range slices.Backward(r.runs) {
+	for _, ru := range slices.Backward(r.Runs) {
 		st := q.Get("status")
-		if (q.Get("branch") == "" || ru.branch == q.Get("branch")) && (q.Get("event") == "" || ru.event == q.Get("event")) &&
-			(q.Get("head_sha") == "" || ru.sha == q.Get("head_sha")) && (st == "" || ru.status == st || ru.conclusion == st) {
+		if (q.Get("branch") == "" || ru.Ref == q.Get("branch")) && (q.Get("event") == "" || ru.Event == q.Get("event")) &&
+			(q.Get("head_sha") == "" || ru.SHA == q.Get("head_sha")) && (st == "" || ru.Status == st || ru.Conclusion == st) {
 			runs = append(runs, ru)
 		}
 	}
@@ -93,24 +93,24 @@ func (s *Server) dispatch(r *repo, which string, body []byte) answer {
 	if err := json.Unmarshal(body, &in); err != nil {
 		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docDispatch, nil)
 	}
-	wf := r.workflow(which)
+	wf := workflowOf(r, which)
 	if wf == nil {
 		return errorAnswer(http.StatusNotFound, "Not Found", docDispatch, nil)
 	}
-	if !wf.dispatch {
+	if !wf.Dispatch {
 		return errorAnswer(http.StatusUnprocessableEntity, "Workflow does not have 'workflow_dispatch' trigger", docDispatch, nil)
 	}
 	name := strings.TrimPrefix(strings.TrimPrefix(in.Ref, "refs/"), "heads/")
-	sha, ok := r.branches[name]
+	sha, ok := r.Branches[name]
 	if !ok {
-		sha, ok = r.tags[strings.TrimPrefix(name, "tags/")]
+		sha, ok = r.Tags[strings.TrimPrefix(name, "tags/")]
 	}
 	if !ok {
 		return errorAnswer(http.StatusUnprocessableEntity, "No ref found for: "+in.Ref, docDispatch, nil)
 	}
 	var unexpected []string
 	for k := range in.Inputs {
-		if !slices.Contains(wf.inputs, k) {
+		if !slices.Contains(wf.Inputs, k) {
 			unexpected = append(unexpected, strconv.Quote(k))
 		}
 	}
@@ -120,11 +120,11 @@ func (s *Server) dispatch(r *repo, which string, body []byte) answer {
 	}
 	ru := s.addRun(r, wf, name, sha, "workflow_dispatch", "queued")
 	if !in.ReturnRunDetails {
-		return answer{status: http.StatusNoContent}
+		return answer{Status: http.StatusNoContent}
 	}
 	return jsonAnswer(http.StatusOK, dispatchJSON{
-		WorkflowRunID: ru.id, RunURL: s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id),
-		HTMLURL: s.web("/%s/actions/runs/%d", r.fullName(), ru.id),
+		WorkflowRunID: ru.ID, RunURL: s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID),
+		HTMLURL: s.web("/%s/actions/runs/%d", r.Path, ru.ID),
 	})
 }
 
@@ -138,7 +138,7 @@ type runJSON struct {
 	HeadBranch         string   `json:"head_branch"`
 	HeadSHA            string   `json:"head_sha"`
 	Path               string   `json:"path"`
-	RunNumber          int      `json:"run_number"`
+	RunNumber          int64    `json:"run_number"`
 	Event              string   `json:"event"`
 	DisplayTitle       string   `json:"display_title"`
 	Status             string   `json:"status"`
@@ -150,7 +150,7 @@ type runJSON struct {
 	CreatedAt          string   `json:"created_at"`
 	UpdatedAt          string   `json:"updated_at"`
 	Actor              userJSON `json:"actor"`
-	RunAttempt         int      `json:"run_attempt"`
+	RunAttempt         int64    `json:"run_attempt"`
 	RunStartedAt       string   `json:"run_started_at"`
 	JobsURL            string   `json:"jobs_url"`
 	LogsURL            string   `json:"logs_url"`
@@ -198,7 +198,7 @@ type jobJSON struct {
 	WorkflowName string     `json:"workflow_name"`
 	HeadBranch   string     `json:"head_branch"`
 	RunURL       string     `json:"run_url"`
-	RunAttempt   int        `json:"run_attempt"`
+	RunAttempt   int64      `json:"run_attempt"`
 	NodeID       string     `json:"node_id"`
 	HeadSHA      string     `json:"head_sha"`
 	URL          string     `json:"url"`
@@ -232,40 +232,42 @@ type dispatchJSON struct {
 }
 
 func (s *Server) runJSON(r *repo, ru *run) runJSON {
-	api := s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id)
+	wf := workflowOfRun(r, ru)
+	api := s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID)
 	out := runJSON{
-		ID: ru.id, Name: workflowName(ru.wf), NodeID: fmt.Sprintf("WFR_kwLO%d", ru.id), HeadBranch: ru.branch, HeadSHA: ru.sha,
-		Path: ru.wf.path + "@" + ru.branch, RunNumber: ru.number, Event: ru.event, DisplayTitle: workflowName(ru.wf),
-		Status: ru.status, Conclusion: nullable(ru.conclusion), WorkflowID: ru.wf.id, URL: api,
-		HTMLURL: s.web("/%s/actions/runs/%d", r.fullName(), ru.id), PullRequests: []any{},
-		CreatedAt: stamp(ru.created), UpdatedAt: stamp(ru.updated), Actor: s.userJSON(r.owner), RunAttempt: ru.attempt,
-		RunStartedAt: stamp(ru.updated), JobsURL: api + "/jobs", LogsURL: api + "/logs", RerunURL: api + "/rerun",
-		WorkflowURL: s.api("/repos/%s/actions/workflows/%d", r.fullName(), ru.wf.id), Repository: s.minimalRepoJSON(r),
+		ID: ru.ID, Name: workflowName(wf), NodeID: fmt.Sprintf("WFR_kwLO%d", ru.ID), HeadBranch: ru.Ref, HeadSHA: ru.SHA,
+		Path: wf.Path + "@" + ru.Ref, RunNumber: ru.Number, Event: ru.Event, DisplayTitle: workflowName(wf),
+		Status: ru.Status, Conclusion: nullable(ru.Conclusion), WorkflowID: wf.ID, URL: api,
+		HTMLURL: s.web("/%s/actions/runs/%d", r.Path, ru.ID), PullRequests: []any{},
+		CreatedAt: stamp(ru.Created), UpdatedAt: stamp(ru.Updated), Actor: s.userJSON(owner(r)), RunAttempt: ru.Attempt,
+		RunStartedAt: stamp(ru.Updated), JobsURL: api + "/jobs", LogsURL: api + "/logs", RerunURL: api + "/rerun",
+		WorkflowURL: s.api("/repos/%s/actions/workflows/%d", r.Path, wf.ID), Repository: s.minimalRepoJSON(r),
 		HeadRepository: s.minimalRepoJSON(r),
 	}
-	if c := r.commits[ru.sha]; c != nil {
-		who := &commitUserJSON{Name: c.author, Email: c.author + "@users.noreply.github.com"}
-		out.HeadCommit = &headCommitJSON{ID: c.sha, TreeID: hashOf("tree", c.sha), Message: c.message,
-			Timestamp: stamp(c.when), Author: who, Committer: who}
+	if c := r.Commits[ru.SHA]; c != nil {
+		who := &commitUserJSON{Name: c.Author, Email: c.Author + "@users.noreply.github.com"}
+		out.HeadCommit = &headCommitJSON{ID: c.SHA, TreeID: hashOf("tree", c.SHA), Message: c.Message,
+			Timestamp: stamp(c.When), Author: who, Committer: who}
 	}
-	if ru.attempt > 1 {
-		out.PreviousAttemptURL = nullable(fmt.Sprintf("%s/attempts/%d", api, ru.attempt-1))
+	if ru.Attempt > 1 {
+		out.PreviousAttemptURL = nullable(fmt.Sprintf("%s/attempts/%d", api, ru.Attempt-1))
 	}
 	return out
 }
 
 func (s *Server) jobJSON(r *repo, ru *run, j *job) jobJSON {
+	wf := workflowOfRun(r, ru)
 	out := jobJSON{
-		ID: j.id, RunID: ru.id, WorkflowName: workflowName(ru.wf), HeadBranch: ru.branch,
-		RunURL: s.api("/repos/%s/actions/runs/%d", r.fullName(), ru.id), RunAttempt: ru.attempt,
-		NodeID: fmt.Sprintf("CR_kwDO%d", j.id), HeadSHA: ru.sha, URL: s.api("/repos/%s/actions/jobs/%d", r.fullName(), j.id),
-		HTMLURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), ru.id, j.id), Status: j.status,
-		Conclusion: nullable(j.conclusion), CreatedAt: stamp(j.started), StartedAt: stamp(j.started), Name: j.name,
-		Steps:       []stepJSON{{Name: "Set up job", Status: j.status, Conclusion: nullable(j.conclusion), Number: 1}},
-		CheckRunURL: s.api("/repos/%s/check-runs/%d", r.fullName(), j.id), Labels: []string{"ubuntu-latest"},
+		ID: j.ID, RunID: ru.ID, WorkflowName: workflowName(wf), HeadBranch: ru.Ref,
+		RunURL: s.api("/repos/%s/actions/runs/%d", r.Path, ru.ID), RunAttempt: ru.Attempt,
+		NodeID: fmt.Sprintf("CR_kwDO%d", j.ID), HeadSHA: ru.SHA, URL: s.api("/repos/%s/actions/jobs/%d", r.Path, j.ID),
+		HTMLURL: s.web("/%s/actions/runs/%d/job/%d", r.Path, ru.ID, j.ID), Status: j.Status,
+		Conclusion: nullable(j.Conclusion), CreatedAt: stamp(ru.Created), StartedAt: stamp(ru.Created), Name: j.Name,
+		Steps:       []stepJSON{{Name: "Set up job", Status: j.Status, Conclusion: nullable(j.Conclusion), Number: 1}},
+		CheckRunURL: s.api("/repos/%s/check-runs/%d", r.Path, j.ID), Labels: []string{"ubuntu-latest"},
 	}
-	if j.status == "completed" {
-		out.CompletedAt = nullable(stamp(ru.updated))
+	if j.Status == "completed" {
+		out.CompletedAt = nullable(stamp(ru.Updated))
 	}
 	return out
 }

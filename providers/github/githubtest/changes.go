@@ -1,11 +1,11 @@
 package githubtest
 
 import (
-	"cmp"
+	"github.com/forgetools/forgetools/internal/forgemodel"
+
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 )
 
 // What happens to an issue or pull request while nobody from forgetools
@@ -24,80 +24,82 @@ type Inline struct {
 
 // Comment posts a conversation comment as login and returns its id.
 func (s *Server) Comment(fullName string, number int, login, body string) int64 {
-	s.mu.Lock()
-	id := s.addComment(s.mustRepo(fullName), s.mustItem(fullName, number), login, body).id
-	s.mu.Unlock()
-	s.flush()
+	s.Lock()
+	id := s.addComment(s.mustRepo(fullName), s.mustItem(fullName, number), login, body).ID
+	s.Unlock()
+	s.Flush()
 	return id
 }
 
 // Review submits a review as login (state APPROVED, CHANGES_REQUESTED or
 // COMMENTED) with its inline comments, and returns its id.
 func (s *Server) Review(fullName string, number int, login, state, body string, inline ...Inline) int64 {
-	s.mu.Lock()
+	s.Lock()
 	it := s.mustItem(fullName, number)
-	if it.pull == nil {
-		s.mu.Unlock()
+	if it.Pull == nil {
+		s.Unlock()
 		panic(fmt.Sprintf("githubtest: %s#%d is not a pull request", fullName, number))
 	}
-	id := s.addReview(s.mustRepo(fullName), it, login, state, body, inline).id
-	s.mu.Unlock()
-	s.flush()
+	id := s.addReview(s.mustRepo(fullName), it, login, state, body, inline).ID
+	s.Unlock()
+	s.Flush()
 	return id
 }
 
 // SetState closes or reopens an issue or pull request (as the
 // repository's owner).
 func (s *Server) SetState(fullName string, number int, state string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
-	it.state = state
-	it.updated = s.Tick()
+	it.State = state
+	it.Updated = s.Tick()
 	action := "reopened"
-	it.closed, it.stateReason = time.Time{}, "reopened"
+	it.Closed, it.StateReason = nil, "reopened"
 	if state == "closed" {
-		it.closed, it.stateReason, action = it.updated, "completed", "closed"
+		closed := it.Updated
+		it.Closed, it.StateReason, action = &closed, "completed", "closed"
 	}
-	s.itemEvent(r, it, action, r.owner)
-	s.mu.Unlock()
-	s.flush()
+	s.itemEvent(r, it, action, owner(r))
+	s.Unlock()
+	s.Flush()
 }
 
 // Merge merges an open pull request (it is closed and merged).
 func (s *Server) Merge(fullName string, number int) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
-	it.pull.headSHA = r.headSHA(it.pull) // a merged pull request keeps its last head
-	it.state, it.pull.merged, it.pull.mergedBy, it.stateReason = "closed", true, r.owner, ""
-	it.updated = s.Tick()
-	it.closed = it.updated
-	s.itemEvent(r, it, "closed", r.owner)
-	s.mu.Unlock()
-	s.flush()
+	it.Pull.HeadSHA = r.PullHead(it.Pull) // a merged pull request keeps its last head
+	it.State, it.Pull.Merged, it.Pull.MergedBy, it.StateReason = "closed", true, owner(r), ""
+	it.Updated = s.Tick()
+	closed := it.Updated
+	it.Closed = &closed
+	s.itemEvent(r, it, "closed", owner(r))
+	s.Unlock()
+	s.Flush()
 }
 
 // SetLabels replaces the labels of an issue or pull request.
 func (s *Server) SetLabels(fullName string, number int, labels ...string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
-	before := it.labels
-	it.labels = slices.Clone(labels)
-	it.updated = s.Tick()
-	s.labelEvents(r, it, before, r.owner)
-	s.mu.Unlock()
-	s.flush()
+	before := it.Labels
+	it.Labels = slices.Clone(labels)
+	it.Updated = s.Tick()
+	s.labelEvents(r, it, before, owner(r))
+	s.Unlock()
+	s.Flush()
 }
 
 // labelEvents are the labeled and unlabeled events of it's labels
-// replacing before; s.mu is held.
+// replacing before; the lock is held.
 func (s *Server) labelEvents(r *repo, it *item, before []string, sender string) {
-	for _, l := range it.labels {
+	for _, l := range it.Labels {
 		if !slices.Contains(before, l) {
 			s.itemEvent(r, it, "labeled", sender, "label", s.labelsJSON(r, []string{l})[0])
 		}
 	}
 	for _, l := range before {
-		if !slices.Contains(it.labels, l) {
+		if !slices.Contains(it.Labels, l) {
 			s.itemEvent(r, it, "unlabeled", sender, "label", s.labelsJSON(r, []string{l})[0])
 		}
 	}
@@ -107,22 +109,22 @@ func (s *Server) labelEvents(r *repo, it *item, before []string, sender string) 
 // yet) and returns its sha: a commit on the head branch, or a new head sha
 // when the head is not a branch of the repository.
 func (s *Server) Push(fullName string, number int) string {
-	s.mu.Lock()
+	s.Lock()
 	r := s.mustRepo(fullName)
 	it := s.mustItem(fullName, number)
-	p := it.pull
-	before := r.headSHA(p)
-	if c := r.commits[before]; c != nil && r.hasBranch(p.head) && !p.merged {
-		r.branches[p.head] = s.commit(r, []string{before}, it.author, "Push to "+p.head, maps.Clone(c.tree)).sha
+	p := it.Pull
+	before := r.PullHead(p)
+	if c := r.Commits[before]; c != nil && hasBranch(r, p.Head) && !p.Merged {
+		r.Branches[p.Head] = s.NewCommit(r, []string{before}, it.Author, "Push to "+p.Head, maps.Clone(c.Tree)).SHA
 	} else {
-		p.headSHA = hashOf(before, "push")
+		p.HeadSHA = hashOf(before, "push")
 	}
-	p.checks = nil
-	it.updated = s.Tick()
-	sha := r.headSHA(p)
-	s.itemEvent(r, it, "synchronize", it.author, "before", before, "after", sha)
-	s.mu.Unlock()
-	s.flush()
+	p.Checks = nil
+	it.Updated = s.Tick()
+	sha := r.PullHead(p)
+	s.itemEvent(r, it, "synchronize", it.Author, "before", before, "after", sha)
+	s.Unlock()
+	s.Flush()
 	return sha
 }
 
@@ -133,18 +135,18 @@ func (s *Server) Push(fullName string, number int) string {
 // Hooks hear of a new run (created) and of a run that completes
 // (completed).
 func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusion string) {
-	s.mu.Lock()
+	s.Lock()
 	r, it := s.mustRepo(fullName), s.mustItem(fullName, number)
 	var run *checkRun
 	action := "created"
-	for _, c := range it.pull.checks {
+	for _, c := range it.Pull.Checks {
 		if c.Name == name {
 			run, action = c, ""
 		}
 	}
 	if run == nil {
-		run = &checkRun{CheckRun: CheckRun{Name: name}, id: s.ID(), started: s.Tick()}
-		it.pull.checks = append(it.pull.checks, run)
+		run = &checkRun{Name: name, ID: s.ID(), Started: s.Tick()}
+		it.Pull.Checks = append(it.Pull.Checks, run)
 	}
 	run.Status, run.Conclusion = status, conclusion
 	if action == "" && status == "completed" {
@@ -153,12 +155,12 @@ func (s *Server) SetCheckRun(fullName string, number int, name, status, conclusi
 	if action != "" {
 		s.checkRunEvent(r, it, run, action)
 	}
-	s.mu.Unlock()
-	s.flush()
+	s.Unlock()
+	s.Flush()
 }
 
 func (s *Server) mustItem(fullName string, number int) *item {
-	it := s.mustRepo(fullName).item(number)
+	it := s.mustRepo(fullName).Issue(int64(number))
 	if it == nil {
 		panic(fmt.Sprintf("githubtest: no #%d in %s", number, fullName))
 	}
@@ -166,30 +168,31 @@ func (s *Server) mustItem(fullName string, number int) *item {
 }
 
 func (s *Server) addComment(r *repo, it *item, login, body string) *comment {
-	c := &comment{id: s.ID(), author: login, body: body, created: s.Tick()}
-	s.User(login)
-	it.comments = append(it.comments, c)
-	it.updated = c.created
+	c := s.AddComment(&it.Comments, login, body, nil)
+	it.Updated = c.Created
 	s.emit(r, "issue_comment", s.payload("created", login, "issue", s.issueJSON(r, it), "comment", s.commentJSON(r, it, c)))
 	return c
 }
 
-func (s *Server) addReview(r *repo, it *item, login, state, body string, inline []Inline) *review {
-	v := &review{id: s.ID(), author: login, body: body, state: state, created: s.Tick()}
+func (s *Server) addReview(r *repo, it *item, login, state, body string, in []Inline) *review {
+	v := &review{ID: s.ID(), Author: login, Body: body, State: state, Created: s.Tick()}
 	s.User(login)
-	var added []*reviewComment
-	for _, c := range inline {
-		rc := &reviewComment{
-			id: s.ID(), reviewID: v.id, author: login, path: c.Path, line: c.Line, side: cmp.Or(c.Side, "RIGHT"), body: c.Body, created: v.created,
+	var added []inline
+	for _, c := range in {
+		rc := &forgemodel.ReviewComment{ID: s.ID(), Path: c.Path, Body: c.Body}
+		if c.Side == "LEFT" {
+			rc.OldLine = int64(c.Line)
+		} else {
+			rc.NewLine = int64(c.Line)
 		}
-		it.pull.inline = append(it.pull.inline, rc)
-		added = append(added, rc)
+		v.Comments = append(v.Comments, rc)
+		added = append(added, inline{rc, v})
 	}
-	it.pull.reviews = append(it.pull.reviews, v)
+	it.Pull.Reviews = append(it.Pull.Reviews, v)
 	if state == "PENDING" {
 		return v
 	}
-	it.updated = v.created
+	it.Updated = v.Created
 	s.emit(r, "pull_request_review", s.payload("submitted", login, "review", s.reviewJSON(r, it, v), "pull_request", s.pullJSON(r, it)))
 	for _, rc := range added {
 		s.emit(r, "pull_request_review_comment", s.payload("created", login, "comment", s.reviewCommentJSON(r, it, rc), "pull_request", s.pullJSON(r, it)))

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // NewChecked starts a fake GitHub (as New) whose every exchange is held to
@@ -52,7 +52,7 @@ func NewChecked(t testing.TB, o Options) *Server {
 		s.Close()
 		t.Fatalf("githubtest: %v", err)
 	}
-	c := &checker{d: d}
+	c := &checker{d: d, prefix: s.prefix}
 	s.check = c.check
 	t.Cleanup(func() {
 		c.mu.Lock()
@@ -67,17 +67,29 @@ func NewChecked(t testing.TB, o Options) *Server {
 
 // checker validates one fake's exchanges and keeps what failed.
 type checker struct {
-	d    *openapi.Description
-	mu   sync.Mutex
-	errs []error
+	d      *openapi.Description
+	prefix string
+	mu     sync.Mutex
+	errs   []error
 }
 
-func (c *checker) check(ex openapi.Exchange, injected, off bool, outside string) {
+// check holds one exchange to the description; an injected answer
+// (scripted) is left unchecked when its status is not documented, its
+// body is not JSON, or it departs on purpose (off).
+func (c *checker) check(fx forgefake.Exchange) {
+	if fx.Outside {
+		c.fail([]error{errors.New(fx.Method + " " + fx.Sent + " is outside the API root " + c.prefix)})
+		return
+	}
+	ex := openapi.Exchange{Method: fx.Method, Path: fx.Sent, Query: fx.Query,
+		ContentType: fx.Header.Get("Content-Type"), Body: fx.Body}
+	if fx.Status != 0 {
+		ex.Status, ex.ResponseType, ex.Response = fx.Status, fx.ResponseHeader.Get("Content-Type"), fx.Response
+	}
+	injected, off := fx.Scripted, fx.Off != ""
 	op, err := c.d.Match(ex.Method, ex.Path)
 	var errs []error
 	switch {
-	case outside != "":
-		errs = []error{errors.New(outside)}
 	case err != nil:
 		errs = []error{err}
 	default:
@@ -90,6 +102,10 @@ func (c *checker) check(ex openapi.Exchange, injected, off bool, outside string)
 		}
 		tally.add(c.d.Name, op.ID)
 	}
+	c.fail(errs)
+}
+
+func (c *checker) fail(errs []error) {
 	if len(errs) > 0 {
 		c.mu.Lock()
 		c.errs = append(c.errs, errs...)
@@ -163,34 +179,5 @@ func ReportChecked() {
 		}
 		defer f.Close()
 		fmt.Fprintln(f, line)
-	}
-}
-
-// checkedResponse records the status, Content-Type and body the fake
-// writes, for the checker.
-type checkedResponse struct {
-	http.ResponseWriter
-	status int
-	body   bytes.Buffer
-}
-
-func (w *checkedResponse) WriteHeader(status int) {
-	if w.status == 0 {
-		w.status = status
-	}
-	w.ResponseWriter.WriteHeader(status)
-}
-
-func (w *checkedResponse) Write(b []byte) (int, error) {
-	if w.status == 0 {
-		w.status = http.StatusOK
-	}
-	w.body.Write(b)
-	return w.ResponseWriter.Write(b)
-}
-
-func (w *checkedResponse) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
 	}
 }

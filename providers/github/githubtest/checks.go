@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -24,10 +25,10 @@ type CheckRun struct {
 // AddCheckRuns reports check runs on the head commit of pull request
 // number, in the order given (GitHub lists the newest first).
 func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	it := s.mustRepo(fullName).item(number)
-	if it == nil || it.pull == nil {
+	s.Lock()
+	defer s.Unlock()
+	it := itemN(s.mustRepo(fullName), number)
+	if it == nil || it.Pull == nil {
 		panic(fmt.Sprintf("githubtest: no pull request #%d in %s", number, fullName))
 	}
 	for _, c := range runs {
@@ -35,15 +36,12 @@ func (s *Server) AddCheckRuns(fullName string, number int, runs ...CheckRun) {
 		if c.Status == "completed" {
 			c.Conclusion = cmp.Or(c.Conclusion, "success")
 		}
-		it.pull.checks = append(it.pull.checks, &checkRun{CheckRun: c, id: s.ID(), started: s.Tick()})
+		it.Pull.Checks = append(it.Pull.Checks, &checkRun{Name: c.Name, Status: c.Status, Conclusion: c.Conclusion, ID: s.ID(), Started: s.Tick()})
 	}
 }
 
-type checkRun struct {
-	CheckRun
-	id      int64
-	started time.Time
-}
+// checkRun is a check run as the model holds it.
+type checkRun = forgemodel.Check
 
 type checkRunJSON struct {
 	ID          int64   `json:"id"`
@@ -112,31 +110,31 @@ type checkRunsJSON struct {
 // request's head commit, paged, with total_count counting them all.
 func (s *Server) checkRuns(r *repo, path, sha string, q url.Values) answer {
 	var runs []*checkRun
-	for _, it := range r.items {
-		if it.pull != nil && r.headSHA(it.pull) == sha {
-			runs = it.pull.checks
+	for _, it := range r.Items {
+		if it.Pull != nil && r.PullHead(it.Pull) == sha {
+			runs = it.Pull.Checks
 		}
 	}
 	n, per, header := s.pageOf(path, q, len(runs))
 	out := checkRunsJSON{TotalCount: len(runs)}
 	out.CheckRuns, _ = forgefake.Page(runs, n, per, func(c *checkRun) any { return s.checkRunJSON(r, sha, c) })
 	a := jsonAnswer(http.StatusOK, out)
-	a.header = header
+	a.Header = header
 	return a
 }
 
 // checkRunJSON is one check run on commit sha.
 func (s *Server) checkRunJSON(r *repo, sha string, c *checkRun) checkRunJSON {
 	j := checkRunJSON{
-		ID: c.id, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.id),
-		URL: s.api("/repos/%s/check-runs/%d", r.fullName(), c.id), HTMLURL: s.web("/%s/runs/%d", r.fullName(), c.id),
-		DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.fullName(), c.id, c.id),
-		Status:     c.Status, Name: c.Name, StartedAt: stamp(c.started),
-		Output: checkOutput{AnnotationsURL: s.api("/repos/%s/check-runs/%d/annotations", r.fullName(), c.id)},
+		ID: c.ID, HeadSHA: sha, NodeID: fmt.Sprintf("CR_kwDO%d", c.ID),
+		URL: s.api("/repos/%s/check-runs/%d", r.Path, c.ID), HTMLURL: s.web("/%s/runs/%d", r.Path, c.ID),
+		DetailsURL: s.web("/%s/actions/runs/%d/job/%d", r.Path, c.ID, c.ID),
+		Status:     c.Status, Name: c.Name, StartedAt: stamp(c.Started),
+		Output: checkOutput{AnnotationsURL: s.api("/repos/%s/check-runs/%d/annotations", r.Path, c.ID)},
 		App:    s.actionsApp(), PullRequests: []struct{}{},
 	}
 	if c.Status == "completed" {
-		j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.started.Add(time.Minute)))
+		j.Conclusion, j.CompletedAt = nullable(c.Conclusion), nullable(stamp(c.Started.Add(time.Minute)))
 	}
 	return j
 }

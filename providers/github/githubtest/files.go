@@ -12,9 +12,7 @@ import (
 // Change is one file a pull request changes, with its unified diff patch as
 // GitHub shows it ("@@ -1,3 +1,4 @@\n line\n+added\n ..."). Inline review
 // comments may only name lines the patches show.
-type Change struct {
-	Path, Patch string
-}
+type Change = forgemodel.Change
 
 type fileJSON struct {
 	SHA         string `json:"sha"`
@@ -31,28 +29,28 @@ type fileJSON struct {
 
 // files is GET /repos/o/n/pulls/N/files, paged.
 func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
-	return page(s, path, q, it.pull.files, func(f Change) any {
-		head := r.headSHA(it.pull)
-		add, del := f.counts()
+	return page(s, path, q, it.Pull.Changes, func(f Change) any {
+		head := r.PullHead(it.Pull)
+		add, del := lineCounts(f)
 		return fileJSON{
 			SHA: forgemodel.SHA(f.Patch), Filename: f.Path, Status: "modified",
 			Additions: add, Deletions: del, Changes: add + del,
-			BlobURL:     s.web("/%s/blob/%s/%s", r.fullName(), head, f.Path),
-			RawURL:      s.web("/%s/raw/%s/%s", r.fullName(), head, f.Path),
-			ContentsURL: s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), f.Path, head),
+			BlobURL:     s.web("/%s/blob/%s/%s", r.Path, head, f.Path),
+			RawURL:      s.web("/%s/raw/%s/%s", r.Path, head, f.Path),
+			ContentsURL: s.api("/repos/%s/contents/%s?ref=%s", r.Path, f.Path, head),
 			Patch:       f.Patch,
 		}
 	})
 }
 
 // counts are the lines the change's patch adds and deletes.
-func (c Change) counts() (add, del int) {
+func lineCounts(c Change) (add, del int) {
 	return strings.Count("\n"+c.Patch, "\n+"), strings.Count("\n"+c.Patch, "\n-")
 }
 
 // patchOf is the pull request's patch of path ("" when it changes none).
-func (p *pull) patchOf(path string) string {
-	for _, f := range p.files {
+func patchOf(p *pull, path string) string {
+	for _, f := range p.Changes {
 		if f.Path == path {
 			return f.Patch
 		}
@@ -64,8 +62,8 @@ func (p *pull) patchOf(path string) string {
 // file the pull request does not change, or a line its diff does not
 // show: 422 with one bare string in errors[], and no word on which
 // comment. "" when every comment resolves.
-func (p *pull) unresolved(path string, line int, side string) string {
-	for _, f := range p.files {
+func unresolved(p *pull, path string, line int, side string) string {
+	for _, f := range p.Changes {
 		if f.Path == path {
 			if diffmap.Parse(f.Patch).Shows(side, line) {
 				return ""

@@ -27,18 +27,18 @@ const (
 // getContents is GET /repos/o/n/contents/{path}?ref=: a file (its bytes
 // with the raw media type), a symlink, a submodule, or a directory listing.
 func (s *Server) getContents(r *repo, path string, q url.Values, accept string) answer {
-	ref := first(q["ref"], r.defaultBranch)
-	c := r.commitAt(ref)
+	ref := first(q["ref"], r.DefaultBranch)
+	c := r.CommitAt(ref)
 	if c == nil {
 		return errorAnswer(http.StatusNotFound, "No commit found for the ref "+ref, docContents, nil)
 	}
-	if f, ok := c.tree[path]; ok {
-		if strings.HasPrefix(accept, mediaRaw) && f.kind == "" {
-			return answer{status: http.StatusOK, header: http.Header{"Content-Type": {mediaRaw}}, body: f.content}
+	if f, ok := c.Tree[path]; ok {
+		if strings.HasPrefix(accept, mediaRaw) && f.Kind == "" {
+			return answer{Status: http.StatusOK, Raw: append([]byte{}, f.Content...), Type: mediaRaw}
 		}
-		return jsonAnswer(http.StatusOK, s.contentJSON(r, ref, entry{name: baseName(path), path: path, file: &f, sha: f.sha()}, true))
+		return jsonAnswer(http.StatusOK, s.contentJSON(r, ref, entry{Name: baseName(path), Path: path, Object: &f, SHA: f.SHA()}, true))
 	}
-	entries, ok := c.dir(path)
+	entries, ok := c.Dir(path)
 	if !ok {
 		return errorAnswer(http.StatusNotFound, "Not Found", docContents, nil)
 	}
@@ -77,40 +77,40 @@ func (s *Server) putContents(r *repo, path, login string, body []byte) answer {
 	if err != nil {
 		return errorAnswer(http.StatusUnprocessableEntity, "content is not valid Base64", docContents, nil)
 	}
-	branch := cmp.Or(in.Branch, r.defaultBranch)
-	head, ok := r.branches[branch]
+	branch := cmp.Or(in.Branch, r.DefaultBranch)
+	head, ok := r.Branches[branch]
 	if !ok {
 		return errorAnswer(http.StatusNotFound, "Branch "+branch+" not found", docContents, nil)
 	}
-	cur, exists := r.commits[head].tree[path]
+	cur, exists := r.Commits[head].Tree[path]
 	switch {
 	case exists && in.SHA == "":
 		return errorAnswer(http.StatusUnprocessableEntity, "Invalid request.\n\n\"sha\" wasn't supplied.", docContents, nil)
-	case in.SHA != "" && (!exists || cur.sha() != in.SHA):
+	case in.SHA != "" && (!exists || cur.SHA() != in.SHA):
 		return errorAnswer(http.StatusConflict, fmt.Sprintf("%s does not match %s", path, in.SHA), docContents, nil)
 	}
-	tree := maps.Clone(r.commits[head].tree)
-	f := file{content: content}
+	tree := maps.Clone(r.Commits[head].Tree)
+	f := file{Content: content}
 	tree[path] = f
-	c := s.commit(r, []string{head}, login, *in.Message, tree)
-	r.branches[branch] = c.sha
+	c := s.NewCommit(r, []string{head}, login, *in.Message, tree)
+	r.Branches[branch] = c.SHA
 	status := http.StatusCreated
 	if exists {
 		status = http.StatusOK
 	}
-	e := s.contentJSON(r, branch, entry{name: baseName(path), path: path, file: &f, sha: f.sha()}, false)
+	e := s.contentJSON(r, branch, entry{Name: baseName(path), Path: path, Object: &f, SHA: f.SHA()}, false)
 	return jsonAnswer(status, fileCommitJSON{Content: e, Commit: s.gitCommitJSON(r, c)})
 }
 
 // getCommit is GET /repos/o/n/commits/{ref}, with the sha media type the
 // bare sha as text (what resolving a ref takes); unknown refs are 422.
 func (s *Server) getCommit(r *repo, ref, accept string) answer {
-	c := r.commitAt(ref)
+	c := r.CommitAt(ref)
 	if c == nil {
 		return errorAnswer(http.StatusUnprocessableEntity, "No commit found for SHA: "+ref, docCommits, nil)
 	}
 	if accept == mediaSHA {
-		return answer{status: http.StatusOK, header: http.Header{"Content-Type": {mediaSHA + "; charset=utf-8"}}, body: []byte(c.sha)}
+		return answer{Status: http.StatusOK, Raw: []byte(c.SHA), Type: mediaSHA + "; charset=utf-8"}
 	}
 	return jsonAnswer(http.StatusOK, struct {
 		SHA     string        `json:"sha"`
@@ -118,7 +118,7 @@ func (s *Server) getCommit(r *repo, ref, accept string) answer {
 		Commit  gitCommitJSON `json:"commit"`
 		URL     string        `json:"url"`
 		HTMLURL string        `json:"html_url"`
-	}{c.sha, "C_kwDO" + c.sha[:12], s.gitCommitJSON(r, c), s.api("/repos/%s/commits/%s", r.fullName(), c.sha), s.web("/%s/commit/%s", r.fullName(), c.sha)})
+	}{c.SHA, "C_kwDO" + c.SHA[:12], s.gitCommitJSON(r, c), s.api("/repos/%s/commits/%s", r.Path, c.SHA), s.web("/%s/commit/%s", r.Path, c.SHA)})
 }
 
 // createRef is POST /repos/o/n/git/refs: a branch or tag at a commit.
@@ -131,11 +131,11 @@ func (s *Server) createRef(r *repo, body []byte) answer {
 		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docRefs, nil)
 	}
 	kind, name, _ := strings.Cut(strings.TrimPrefix(in.Ref, "refs/"), "/")
-	refs := map[string]map[string]string{"heads": r.branches, "tags": r.tags}[kind]
+	refs := map[string]map[string]string{"heads": r.Branches, "tags": r.Tags}[kind]
 	switch {
 	case !strings.HasPrefix(in.Ref, "refs/") || strings.Count(in.Ref, "/") < 2 || refs == nil || name == "":
 		return errorAnswer(http.StatusUnprocessableEntity, "Reference name is invalid", docRefs, nil)
-	case r.commits[in.SHA] == nil:
+	case r.Commits[in.SHA] == nil:
 		return errorAnswer(http.StatusUnprocessableEntity, "Object does not exist", docRefs, nil)
 	}
 	if _, ok := refs[name]; ok {
@@ -148,7 +148,7 @@ func (s *Server) createRef(r *repo, body []byte) answer {
 // getRef is GET /repos/o/n/git/ref/heads/NAME (or tags/NAME).
 func (s *Server) getRef(r *repo, ref string) answer {
 	kind, name, _ := strings.Cut(ref, "/")
-	if sha, ok := map[string]map[string]string{"heads": r.branches, "tags": r.tags}[kind][name]; ok {
+	if sha, ok := map[string]map[string]string{"heads": r.Branches, "tags": r.Tags}[kind][name]; ok {
 		return jsonAnswer(http.StatusOK, s.refJSON(r, "refs/"+ref, sha))
 	}
 	return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/git/refs#get-a-reference", nil)
@@ -172,36 +172,37 @@ func (s *Server) merge(r *repo, it *item, login string, body []byte) answer {
 	}
 	method := cmp.Or(in.MergeMethod, "merge")
 	disallowed := map[string]string{"merge": "Merge commits", "squash": "Squash merges", "rebase": "Rebase merges"}[method]
-	p := it.pull
-	head := r.headSHA(p)
+	p := it.Pull
+	head := r.PullHead(p)
 	switch {
 	case disallowed == "":
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docMerge,
 			[]fieldError{{Resource: "PullRequest", Field: "merge_method", Code: "invalid"}})
-	case it.state != "open" || p.unmergeable:
+	case it.State != "open" || p.Blocked:
 		return errorAnswer(http.StatusMethodNotAllowed, "Pull Request is not mergeable", docMerge, nil)
-	case !slices.Contains(r.mergeMethods, method):
+	case !slices.Contains(r.MergeMethods, method):
 		return errorAnswer(http.StatusMethodNotAllowed, disallowed+" are not allowed on this repository.", docMerge, nil)
 	case in.SHA != "" && in.SHA != head:
 		return errorAnswer(http.StatusConflict, "Head branch was modified. Review and try the merge again.", docMerge, nil)
 	}
-	base := r.commits[r.branches[p.base]]
-	tree := maps.Clone(base.tree)
-	if hc := r.commits[head]; hc != nil {
-		maps.Copy(tree, hc.tree)
+	base := r.Commits[r.Branches[p.Base]]
+	tree := maps.Clone(base.Tree)
+	if hc := r.Commits[head]; hc != nil {
+		maps.Copy(tree, hc.Tree)
 	}
-	parents, message := []string{base.sha}, cmp.Or(in.CommitTitle, fmt.Sprintf("%s (#%d)", it.title, it.number))
+	parents, message := []string{base.SHA}, cmp.Or(in.CommitTitle, fmt.Sprintf("%s (#%d)", it.Title, it.Number))
 	if method == "merge" {
 		parents = append(parents, head)
-		message = cmp.Or(in.CommitTitle, fmt.Sprintf("Merge pull request #%d from %s/%s", it.number, r.owner, p.head))
+		message = cmp.Or(in.CommitTitle, fmt.Sprintf("Merge pull request #%d from %s/%s", it.Number, owner(r), p.Head))
 	}
 	if in.CommitMessage != nil {
 		message += "\n\n" + *in.CommitMessage
 	}
-	c := s.commit(r, parents, login, message, tree)
-	r.branches[p.base] = c.sha
-	p.merged, p.mergedBy, p.headSHA, p.mergeSHA = true, login, head, c.sha
-	it.state, it.closed, it.updated = "closed", c.when, c.when
+	c := s.NewCommit(r, parents, login, message, tree)
+	r.Branches[p.Base] = c.SHA
+	p.Merged, p.MergedBy, p.HeadSHA, p.MergeSHA = true, login, head, c.SHA
+	when := c.When
+	it.State, it.Closed, it.Updated = "closed", &when, c.When
 	s.itemEvent(r, it, "closed", login)
-	return jsonAnswer(http.StatusOK, mergeJSON{SHA: c.sha, Merged: true, Message: "Pull Request successfully merged"})
+	return jsonAnswer(http.StatusOK, mergeJSON{SHA: c.SHA, Merged: true, Message: "Pull Request successfully merged"})
 }

@@ -99,36 +99,36 @@ type mergeJSON struct {
 // entries and large files do not. A submodule in a listing is a "file", as
 // GitHub lists it.
 func (s *Server) contentJSON(r *repo, ref string, e entry, full bool) contentJSON {
-	full = full && e.file != nil
+	full = full && e.Object != nil
 	out := contentJSON{
-		Type: "dir", Name: e.name, Path: e.path, SHA: e.sha,
-		URL: s.api("/repos/%s/contents/%s?ref=%s", r.fullName(), e.path, ref),
+		Type: "dir", Name: e.Name, Path: e.Path, SHA: e.SHA,
+		URL: s.api("/repos/%s/contents/%s?ref=%s", r.Path, e.Path, ref),
 	}
-	gitURL := s.api("/repos/%s/git/trees/%s", r.fullName(), e.sha)
-	html := s.web("/%s/tree/%s/%s", r.fullName(), ref, e.path)
-	if f := e.file; f != nil {
-		out.Type, out.Size = f.typ(), len(f.content)
-		switch f.kind {
+	gitURL := s.api("/repos/%s/git/trees/%s", r.Path, e.SHA)
+	html := s.web("/%s/tree/%s/%s", r.Path, ref, e.Path)
+	if f := e.Object; f != nil {
+		out.Type, out.Size = f.Type(), len(f.Content)
+		switch f.Kind {
 		case "submodule":
-			gitURL = s.api("/repos/%s/git/trees/%s", r.fullName(), e.sha)
+			gitURL = s.api("/repos/%s/git/trees/%s", r.Path, e.SHA)
 			if full {
-				out.SubmoduleGitURL = f.target
+				out.SubmoduleGitURL = f.Target
 			} else {
 				out.Type = "file"
 			}
 		case "symlink":
 			if full {
-				out.Target = f.target
+				out.Target = f.Target
 			}
 			fallthrough
 		default:
-			gitURL = s.api("/repos/%s/git/blobs/%s", r.fullName(), e.sha)
-			html = s.web("/%s/blob/%s/%s", r.fullName(), ref, e.path)
-			out.DownloadURL = nullable(fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", r.fullName(), ref, e.path))
+			gitURL = s.api("/repos/%s/git/blobs/%s", r.Path, e.SHA)
+			html = s.web("/%s/blob/%s/%s", r.Path, ref, e.Path)
+			out.DownloadURL = nullable(fmt.Sprintf("https://raw.githubusercontent.com/%s/%s/%s", r.Path, ref, e.Path))
 		}
-		if full && f.kind == "" {
-			out.Encoding, out.Content = "base64", nullable(wrap60(base64.StdEncoding.EncodeToString(f.content)))
-			if len(f.content) > maxJSONContent {
+		if full && f.Kind == "" {
+			out.Encoding, out.Content = "base64", nullable(wrap60(base64.StdEncoding.EncodeToString(f.Content)))
+			if len(f.Content) > maxJSONContent {
 				out.Encoding, out.Content = "none", new(string)
 			}
 		}
@@ -151,17 +151,17 @@ func wrap60(s string) string {
 }
 
 func (s *Server) gitCommitJSON(r *repo, c *commit) gitCommitJSON {
-	who := commitAuthorJSON{Date: stamp(c.when), Name: c.author, Email: c.author + "@users.noreply.github.com"}
+	who := commitAuthorJSON{Date: stamp(c.When), Name: c.Author, Email: c.Author + "@users.noreply.github.com"}
 	out := gitCommitJSON{
-		SHA: c.sha, NodeID: "C_kwDO" + c.sha[:12], URL: s.api("/repos/%s/git/commits/%s", r.fullName(), c.sha),
-		HTMLURL: s.web("/%s/commit/%s", r.fullName(), c.sha), Author: who, Committer: who, Message: c.message,
-		Tree:         commitRefJSON{URL: s.api("/repos/%s/git/trees/%s", r.fullName(), hashOf("tree", c.sha)), SHA: hashOf("tree", c.sha)},
+		SHA: c.SHA, NodeID: "C_kwDO" + c.SHA[:12], URL: s.api("/repos/%s/git/commits/%s", r.Path, c.SHA),
+		HTMLURL: s.web("/%s/commit/%s", r.Path, c.SHA), Author: who, Committer: who, Message: c.Message,
+		Tree:         commitRefJSON{URL: s.api("/repos/%s/git/trees/%s", r.Path, hashOf("tree", c.SHA)), SHA: hashOf("tree", c.SHA)},
 		Parents:      []commitRefJSON{},
 		Verification: verificationJSON{Reason: "unsigned"},
 	}
-	for _, p := range c.parents {
+	for _, p := range c.Parents {
 		out.Parents = append(out.Parents, commitRefJSON{
-			URL: s.api("/repos/%s/git/commits/%s", r.fullName(), p), HTMLURL: s.web("/%s/commit/%s", r.fullName(), p), SHA: p,
+			URL: s.api("/repos/%s/git/commits/%s", r.Path, p), HTMLURL: s.web("/%s/commit/%s", r.Path, p), SHA: p,
 		})
 	}
 	return out
@@ -169,7 +169,7 @@ func (s *Server) gitCommitJSON(r *repo, c *commit) gitCommitJSON {
 
 func (s *Server) refJSON(r *repo, ref, sha string) refJSON {
 	return refJSON{
-		Ref: ref, NodeID: "REF_kwDO" + sha[:10], URL: s.api("/repos/%s/git/%s", r.fullName(), ref),
-		Object: refObjectJSON{Type: "commit", SHA: sha, URL: s.api("/repos/%s/git/commits/%s", r.fullName(), sha)},
+		Ref: ref, NodeID: "REF_kwDO" + sha[:10], URL: s.api("/repos/%s/git/%s", r.Path, ref),
+		Object: refObjectJSON{Type: "commit", SHA: sha, URL: s.api("/repos/%s/git/commits/%s", r.Path, sha)},
 	}
 }

@@ -377,9 +377,9 @@ func TestChangesMoveUpdatedAt(t *testing.T) {
 // headOf is a pull request's head sha as the fake serves it.
 func (s *Server) headOf(t *testing.T, n int) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.mustRepo("octocat/Hello-World").headSHA(s.mustItem("octocat/Hello-World", n).pull)
+	s.Lock()
+	defer s.Unlock()
+	return s.mustRepo("octocat/Hello-World").PullHead(s.mustItem("octocat/Hello-World", n).Pull)
 }
 
 // Changes made through the API reach the hooks as GitHub sends them: a

@@ -1,7 +1,6 @@
 package githubtest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -13,6 +12,7 @@ import (
 	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/forgetools/forgetools/providers/github/githubtest/graphqlschema"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // GitHub's GraphQL API: POST /graphql on api.github.com (and GHE.com's
@@ -93,42 +93,28 @@ func (s *Server) checkGraphQL(t testing.TB) {
 	})
 }
 
-func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request, body []byte) {
-	resp, injected, n := s.rec.Receive(func(in string) bool { return in == GraphQLRoute }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: "/graphql", Query: r.URL.Query(), Header: r.Header.Clone(),
-			Host: r.Host, Body: body, Injected: injected}
-	})
-	s.usualHeaders(w.Header(), n)
-	w.Header().Set("X-RateLimit-Resource", "graphql")
+// checkQuery holds a GraphQL request's query to GitHub's schema
+// (NewChecked), whatever answers it: an injected answer scripts GitHub,
+// the query is still the provider's.
+func (s *Server) checkQuery(body []byte) {
 	var in gqlRequest
-	jsonErr := json.Unmarshal(body, &in)
-	if jsonErr == nil && s.gql != nil {
-		// Checked whatever answers it: an injected answer scripts GitHub,
-		// the query is still the provider's.
-		if _, err := graphqlschema.Check(s.gql.schema, in.Query, in.Variables); err != nil {
-			s.gql.mu.Lock()
-			s.gql.errs = append(s.gql.errs, err)
-			s.gql.mu.Unlock()
-		}
-	}
-	if injected && !resp.FromState {
-		s.rec.Answer(w, r, resp)
+	if s.gql == nil || json.Unmarshal(body, &in) != nil {
 		return
 	}
-	s.mu.Lock()
-	a := s.answerGraphQL(r, in, jsonErr)
-	s.mu.Unlock()
-	if injected && !s.rec.Wait(r, resp) {
-		return
+	if _, err := graphqlschema.Check(s.gql.schema, in.Query, in.Variables); err != nil {
+		s.gql.mu.Lock()
+		s.gql.errs = append(s.gql.errs, err)
+		s.gql.mu.Unlock()
 	}
-	writeHeaders(w.Header(), a.header)
-	w.WriteHeader(a.status)
-	w.Write(a.body)
 }
 
-// answerGraphQL answers one query from the state; s.mu is held.
-func (s *Server) answerGraphQL(r *http.Request, in gqlRequest, jsonErr error) answer {
+// answerGraphQL answers one query from the state (the engine's mount);
+// the engine's lock is held.
+func (s *Server) answerGraphQL(c *forgefake.Call) answer {
 	const doc = "https://docs.github.com/graphql"
+	r := c.R
+	var in gqlRequest
+	jsonErr := json.Unmarshal(c.Body, &in)
 	if r.Method != http.MethodPost {
 		return errorAnswer(http.StatusNotFound, "Not Found", doc, nil)
 	}
@@ -147,7 +133,7 @@ func (s *Server) answerGraphQL(r *http.Request, in gqlRequest, jsonErr error) an
 	}
 	if q.used >= q.limit {
 		a := gqlAnswer(nil, []*gqlError{{Type: "RATE_LIMITED", Message: fmt.Sprintf("API rate limit already exceeded for user ID %d.", s.User(login))}})
-		a.header = header()
+		a.Header = header()
 		return a
 	}
 	q.used++
@@ -168,13 +154,13 @@ func (s *Server) answerGraphQL(r *http.Request, in gqlRequest, jsonErr error) an
 	}
 	if err != nil {
 		a := gqlAnswer(nil, []*gqlError{{Message: err.Error()}})
-		a.header = header()
+		a.Header = header()
 		return a
 	}
 	e := &gqlExec{doc: qd, vars: in.Variables}
 	data := e.object(s.gqlRoot(login), op.SelectionSet, nil)
 	a := gqlAnswer(data, e.errs)
-	a.header = header()
+	a.Header = header()
 	return a
 }
 
@@ -188,9 +174,5 @@ func gqlAnswer(data map[string]any, errs []*gqlError) answer {
 	if len(errs) > 0 {
 		out["errors"] = errs
 	}
-	var b bytes.Buffer
-	if err := newEncoder(&b).Encode(out); err != nil {
-		panic(err)
-	}
-	return answer{status: http.StatusOK, body: b.Bytes()}
+	return jsonAnswer(http.StatusOK, out)
 }

@@ -1,7 +1,6 @@
 package githubtest
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 )
@@ -28,7 +27,7 @@ func (s *Server) gqlRoot(login string) *gqlObject {
 		"repository": func(args map[string]any) (any, *gqlError) {
 			owner, _ := args["owner"].(string)
 			name, _ := args["name"].(string)
-			r := s.repos[strings.ToLower(owner+"/"+name)]
+			r := s.Repos[strings.ToLower(owner+"/"+name)]
 			if r == nil {
 				return nil, &gqlError{Type: "NOT_FOUND", Message: fmt.Sprintf("Could not resolve to a Repository with the name '%s/%s'.", owner, name)}
 			}
@@ -39,11 +38,11 @@ func (s *Server) gqlRoot(login string) *gqlObject {
 
 func (s *Server) gqlRepo(r *repo, login string) *gqlObject {
 	return &gqlObject{typename: "Repository", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"nameWithOwner": constant(r.fullName()),
+		"nameWithOwner": constant(r.Path),
 		"pullRequest": func(args map[string]any) (any, *gqlError) {
 			n, _ := intArg(args, "number")
-			it := r.item(n)
-			if it == nil || it.pull == nil || it.moved != nil {
+			it := itemN(r, n)
+			if it == nil || it.Pull == nil || it.Moved != nil {
 				return nil, &gqlError{Type: "NOT_FOUND", Message: fmt.Sprintf("Could not resolve to a PullRequest with the number of %d.", n)}
 			}
 			return s.gqlPull(r, it), nil
@@ -52,27 +51,27 @@ func (s *Server) gqlRepo(r *repo, login string) *gqlObject {
 }
 
 func (s *Server) gqlPull(r *repo, it *item) *gqlObject {
-	p := it.pull
+	p := it.Pull
 	return &gqlObject{typename: "PullRequest", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"number":     constant(it.number),
-		"headRefOid": constant(r.headSHA(p)),
+		"number":     constant(it.Number),
+		"headRefOid": constant(r.PullHead(p)),
 		"reviews": func(args map[string]any) (any, *gqlError) {
-			items := make([]any, 0, len(p.reviews))
-			for _, v := range p.reviews {
+			items := make([]any, 0, len(p.Reviews))
+			for _, v := range p.Reviews {
 				items = append(items, s.gqlReview(r, it, v))
 			}
 			return connection("PullRequestReviewConnection", items, args, nil)
 		},
 		"reviewThreads": func(args map[string]any) (any, *gqlError) {
-			items := make([]any, 0, len(p.inline))
-			for _, c := range p.inline {
+			items := []any{}
+			for _, c := range inlines(p) {
 				items = append(items, s.gqlThread(r, it, c))
 			}
 			return connection("PullRequestReviewThreadConnection", items, args, nil)
 		},
 		"comments": func(args map[string]any) (any, *gqlError) {
-			items := make([]any, 0, len(it.comments))
-			for _, c := range it.comments {
+			items := make([]any, 0, len(it.Comments))
+			for _, c := range it.Comments {
 				items = append(items, s.gqlIssueComment(r, it, c))
 			}
 			return connection("IssueCommentConnection", items, args, nil)
@@ -80,7 +79,7 @@ func (s *Server) gqlPull(r *repo, it *item) *gqlObject {
 		"commits": func(args map[string]any) (any, *gqlError) {
 			// The fake's pull requests have one commit: the head.
 			head := &gqlObject{typename: "PullRequestCommit", interfaces: []string{"Node"}, fields: map[string]gqlField{
-				"commit": constant(s.gqlCommit(p, r.headSHA(p))),
+				"commit": constant(s.gqlCommit(p, r.PullHead(p))),
 			}}
 			return connection("PullRequestCommitConnection", []any{head}, args, nil)
 		},
@@ -96,15 +95,15 @@ func (s *Server) gqlActor(login string) *gqlObject {
 
 func (s *Server) gqlReview(r *repo, it *item, v *review) *gqlObject {
 	return &gqlObject{typename: "PullRequestReview", interfaces: []string{"Node", "Comment"}, fields: map[string]gqlField{
-		"id":     constant(fmt.Sprintf("PRR_kwDO%d", v.id)),
-		"state":  constant(v.state),
-		"body":   constant(v.body),
-		"url":    constant(s.web("/%s/pull/%d#pullrequestreview-%d", r.fullName(), it.number, v.id)),
-		"author": constant(s.gqlActor(v.author)),
+		"id":     constant(fmt.Sprintf("PRR_kwDO%d", v.ID)),
+		"state":  constant(v.State),
+		"body":   constant(v.Body),
+		"url":    constant(s.web("/%s/pull/%d#pullrequestreview-%d", r.Path, it.Number, v.ID)),
+		"author": constant(s.gqlActor(v.Author)),
 		"comments": func(args map[string]any) (any, *gqlError) {
 			var items []any
-			for _, c := range it.pull.inline {
-				if c.reviewID == v.id {
+			for _, c := range inlines(it.Pull) {
+				if c.review == v {
 					items = append(items, s.gqlReviewComment(r, it, c))
 				}
 			}
@@ -113,25 +112,27 @@ func (s *Server) gqlReview(r *repo, it *item, v *review) *gqlObject {
 	}}
 }
 
-func (s *Server) gqlReviewComment(r *repo, it *item, c *reviewComment) *gqlObject {
+func (s *Server) gqlReviewComment(r *repo, it *item, c inline) *gqlObject {
+	line, _ := c.Line()
 	return &gqlObject{typename: "PullRequestReviewComment", interfaces: []string{"Node", "Comment"}, fields: map[string]gqlField{
-		"id":           constant(fmt.Sprintf("PRRC_kwDO%d", c.id)),
-		"path":         constant(c.path),
-		"line":         constant(c.line),
-		"originalLine": constant(c.line),
-		"body":         constant(c.body),
-		"url":          constant(s.web("/%s/pull/%d#discussion_r%d", r.fullName(), it.number, c.id)),
-		"author":       constant(s.gqlActor(c.author)),
+		"id":           constant(fmt.Sprintf("PRRC_kwDO%d", c.ID)),
+		"path":         constant(c.Path),
+		"line":         constant(line),
+		"originalLine": constant(line),
+		"body":         constant(c.Body),
+		"url":          constant(s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID)),
+		"author":       constant(s.gqlActor(c.review.Author)),
 	}}
 }
 
 // gqlThread is the thread an inline comment starts; the fake models no
 // replies, so it holds that one comment.
-func (s *Server) gqlThread(r *repo, it *item, c *reviewComment) *gqlObject {
+func (s *Server) gqlThread(r *repo, it *item, c inline) *gqlObject {
+	line, side := c.Line()
 	return &gqlObject{typename: "PullRequestReviewThread", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"diffSide": constant(strings.ToUpper(cmp.Or(c.side, "RIGHT"))),
-		"path":     constant(c.path),
-		"line":     constant(c.line),
+		"diffSide": constant(side),
+		"path":     constant(c.Path),
+		"line":     constant(line),
 		"comments": func(args map[string]any) (any, *gqlError) {
 			return connection("PullRequestReviewCommentConnection", []any{s.gqlReviewComment(r, it, c)}, args, nil)
 		},
@@ -142,9 +143,9 @@ func (s *Server) gqlIssueComment(r *repo, it *item, c *comment) *gqlObject {
 	j := s.commentJSON(r, it, c)
 	return &gqlObject{typename: "IssueComment", interfaces: []string{"Node", "Comment"}, fields: map[string]gqlField{
 		"id":     constant(j.NodeID),
-		"body":   constant(c.body),
+		"body":   constant(c.Body),
 		"url":    constant(j.HTMLURL),
-		"author": constant(s.gqlActor(c.author)),
+		"author": constant(s.gqlActor(c.Author)),
 	}}
 }
 
@@ -152,8 +153,8 @@ func (s *Server) gqlIssueComment(r *repo, it *item, c *comment) *gqlObject {
 // without check runs, as GitHub's is for a commit nothing reported on.
 func (s *Server) gqlCommit(p *pull, sha string) *gqlObject {
 	var rollup *gqlObject
-	if len(p.checks) > 0 {
-		rollup = s.gqlRollup(p.checks)
+	if len(p.Checks) > 0 {
+		rollup = s.gqlRollup(p.Checks)
 	}
 	return &gqlObject{typename: "Commit", interfaces: []string{"GitObject", "Node"}, fields: map[string]gqlField{
 		"oid":               constant(sha),

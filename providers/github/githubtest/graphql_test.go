@@ -85,10 +85,10 @@ func TestGraphQLAnswersFromState(t *testing.T) {
 
 func lastCommentID(t *testing.T, s *Server, n int) string {
 	t.Helper()
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	it := s.mustItem("octocat/Hello-World", n)
-	return fmt.Sprint(it.comments[len(it.comments)-1].id)
+	return fmt.Sprint(it.Comments[len(it.Comments)-1].ID)
 }
 
 // A query naming a field, argument or type GitHub's schema does not have

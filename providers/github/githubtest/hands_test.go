@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // hands is the seeded fake with files, a milestone, workflows and runs:
@@ -66,7 +68,7 @@ func bearer(token string) http.Header { return http.Header{"Authorization": {"Be
 func TestHandsShapesMatchFixtures(t *testing.T) {
 	s, x := hands(t, Options{})
 	const repo = "/repos/octocat/Hello-World"
-	readme := blobSHA([]byte("# Hello-World\n"))
+	readme := forgemodel.BlobSHA("# Hello-World\n")
 	s.AddPull("octocat/Hello-World", Pull{Title: "Conflicts", Head: "fix-crash", Conflicts: true})
 	head := s.Head("octocat/Hello-World", "new-topic")
 	for _, step := range []struct {

@@ -8,91 +8,61 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
 // Repository webhooks, as GitHub delivers them: a POST of the event's JSON
 // payload with X-GitHub-Event, X-GitHub-Delivery (a GUID), X-GitHub-Hook-ID
 // and X-Hub-Signature-256 (sha256= and the hex HMAC-SHA256 of the body
 // under the hook's secret), from a GitHub-Hookshot user agent. A new hook
-// is pinged. The fake delivers at once, after the change that caused the
-// event, and keeps every delivery so a test can redeliver one.
+// is pinged. The engine delivers at once, after the change that caused
+// the event, and keeps every delivery so a test can redeliver one; this
+// file is GitHub's payloads and headers.
 
-type hook struct {
-	id          int64
-	url, secret string
-}
+// hook is a repository webhook as the model holds it.
+type hook = forgemodel.Hook
 
 // Delivery is one webhook delivery the fake made.
-type Delivery struct {
-	ID, Event string
-	Body      []byte
-	// Status is what the receiver answered; 0 when it could not be reached.
-	Status int
-	// Answer is the receiver's response body.
-	Answer string
-
-	hook *hook
-}
-
-type outgoing struct {
-	hook  *hook
-	event string
-	body  []byte
-}
+type Delivery = forgefake.Delivery
 
 // AddHook installs a webhook on a repository, sending every event to url
 // signed with secret, and pings it. It returns the ping's delivery.
 func (s *Server) AddHook(fullName, url, secret string) Delivery {
-	s.mu.Lock()
+	s.Lock()
 	r := s.mustRepo(fullName)
-	h := &hook{id: s.ID(), url: url, secret: secret}
-	r.hooks = append(r.hooks, h)
+	h := &hook{ID: s.ID(), URL: url, Secret: secret}
+	r.Hooks = append(r.Hooks, h)
 	s.emitTo(h, "ping", map[string]any{
-		"zen": "Keep it logically awesome.", "hook_id": h.id,
+		"zen": "Keep it logically awesome.", "hook_id": h.ID,
 		"hook": map[string]any{
-			"type": "Repository", "id": h.id, "name": "web", "active": true, "events": []string{"*"},
+			"type": "Repository", "id": h.ID, "name": "web", "active": true, "events": []string{"*"},
 			"config": map[string]any{"content_type": "json", "insecure_ssl": "0", "url": url},
 		},
-		"repository": s.repoJSON(r), "sender": s.userJSON(r.owner),
+		"repository": s.repoJSON(r), "sender": s.userJSON(owner(r)),
 	})
-	s.mu.Unlock()
-	return s.flush()[0]
-}
-
-// Deliveries are the webhook deliveries made so far, oldest first.
-func (s *Server) Deliveries() []Delivery {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Delivery(nil), s.delivered...)
+	s.Unlock()
+	return s.Flush()[0]
 }
 
 // Redeliver sends a delivery again, id and all, as GitHub's "Redeliver"
 // button does.
 func (s *Server) Redeliver(id string) Delivery {
-	s.mu.Lock()
-	var d *Delivery
-	for i := range s.delivered {
-		if s.delivered[i].ID == id {
-			d = &s.delivered[i]
-		}
-	}
-	if d == nil {
-		s.mu.Unlock()
+	d, ok := s.Engine.Redeliver(id)
+	if !ok {
 		panic(fmt.Sprintf("githubtest: no delivery %s", id))
 	}
-	again := *d
-	s.mu.Unlock()
-	return s.send(again)
+	return d
 }
 
-// emit queues an event for every hook of r; s.mu is held. The payload is
-// marshalled now, so it shows the state the change left.
+// emit queues an event for every hook of r; the lock is held. The
+// payload is marshalled now, so it shows the state the change left.
 func (s *Server) emit(r *repo, event string, payload map[string]any) {
 	payload["repository"] = s.repoJSON(r)
-	for _, h := range r.hooks {
+	for _, h := range r.Hooks {
 		s.emitTo(h, event, payload)
 	}
 }
@@ -102,50 +72,24 @@ func (s *Server) emitTo(h *hook, event string, payload map[string]any) {
 	if err := newEncoder(&b).Encode(payload); err != nil {
 		panic(err)
 	}
-	s.outbox = append(s.outbox, outgoing{hook: h, event: event, body: b.Bytes()})
+	s.Emit(h, event, b.Bytes())
 }
 
-// flush delivers what was queued; s.mu is not held (a receiver may call
-// the API back).
-func (s *Server) flush() []Delivery {
-	s.mu.Lock()
-	out := s.outbox
-	s.outbox = nil
-	s.mu.Unlock()
-	var done []Delivery
-	for _, o := range out {
-		s.mu.Lock()
-		id := fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), o.hook.id%0x10000, len(s.delivered))
-		s.mu.Unlock()
-		done = append(done, s.send(Delivery{ID: id, Event: o.event, Body: o.body, hook: o.hook}))
-	}
-	return done
+// deliveryID is GitHub's delivery GUID; the lock is held.
+func (s *Server) deliveryID(h *hook, n int) string {
+	return fmt.Sprintf("%08x-%04x-11ef-8e3c-%012x", s.ID(), h.ID%0x10000, n)
 }
 
-// send POSTs a delivery and records the answer.
-func (s *Server) send(d Delivery) Delivery {
-	mac := hmac.New(sha256.New, []byte(d.hook.secret))
+// sign sets GitHub's headers on a delivery.
+func sign(req *http.Request, d Delivery) {
+	mac := hmac.New(sha256.New, []byte(d.Hook.Secret))
 	mac.Write(d.Body)
-	req, err := http.NewRequest(http.MethodPost, d.hook.url, bytes.NewReader(d.Body))
-	if err != nil {
-		panic(err)
-	}
-	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "GitHub-Hookshot/8e03811")
 	req.Header.Set("X-GitHub-Event", d.Event)
 	req.Header.Set("X-GitHub-Delivery", d.ID)
-	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.hook.id))
+	req.Header.Set("X-GitHub-Hook-ID", fmt.Sprint(d.Hook.ID))
 	req.Header.Set("X-GitHub-Hook-Installation-Target-Type", "repository")
 	req.Header.Set("X-Hub-Signature-256", "sha256="+hex.EncodeToString(mac.Sum(nil)))
-	if resp, err := http.DefaultClient.Do(req); err == nil {
-		answer, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		d.Status, d.Answer = resp.StatusCode, strings.TrimSpace(string(answer))
-	}
-	s.mu.Lock()
-	s.delivered = append(s.delivered, d)
-	s.mu.Unlock()
-	return d
 }
 
 // payload is an event body: the action and its objects (the repository
@@ -163,22 +107,22 @@ func (s *Server) payload(action, sender string, members ...any) map[string]any {
 
 // itemEvent is the issues or pull_request event of an action on it.
 func (s *Server) itemEvent(r *repo, it *item, action, sender string, members ...any) {
-	if it.pull == nil {
+	if it.Pull == nil {
 		s.emit(r, "issues", s.payload(action, sender, append([]any{"issue", s.issueJSON(r, it)}, members...)...))
 		return
 	}
 	s.emit(r, "pull_request", s.payload(action, sender,
-		append([]any{"number", it.number, "pull_request", s.pullJSON(r, it)}, members...)...))
+		append([]any{"number", it.Number, "pull_request", s.pullJSON(r, it)}, members...)...))
 }
 
 // checkRunEvent is a check_run event with the pull requests of its commit.
 func (s *Server) checkRunEvent(r *repo, it *item, c *checkRun, action string) {
-	head := r.headSHA(it.pull)
+	head := r.PullHead(it.Pull)
 	run := s.checkRunJSON(r, head, c)
 	pr := map[string]any{
-		"url": s.api("/repos/%s/pulls/%d", r.fullName(), it.number), "id": it.pull.id, "number": it.number,
-		"head": map[string]any{"ref": it.pull.head, "sha": head},
-		"base": map[string]any{"ref": it.pull.base, "sha": cmp.Or(r.branches[it.pull.base], strings.Repeat("b", 40))},
+		"url": s.api("/repos/%s/pulls/%d", r.Path, it.Number), "id": it.Pull.ID, "number": it.Number,
+		"head": map[string]any{"ref": it.Pull.Head, "sha": head},
+		"base": map[string]any{"ref": it.Pull.Base, "sha": cmp.Or(r.Branches[it.Pull.Base], strings.Repeat("b", 40))},
 	}
 	payload, _ := json.Marshal(run)
 	var m map[string]any

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"strconv"
 	"strings"
 	"time"
@@ -46,7 +45,7 @@ type issueJSON struct {
 	HTMLURL           string         `json:"html_url"`
 	ID                int64          `json:"id"`
 	NodeID            string         `json:"node_id"`
-	Number            int            `json:"number"`
+	Number            int64          `json:"number"`
 	Title             string         `json:"title"`
 	User              userJSON       `json:"user"`
 	Labels            []labelJSON    `json:"labels"`
@@ -71,7 +70,7 @@ type milestoneJSON struct {
 	LabelsURL    string   `json:"labels_url"`
 	ID           int64    `json:"id"`
 	NodeID       string   `json:"node_id"`
-	Number       int      `json:"number"`
+	Number       int64    `json:"number"`
 	State        string   `json:"state"`
 	Title        string   `json:"title"`
 	Description  *string  `json:"description"`
@@ -193,7 +192,7 @@ type pullListJSON struct {
 	DiffURL           string      `json:"diff_url"`
 	PatchURL          string      `json:"patch_url"`
 	IssueURL          string      `json:"issue_url"`
-	Number            int         `json:"number"`
+	Number            int64       `json:"number"`
 	State             string      `json:"state"`
 	Locked            bool        `json:"locked"`
 	Title             string      `json:"title"`
@@ -263,8 +262,8 @@ type reviewCommentJSON struct {
 	HTMLURL             string   `json:"html_url"`
 	PullRequestURL      string   `json:"pull_request_url"`
 	AuthorAssociation   string   `json:"author_association"`
-	Line                int      `json:"line"`
-	OriginalLine        int      `json:"original_line"`
+	Line                int64    `json:"line"`
+	OriginalLine        int64    `json:"original_line"`
 	Side                string   `json:"side"`
 	SubjectType         string   `json:"subject_type"`
 }
@@ -334,7 +333,7 @@ func (s *Server) labelsJSON(r *repo, names []string) []labelJSON {
 		}
 		id = 200000000 + id%100000000
 		out = append(out, labelJSON{
-			ID: id, NodeID: fmt.Sprintf("LA_kwDO%d", id), URL: s.api("/repos/%s/labels/%s", r.fullName(), n),
+			ID: id, NodeID: fmt.Sprintf("LA_kwDO%d", id), URL: s.api("/repos/%s/labels/%s", r.Path, n),
 			Name: n, Color: "ededed",
 		})
 	}
@@ -343,32 +342,32 @@ func (s *Server) labelsJSON(r *repo, names []string) []labelJSON {
 
 func (s *Server) repoJSON(r *repo) repoJSON {
 	return repoJSON{
-		ID: r.id, NodeID: fmt.Sprintf("R_kgDO%d", r.id), Name: r.name, FullName: r.fullName(),
-		Owner: s.userJSON(r.owner), HTMLURL: s.web("/%s", r.fullName()), Description: nullable(r.description),
-		URL: s.api("/repos/%s", r.fullName()), DefaultBranch: r.defaultBranch,
+		ID: r.ID, NodeID: fmt.Sprintf("R_kgDO%d", r.ID), Name: name(r), FullName: r.Path,
+		Owner: s.userJSON(owner(r)), HTMLURL: s.web("/%s", r.Path), Description: nullable(r.Description),
+		URL: s.api("/repos/%s", r.Path), DefaultBranch: r.DefaultBranch,
 	}
 }
 
 func (s *Server) fullRepoJSON(r *repo, login string) fullRepoJSON {
-	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[r.role(login)]
+	rank := map[string]int{"read": 1, "triage": 2, "write": 3, "maintain": 4, "admin": 5}[role(r, login)]
 	out := fullRepoJSON{
-		richRepoJSON: s.richRepoJSON(r), Visibility: r.visibility,
+		richRepoJSON: s.richRepoJSON(r), Visibility: r.Visibility,
 		Permissions: permissionsJSON{Admin: rank >= 5, Maintain: rank >= 4, Push: rank >= 3, Triage: rank >= 2, Pull: rank >= 1},
 	}
-	out.Private = r.visibility != "public"
+	out.Private = r.Visibility != "public"
 	return out
 }
 
 func (s *Server) richRepoJSON(r *repo) richRepoJSON {
 	open := 0
-	for _, it := range r.items {
-		if it.state == "open" {
+	for _, it := range r.Items {
+		if it.State == "open" {
 			open++ // pull requests too, as GitHub counts them
 		}
 	}
 	t := stamp(s.clock)
 	return richRepoJSON{repoJSON: s.repoJSON(r), repoStatsJSON: repoStatsJSON{
-		Archived: r.archived, OpenIssuesCount: open, OpenIssues: open,
+		Archived: r.Archived, OpenIssuesCount: open, OpenIssues: open,
 		HasIssues: true, HasProjects: true, HasWiki: true, HasDownloads: true,
 		PushedAt: t, CreatedAt: t, UpdatedAt: t,
 	}}
@@ -382,26 +381,26 @@ func (s *Server) minimalRepoJSON(r *repo) repoJSON {
 }
 
 func (s *Server) issueJSON(r *repo, it *item) issueJSON {
-	base := s.api("/repos/%s/issues/%d", r.fullName(), it.number)
+	base := s.api("/repos/%s/issues/%d", r.Path, it.Number)
 	out := issueJSON{
-		URL: base, RepositoryURL: s.api("/repos/%s", r.fullName()), CommentsURL: base + "/comments",
-		HTMLURL: s.web("/%s/issues/%d", r.fullName(), it.number),
-		ID:      it.id, NodeID: fmt.Sprintf("I_kwDO%d", it.id), Number: it.number, Title: it.title,
-		User: s.userJSON(it.author), Labels: s.labelsJSON(r, it.labels), State: it.state,
-		Assignees: []userJSON{}, Milestone: s.milestoneJSON(r, it.milestone), Comments: len(it.comments),
-		CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated), ClosedAt: closedAt(it),
-		AuthorAssociation: "OWNER", Body: nullable(it.body), StateReason: nullable(it.stateReason),
+		URL: base, RepositoryURL: s.api("/repos/%s", r.Path), CommentsURL: base + "/comments",
+		HTMLURL: s.web("/%s/issues/%d", r.Path, it.Number),
+		ID:      it.ID, NodeID: fmt.Sprintf("I_kwDO%d", it.ID), Number: it.Number, Title: it.Title,
+		User: s.userJSON(it.Author), Labels: s.labelsJSON(r, it.Labels), State: it.State,
+		Assignees: []userJSON{}, Milestone: s.milestoneJSON(r, number(it.Milestone)), Comments: len(it.Comments),
+		CreatedAt: stamp(it.Created), UpdatedAt: stamp(it.Updated), ClosedAt: closedAt(it),
+		AuthorAssociation: "OWNER", Body: nullable(it.Body), StateReason: nullable(it.StateReason),
 	}
-	for _, a := range it.assignees {
+	for _, a := range it.Assignees {
 		out.Assignees = append(out.Assignees, s.userJSON(a))
 	}
 	if len(out.Assignees) > 0 {
 		out.Assignee = &out.Assignees[0]
 	}
-	if it.pull != nil {
-		out.HTMLURL = s.web("/%s/pull/%d", r.fullName(), it.number)
+	if it.Pull != nil {
+		out.HTMLURL = s.web("/%s/pull/%d", r.Path, it.Number)
 		out.PullRequest = &issuePullJSON{
-			URL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), HTMLURL: out.HTMLURL,
+			URL: s.api("/repos/%s/pulls/%d", r.Path, it.Number), HTMLURL: out.HTMLURL,
 			DiffURL: out.HTMLURL + ".diff", PatchURL: out.HTMLURL + ".patch", MergedAt: mergedAt(it),
 		}
 	}
@@ -409,78 +408,78 @@ func (s *Server) issueJSON(r *repo, it *item) issueJSON {
 }
 
 func (s *Server) milestoneJSON(r *repo, n int) *milestoneJSON {
-	if n < 1 || n > len(r.milestones) {
+	if n < 1 || n > len(r.Milestones) {
 		return nil
 	}
 	id := int64(1002600 + n)
 	var open, closed int
-	for _, it := range r.items {
-		if it.milestone == n && it.state == "open" {
+	for _, it := range r.Items {
+		if number(it.Milestone) == n && it.State == "open" {
 			open++
-		} else if it.milestone == n {
+		} else if number(it.Milestone) == n {
 			closed++
 		}
 	}
 	return &milestoneJSON{
-		URL: s.api("/repos/%s/milestones/%d", r.fullName(), n), HTMLURL: s.web("/%s/milestone/%d", r.fullName(), n),
-		LabelsURL: s.api("/repos/%s/milestones/%d/labels", r.fullName(), n), ID: id, NodeID: fmt.Sprintf("MI_kwDO%d", id),
-		Number: n, State: "open", Title: r.milestones[n-1], Creator: s.userJSON(r.owner),
+		URL: s.api("/repos/%s/milestones/%d", r.Path, n), HTMLURL: s.web("/%s/milestone/%d", r.Path, n),
+		LabelsURL: s.api("/repos/%s/milestones/%d/labels", r.Path, n), ID: id, NodeID: fmt.Sprintf("MI_kwDO%d", id),
+		Number: int64(n), State: "open", Title: r.Milestones[n-1].Title, Creator: s.userJSON(owner(r)),
 		OpenIssues: open, ClosedIssues: closed, CreatedAt: stamp(s.clock), UpdatedAt: stamp(s.clock),
 	}
 }
 
 func (s *Server) commentJSON(r *repo, it *item, c *comment) commentJSON {
 	kind := "issues"
-	if it.pull != nil {
+	if it.Pull != nil {
 		kind = "pull"
 	}
 	return commentJSON{
-		URL:      s.api("/repos/%s/issues/comments/%d", r.fullName(), c.id),
-		HTMLURL:  s.web("/%s/%s/%d#issuecomment-%d", r.fullName(), kind, it.number, c.id),
-		IssueURL: s.api("/repos/%s/issues/%d", r.fullName(), it.number),
-		ID:       c.id, NodeID: fmt.Sprintf("IC_kwDO%d", c.id), User: s.userJSON(c.author),
-		CreatedAt: stamp(c.created), UpdatedAt: stamp(c.created), AuthorAssociation: "CONTRIBUTOR", Body: c.body,
+		URL:      s.api("/repos/%s/issues/comments/%d", r.Path, c.ID),
+		HTMLURL:  s.web("/%s/%s/%d#issuecomment-%d", r.Path, kind, it.Number, c.ID),
+		IssueURL: s.api("/repos/%s/issues/%d", r.Path, it.Number),
+		ID:       c.ID, NodeID: fmt.Sprintf("IC_kwDO%d", c.ID), User: s.userJSON(c.Author),
+		CreatedAt: stamp(c.Created), UpdatedAt: stamp(c.Created), AuthorAssociation: "CONTRIBUTOR", Body: c.Body,
 	}
 }
 
 func (s *Server) pullListJSON(r *repo, it *item) pullListJSON {
-	p := it.pull
-	html := s.web("/%s/pull/%d", r.fullName(), it.number)
+	p := it.Pull
+	html := s.web("/%s/pull/%d", r.Path, it.Number)
 	branch := func(ref, sha string) branchJSON {
-		return branchJSON{Label: r.owner + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(r.owner), Repo: s.richRepoJSON(r)}
+		return branchJSON{Label: owner(r) + ":" + ref, Ref: ref, SHA: sha, User: s.userJSON(owner(r)), Repo: s.richRepoJSON(r)}
 	}
 	return pullListJSON{
-		URL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), ID: p.id, NodeID: fmt.Sprintf("PR_kwDO%d", p.id),
+		URL: s.api("/repos/%s/pulls/%d", r.Path, it.Number), ID: p.ID, NodeID: fmt.Sprintf("PR_kwDO%d", p.ID),
 		HTMLURL: html, DiffURL: html + ".diff", PatchURL: html + ".patch",
-		IssueURL: s.api("/repos/%s/issues/%d", r.fullName(), it.number),
-		Number:   it.number, State: it.state, Title: it.title, User: s.userJSON(it.author), Body: nullable(it.body),
-		Labels: s.labelsJSON(r, it.labels), CreatedAt: stamp(it.created), UpdatedAt: stamp(it.updated),
-		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.mergeSHA),
-		Head: branch(p.head, r.headSHA(p)), Base: branch(p.base, cmp.Or(r.branches[p.base], strings.Repeat("b", 40))),
-		AuthorAssociation: "OWNER", Draft: p.draft, Milestone: s.milestoneJSON(r, it.milestone),
+		IssueURL: s.api("/repos/%s/issues/%d", r.Path, it.Number),
+		Number:   it.Number, State: it.State, Title: it.Title, User: s.userJSON(it.Author), Body: nullable(it.Body),
+		Labels: s.labelsJSON(r, it.Labels), CreatedAt: stamp(it.Created), UpdatedAt: stamp(it.Updated),
+		ClosedAt: closedAt(it), MergedAt: mergedAt(it), MergeCommitSHA: nullable(p.MergeSHA),
+		Head: branch(p.Head, r.PullHead(p)), Base: branch(p.Base, cmp.Or(r.Branches[p.Base], strings.Repeat("b", 40))),
+		AuthorAssociation: "OWNER", Draft: p.Draft, Milestone: s.milestoneJSON(r, number(it.Milestone)),
 	}
 }
 
 // pullJSON is the single read: mergeable is null once closed, as GitHub
 // stops computing it.
 func (s *Server) pullJSON(r *repo, it *item) pullJSON {
-	p := it.pull
+	p := it.Pull
 	out := pullJSON{
-		pullListJSON: s.pullListJSON(r, it), Merged: p.merged, MergeableState: "clean",
-		Comments: len(it.comments), ReviewComments: len(p.inline), Commits: 1, ChangedFiles: len(p.files),
+		pullListJSON: s.pullListJSON(r, it), Merged: p.Merged, MergeableState: "clean",
+		Comments: len(it.Comments), ReviewComments: len(inlines(p)), Commits: 1, ChangedFiles: len(p.Changes),
 	}
-	for _, f := range p.files {
-		add, del := f.counts()
+	for _, f := range p.Changes {
+		add, del := lineCounts(f)
 		out.Additions, out.Deletions = out.Additions+add, out.Deletions+del
 	}
-	if p.merged {
-		who := s.userJSON(cmp.Or(p.mergedBy, r.owner))
+	if p.Merged {
+		who := s.userJSON(cmp.Or(p.MergedBy, owner(r)))
 		out.MergedBy = &who
 	}
 	switch {
-	case it.state != "open":
+	case it.State != "open":
 		out.MergeableState = "unknown"
-	case p.unmergeable:
+	case p.Blocked:
 		out.Mergeable, out.MergeableState = new(bool), "dirty"
 	default:
 		out.Mergeable = &[]bool{true}[0]
@@ -490,41 +489,50 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 
 func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 	out := reviewJSON{
-		ID: v.id, NodeID: fmt.Sprintf("PRR_kwDO%d", v.id), User: s.userJSON(v.author), Body: v.body, State: v.state,
-		HTMLURL:           s.web("/%s/pull/%d#pullrequestreview-%d", r.fullName(), it.number, v.id),
-		PullRequestURL:    s.api("/repos/%s/pulls/%d", r.fullName(), it.number),
-		AuthorAssociation: "COLLABORATOR", CommitID: r.headSHA(it.pull),
+		ID: v.ID, NodeID: fmt.Sprintf("PRR_kwDO%d", v.ID), User: s.userJSON(v.Author), Body: v.Body, State: v.State,
+		HTMLURL:           s.web("/%s/pull/%d#pullrequestreview-%d", r.Path, it.Number, v.ID),
+		PullRequestURL:    s.api("/repos/%s/pulls/%d", r.Path, it.Number),
+		AuthorAssociation: "COLLABORATOR", CommitID: r.PullHead(it.Pull),
 	}
-	if v.state != "PENDING" {
-		out.SubmittedAt = nullable(stamp(v.created))
+	if v.State != "PENDING" {
+		out.SubmittedAt = nullable(stamp(v.Created))
 	}
 	return out
 }
 
-func (s *Server) reviewCommentJSON(r *repo, it *item, c *reviewComment) reviewCommentJSON {
+func (s *Server) reviewCommentJSON(r *repo, it *item, c inline) reviewCommentJSON {
+	line, side := c.Line()
 	return reviewCommentJSON{
-		URL: s.api("/repos/%s/pulls/comments/%d", r.fullName(), c.id), PullRequestReviewID: c.reviewID,
-		ID: c.id, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.id), Path: c.path, DiffHunk: it.pull.patchOf(c.path),
-		CommitID: r.headSHA(it.pull), OriginalCommitID: r.headSHA(it.pull),
-		User: s.userJSON(c.author), Body: c.body, CreatedAt: stamp(c.created), UpdatedAt: stamp(c.created),
-		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.fullName(), it.number, c.id),
-		PullRequestURL: s.api("/repos/%s/pulls/%d", r.fullName(), it.number), AuthorAssociation: "COLLABORATOR",
-		Line: c.line, OriginalLine: c.line, Side: c.side, SubjectType: "line",
+		URL: s.api("/repos/%s/pulls/comments/%d", r.Path, c.ID), PullRequestReviewID: c.review.ID,
+		ID: c.ID, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.ID), Path: c.Path, DiffHunk: patchOf(it.Pull, c.Path),
+		CommitID: r.PullHead(it.Pull), OriginalCommitID: r.PullHead(it.Pull),
+		User: s.userJSON(c.review.Author), Body: c.Body, CreatedAt: stamp(c.review.Created), UpdatedAt: stamp(c.review.Created),
+		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID),
+		PullRequestURL: s.api("/repos/%s/pulls/%d", r.Path, it.Number), AuthorAssociation: "COLLABORATOR",
+		Line: line, OriginalLine: line, Side: side, SubjectType: "line",
 	}
 }
 
 func closedAt(it *item) *string {
-	if it.state != "closed" {
+	if it.State != "closed" {
 		return nil
 	}
-	return nullable(stamp(it.closed))
+	return nullable(stamp(closedTime(it)))
+}
+
+// closedTime is when it closed (or merged); zero while open.
+func closedTime(it *item) time.Time {
+	if it.Closed == nil {
+		return time.Time{}
+	}
+	return *it.Closed
 }
 
 func mergedAt(it *item) *string {
-	if it.pull == nil || !it.pull.merged {
+	if it.Pull == nil || !it.Pull.Merged {
 		return nil
 	}
-	return nullable(stamp(it.closed))
+	return nullable(stamp(closedTime(it)))
 }
 
 // nullable is s, or JSON null for "" (GitHub's empty body).
@@ -533,11 +541,4 @@ func nullable(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// writeHeaders copies h into w.
-func writeHeaders(w http.Header, h http.Header) {
-	for k, vs := range h {
-		w[k] = vs
-	}
 }

@@ -48,12 +48,8 @@ func logSignature(jobID int64) string { return hashOf("log", strconv.FormatInt(j
 func (s *Server) LogStoreURL() string { return s.logs.URL }
 
 func (s *Server) serveLog(w http.ResponseWriter, r *http.Request) {
-	route := r.Method + " " + r.URL.Path
-	resp, injected, _ := s.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Injected: injected}
-	})
-	if injected {
-		s.rec.Answer(w, r, resp)
+	if resp, injected := s.Receive(r, r.URL.Path, nil); injected {
+		s.Reply(w, r, resp)
 		return
 	}
 	refuse := func(status int, code, message string) {
@@ -74,13 +70,13 @@ func (s *Server) serveLog(w http.ResponseWriter, r *http.Request) {
 		refuse(http.StatusForbidden, "AuthenticationFailed", "Signature did not match.")
 		return
 	}
-	s.mu.Lock()
+	s.Lock()
 	_, _, j := s.job(strconv.FormatInt(id, 10))
 	var log string
 	if j != nil {
-		log = j.log
+		log = j.Log
 	}
-	s.mu.Unlock()
+	s.Unlock()
 	if j == nil {
 		refuse(http.StatusNotFound, "BlobNotFound", "The specified blob does not exist.")
 		return

@@ -26,38 +26,42 @@ type call struct {
 
 type scopeKey struct{}
 
+// router is where routes are added: the engine (the account's) or a
+// repository's Router.
+type router interface {
+	Handle(pattern string, h forgefake.Handler)
+}
+
 // on routes pattern on rt to h.
-func on(rt *forgefake.Router, pattern string, h func(c *call) answer) {
+func on(rt router, pattern string, h func(c *call) answer) {
 	rt.Handle(pattern, func(fc *forgefake.Call) forgefake.Answer {
 		c := fc.R.Context().Value(scopeKey{}).(call)
 		c.Call = fc
-		a := h(&c)
-		return forgefake.Answer{Status: a.status, Header: a.header, Raw: a.body}
+		return h(&c)
 	})
 }
 
-// route answers r with the route of rt that sub, a path below rt's root
-// (unescaped), matches; false when none does. HEAD matches no route:
-// the fake answers GET only, as it always has.
-func route(rt *forgefake.Router, r *http.Request, sub string, body []byte, c call) (answer, bool) {
-	if r.Method == http.MethodHead {
-		return answer{}, false
-	}
-	in := r.Clone(context.WithValue(r.Context(), scopeKey{}, c))
-	in.URL.Path, in.URL.RawPath = sub, ""
-	a, ok := rt.Route(in, body)
-	return answer{status: a.Status, header: a.Header, body: a.Raw}, ok
+// scoped is r carrying the scope c its route answers in.
+func scoped(r *http.Request, c call) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), scopeKey{}, c))
 }
 
-// userRoutes are the routes outside a repository.
-func (s *Server) userRoutes() *forgefake.Router {
-	rt := forgefake.NewRouter("")
+// routeBelow answers r with the route of rt that sub, a path below rt's
+// root (unescaped), matches; false when none does.
+func routeBelow(rt *forgefake.Router, r *http.Request, sub string, body []byte, c call) (answer, bool) {
+	in := r.Clone(context.WithValue(r.Context(), scopeKey{}, c))
+	in.URL.Path, in.URL.RawPath = sub, ""
+	return rt.Route(in, body)
+}
+
+// userRoutes are the routes outside a repository, on the engine.
+func (s *Server) userRoutes() {
+	rt := s.Engine
 	on(rt, "GET /user", func(c *call) answer { return jsonAnswer(http.StatusOK, s.me(c.login)) })
 	on(rt, "GET /user/repos", func(c *call) answer { return s.userRepos(c.path, c.Query, c.login) })
 	on(rt, "GET /orgs/{org}/members/{username}", func(c *call) answer {
 		return s.orgMember(c.Value("org"), c.Value("username"))
 	})
-	return rt
 }
 
 // repoRoutes are a repository's routes, below its root.
@@ -71,7 +75,7 @@ func (s *Server) repoRoutes() *forgefake.Router {
 	})
 	onItem(rt, "PATCH /issues/{n}", false, func(c *call, it *item) answer { return s.editIssue(c.rp, it, c.login, c.Body) })
 	onItem(rt, "GET /issues/{n}/comments", false, func(c *call, it *item) answer {
-		cs := since(c.Query, it.comments, func(v *comment) time.Time { return v.created })
+		cs := since(c.Query, it.Comments, func(v *comment) time.Time { return v.Created })
 		return page(s, c.path, c.Query, cs, func(v *comment) any { return s.commentJSON(c.rp, it, v) })
 	})
 	onItem(rt, "POST /issues/{n}/comments", false, func(c *call, it *item) answer {
@@ -82,15 +86,15 @@ func (s *Server) repoRoutes() *forgefake.Router {
 	onItem(rt, "GET /pulls/{n}", true, func(c *call, it *item) answer { return jsonAnswer(http.StatusOK, s.pullJSON(c.rp, it)) })
 	onItem(rt, "PUT /pulls/{n}/merge", true, func(c *call, it *item) answer { return s.merge(c.rp, it, c.login, c.Body) })
 	onItem(rt, "GET /pulls/{n}/reviews", true, func(c *call, it *item) answer {
-		return page(s, c.path, c.Query, it.pull.reviews, func(v *review) any { return s.reviewJSON(c.rp, it, v) })
+		return page(s, c.path, c.Query, it.Pull.Reviews, func(v *review) any { return s.reviewJSON(c.rp, it, v) })
 	})
 	onItem(rt, "POST /pulls/{n}/reviews", true, func(c *call, it *item) answer {
 		return s.createReview(c.rp, it, c.login, c.Body)
 	})
 	onItem(rt, "GET /pulls/{n}/files", true, func(c *call, it *item) answer { return s.files(c.rp, it, c.path, c.Query) })
 	onItem(rt, "GET /pulls/{n}/comments", true, func(c *call, it *item) answer {
-		cs := since(c.Query, it.pull.inline, func(v *reviewComment) time.Time { return v.created })
-		return page(s, c.path, c.Query, cs, func(v *reviewComment) any { return s.reviewCommentJSON(c.rp, it, v) })
+		cs := since(c.Query, inlines(it.Pull), func(v inline) time.Time { return v.review.Created })
+		return page(s, c.path, c.Query, cs, func(v inline) any { return s.reviewCommentJSON(c.rp, it, v) })
 	})
 	on(rt, "GET /commits/{sha}/status", func(c *call) answer { return s.combinedStatus(c.rp, c.Value("sha")) })
 	on(rt, "GET /commits/{sha}/check-runs", func(c *call) answer {
@@ -122,8 +126,8 @@ func (s *Server) repoRoutes() *forgefake.Router {
 // request's number, to h with that item; 404 when there is none.
 func onItem(rt *forgefake.Router, pattern string, pull bool, h func(c *call, it *item) answer) {
 	on(rt, pattern, func(c *call) answer {
-		it := c.rp.item(int(c.Int("n")))
-		if it == nil || (pull && it.pull == nil) {
+		it := itemN(c.rp, int(c.Int("n")))
+		if it == nil || (pull && it.Pull == nil) {
 			return notFound()
 		}
 		return h(c, it)

@@ -13,30 +13,30 @@ import (
 // answers every caller as an organisation member would see it: 204 for a
 // member, 404 for anyone else.
 func (s *Server) AddMember(org, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.orgs == nil {
-		s.orgs = map[string]map[string]bool{}
+	s.Lock()
+	defer s.Unlock()
+	if s.Members == nil {
+		s.Members = map[string]map[string]bool{}
 	}
 	k := strings.ToLower(org)
-	if s.orgs[k] == nil {
-		s.orgs[k] = map[string]bool{}
+	if s.Members[k] == nil {
+		s.Members[k] = map[string]bool{}
 	}
-	s.orgs[k][strings.ToLower(login)] = true
+	s.Members[k][strings.ToLower(login)] = true
 }
 
 // orgMember answers GET /orgs/{org}/members/{username}.
 func (s *Server) orgMember(org, login string) answer {
-	members, ok := s.orgs[strings.ToLower(org)]
+	members, ok := s.Members[strings.ToLower(org)]
 	if !ok {
 		return errorAnswer(http.StatusNotFound, "Not Found", "https://docs.github.com/rest/orgs/members#check-organization-membership-for-a-user", nil)
 	}
 	if !members[strings.ToLower(login)] {
 		// GitHub: 404 with no body when the requester is a member and the
 		// user is not.
-		return answer{status: http.StatusNotFound}
+		return answer{Status: http.StatusNotFound}
 	}
-	return answer{status: http.StatusNoContent}
+	return answer{Status: http.StatusNoContent}
 }
 
 // collaboratorJSON is the "collaborator" schema: a user with the URLs
@@ -68,7 +68,7 @@ type collaboratorPermissionJSON struct {
 // GitHub's legacy spelling (maintain reads as write, triage as read) and
 // "role_name" as set.
 func (s *Server) collaboratorPermission(r *repo, login string) answer {
-	role := r.role(login)
+	role := role(r, login)
 	legacy := map[string]string{"admin": "admin", "maintain": "write", "write": "write", "triage": "read", "read": "read"}[role]
 	if legacy == "" {
 		legacy = "none"

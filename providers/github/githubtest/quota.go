@@ -24,15 +24,15 @@ type quota struct{ limit, used int }
 
 // SetQuota gives login remaining requests out of DefaultQuota.
 func (s *Server) SetQuota(login string, remaining int) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	s.quota(login).used = DefaultQuota - remaining
 }
 
 // Quota is how many requests login has left.
 func (s *Server) Quota(login string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	q := s.quota(login)
 	return q.limit - q.used
 }
@@ -46,38 +46,35 @@ func (s *Server) quota(login string) *quota {
 	return q
 }
 
-// answer answers a request from the state, counting it against the
-// caller's quota unless it is a 304; s.mu is held.
-func (s *Server) answer(r *http.Request, path string, body []byte) answer {
+// answer answers a request below the API root from the state (the
+// engine's Wrap), counting it against the caller's quota unless it is a
+// 304; the engine's lock is held.
+func (s *Server) answer(c *forgefake.Call, route func(*http.Request) (answer, bool)) answer {
+	r := c.R
 	login, authed := s.login(r.Header.Get("Authorization"))
 	if !authed {
-		return s.handle(r, path, body)
+		return s.handle(c, route)
 	}
 	q := s.quota(login)
 	if q.used >= q.limit {
-		a := answer{status: http.StatusForbidden, body: []byte(Fixture("rate_limit_primary.json"))}
-		a.header = s.rateHeaders(q)
-		return a
+		return answer{Status: http.StatusForbidden, Header: s.rateHeaders(q), Raw: []byte(Fixture("rate_limit_primary.json")), Type: jsonType}
 	}
-	a := s.handle(r, path, body)
-	if r.Method == http.MethodGet && a.status == http.StatusOK {
-		tag := etag(a.body)
+	a := s.handle(c, route)
+	if a.Header == nil {
+		a.Header = http.Header{}
+	}
+	if r.Method == http.MethodGet && a.Status == http.StatusOK {
+		tag := etag(a.Raw)
 		if forgefake.IfNoneMatch(r.Header.Get("If-None-Match"), tag) {
 			h := s.rateHeaders(q)
 			h.Set("ETag", tag)
-			return answer{status: http.StatusNotModified, header: h}
+			return answer{Status: http.StatusNotModified, Header: h}
 		}
-		if a.header == nil {
-			a.header = http.Header{}
-		}
-		a.header.Set("ETag", tag)
+		a.Header.Set("ETag", tag)
 	}
 	q.used++
 	for k, v := range s.rateHeaders(q) {
-		if a.header == nil {
-			a.header = http.Header{}
-		}
-		a.header[k] = v
+		a.Header[k] = v
 	}
 	return a
 }

@@ -21,8 +21,11 @@ const (
 	docReviews  = "https://docs.github.com/rest/pulls/reviews#create-a-review-for-a-pull-request"
 )
 
-// handle answers a request from the state; s.mu is held.
-func (s *Server) handle(r *http.Request, path string, body []byte) answer {
+// handle answers a request from the state; the engine's lock is held.
+// The account's routes are the engine's (route); a repository's are
+// below its root, which resolve finds.
+func (s *Server) handle(c *forgefake.Call, route func(*http.Request) (answer, bool)) answer {
+	r := c.R
 	if v := r.Header.Get("X-GitHub-Api-Version"); v != "" && v != APIVersion {
 		return errorAnswer(http.StatusBadRequest, "Unsupported 'X-GitHub-Api-Version' provided", docRoot, nil)
 	}
@@ -30,8 +33,13 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	if !ok {
 		return errorAnswer(http.StatusUnauthorized, "Bad credentials", docRoot, nil)
 	}
-	if a, ok := route(s.userMux, r, path, body, call{login: login, path: path}); ok {
-		return a
+	path := strings.TrimPrefix(r.URL.Path, s.prefix)
+	// HEAD matches no route: the fake answers GET only, as it always has.
+	head := r.Method == http.MethodHead
+	if !head {
+		if a, ok := route(scoped(r, call{login: login, path: path})); ok {
+			return a
+		}
 	}
 	rp, rest, moved := s.resolve(path)
 	switch {
@@ -46,12 +54,15 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 	seg := strings.Split(rest, "/")
 	if len(seg) >= 2 && seg[0] == "issues" {
 		if n, err := strconv.Atoi(seg[1]); err == nil {
-			if it := rp.item(n); it != nil && it.moved != nil {
-				return s.movedAnswer(it.moved, strings.TrimPrefix(rest, seg[0]+"/"+seg[1]), r.URL.RawQuery)
+			if it := itemN(rp, n); it != nil && it.Moved != nil {
+				return s.movedAnswer(it.Moved, strings.TrimPrefix(rest, seg[0]+"/"+seg[1]), r.URL.RawQuery)
 			}
 		}
 	}
-	if a, ok := route(s.repoMux, r, "/"+rest, body, call{rp: rp, login: login, path: path}); ok {
+	if head {
+		return notFound()
+	}
+	if a, ok := routeBelow(s.repoMux, r, "/"+rest, c.Body, call{rp: rp, login: login, path: path}); ok {
 		return a
 	}
 	return notFound()
@@ -62,8 +73,8 @@ func (s *Server) handle(r *http.Request, path string, body []byte) answer {
 func (s *Server) combinedStatus(rp *repo, sha string) answer {
 	return jsonAnswer(http.StatusOK, combinedStatusJSON{
 		State: "pending", Statuses: []any{}, SHA: sha, Repository: s.minimalRepoJSON(rp),
-		CommitURL: s.api("/repos/%s/commits/%s", rp.fullName(), sha),
-		URL:       s.api("/repos/%s/commits/%s/status", rp.fullName(), sha),
+		CommitURL: s.api("/repos/%s/commits/%s", rp.Path, sha),
+		URL:       s.api("/repos/%s/commits/%s/status", rp.Path, sha),
 	})
 }
 
@@ -72,7 +83,7 @@ func redirectAnswer(loc string) answer {
 	a := jsonAnswer(http.StatusMovedPermanently, map[string]string{
 		"message": "Moved Permanently", "url": loc, "documentation_url": "https://docs.github.com/v3/#http-redirects",
 	})
-	a.header = http.Header{"Location": {loc}}
+	a.Header = http.Header{"Location": {loc}}
 	return a
 }
 
@@ -82,7 +93,7 @@ func (s *Server) login(auth string) (string, bool) {
 	if !ok {
 		token, ok = strings.CutPrefix(auth, "token ")
 	}
-	login, known := s.tokens[token]
+	login, known := s.Tokens[token]
 	return login, ok && known
 }
 
@@ -97,18 +108,18 @@ func (s *Server) resolve(path string) (r *repo, rest, moved string) {
 		if len(seg) == 4 {
 			rest = seg[3]
 		}
-		if old := s.renamed[full]; old != nil && s.repos[full] == nil {
-			moved = s.api("/repositories/%d", old.id)
+		if old := s.Renamed[full]; old != nil && s.Repos[full] == nil {
+			moved = s.api("/repositories/%d", old.ID)
 			if rest != "" {
 				moved += "/" + rest
 			}
 			return nil, rest, moved
 		}
-		return s.repos[full], rest, ""
+		return s.Repos[full], rest, ""
 	case len(seg) >= 2 && seg[0] == "repositories":
 		rest = strings.Join(seg[2:], "/")
-		for _, r := range s.repos {
-			if strconv.FormatInt(r.id, 10) == seg[1] {
+		for _, r := range s.Repos {
+			if strconv.FormatInt(r.ID, 10) == seg[1] {
 				return r, rest, ""
 			}
 		}
@@ -128,10 +139,10 @@ func (s *Server) listIssues(r *repo, path string, q url.Values) answer {
 	}
 	since, _ := time.Parse(time.RFC3339, first(q["since"], ""))
 	var items []*item
-	for _, it := range r.items {
-		if it.moved == nil && (state == "all" || it.state == state) && hasAll(it.labels, labels) &&
-			(creator == "" || strings.EqualFold(it.author, creator)) &&
-			assigned(it, first(q["assignee"], "")) && !it.updated.Before(since) {
+	for _, it := range r.Items {
+		if it.Moved == nil && (state == "all" || it.State == state) && hasAll(it.Labels, labels) &&
+			(creator == "" || strings.EqualFold(it.Author, creator)) &&
+			assigned(it, first(q["assignee"], "")) && !it.Updated.Before(since) {
 			items = append(items, it)
 		}
 	}
@@ -146,7 +157,7 @@ func page[T any](s *Server, path string, q url.Values, items []T, render func(T)
 	n, per, header := s.pageOf(path, q, len(items))
 	out, _ := forgefake.Page(items, n, per, render)
 	a := jsonAnswer(http.StatusOK, out)
-	a.header = header
+	a.Header = header
 	return a
 }
 
@@ -179,11 +190,11 @@ func assigned(it *item, who string) bool {
 	case "":
 		return true
 	case "*":
-		return len(it.assignees) > 0
+		return len(it.Assignees) > 0
 	case "none":
-		return len(it.assignees) == 0
+		return len(it.Assignees) == 0
 	}
-	return slices.ContainsFunc(it.assignees, func(a string) bool { return strings.EqualFold(a, who) })
+	return slices.ContainsFunc(it.Assignees, func(a string) bool { return strings.EqualFold(a, who) })
 }
 
 func (s *Server) createIssue(r *repo, login string, body []byte) answer {
@@ -201,17 +212,17 @@ func (s *Server) createIssue(r *repo, login string, body []byte) answer {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
 			[]fieldError{{Resource: "Issue", Field: "title", Code: "missing_field"}})
 	}
-	if in.Milestone < 0 || in.Milestone > len(r.milestones) {
+	if in.Milestone < 0 || in.Milestone > len(r.Milestones) {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docIssue+"#create-an-issue",
 			[]fieldError{{Resource: "Issue", Field: "milestone", Code: "invalid"}})
 	}
-	if r.role(login) == "read" {
+	if role(r, login) == "read" {
 		// GitHub drops them without a word: only push access sets labels,
 		// assignees and a milestone on a new issue.
 		in.Labels, in.Assignees, in.Milestone = nil, nil, 0
 	}
 	it := s.addItem(r, *in.Title, in.Body, login, in.Labels, "open", nil)
-	it.assignees, it.milestone = in.Assignees, in.Milestone
+	it.Assignees, it.Milestone = in.Assignees, milestoneN(r, in.Milestone)
 	return jsonAnswer(http.StatusCreated, s.issueJSON(r, it))
 }
 
@@ -240,43 +251,43 @@ func (s *Server) editIssue(r *repo, it *item, login string, body []byte) answer 
 		return invalid("state")
 	case in.StateReason != nil && !slices.Contains([]string{"completed", "not_planned", "reopened"}, *in.StateReason):
 		return invalid("state_reason")
-	case in.Milestone != nil && (*in.Milestone < 0 || *in.Milestone > len(r.milestones)):
+	case in.Milestone != nil && (*in.Milestone < 0 || *in.Milestone > len(r.Milestones)):
 		return invalid("milestone")
 	case in.Title != nil && strings.TrimSpace(*in.Title) == "":
 		return invalid("title")
 	}
 	now := s.Tick()
 	stateAction := ""
-	if in.State != nil && *in.State != it.state {
-		it.state = *in.State
-		if it.state == "closed" {
-			it.closed, it.stateReason, stateAction = now, "completed", "closed"
+	if in.State != nil && *in.State != it.State {
+		it.State = *in.State
+		if it.State == "closed" {
+			it.Closed, it.StateReason, stateAction = &now, "completed", "closed"
 		} else {
-			it.closed, it.stateReason, stateAction = time.Time{}, "reopened", "reopened"
+			it.Closed, it.StateReason, stateAction = nil, "reopened", "reopened"
 		}
 	}
-	labelsBefore := it.labels
+	labelsBefore := it.Labels
 	if in.StateReason != nil {
-		it.stateReason = *in.StateReason
+		it.StateReason = *in.StateReason
 	}
 	for _, f := range []struct {
 		to   *string
 		from *string
-	}{{&it.title, in.Title}, {&it.body, in.Body}} {
+	}{{&it.Title, in.Title}, {&it.Body, in.Body}} {
 		if f.from != nil {
 			*f.to = *f.from
 		}
 	}
 	if in.Labels != nil {
-		it.labels = slices.Clone(*in.Labels)
+		it.Labels = slices.Clone(*in.Labels)
 	}
 	if in.Assignees != nil {
-		it.assignees = slices.Clone(*in.Assignees)
+		it.Assignees = slices.Clone(*in.Assignees)
 	}
 	if in.Milestone != nil {
-		it.milestone = *in.Milestone
+		it.Milestone = milestoneN(r, *in.Milestone)
 	}
-	it.updated = now
+	it.Updated = now
 	if stateAction != "" {
 		s.itemEvent(r, it, stateAction, login)
 	}
@@ -292,12 +303,12 @@ func (s *Server) listPulls(r *repo, path string, q url.Values) answer {
 	state := first(q["state"], "open")
 	head := first(q["head"], "")
 	var items []*item
-	for _, it := range r.items {
-		p := it.pull
-		if p == nil || (state != "all" && it.state != state) || (q.Get("base") != "" && p.base != q.Get("base")) {
+	for _, it := range r.Items {
+		p := it.Pull
+		if p == nil || (state != "all" && it.State != state) || (q.Get("base") != "" && p.Base != q.Get("base")) {
 			continue
 		}
-		if owner, branch, ok := strings.Cut(head, ":"); head != "" && (!ok || !strings.EqualFold(owner, r.owner) || branch != p.head) {
+		if who, branch, ok := strings.Cut(head, ":"); head != "" && (!ok || !strings.EqualFold(who, owner(r)) || branch != p.Head) {
 			continue
 		}
 		items = append(items, it)
@@ -334,7 +345,7 @@ func (s *Server) createPull(r *repo, login string, body []byte) answer {
 		return errorAnswer(http.StatusBadRequest, "Problems parsing JSON", docPulls, nil)
 	}
 	head := in.Head
-	if owner, branch, ok := strings.Cut(head, ":"); ok && strings.EqualFold(owner, r.owner) {
+	if who, branch, ok := strings.Cut(head, ":"); ok && strings.EqualFold(who, owner(r)) {
 		head = branch
 	}
 	var bad []fieldError
@@ -342,21 +353,21 @@ func (s *Server) createPull(r *repo, login string, body []byte) answer {
 		switch {
 		case f.v == "":
 			bad = append(bad, fieldError{Resource: "PullRequest", Field: f.field, Code: "missing_field"})
-		case f.field != "title" && !r.hasBranch(f.v):
+		case f.field != "title" && !hasBranch(r, f.v):
 			bad = append(bad, fieldError{Resource: "PullRequest", Field: f.field, Code: "invalid"})
 		}
 	}
 	if len(bad) > 0 {
 		return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docPulls, bad)
 	}
-	for _, it := range r.items {
-		if it.pull != nil && it.state == "open" && it.pull.head == head && it.pull.base == in.Base {
+	for _, it := range r.Items {
+		if it.Pull != nil && it.State == "open" && it.Pull.Head == head && it.Pull.Base == in.Base {
 			return errorAnswer(http.StatusUnprocessableEntity, "Validation Failed", docPulls, []fieldError{{
-				Resource: "PullRequest", Code: "custom", Message: "A pull request already exists for " + r.owner + ":" + head + ".",
+				Resource: "PullRequest", Code: "custom", Message: "A pull request already exists for " + owner(r) + ":" + head + ".",
 			}})
 		}
 	}
-	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{head: head, base: in.Base, draft: in.Draft, files: slices.Clone(r.changes[head])})
+	it := s.addItem(r, in.Title, in.Body, login, nil, "open", &pull{Head: head, Base: in.Base, Draft: in.Draft, Changes: slices.Clone(r.Changes[head])})
 	return jsonAnswer(http.StatusCreated, s.pullJSON(r, it))
 }
 
@@ -381,9 +392,9 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 	switch {
 	case !ok:
 		return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Invalid event: " + in.Event})
-	case login == it.author && in.Event == "APPROVE":
+	case login == it.Author && in.Event == "APPROVE":
 		return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Can not approve your own pull request"})
-	case login == it.author && in.Event == "REQUEST_CHANGES":
+	case login == it.Author && in.Event == "REQUEST_CHANGES":
 		return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Can not request changes on your own pull request"})
 	case (in.Event == "REQUEST_CHANGES" || in.Event == "COMMENT") && strings.TrimSpace(in.Body) == "":
 		return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Review Comment is missing"})
@@ -392,7 +403,7 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
 		}
-		if why := it.pull.unresolved(c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
+		if why := unresolved(it.Pull, c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}

@@ -22,24 +22,26 @@
 //
 // It is not GitHub: it implements the endpoints forgetools calls, with the
 // validation GitHub applies to them, and answers anything else 404.
+//
+// It runs on the fakes' engine (providers/internal/forgefake: recording,
+// injections, routing, webhook deliveries) over their shared model
+// (internal/forgemodel); what this package holds is GitHub's wire codec:
+// its paths, JSON and GraphQL shapes, errors, headers, quotas and
+// webhook signatures.
 package githubtest
 
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/forgetools/forgetools/internal/forgemodel"
-	"github.com/forgetools/forgetools/providers/github/githubtest/openapi"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
-	"github.com/forgetools/forgetools/providers/internal/recorder"
 )
 
 // APIVersion is the REST API version GitHub serves and expects in the
@@ -73,58 +75,55 @@ type Request = forgefake.Request
 // Response is an injected answer: Status (0 = 200), Header, Body, or Hold
 // to never answer, as a GitHub that stopped responding would. The fake's
 // usual GitHub headers are sent too; Header adds to or overrides them.
-type Response = recorder.Response
+type Response = forgefake.Response
 
-// Server is a running fake GitHub. Its embedded httptest.Server gives URL,
-// Client and Close.
+// Server is a running fake GitHub. Its embedded engine gives URL,
+// Client, Inject, Delay, Requests, Pending and Statuses, records every
+// request (its Path below the PathPrefix, unescaped) and holds the lock
+// the state is guarded by.
 type Server struct {
-	*httptest.Server
+	*forgefake.Engine
 	host    string
 	prefix  string
 	clock   time.Time
-	rec     *recorder.Recorder[Request]
 	logs    *httptest.Server // the log store
 	logHost string
 
-	mu sync.Mutex
-	// Counters number ids (from 1001), user ids (from 9000) and times.
-	forgemodel.Counters
-	tokens    map[string]string          // token -> login
-	repos     map[string]*repo           // lower-case full name -> repo
-	orgs      map[string]map[string]bool // lower-case org -> lower-case member logins
-	renamed   map[string]*repo           // old lower-case full name -> repo
-	quotas    map[string]*quota          // login -> hourly quota
-	outbox    []outgoing                 // webhook deliveries not sent yet
-	delivered []Delivery
+	// The state is the engine's (forgemodel.State, state.go), webhook
+	// deliveries too (hooks.go); a login's hourly quota is GitHub's alone.
+	quotas map[string]*quota
 
-	// check, when set (NewChecked), sees every exchange once answered;
-	// injected says a scripted answer, not the state, gave it.
-	check func(ex openapi.Exchange, scripted, off bool, outside string)
+	// check, when set (NewChecked), sees every REST exchange once
+	// answered.
+	check func(ex forgefake.Exchange)
 	// gql, when set (NewChecked), holds GraphQL queries to GitHub's
 	// schema (graphql.go).
 	gql *gqlChecker
 
-	userMux, repoMux *forgefake.Router // mux.go
+	repoMux *forgefake.Router // mux.go
 }
 
 // New starts a fake GitHub; Close stops it.
 func New(o Options) *Server {
 	s := &Server{
-		host:    o.Host,
-		prefix:  strings.TrimSuffix(o.PathPrefix, "/"),
-		clock:   o.Clock,
-		rec:     recorder.New[Request](),
-		tokens:  map[string]string{},
-		repos:   map[string]*repo{},
-		renamed: map[string]*repo{},
-		quotas:  map[string]*quota{},
+		host:   o.Host,
+		prefix: strings.TrimSuffix(o.PathPrefix, "/"),
+		quotas: map[string]*quota{},
 	}
-	s.userMux, s.repoMux = s.userRoutes(), s.repoRoutes()
 	if s.host == "" {
 		s.host = "github.com"
 	}
-	s.Counters = forgemodel.Counters{Clock: s.clock, IDsAfter: 1000, FirstUser: 9000}
+	s.Engine = forgefake.New(forgefake.Options{
+		Root: s.prefix, TLS: o.TLS, Unescaped: true,
+		Usual: s.usualHeaders, Wrap: s.answer, Exchange: s.exchange, Sign: sign, DeliveryID: s.deliveryID,
+		NotFound: func() answer { return errorAnswer(http.StatusNotFound, "Not Found", docRoot, nil) },
+	})
+	// Counters number ids (from 1001), user ids (from 9000) and times.
+	s.Counters = forgemodel.Counters{Clock: o.Clock, IDsAfter: 1000, FirstUser: 9000}
 	s.clock = s.Now()
+	s.userRoutes()
+	s.repoMux = s.repoRoutes()
+	s.Mount(s.graphQLPath(), "/graphql", s.answerGraphQL)
 	s.logHost = o.LogHost
 	if s.logHost == "" {
 		s.logHost = "localhost"
@@ -132,19 +131,13 @@ func New(o Options) *Server {
 			s.logHost = "127.0.0.1"
 		}
 	}
-	if o.TLS {
-		s.Server = httptest.NewTLSServer(s)
-	} else {
-		s.Server = httptest.NewServer(s)
-	}
 	s.startLogStore(o.TLS)
 	return s
 }
 
 // Close releases held requests and stops the servers.
 func (s *Server) Close() {
-	s.rec.Close()
-	s.Server.Close()
+	s.Engine.Close()
 	s.logs.Close()
 }
 
@@ -156,108 +149,29 @@ func (s *Server) Clock() time.Time { return s.clock }
 
 // AddToken makes token authenticate as login.
 func (s *Server) AddToken(token, login string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.tokens[token] = login
+	s.Lock()
+	defer s.Unlock()
+	s.Tokens[token] = login
 	s.User(login)
 }
 
-// Inject answers the next request matching route with r instead of the
-// fake's state. A route is "METHOD /path" (the path without PathPrefix or
-// query, e.g. "POST /repos/octocat/Hello-World/issues"), or "*" for any
-// request. Injections for one route are used in the order given.
-func (s *Server) Inject(route string, r Response) { s.rec.Inject(route, r) }
-
-// Delay answers the next request matching route from the state at once (a
-// write lands when it arrives) but holds the answer until release is
-// closed, or for ever when release is nil: a GitHub that did the work and
-// then stalled, or whose answer never came back.
-func (s *Server) Delay(route string, release <-chan struct{}) {
-	s.rec.Inject(route, Response{FromState: true, Release: release, Hold: release == nil})
-}
-
-// Pending lists the routes of injected responses no request has used yet.
-func (s *Server) Pending() []string { return s.rec.Pending() }
-
-// Requests is every request received so far, oldest first.
-func (s *Server) Requests() []Request { return s.rec.Requests() }
-
-// Statuses is how many answers of each status the fake sent.
-func (s *Server) Statuses() map[int]int { return s.rec.Statuses() }
-
-// ServeHTTP records the request, then answers it with an injected response
-// or from the state; with a check (NewChecked), the exchange is then held
-// to GitHub's description.
-func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	w = s.rec.Writer(w)
-	body, _ := io.ReadAll(r.Body)
-	if r.URL.Path == s.graphQLPath() {
-		s.serveGraphQL(w, r, body) // held to GitHub's GraphQL schema, not its REST description
-		return
+// exchange hands a REST exchange to the check (NewChecked); GraphQL's
+// are held to the schema by the GraphQL endpoint itself.
+func (s *Server) exchange(ex forgefake.Exchange) {
+	switch {
+	case ex.Mounted:
+		s.checkQuery(ex.Body)
+	case s.check != nil:
+		s.check(ex)
 	}
-	if s.check == nil {
-		s.serve(w, r, body)
-		return
-	}
-	cw := &checkedResponse{ResponseWriter: w}
-	injected, off := s.serve(cw, r, body)
-	path, ok := strings.CutPrefix(r.URL.EscapedPath(), s.prefix)
-	if !ok {
-		s.check(openapi.Exchange{}, injected, off, r.Method+" "+r.URL.EscapedPath()+" is outside the API root "+s.prefix)
-		return
-	}
-	ex := openapi.Exchange{Method: r.Method, Path: path, Query: r.URL.Query(),
-		ContentType: r.Header.Get("Content-Type"), Body: body}
-	if cw.status != 0 {
-		ex.Status, ex.ResponseType, ex.Response = cw.status, cw.Header().Get("Content-Type"), cw.body.Bytes()
-	}
-	s.check(ex, injected, off, "")
-}
-
-// serve answers one request and says whether an injected response did,
-// and whether that one departs from GitHub's description on purpose.
-func (s *Server) serve(w http.ResponseWriter, r *http.Request, body []byte) (injected, off bool) {
-	path, ok := strings.CutPrefix(r.URL.Path, s.prefix)
-	if !ok {
-		path = r.URL.Path
-	}
-	route := r.Method + " " + path
-	resp, injected, n := s.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{
-			Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(),
-			Host: r.Host, Body: body, Injected: injected,
-		}
-	})
-
-	s.usualHeaders(w.Header(), n)
-	if injected && !resp.FromState {
-		s.rec.Answer(w, r, resp)
-		return true, resp.OffDescription != ""
-	}
-	if !ok {
-		writeError(w, http.StatusNotFound, "Not Found", "https://docs.github.com/rest")
-		return false, false
-	}
-	s.mu.Lock()
-	a := s.answer(r, path, body)
-	s.mu.Unlock()
-	// The work is done: webhooks go out whether or not the answer does.
-	s.flush()
-	if injected && !s.rec.Wait(r, resp) {
-		return false, false // the answer never arrives
-	}
-	writeHeaders(w.Header(), a.header)
-	w.WriteHeader(a.status)
-	w.Write(a.body)
-	return false, false
 }
 
 // usualHeaders are what every GitHub answer carries: the media type, the
 // API version, a request id, and an hourly quota (reset 40 minutes after
 // the clock); an answer from the state replaces it with the caller's own
 // (see answer).
-func (s *Server) usualHeaders(h http.Header, n int) {
-	h.Set("Content-Type", "application/json; charset=utf-8")
+func (s *Server) usualHeaders(h http.Header, req Request, n int) {
+	h.Set("Content-Type", jsonType)
 	h.Set("X-GitHub-Media-Type", "github.v3; format=json")
 	h.Set("X-GitHub-Api-Version-Selected", APIVersion)
 	h.Set("X-GitHub-Request-Id", fmt.Sprintf("0401:3C9A:1F2E5C:3E7B1A:%08X", n))
@@ -266,6 +180,9 @@ func (s *Server) usualHeaders(h http.Header, n int) {
 	h.Set("X-RateLimit-Used", "13")
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(s.clock.Add(40*time.Minute).Unix(), 10))
 	h.Set("X-RateLimit-Resource", "core")
+	if req.Path == "/graphql" {
+		h.Set("X-RateLimit-Resource", "graphql")
+	}
 }
 
 // LinkNext is GitHub's Link header for a page of path (with query) that has
@@ -283,12 +200,12 @@ func (s *Server) link(path string, query url.Values, page int, rel string) strin
 	return fmt.Sprintf(`<%s%s%s?%s>; rel="%s"`, s.URL, s.prefix, path, v.Encode(), rel)
 }
 
-// status and JSON body of an answer from the state.
-type answer struct {
-	status int
-	header http.Header
-	body   []byte
-}
+// answer is one response: from the state, GitHub's JSON encoded already
+// (jsonAnswer), so that its ETag digests the bytes sent.
+type answer = forgefake.Answer
+
+// jsonType is the Content-Type of GitHub's JSON answers.
+const jsonType = "application/json; charset=utf-8"
 
 func jsonAnswer(status int, v any) answer {
 	var b bytes.Buffer
@@ -296,11 +213,5 @@ func jsonAnswer(status int, v any) answer {
 	if err := enc.Encode(v); err != nil {
 		panic(err)
 	}
-	return answer{status: status, body: b.Bytes()}
-}
-
-func writeError(w http.ResponseWriter, status int, message, doc string) {
-	a := errorAnswer(status, message, doc, nil)
-	w.WriteHeader(a.status)
-	w.Write(a.body)
+	return answer{Status: status, Raw: b.Bytes(), Type: jsonType}
 }

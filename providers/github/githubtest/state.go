@@ -5,104 +5,47 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
-// What the fake holds. Issues and pull requests of a repository share one
-// number sequence, as on GitHub: a pull request is an issue with a pull
-// part, which is why the issues endpoint lists both. Branches and tags point
-// at commits of a small git model (git.go); Actions workflows and runs are
-// in actions.go.
+// What the fake holds is the fakes' shared model (internal/forgemodel),
+// in the engine's State: repositories, issues and pull requests, which
+// share one number sequence as on GitHub (a pull request is an issue with
+// a pull part, which is why the issues endpoint lists both), comments,
+// reviews with inline comments, check runs, milestones, collaborators'
+// roles, webhooks, the git objects branches and tags point at, and
+// Actions workflows and runs. What is GitHub's alone (quotas, the wire
+// shapes, webhook signing) is this package's.
 
-type repo struct {
-	id            int64
-	owner, name   string
-	defaultBranch string
-	description   string
-	visibility    string // public, private or internal
-	archived      bool
-	branches      map[string]string // name -> commit sha
-	tags          map[string]string // name -> commit sha
-	commits       map[string]*commit
-	items         []*item  // items[n-1] is number n
-	milestones    []string // milestones[n-1] is number n's title
-	// permissions is each login's role (admin, maintain, write, triage,
-	// read); a login not listed has write.
-	permissions map[string]string
-	// mergeMethods are the merge methods the repository allows.
-	mergeMethods []string
-	workflows    []*workflow
-	runs         []*run
-	// changes are what each branch changes against the default branch, as
-	// a pull request from it lists them (pulls/N/files).
-	changes map[string][]Change
-	hooks   []*hook
+type (
+	repo      = forgemodel.Repo
+	item      = forgemodel.Item
+	pull      = forgemodel.Pull
+	comment   = forgemodel.Comment
+	review    = forgemodel.Review
+	milestone = forgemodel.Milestone
+)
+
+// owner and name are a repository's two halves.
+func owner(r *repo) string { o, _, _ := strings.Cut(r.Path, "/"); return o }
+func name(r *repo) string  { _, n, _ := strings.Cut(r.Path, "/"); return n }
+
+// inline is one inline comment of a review, as GitHub lists them (every
+// review's, oldest first).
+type inline struct {
+	*forgemodel.ReviewComment
+	review *review
 }
 
-func (r *repo) fullName() string { return r.owner + "/" + r.name }
-
-type item struct {
-	id          int64
-	number      int
-	title, body string
-	state       string // open or closed
-	stateReason string // completed, not_planned, reopened or ""
-	labels      []string
-	assignees   []string
-	milestone   int // 0 = none
-	author      string
-	created     time.Time
-	updated     time.Time
-	closed      time.Time // zero while open
-	comments    []*comment
-	pull        *pull    // nil for an issue
-	moved       *movedTo // set once transferred: the number answers 301
-}
-
-type pull struct {
-	id   int64
-	head string
-	base string
-	// headSHA is the head commit once merged, or when the head is not a
-	// branch of the repository; otherwise the head branch says.
-	headSHA     string
-	draft       bool
-	merged      bool
-	mergedBy    string // who merged: the merging credential's login, or the owner (Merge)
-	mergeSHA    string
-	unmergeable bool // conflicts: GitHub reports mergeable false
-	reviews     []*review
-	inline      []*reviewComment
-	checks      []*checkRun
-	files       []Change
-}
-
-type comment struct {
-	id      int64
-	author  string
-	body    string
-	created time.Time
-}
-
-type review struct {
-	id      int64
-	author  string
-	body    string
-	state   string // APPROVED, CHANGES_REQUESTED, COMMENTED, PENDING
-	created time.Time
-}
-
-type reviewComment struct {
-	id       int64
-	reviewID int64
-	author   string
-	path     string
-	line     int
-	side     string
-	body     string
-	created  time.Time
+func inlines(p *pull) []inline {
+	var out []inline
+	for _, v := range p.Reviews {
+		for _, c := range v.Comments {
+			out = append(out, inline{c, v})
+		}
+	}
+	return out
 }
 
 // Issue is an issue to seed a repository with.
@@ -150,28 +93,29 @@ func (s *Server) AddRepo(fullName, defaultBranch string, branches ...string) {
 	if !ok {
 		panic(fmt.Sprintf("githubtest: repo %q is not owner/name", fullName))
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := &repo{
-		id: s.ID(), owner: owner, name: name, defaultBranch: defaultBranch, visibility: "public",
-		branches: map[string]string{}, tags: map[string]string{}, commits: map[string]*commit{},
-		permissions: map[string]string{}, mergeMethods: []string{"merge", "squash", "rebase"},
+		ID: s.ID(), Path: owner + "/" + name, DefaultBranch: defaultBranch, Visibility: "public", SharedNumbers: true,
+		Branches: map[string]string{}, Git: forgemodel.Git{Tags: map[string]string{}, Commits: map[string]*commit{}},
+		Permissions: map[string]string{}, MergeMethods: []string{"merge", "squash", "rebase"},
 	}
-	s.repos[strings.ToLower(fullName)] = r
-	root := s.commit(r, nil, owner, "Initial commit", map[string]file{"README.md": {content: []byte("# " + name + "\n")}})
+	s.Repos[strings.ToLower(fullName)] = r
+	root := s.NewCommit(r, nil, owner, "Initial commit", map[string]file{"README.md": {Content: []byte("# " + name + "\n")}})
 	for _, b := range append([]string{defaultBranch}, branches...) {
-		r.branches[b] = root.sha
+		r.Branches[b] = root.SHA
 	}
 }
 
 // Configure sets a repository's properties.
 func (s *Server) Configure(fullName string, c Settings) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	r.description, r.visibility, r.archived = c.Description, cmp.Or(c.Visibility, "public"), c.Archived
+	r.Description, r.Visibility, r.Archived = c.Description, cmp.Or(c.Visibility, "public"), c.Archived
+	r.Private = r.Visibility != "public"
 	if c.MergeMethods != nil {
-		r.mergeMethods = slices.Clone(c.MergeMethods)
+		r.MergeMethods = slices.Clone(c.MergeMethods)
 	}
 }
 
@@ -179,18 +123,20 @@ func (s *Server) Configure(fullName string, c Settings) {
 // write, triage or read; or none, which hides the repository from the
 // login's /user/repos.
 func (s *Server) SetPermission(fullName, login, role string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.mustRepo(fullName).permissions[login] = role
+	s.Lock()
+	defer s.Unlock()
+	s.mustRepo(fullName).Permissions[login] = role
 }
 
 // AddMilestone creates a milestone and returns its number.
 func (s *Server) AddMilestone(fullName, title string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	r.milestones = append(r.milestones, title)
-	return len(r.milestones)
+	// GitHub's milestone ids are their own, not drawn from the counter.
+	n := int64(len(r.Milestones) + 1)
+	r.Milestones = append(r.Milestones, &milestone{ID: 1002600 + n, IID: n, Title: title})
+	return int(n)
 }
 
 // ReadOnly gives login read access only to a repository: like GitHub, the
@@ -202,70 +148,69 @@ func (s *Server) ReadOnly(fullName, login string) { s.SetPermission(fullName, lo
 // (if it is new), changing files (its diff against the default branch; a
 // pull request from it lists them).
 func (s *Server) AddBranch(fullName, branch string, changes ...Change) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	if !r.hasBranch(branch) {
-		r.branches[branch] = r.branches[r.defaultBranch]
+	if !hasBranch(r, branch) {
+		r.Branches[branch] = r.Branches[r.DefaultBranch]
 	}
-	if r.changes == nil {
-		r.changes = map[string][]Change{}
+	if r.Changes == nil {
+		r.Changes = map[string][]Change{}
 	}
-	r.changes[branch] = slices.Clone(changes)
+	r.Changes[branch] = slices.Clone(changes)
 }
 
 // Rename moves a repository to a new name. Like GitHub, the fake keeps
 // answering the old name, with a 301 to /repositories/ID/...
 func (s *Server) Rename(oldName, newName string) {
-	owner, name, _ := strings.Cut(newName, "/")
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(oldName)
-	delete(s.repos, strings.ToLower(oldName))
-	r.owner, r.name = owner, name
-	s.repos[strings.ToLower(newName)] = r
-	s.renamed[strings.ToLower(oldName)] = r
+	delete(s.Repos, strings.ToLower(oldName))
+	r.Path = newName
+	s.Repos[strings.ToLower(newName)] = r
+	s.Renamed[strings.ToLower(oldName)] = r
 }
 
 // AddIssue files an issue and returns its number.
 func (s *Server) AddIssue(fullName string, in Issue) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
 	it := s.addItem(r, in.Title, in.Body, cmp.Or(in.Author, "octocat"), in.Labels, cmp.Or(in.State, "open"), nil)
-	it.assignees = slices.Clone(in.Assignees)
-	return it.number
+	it.Assignees = slices.Clone(in.Assignees)
+	return int(it.Number)
 }
 
 // AddPull opens a pull request and returns its number.
 func (s *Server) AddPull(fullName string, in Pull) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	r := s.mustRepo(fullName)
-	p := &pull{head: in.Head, base: cmp.Or(in.Base, r.defaultBranch), draft: in.Draft, merged: in.Merged,
-		unmergeable: in.Conflicts, files: slices.Clone(in.Files)}
+	p := &pull{Head: in.Head, Base: cmp.Or(in.Base, r.DefaultBranch), Draft: in.Draft, Merged: in.Merged,
+		Blocked: in.Conflicts, Changes: slices.Clone(in.Files)}
 	if in.Files == nil {
-		p.files = slices.Clone(r.changes[in.Head])
+		p.Changes = slices.Clone(r.Changes[in.Head])
 	}
 	state := "open"
 	if in.Merged {
 		state = "closed"
 	}
 	it := s.addItem(r, in.Title, in.Body, cmp.Or(in.Author, "octocat"), nil, state, p)
-	if sha, ok := r.branches[p.head]; ok && in.Merged {
-		p.headSHA = sha
+	if sha, ok := r.Branches[p.Head]; ok && in.Merged {
+		p.HeadSHA = sha
 	}
-	return it.number
+	return int(it.Number)
 }
 
 // Issues is how many issues and pull requests fullName holds (not
 // counting the numbers of issues transferred away).
 func (s *Server) Issues(fullName string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.Lock()
+	defer s.Unlock()
 	n := 0
-	for _, it := range s.mustRepo(fullName).items {
-		if it.moved == nil {
+	for _, it := range s.mustRepo(fullName).Items {
+		if it.Moved == nil {
 			n++
 		}
 	}
@@ -273,50 +218,54 @@ func (s *Server) Issues(fullName string) int {
 }
 
 func (s *Server) mustRepo(fullName string) *repo {
-	r := s.repos[strings.ToLower(fullName)]
+	r := s.Repo(fullName)
 	if r == nil {
 		panic(fmt.Sprintf("githubtest: no repository %q (AddRepo it first)", fullName))
 	}
 	return r
 }
 
+// addItem files an item the way GitHub numbers and dates it: a closed
+// one closed when created, as completed; a pull request gets its own id
+// and a fake head until its head branch says otherwise.
 func (s *Server) addItem(r *repo, title, body, author string, labels []string, state string, p *pull) *item {
-	it := &item{
-		id: s.ID(), number: len(r.items) + 1, title: title, body: body, state: state,
-		labels: slices.Clone(labels), author: author, created: s.Tick(), pull: p,
-	}
-	it.updated = it.created
+	it := s.AddItem(r, title, body, author, state, p)
+	it.Labels = slices.Clone(labels)
 	if state == "closed" {
-		it.closed, it.stateReason = it.created, "completed"
+		closed := it.Created
+		it.Closed, it.StateReason = &closed, "completed"
 	}
-	s.User(author)
 	if p != nil {
-		p.id = s.ID()
-		p.headSHA = forgemodel.SHA(fmt.Sprintf("%s#%d", r.fullName(), it.number))
+		p.ID = s.ID()
+		p.HeadSHA = forgemodel.SHA(fmt.Sprintf("%s#%d", r.Path, it.Number))
 	}
-	r.items = append(r.items, it)
 	return it
 }
 
-func (r *repo) item(n int) *item {
-	if n < 1 || n > len(r.items) {
-		return nil
-	}
-	return r.items[n-1]
-}
-
-func (r *repo) hasBranch(b string) bool {
-	_, ok := r.branches[b]
+func hasBranch(r *repo, b string) bool {
+	_, ok := r.Branches[b]
 	return ok
 }
 
-// headSHA is a pull request's head commit: its head branch's, while open.
-func (r *repo) headSHA(p *pull) string {
-	if sha, ok := r.branches[p.head]; ok && !p.merged {
-		return sha
+// role is login's permission in the repository; a login not listed has
+// write.
+func role(r *repo, login string) string { return r.Role(login, "write") }
+
+// milestoneN is the milestone numbered n; nil for none (0).
+func milestoneN(r *repo, n int) *milestone {
+	if n < 1 || n > len(r.Milestones) {
+		return nil
 	}
-	return p.headSHA
+	return r.Milestones[n-1]
 }
 
-// role is login's permission in the repository.
-func (r *repo) role(login string) string { return cmp.Or(r.permissions[login], "write") }
+// number is an item's milestone's number; 0 for none.
+func number(m *milestone) int {
+	if m == nil {
+		return 0
+	}
+	return int(m.IID)
+}
+
+// itemN is the issue or pull request numbered n; nil for none.
+func itemN(r *repo, n int) *item { return r.Issue(int64(n)) }

@@ -48,16 +48,16 @@ func (s *Server) userRepos(path string, q url.Values, login string) answer {
 	levels := []string{"pull", "triage", "push", "maintain", "admin"}
 	roles := []string{"read", "triage", "write", "maintain", "admin"}
 	var names []string
-	for k, r := range s.repos {
-		if r.role(login) != "none" {
+	for k, r := range s.Repos {
+		if role(r, login) != "none" {
 			names = append(names, k)
 		}
 	}
 	slices.Sort(names)
 	return page(s, path, q, names, func(k string) any {
-		r := s.repos[k]
+		r := s.Repos[k]
 		out := repoWithPermissions{richRepoJSON: s.richRepoJSON(r), Permissions: map[string]bool{}}
-		at := slices.Index(roles, r.role(login))
+		at := slices.Index(roles, role(r, login))
 		for i, l := range levels {
 			out.Permissions[l] = i <= at
 		}

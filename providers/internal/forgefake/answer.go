@@ -2,6 +2,7 @@ package forgefake
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"net/http"
 )
@@ -13,8 +14,11 @@ type Answer struct {
 	// Body is encoded as JSON (not HTML-escaped, as forges send it); nil
 	// sends no body.
 	Body any
-	// Raw, when set, is sent as text/plain instead of Body (job logs).
+	// Raw, when set, is sent as it is instead of Body (job logs), as
+	// Type.
 	Raw []byte
+	// Type is Raw's Content-Type; "" = text/plain.
+	Type string
 }
 
 // OK is a 200 with a JSON body.
@@ -29,7 +33,7 @@ func (a Answer) Write(w http.ResponseWriter, r *http.Request) {
 		w.Header()[k] = vs
 	}
 	if a.Raw != nil {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Header().Set("Content-Type", cmp.Or(a.Type, "text/plain; charset=utf-8"))
 		w.WriteHeader(a.Status)
 		w.Write(a.Raw)
 		return

@@ -19,9 +19,10 @@ type Validator func(a Answer, body []byte) string
 // WriteConditional sends a as Write does, and answers a GET as a forge
 // with conditional requests does: a 200 carries the ETag v names, and
 // when the request's If-None-Match lists it (IfNoneMatch), the answer is 304
-// Not Modified with the ETag and no body.
+// Not Modified with the ETag and no body. A nil v gives no answer an
+// ETag.
 func (a Answer) WriteConditional(w http.ResponseWriter, r *http.Request, v Validator) {
-	if r.Method != http.MethodGet || a.Status != http.StatusOK {
+	if v == nil || r.Method != http.MethodGet || a.Status != http.StatusOK {
 		a.Write(w, r)
 		return
 	}

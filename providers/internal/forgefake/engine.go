@@ -1,6 +1,5 @@
 // Package forgefake is the engine the fake forge REST APIs (gitlabtest,
-// giteatest; githubtest routes through its Router and pages with Page)
-// run on: an httptest server that records every request and
+// giteatest, githubtest) run on: an httptest server that records every request and
 // answers injected responses first, a ServeMux of the forge's routes
 // below its API root, one lock around the state (internal/forgemodel:
 // repositories, issues and pull requests, reviews, CI runs, and their
@@ -38,12 +37,35 @@ type Options struct {
 	Validator Validator
 	// TLS serves HTTPS with the httptest certificate.
 	TLS bool
+
+	// What a forge keeps around its answers (githubtest's quotas,
+	// credentials and checked exchanges); each is optional.
+
+	// Unescaped records a request's path, and matches injections,
+	// unescaped ("/repos/a b/x" for /repos/a%20b/x).
+	Unescaped bool
+	// Usual sets, after Header, the headers that depend on the request:
+	// n counts the requests received, this one included (a request id).
+	Usual func(h http.Header, req Request, n int)
+	// Wrap, when set, answers every request below the API root in place
+	// of the routes, the lock held: route answers a request with the
+	// routes (false when none matches), and Wrap keeps what the forge
+	// keeps around them (credentials, quotas, conditional answers).
+	Wrap func(c *Call, route func(*http.Request) (Answer, bool)) Answer
+	// Sign sets the forge's headers on a webhook delivery (its event,
+	// id, signature; webhooks.go); DeliveryID names a delivery as it
+	// leaves, the lock held (n counts the deliveries made).
+	Sign       func(req *http.Request, d Delivery)
+	DeliveryID func(h *forgemodel.Hook, n int) string
+	// Exchange, when set, sees every exchange once it is answered (a
+	// checked fake holds it to the forge's API description).
+	Exchange func(Exchange)
 }
 
 // Request is one request as a fake received it.
 type Request struct {
 	Method string
-	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues"); githubtest's unescaped
+	Path   string // below the API root, escaped as sent ("/projects/a%2Fb/issues"), or unescaped (Options.Unescaped)
 	Query  url.Values
 	Header http.Header
 	Host   string
@@ -62,9 +84,18 @@ type Engine struct {
 	sync.Mutex
 	forgemodel.State
 
-	o   Options
-	rec *recorder.Recorder[Request]
-	rt  *Router
+	o      Options
+	rec    *recorder.Recorder[Request]
+	rt     *Router
+	mounts map[string]mount
+
+	outbox, delivered []Delivery // webhooks.go
+}
+
+// mount is a path outside the API root the fake serves (see Mount).
+type mount struct {
+	recordAs string
+	h        Handler
 }
 
 // Call is one request a route handler answers.
@@ -93,7 +124,7 @@ type Handler func(c *Call) Answer
 
 // New starts an engine with no routes; Handle adds them.
 func New(o Options) *Engine {
-	e := &Engine{o: o, rec: recorder.New[Request](), rt: NewRouter(o.Root), State: forgemodel.NewState()}
+	e := &Engine{o: o, rec: recorder.New[Request](), rt: NewRouter(o.Root), State: forgemodel.NewState(), mounts: map[string]mount{}}
 	if o.TLS {
 		e.Server = httptest.NewTLSServer(e)
 	} else {
@@ -108,15 +139,34 @@ func New(o Options) *Engine {
 // segment whose Value is a/b.
 func (e *Engine) Handle(pattern string, h Handler) { e.rt.Handle(pattern, h) }
 
-// serve answers r from the state through the routes, the lock held, or
-// with the forge's 404.
-func (e *Engine) serve(w http.ResponseWriter, r *http.Request, body []byte) {
+// Mount serves path, outside the API root, with h (GitHub's GraphQL
+// endpoint beside its REST root), recording its requests, and matching
+// their injections, under the path recordAs. Wrap does not apply; the
+// Exchange sees them with Mounted set.
+func (e *Engine) Mount(path, recordAs string, h Handler) {
+	e.mounts[path] = mount{recordAs: recordAs, h: h}
+}
+
+// serve answers r from the state, the lock held: through the mount h,
+// the Wrap or the routes, or with the forge's 404.
+func (e *Engine) serve(w http.ResponseWriter, r *http.Request, path string, body []byte, h Handler) {
+	c := &Call{R: r, Path: path, Query: r.URL.Query(), Body: body}
 	e.Lock()
-	a, ok := e.rt.Route(r, body)
+	var a Answer
+	ok := true
+	switch {
+	case h != nil:
+		a = h(c)
+	case e.o.Wrap != nil:
+		a = e.o.Wrap(c, func(r *http.Request) (Answer, bool) { return e.rt.Route(r, body) })
+	default:
+		a, ok = e.rt.Route(r, body)
+	}
 	e.Unlock()
 	if !ok {
 		a = e.o.NotFound()
 	}
+	e.Flush() // the work is done: its webhooks leave, whether or not the answer does
 	a.WriteConditional(w, r, e.o.Validator)
 }
 
@@ -148,38 +198,77 @@ func (e *Engine) Requests() []Request { return e.rec.Requests() }
 // Statuses is how many answers of each status the fake sent.
 func (e *Engine) Statuses() map[int]int { return e.rec.Statuses() }
 
+// Receive records a request another server of the fake received (a
+// log store beside the API) under path, and takes the injection that
+// answers it, if any; Reply writes that one.
+func (e *Engine) Receive(r *http.Request, path string, body []byte) (resp Response, injected bool) {
+	resp, injected, _ = e.receive(r, path, body)
+	return resp, injected
+}
+
+// receive records r under path and takes its injection; n counts the
+// requests received, this one included.
+func (e *Engine) receive(r *http.Request, path string, body []byte) (resp Response, injected bool, n int) {
+	route := r.Method + " " + path
+	return e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
+		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Body: body, Injected: injected}
+	})
+}
+
+// Reply writes an injected response (see Receive).
+func (e *Engine) Reply(w http.ResponseWriter, r *http.Request, resp Response) {
+	e.rec.Answer(w, r, resp)
+}
+
 // ServeHTTP records the request, then answers it with an injected
-// response or through the routes.
+// response or through the routes; the Exchange, when set, then sees it.
 func (e *Engine) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w = e.rec.Writer(w)
 	body, _ := io.ReadAll(r.Body)
-	path, under := strings.CutPrefix(r.URL.EscapedPath(), e.o.Root)
-	if !under {
-		path = r.URL.EscapedPath()
+	ex := Exchange{Method: r.Method, Query: r.URL.Query(), Header: r.Header, Body: body}
+	if e.o.Exchange != nil {
+		cw := &capture{ResponseWriter: w}
+		w = cw
+		defer func() {
+			ex.Status, ex.ResponseHeader, ex.Response = cw.status, cw.Header(), cw.body.Bytes()
+			e.o.Exchange(ex)
+		}()
 	}
-	route := r.Method + " " + path
-	resp, injected, _ := e.rec.Receive(func(in string) bool { return in == route }, func(injected bool) Request {
-		return Request{Method: r.Method, Path: path, Query: r.URL.Query(), Header: r.Header.Clone(), Host: r.Host, Body: body, Injected: injected}
-	})
+	// Outside the root, CutPrefix leaves the whole path: recorded so.
+	sent, under := strings.CutPrefix(r.URL.EscapedPath(), e.o.Root)
+	path := sent
+	if e.o.Unescaped {
+		path, _ = strings.CutPrefix(r.URL.Path, e.o.Root)
+	}
+	m, mounted := e.mounts[r.URL.Path]
+	if mounted {
+		path, sent = m.recordAs, m.recordAs
+	}
+	ex.Path, ex.Sent, ex.Outside, ex.Mounted = path, sent, !under && !mounted, mounted
+	resp, injected, n := e.receive(r, path, body)
 	if e.o.Header != nil {
 		e.o.Header(w.Header())
 	}
+	if e.o.Usual != nil {
+		e.o.Usual(w.Header(), Request{Method: r.Method, Path: path, Query: ex.Query, Header: r.Header, Host: r.Host, Body: body, Injected: injected}, n)
+	}
 	if injected && !resp.FromState {
+		ex.Scripted, ex.Off = true, resp.OffDescription
 		e.rec.Answer(w, r, resp)
 		return
 	}
-	if !under {
+	if !under && !mounted {
 		e.o.NotFound().Write(w, r)
 		return
 	}
 	if !injected {
-		e.serve(w, r, body)
+		e.serve(w, r, sent, body, m.h)
 		return
 	}
 	// A FromState injection: the state answers now (a write lands), the
 	// answer leaves when the injection releases it, or never.
 	late := httptest.NewRecorder()
-	e.serve(late, r, body)
+	e.serve(late, r, sent, body, m.h)
 	if !e.rec.Wait(r, resp) {
 		return
 	}

@@ -8,9 +8,9 @@ import (
 )
 
 // Router is the engine's routing on its own: ServeMux patterns below an
-// API root, each answering a Call. A fake whose serving the Engine does
-// not fit yet (githubtest: quotas around every answer, checked exchanges,
-// webhooks flushed after one) routes through it directly.
+// API root, each answering a Call. A fake routes below a prefix of its
+// own through one (githubtest: a repository's routes, below
+// /repos/{owner}/{repo} or /repositories/{id}).
 type Router struct {
 	root string
 	mux  *http.ServeMux
