@@ -82,3 +82,32 @@ func Repos(tool, named string, c toolserver.Call) ([]string, error) {
 	}
 	return c.Repos, nil
 }
+
+// Fan pages a search that the forge answers one repository (and kind) at
+// a time: phases positions, each read page by page from first. From cur
+// it fetches one page; a page with nothing on it (a repository with no
+// match) moves on to the next phase in the same call, so a next_cursor
+// never leads to an empty page while later phases still have items. fetch
+// returns a page's items and the forge's next page number in that phase,
+// 0 when it has no more.
+func Fan[T any](cur Cursor, phases, first int, fetch func(phase, page int) ([]T, int, error)) ([]T, string, error) {
+	phase, page := cur.Repo, cur.At
+	for phase < phases {
+		items, next, err := fetch(phase, page)
+		if err != nil {
+			return nil, "", err
+		}
+		after := ""
+		switch {
+		case next > page:
+			after = Cursor{Repo: phase, At: next}.Format()
+		case phase+1 < phases:
+			after = Cursor{Repo: phase + 1, At: first}.Format()
+		}
+		if len(items) > 0 || after == "" {
+			return items, after, nil
+		}
+		phase, page = phase+1, first
+	}
+	return nil, "", nil
+}
