@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
 	gl "gitlab.com/gitlab-org/api/client-go"
@@ -128,29 +129,31 @@ func (p *Provider) SearchIssues(ctx context.Context, c toolserver.Call, req *gat
 			// The client's SearchOptions has no state; GitLab takes one
 			// as a query parameter of the same request.
 			ros := []gl.RequestOptionFunc{ro}
-			if stateParam != nil && (kind == "issue" || *stateParam == "opened") {
+			if stateParam != nil {
 				ros = append(ros, withState(*stateParam))
 			}
-			var hits []*forgev1.SearchHit
+			// Issues and merge requests, in the fields a hit shows.
+			var items []searched
 			var resp *gl.Response
 			var err error
 			if kind == "issue" {
 				var is []*gl.Issue
 				is, resp, err = p.author.Search.IssuesByProject(repo.String(), req.GetQuery(), opt, ros...)
-				for _, i := range is[:min(len(is), searchpage.HitSize)] {
-					if want(i.State) {
-						hits = append(hits, &forgev1.SearchHit{Forge: p.Ref(), Repo: repo.String(), Number: uint64(max(i.IID, 0)), Kind: kind,
-							State: state(i.State), Title: i.Title, Url: i.WebURL, UpdatedAt: stamp(i.UpdatedAt)})
-					}
+				for _, i := range is {
+					items = append(items, searched{i.IID, i.State, i.Title, i.WebURL, i.UpdatedAt})
 				}
 			} else {
 				var ms []*gl.MergeRequest
 				ms, resp, err = p.author.Search.MergeRequestsByProject(repo.String(), req.GetQuery(), opt, ros...)
-				for _, m := range ms[:min(len(ms), searchpage.HitSize)] {
-					if want(m.State) {
-						hits = append(hits, &forgev1.SearchHit{Forge: p.Ref(), Repo: repo.String(), Number: uint64(max(m.IID, 0)), Kind: kind,
-							State: state(m.State), Title: m.Title, Url: m.WebURL, UpdatedAt: stamp(m.UpdatedAt)})
-					}
+				for _, m := range ms {
+					items = append(items, searched{m.IID, m.State, m.Title, m.WebURL, m.UpdatedAt})
+				}
+			}
+			var hits []*forgev1.SearchHit
+			for _, it := range items[:min(len(items), searchpage.HitSize)] {
+				if want(it.state) {
+					hits = append(hits, &forgev1.SearchHit{Forge: p.Ref(), Repo: repo.String(), Number: uint64(max(it.iid, 0)), Kind: kind,
+						State: state(it.state), Title: it.title, Url: it.url, UpdatedAt: stamp(it.updated)})
 				}
 			}
 			if err != nil {
@@ -161,6 +164,13 @@ func (p *Provider) SearchIssues(ctx context.Context, c toolserver.Call, req *gat
 		return pg.items, pg.next, err
 	})
 	return out, err
+}
+
+// searched is an issue or merge request as a search hit shows it.
+type searched struct {
+	iid               int64
+	state, title, url string
+	updated           *time.Time
 }
 
 // searchProjects is what a search covers, each a checked project path.
