@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -120,6 +121,20 @@ func TestSearchShowsOnlyTheScope(t *testing.T) {
 	}
 	forge.calls = nil
 	forge.mu.Unlock()
+	// What the session read is recorded per repository the agent was
+	// shown, for the flow rules (private to public): the scope's two, never
+	// the dropped ones.
+	reads, err := h.store.FlowReads(t.Context(), "alice", "alice-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := map[string]bool{}
+	for _, r := range reads {
+		read[strings.ToLower(r.Repo)] = true
+	}
+	if !read["acme/web"] || !read["acme/api"] || read["acme/secret"] || read["evil/web"] || read["tools/cli"] {
+		t.Errorf("flow reads after the searches: %+v", reads)
+	}
 
 	// Naming a repository: scope-checked as every arm, and the answer
 	// holds that repository only, even one the scope also covers.
