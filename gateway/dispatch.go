@@ -72,6 +72,8 @@ func (s *Service) check(ctx context.Context, o *operation, req proto.Message) (P
 		return s.scopeSubscription(ctx, o)
 	case toolserver.ScopeOwnState:
 		return s.scopeOwnState(o)
+	case toolserver.ScopeAccountRepositories:
+		return s.scopeAccountRepositories(o)
 	}
 	return nil, refuse(gatewayv1.ErrorCode_ERROR_CODE_INTERNAL,
 		"%s names no repository, so the gateway cannot scope it", o.tool)

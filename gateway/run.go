@@ -51,6 +51,7 @@ func (o *operation) call() toolserver.Call {
 	if o.arm.IdempotencyKey {
 		c.ClientRequestID = o.env.ClientRequestID
 	}
+	c.Repos = o.repos
 	if o.scope == toolserver.ScopeOwnState {
 		c.InScope = func(sel proto.Message, repo string) bool {
 			ref, ok := sel.(*forgev1.ForgeRef)
@@ -67,6 +68,9 @@ func (s *Service) serve(ctx context.Context, o *operation, p Provider, c toolser
 		return nil, explain(o, p, err)
 	}
 	finish(out.ProtoReflect(), p.Ref())
+	if searchesScope(o.arm) {
+		s.keepInScope(ctx, o, out.ProtoReflect())
+	}
 	// Redacted here, before anything is made of it: the ownership row and
 	// the dedup memo are written from this answer.
 	s.redactMessage(out.ProtoReflect())

@@ -130,6 +130,7 @@ type operation struct {
 	scope toolserver.Scope // what scoped the call, once checked
 	sc    scope            // the account's effective scope
 	repo  string
+	repos []string          // a search naming no repo: the scope's, on the forge
 	forge string            // described coordinate, once resolved
 	ref   *forgev1.ForgeRef // the resolved forge; nil for own state
 	// replay marks a create answered from the dedup memo.

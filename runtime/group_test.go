@@ -66,19 +66,20 @@ func TestGroupedTools(t *testing.T) {
 	}
 	issue, _ := ts.Lookup("forge_issue")
 	s := schema(t, issue)
-	if got := s.Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "comment", "open", "update"}) {
+	if got := s.Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "comment", "open", "search", "update"}) {
 		t.Errorf("forge_issue actions = %v", got)
 	}
-	// repo is required by every issue action; issue_number by some only.
-	if !slices.Equal(s.Required, []string{"action", "repo"}) {
-		t.Errorf("forge_issue required = %v, want [action repo]", s.Required)
+	// repo is required by every issue action but search (which, without
+	// one, searches the scope), so each action says what it requires.
+	if !slices.Equal(s.Required, []string{"action"}) {
+		t.Errorf("forge_issue required = %v, want [action]", s.Required)
 	}
 	// state is open|closed|all to list, open|closed to update: the union
 	// offers every value; the action's validator keeps each to its own.
 	if got := s.Properties["state"].Enum; !slices.Equal(got, []string{"open", "closed", "all"}) {
 		t.Errorf("state enum = %v", got)
 	}
-	for _, line := range []string{"\n- get (requires issue_number): Read one issue", "\n- comment (requires issue_number, body): "} {
+	for _, line := range []string{"\n- get (requires repo, issue_number): Read one issue", "\n- comment (requires repo, issue_number, body): ", "\n- search (requires query): "} {
 		if !strings.Contains(issue.Description, line) {
 			t.Errorf("forge_issue description lacks %q:\n%s", line, issue.Description)
 		}
@@ -192,8 +193,8 @@ func TestGroupedReadOnly(t *testing.T) {
 		t.Fatalf("read-only grouped tools = %v, want %v (forge_push has no read action)", got, want)
 	}
 	issue, _ := ts.Lookup("forge_issue")
-	if got := schema(t, issue).Properties["action"].Enum; !slices.Equal(got, []string{"get", "list"}) {
-		t.Errorf("read-only forge_issue actions = %v, want [get list]", got)
+	if got := schema(t, issue).Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "search"}) {
+		t.Errorf("read-only forge_issue actions = %v, want [get list search]", got)
 	}
 	if issue.Approval != runtime.ApprovalRead || !issue.Hints.ReadOnly {
 		t.Errorf("read-only forge_issue: approval %s hints %+v", issue.Approval, issue.Hints)

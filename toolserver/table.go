@@ -60,6 +60,13 @@ const (
 	// subscriptions and their events), not on a forge. The gateway sends
 	// it to its state provider; see Call.InScope.
 	ScopeOwnState
+	// ScopeAccountRepositories: as ScopeWhenEmpty, a read whose repository
+	// field is empty acts on every repository in the account's scope on
+	// the forge the selector names (a search). The gateway hands the
+	// provider those repositories (Call.Repos) and, on every call of such
+	// an arm, drops from the result each item whose repository field
+	// ((artifact) = REPO) its scope does not cover.
+	ScopeAccountRepositories
 )
 
 // Attribution is what the gateway does with the owner header in a text
@@ -110,7 +117,8 @@ type Arm struct {
 	// the arm has none.
 	ScopeKey func(req proto.Message) string
 	// ScopeWhenEmpty scopes a call whose scope field is empty
-	// (ScopeOwnState); ScopeNone leaves Scope in charge.
+	// (ScopeOwnState or ScopeAccountRepositories); ScopeNone leaves Scope
+	// in charge.
 	ScopeWhenEmpty Scope
 	// Texts returns the request's stamped and stripped text fields, for
 	// the gateway to rewrite in place (on its own copy of the request).

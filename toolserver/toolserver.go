@@ -48,6 +48,12 @@ type Call struct {
 	// repositories and must leave out what its scope no longer covers; nil
 	// on other calls, which the gateway has scoped already.
 	InScope func(selector proto.Message, repo string) bool
+	// Repos are the repositories a call of a ScopeAccountRepositories arm
+	// that names none acts on: the account's scope on the forge, sorted,
+	// as its entries spell them. Empty on every other call. A provider
+	// restricts the forge's search to them (the gateway also drops any
+	// result outside them).
+	Repos []string
 }
 
 // A provider serves the arms whose generated handler interfaces it

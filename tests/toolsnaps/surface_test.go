@@ -55,6 +55,8 @@ var tools = []struct {
 	{"forge_subscribe", watch},
 	{"forge_unsubscribe", governance{runtime.ApprovalWrite, "repo:read", runtime.RiskLow, true}},
 	{"forge_get_repo", read},
+	{"forge_search_code", read},
+	{"forge_search_issues", read},
 	{"forge_read_file", read},
 	{"forge_list_dir", read},
 	{"forge_list_pull_requests", read},
@@ -186,6 +188,7 @@ func TestSchemaBounds(t *testing.T) {
 		"ref":               optionalText,
 		"cursor":            optionalText,
 		"path":              nonBlank,
+		"query":             nonBlank,
 		"since":             dateTime,
 		"run_id":            token,
 		"expected_sha":      sha(false),
@@ -206,6 +209,8 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_list_dir":                {"path": optionalText},
 		"forge_trigger_ci":              {"ref": nonBlank},
 		"forge_get_events":              {"subscription_id": emptyOrNonBlank},
+		"forge_search_code":             {"repo": optionalRepo},
+		"forge_search_issues":           {"repo": optionalRepo},
 	}
 	// params and required: every tool's exact parameter list and required
 	// set. forge_unsubscribe addresses a subscription, not a repository
@@ -222,6 +227,8 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_subscribe":               {[]string{"repo", "kind", "number"}, []string{"repo", "kind", "number"}},
 		"forge_unsubscribe":             {[]string{"subscription_id"}, []string{"subscription_id"}},
 		"forge_get_repo":                {[]string{"repo"}, []string{"repo"}},
+		"forge_search_code":             {[]string{"repo", "query", "ref", "cursor"}, []string{"query"}},
+		"forge_search_issues":           {[]string{"repo", "query", "state", "kind", "cursor"}, []string{"query"}},
 		"forge_read_file":               {[]string{"repo", "path", "ref"}, []string{"repo", "path"}},
 		"forge_list_dir":                {[]string{"repo", "path", "ref", "cursor"}, []string{"repo"}},
 		"forge_list_pull_requests":      {[]string{"repo", "state", "base", "head", "limit"}, []string{"repo"}},
@@ -295,6 +302,14 @@ func repoName(t *testing.T, _ string, s *schema) {
 	matches(t, s, map[string]bool{"acme/widgets": true, "ENG": true, "group/sub.group/my_app-2": true,
 		strings.Repeat("r", 200): true, strings.Repeat("r", 201): false,
 		"": false, " ": false, "acme/my widgets": false, "acme/widgets?tab=1": false, "https://github.com/acme/widgets": false})
+}
+
+// optionalRepo: a search's repository, which may be left out (every
+// repository in the scope) but is otherwise a repoName.
+func optionalRepo(t *testing.T, _ string, s *schema) {
+	matches(t, s, map[string]bool{"acme/widgets": true, "ENG": true, "": true,
+		strings.Repeat("r", 200): true, strings.Repeat("r", 201): false,
+		" ": false, "acme/my widgets": false, "acme/widgets?tab=1": false, "https://github.com/acme/widgets": false})
 }
 
 // matches checks a string schema by what it accepts: its pattern and its

@@ -43,7 +43,8 @@ func (s *Server) listIssues(c *call) answer {
 			q.Get("type") == "pulls" && it.Pull == nil,
 			!hasLabels(it, labels),
 			!since.IsZero() && it.Updated.Before(since),
-			q.Get("assigned_by") != "" && !slices.Contains(it.Assignees, q.Get("assigned_by")):
+			q.Get("assigned_by") != "" && !slices.Contains(it.Assignees, q.Get("assigned_by")),
+			!hasKeyword(it, q.Get("q")):
 			continue
 		}
 		items = append(items, it)

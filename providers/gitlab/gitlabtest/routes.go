@@ -125,6 +125,7 @@ func (s *Server) routes() {
 		}
 		return s.message(http.StatusNotFound, "404 Not found")
 	})
+	s.searchRoutes()
 }
 
 // project resolves a :id, numeric or a full path.

@@ -3,6 +3,7 @@ package lineartest
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // gqlError is one entry of Linear's errors[]: a message, the field it
@@ -77,8 +78,9 @@ func (s *Server) execute(authorization string, op *operation, vars map[string]an
 }
 
 // matches evaluates a Linear filter (IssueFilter, TeamFilter,
-// IssueLabelFilter: and/or, comparators eq/neq/in/nin/null, nested entity
-// filters, some/every on collections) against an object. A filter field the
+// IssueLabelFilter: and/or, comparators eq/neq/in/nin/null and
+// containsIgnoreCase, nested entity filters, some/every on collections)
+// against an object. A filter field the
 // object does not have is an error, as Linear's schema would make it.
 func matches(obj object, filter map[string]any) (bool, error) {
 	for k, f := range filter {
@@ -131,6 +133,10 @@ func compare(v any, f map[string]any) (bool, error) {
 		case "in", "nin":
 			list, _ := arg.([]any)
 			ok = slices.Contains(list, v) == (op == "in")
+		case "containsIgnoreCase":
+			text, _ := v.(string)
+			sub, _ := arg.(string)
+			ok = strings.Contains(strings.ToLower(text), strings.ToLower(sub))
 		case "null":
 			ok = (v == nil) == (arg == true)
 		case "some", "every":

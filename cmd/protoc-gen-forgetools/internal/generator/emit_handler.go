@@ -149,6 +149,9 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 		}
 		items = append(items, field(name, jen.Qual(toolserverPkg, "ScopeOwnState")))
 	}
+	if t.unnamed == optionsv1.Scope_SCOPE_ACCOUNT_REPOSITORIES {
+		items = append(items, field("ScopeWhenEmpty", jen.Qual(toolserverPkg, "ScopeAccountRepositories")))
+	}
 	texts := hasText(t.obj, serverTexts)
 	if texts {
 		items = append(items, field("Texts", jen.Id(textsFunc(t.name))))

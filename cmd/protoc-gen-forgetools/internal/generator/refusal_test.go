@@ -198,12 +198,18 @@ func TestRefusals(t *testing.T) {
 	}, {
 		name:  "a repository scope on a tool",
 		edits: []string{`      capability: "pings" `, `      capability: "pings" scope: SCOPE_REPOSITORY `},
-		want:  `minimal.proto:32: mini_ping: (tool).scope is SCOPE_REPOSITORY; only SCOPE_OWN_STATE goes on a tool (a repository or a subscription is named by a field with (param).scope)`,
+		want:  `minimal.proto:32: mini_ping: (tool).scope is SCOPE_REPOSITORY; only SCOPE_OWN_STATE or SCOPE_ACCOUNT_REPOSITORIES goes on a tool (a repository or a subscription is named by a field with (param).scope)`,
 	}, {
 		name: "own state for a scope field that is never empty",
 		edits: []string{`      capability: "pings" `, `      capability: "pings" scope: SCOPE_OWN_STATE `,
 			`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_SUBSCRIPTION},`},
 		want: `minimal.proto:32: mini_ping: (tool).scope SCOPE_OWN_STATE applies when host is empty, but host is required`,
+	}, {
+		name: "the account's repositories for a call scoped by a subscription",
+		edits: []string{`      capability: "pings" `, `      capability: "pings" scope: SCOPE_ACCOUNT_REPOSITORIES `,
+			`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_SUBSCRIPTION},`},
+		want: "minimal.proto:32: mini_ping: (tool).scope SCOPE_ACCOUNT_REPOSITORIES needs a read arm with a SCOPE_REPOSITORY field\n" +
+			"minimal.proto:32: mini_ping: (tool).scope SCOPE_ACCOUNT_REPOSITORIES applies when host is empty, but host is required",
 	}, {
 		name:  "own state on a field",
 		edits: []string{`(forgetools.options.v1.param).description = "Host to ping.",`, `(forgetools.options.v1.param) = {description: "Host to ping." scope: SCOPE_OWN_STATE},`},

@@ -57,7 +57,8 @@ type tool struct {
 	capability  string          // the provider capability the arm belongs to
 	scope       *param          // the request field the gateway scopes by; may be nil
 	// unnamed is what scopes a call whose request names no scope value
-	// ((tool).scope): SCOPE_OWN_STATE or unspecified.
+	// ((tool).scope): SCOPE_OWN_STATE, SCOPE_ACCOUNT_REPOSITORIES or
+	// unspecified.
 	unnamed optionsv1.Scope
 }
 
@@ -324,11 +325,17 @@ func (r *reader) tool(ts *toolset, arm *protogen.Field, snippets map[string]*opt
 	t.unnamed = opts.GetScope()
 	switch t.unnamed {
 	case optionsv1.Scope_SCOPE_UNSPECIFIED, optionsv1.Scope_SCOPE_OWN_STATE:
+	case optionsv1.Scope_SCOPE_ACCOUNT_REPOSITORIES:
+		// The gateway reads the forge and the scope's repositories from the
+		// call; without a repository field it could not filter by one.
+		if t.scope == nil || t.scope.scope != optionsv1.Scope_SCOPE_REPOSITORY || t.opts.GetApproval() != optionsv1.Approval_APPROVAL_READ {
+			r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope SCOPE_ACCOUNT_REPOSITORIES needs a read arm with a SCOPE_REPOSITORY field", t.name)
+		}
 	default:
-		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope is %s; only SCOPE_OWN_STATE goes on a tool (a repository or a subscription is named by a field with (param).scope)", t.name, t.unnamed)
+		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope is %s; only SCOPE_OWN_STATE or SCOPE_ACCOUNT_REPOSITORIES goes on a tool (a repository or a subscription is named by a field with (param).scope)", t.name, t.unnamed)
 	}
-	if t.unnamed == optionsv1.Scope_SCOPE_OWN_STATE && t.scope != nil && t.scope.required {
-		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope SCOPE_OWN_STATE applies when %s is empty, but %s is required", t.name, t.scope.field.Desc.Name(), t.scope.field.Desc.Name())
+	if t.unnamed != optionsv1.Scope_SCOPE_UNSPECIFIED && t.scope != nil && t.scope.required {
+		r.problems.add(arm.Desc, toolPath("scope"), "%s: (tool).scope %s applies when %s is empty, but %s is required", t.name, t.unnamed, t.scope.field.Desc.Name(), t.scope.field.Desc.Name())
 	}
 	if ts.selector != nil {
 		for _, p := range t.obj.params {

@@ -1402,6 +1402,304 @@ func (x *Repository) GetUrl() string {
 	return ""
 }
 
+// One line a code search found.
+type CodeMatch struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	// The gateway drops a match whose repository is outside the scope.
+	Repo string `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path string `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	// 1-based; 0 when the forge does not say.
+	Line uint64 `protobuf:"varint,4,opt,name=line,proto3" json:"line,omitempty"`
+	// The matching line (or the forge's snippet around it).
+	Text          string `protobuf:"bytes,5,opt,name=text,proto3" json:"text,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeMatch) Reset() {
+	*x = CodeMatch{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeMatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeMatch) ProtoMessage() {}
+
+func (x *CodeMatch) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeMatch.ProtoReflect.Descriptor instead.
+func (*CodeMatch) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *CodeMatch) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *CodeMatch) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CodeMatch) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CodeMatch) GetLine() uint64 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *CodeMatch) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
+type CodeMatchList struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Matches []*CodeMatch           `protobuf:"bytes,1,rep,name=matches,proto3" json:"matches,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CodeMatchList) Reset() {
+	*x = CodeMatchList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CodeMatchList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CodeMatchList) ProtoMessage() {}
+
+func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CodeMatchList.ProtoReflect.Descriptor instead.
+func (*CodeMatchList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *CodeMatchList) GetMatches() []*CodeMatch {
+	if x != nil {
+		return x.Matches
+	}
+	return nil
+}
+
+func (x *CodeMatchList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+// One issue or pull request a search found.
+type SearchHit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	// The gateway drops a hit whose repository is outside the scope.
+	Repo   string `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number uint64 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	// issue or pull_request.
+	Kind string `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	// The forge's own display key when it has one (Linear: ENG-123).
+	Identifier    string `protobuf:"bytes,5,opt,name=identifier,proto3" json:"identifier,omitempty"`
+	State         string `protobuf:"bytes,6,opt,name=state,proto3" json:"state,omitempty"`
+	Title         string `protobuf:"bytes,7,opt,name=title,proto3" json:"title,omitempty"`
+	Url           string `protobuf:"bytes,8,opt,name=url,proto3" json:"url,omitempty"`
+	UpdatedAt     string `protobuf:"bytes,9,opt,name=updated_at,json=updatedAt,proto3" json:"updated_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchHit) Reset() {
+	*x = SearchHit{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchHit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchHit) ProtoMessage() {}
+
+func (x *SearchHit) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchHit.ProtoReflect.Descriptor instead.
+func (*SearchHit) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *SearchHit) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *SearchHit) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *SearchHit) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *SearchHit) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *SearchHit) GetIdentifier() string {
+	if x != nil {
+		return x.Identifier
+	}
+	return ""
+}
+
+func (x *SearchHit) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *SearchHit) GetTitle() string {
+	if x != nil {
+		return x.Title
+	}
+	return ""
+}
+
+func (x *SearchHit) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+func (x *SearchHit) GetUpdatedAt() string {
+	if x != nil {
+		return x.UpdatedAt
+	}
+	return ""
+}
+
+type SearchHitList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Hits  []*SearchHit           `protobuf:"bytes,1,rep,name=hits,proto3" json:"hits,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchHitList) Reset() {
+	*x = SearchHitList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchHitList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchHitList) ProtoMessage() {}
+
+func (x *SearchHitList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchHitList.ProtoReflect.Descriptor instead.
+func (*SearchHitList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *SearchHitList) GetHits() []*SearchHit {
+	if x != nil {
+		return x.Hits
+	}
+	return nil
+}
+
+func (x *SearchHitList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
 // One file at a ref.
 type FileContent struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1428,7 +1726,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1738,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1751,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -1539,7 +1837,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1551,7 +1849,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1564,7 +1862,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DirEntry) GetName() string {
@@ -1614,7 +1912,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1626,7 +1924,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1639,7 +1937,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -1708,7 +2006,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +2018,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +2031,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Commit) GetSha() string {
@@ -1786,7 +2084,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +2096,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +2109,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -1866,7 +2164,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +2176,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +2189,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -1960,7 +2258,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2270,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2283,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2046,7 +2344,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2356,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2369,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2140,7 +2438,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2152,7 +2450,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2165,7 +2463,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2254,7 +2552,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2266,7 +2564,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2279,7 +2577,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2305,7 +2603,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2615,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2628,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2423,7 +2721,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2733,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2746,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -2619,7 +2917,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2631,7 +2929,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2644,7 +2942,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -2813,7 +3111,38 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"permission\x12'\n" +
 	"\vopen_issues\x18\b \x01(\x04B\x06ڥ\x19\x02\b\x04R\n" +
 	"openIssues\x12\x18\n" +
-	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xdc\x02\n" +
+	"\x03url\x18\t \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xc0\x01\n" +
+	"\tCodeMatch\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1a\n" +
+	"\x04path\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
+	"\x04line\x18\x04 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
+	"\x04text\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04text\"z\n" +
+	"\rCodeMatchList\x12@\n" +
+	"\amatches\x18\x01 \x03(\v2\x1e.forgetools.forge.v1.CodeMatchB\x06ڥ\x19\x02\x182R\amatches\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xcd\x02\n" +
+	"\tSearchHit\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1e\n" +
+	"\x06number\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12\x1a\n" +
+	"\x04kind\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04kind\x12&\n" +
+	"\n" +
+	"identifier\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"identifier\x12\x1c\n" +
+	"\x05state\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05state\x12\x1c\n" +
+	"\x05title\x18\a \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x18\n" +
+	"\x03url\x18\b \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12%\n" +
+	"\n" +
+	"updated_at\x18\t \x01(\tB\x06ڥ\x19\x02\b\x04R\tupdatedAt\"t\n" +
+	"\rSearchHitList\x12:\n" +
+	"\x04hits\x18\x01 \x03(\v2\x1e.forgetools.forge.v1.SearchHitB\x06ڥ\x19\x02\x182R\x04hits\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xdc\x02\n" +
 	"\vFileContent\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -2991,7 +3320,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),          // 1: forgetools.forge.v1.EventType
@@ -3009,19 +3338,23 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*Subscription)(nil),    // 13: forgetools.forge.v1.Subscription
 	(*Unsubscribed)(nil),    // 14: forgetools.forge.v1.Unsubscribed
 	(*Repository)(nil),      // 15: forgetools.forge.v1.Repository
-	(*FileContent)(nil),     // 16: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 17: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 18: forgetools.forge.v1.DirListing
-	(*Commit)(nil),          // 19: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),       // 20: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 21: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 22: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 23: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 24: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 25: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 26: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 27: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 28: forgetools.forge.v1.EventList
+	(*CodeMatch)(nil),       // 16: forgetools.forge.v1.CodeMatch
+	(*CodeMatchList)(nil),   // 17: forgetools.forge.v1.CodeMatchList
+	(*SearchHit)(nil),       // 18: forgetools.forge.v1.SearchHit
+	(*SearchHitList)(nil),   // 19: forgetools.forge.v1.SearchHitList
+	(*FileContent)(nil),     // 20: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),        // 21: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),      // 22: forgetools.forge.v1.DirListing
+	(*Commit)(nil),          // 23: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),       // 24: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),      // 25: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),     // 26: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 27: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 28: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 29: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 30: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 31: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 32: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3041,25 +3374,29 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	2,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	17, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	23, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	24, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 28: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 29: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	27, // 30: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	2,  // 17: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
+	16, // 18: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
+	2,  // 19: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	18, // 20: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
+	2,  // 21: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 22: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	21, // 23: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 24: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 25: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	27, // 28: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	28, // 29: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 30: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 31: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 32: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 33: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	31, // 34: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3073,7 +3410,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   31,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -597,6 +597,8 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_Subscribe
 	//	*ForgeCallRequest_Unsubscribe
 	//	*ForgeCallRequest_GetRepo
+	//	*ForgeCallRequest_SearchCode
+	//	*ForgeCallRequest_SearchIssues
 	//	*ForgeCallRequest_ReadFile
 	//	*ForgeCallRequest_ListDir
 	//	*ForgeCallRequest_ListPullRequests
@@ -757,6 +759,24 @@ func (x *ForgeCallRequest) GetGetRepo() *GetRepoRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_GetRepo); ok {
 			return x.GetRepo
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetSearchCode() *SearchCodeRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_SearchCode); ok {
+			return x.SearchCode
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetSearchIssues() *SearchIssuesRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_SearchIssues); ok {
+			return x.SearchIssues
 		}
 	}
 	return nil
@@ -932,6 +952,14 @@ type ForgeCallRequest_GetRepo struct {
 	GetRepo *GetRepoRequest `protobuf:"bytes,14,opt,name=get_repo,json=getRepo,proto3,oneof"`
 }
 
+type ForgeCallRequest_SearchCode struct {
+	SearchCode *SearchCodeRequest `protobuf:"bytes,34,opt,name=search_code,json=searchCode,proto3,oneof"`
+}
+
+type ForgeCallRequest_SearchIssues struct {
+	SearchIssues *SearchIssuesRequest `protobuf:"bytes,35,opt,name=search_issues,json=searchIssues,proto3,oneof"`
+}
+
 type ForgeCallRequest_ReadFile struct {
 	ReadFile *ReadFileRequest `protobuf:"bytes,15,opt,name=read_file,json=readFile,proto3,oneof"`
 }
@@ -1001,6 +1029,10 @@ func (*ForgeCallRequest_Subscribe) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_Unsubscribe) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_GetRepo) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_SearchCode) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_SearchIssues) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ReadFile) isForgeCallRequest_Call() {}
 
@@ -1795,6 +1827,152 @@ func (x *GetRepoRequest) GetRepo() string {
 	return ""
 }
 
+// A search's repository is optional: empty searches every repository in
+// the account's scope on the forge (the arm's (tool).scope).
+type SearchCodeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Query         string                 `protobuf:"bytes,2,opt,name=query,proto3" json:"query,omitempty"`
+	Ref           string                 `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	Cursor        string                 `protobuf:"bytes,4,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchCodeRequest) Reset() {
+	*x = SearchCodeRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchCodeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchCodeRequest) ProtoMessage() {}
+
+func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
+func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *SearchCodeRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *SearchCodeRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SearchCodeRequest) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *SearchCodeRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type SearchIssuesRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Query         string                 `protobuf:"bytes,2,opt,name=query,proto3" json:"query,omitempty"`
+	State         IssueStateFilter       `protobuf:"varint,3,opt,name=state,proto3,enum=forgetools.gateway.v1.IssueStateFilter" json:"state,omitempty"`
+	Kind          SubscriptionKind       `protobuf:"varint,4,opt,name=kind,proto3,enum=forgetools.gateway.v1.SubscriptionKind" json:"kind,omitempty"`
+	Cursor        string                 `protobuf:"bytes,5,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SearchIssuesRequest) Reset() {
+	*x = SearchIssuesRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SearchIssuesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SearchIssuesRequest) ProtoMessage() {}
+
+func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
+func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *SearchIssuesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *SearchIssuesRequest) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SearchIssuesRequest) GetState() IssueStateFilter {
+	if x != nil {
+		return x.State
+	}
+	return IssueStateFilter_ISSUE_STATE_FILTER_UNSPECIFIED
+}
+
+func (x *SearchIssuesRequest) GetKind() SubscriptionKind {
+	if x != nil {
+		return x.Kind
+	}
+	return SubscriptionKind_SUBSCRIPTION_KIND_UNSPECIFIED
+}
+
+func (x *SearchIssuesRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
 type ReadFileRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1806,7 +1984,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +1996,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +2009,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -1867,7 +2045,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2057,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2070,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -1936,7 +2114,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1948,7 +2126,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1961,7 +2139,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2011,7 +2189,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2201,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2214,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2077,7 +2255,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2089,7 +2267,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2102,7 +2280,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2135,7 +2313,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2325,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2338,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2230,7 +2408,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2420,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2433,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2293,7 +2471,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2305,7 +2483,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2318,7 +2496,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2375,7 +2553,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2387,7 +2565,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2400,7 +2578,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2442,7 +2620,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2454,7 +2632,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2467,7 +2645,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CIInput) GetName() string {
@@ -2496,7 +2674,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2508,7 +2686,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2521,7 +2699,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -2563,7 +2741,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2575,7 +2753,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2588,7 +2766,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -2625,7 +2803,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +2815,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2828,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -2689,7 +2867,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2879,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2892,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -2751,7 +2929,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2763,7 +2941,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2776,7 +2954,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -2809,6 +2987,8 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_Unsubscribed
 	//	*ForgeCallResult_Error
 	//	*ForgeCallResult_Repository
+	//	*ForgeCallResult_CodeMatches
+	//	*ForgeCallResult_SearchResults
 	//	*ForgeCallResult_File
 	//	*ForgeCallResult_Dir
 	//	*ForgeCallResult_PullRequests
@@ -2826,7 +3006,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +3018,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +3031,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -2953,6 +3133,24 @@ func (x *ForgeCallResult) GetRepository() *v1.Repository {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Repository); ok {
 			return x.Repository
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetCodeMatches() *v1.CodeMatchList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_CodeMatches); ok {
+			return x.CodeMatches
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetSearchResults() *v1.SearchHitList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_SearchResults); ok {
+			return x.SearchResults
 		}
 	}
 	return nil
@@ -3092,6 +3290,14 @@ type ForgeCallResult_Repository struct {
 	Repository *v1.Repository `protobuf:"bytes,11,opt,name=repository,proto3,oneof"`
 }
 
+type ForgeCallResult_CodeMatches struct {
+	CodeMatches *v1.CodeMatchList `protobuf:"bytes,29,opt,name=code_matches,json=codeMatches,proto3,oneof"`
+}
+
+type ForgeCallResult_SearchResults struct {
+	SearchResults *v1.SearchHitList `protobuf:"bytes,30,opt,name=search_results,json=searchResults,proto3,oneof"`
+}
+
 type ForgeCallResult_File struct {
 	File *v1.FileContent `protobuf:"bytes,12,opt,name=file,proto3,oneof"`
 }
@@ -3152,6 +3358,10 @@ func (*ForgeCallResult_Error) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Repository) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_CodeMatches) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_SearchResults) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_File) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Dir) isForgeCallResult_Result() {}
@@ -3185,7 +3395,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3407,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3420,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3238,7 +3448,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89E\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa0I\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3268,7 +3478,12 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\bget_repo\x18\x0e \x01(\v2%.forgetools.gateway.v1.GetRepoRequestB\x9f\x01¥\x19\x9a\x01\n" +
 	"\x0eforge_get_repo\x10\x01\x1a?Read a repository: default branch, visibility, your permission.*\n" +
 	"repositoryZ\n" +
-	"repositoryj\trepo:readp\x01z\x0eGet repository\x8a\x01\x04repo\x92\x01\bget_repoH\x00R\agetRepo\x12\xde\x01\n" +
+	"repositoryj\trepo:readp\x01z\x0eGet repository\x8a\x01\x04repo\x92\x01\bget_repoH\x00R\agetRepo\x12\xff\x01\n" +
+	"\vsearch_code\x18\" \x01(\v2(.forgetools.gateway.v1.SearchCodeRequestB\xb1\x01¥\x19\xac\x01\n" +
+	"\x11forge_search_code\x10\x01\x1aMFind lines containing literal text; no repo = every repository in your scope.*\fcode_matchesZ\x06searchj\trepo:readp\x01z\vSearch code\x80\x01\x04\x8a\x01\x04repo\x92\x01\vsearch_codeH\x00R\n" +
+	"searchCode\x12\x92\x02\n" +
+	"\rsearch_issues\x18# \x01(\v2*.forgetools.gateway.v1.SearchIssuesRequestB\xbe\x01¥\x19\xb9\x01\n" +
+	"\x13forge_search_issues\x10\x01\x1aXFind issues and pull requests by literal text; no repo = every repository in your scope.*\x0esearch_resultsZ\x06searchj\trepo:readp\x01z\rSearch issues\x80\x01\x04\x8a\x01\x05issue\x92\x01\x06searchH\x00R\fsearchIssues\x12\xde\x01\n" +
 	"\tread_file\x18\x0f \x01(\v2&.forgetools.gateway.v1.ReadFileRequestB\x96\x01¥\x19\x91\x01\n" +
 	"\x0fforge_read_file\x10\x01\x1a?Read a file at a ref, with the blob sha forge_write_file needs.*\x04fileZ\n" +
 	"repositoryj\trepo:readp\x01z\tRead file\x8a\x01\x04repo\x92\x01\tread_fileH\x00R\breadFile\x12\xb6\x01\n" +
@@ -3423,7 +3638,22 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0fsubscription_id\x18\x01 \x01(\tBE\xbaH\x1ar\x18\x10\x01\x18\xc8\x012\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19$\n" +
 	" The id forge_subscribe returned. \x02R\x0esubscriptionId\"C\n" +
 	"\x0eGetRepoRequest\x121\n" +
-	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\"\x99\x01\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\"\xcc\x01\n" +
+	"\x11SearchCodeRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{0,200}$ҥ\x19\x02 \x01R\x04repo\x123\n" +
+	"\x05query\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xc8\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x05query\x12\x1a\n" +
+	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x123\n" +
+	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\xec\x02\n" +
+	"\x13SearchIssuesRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{0,200}$ҥ\x19\x02 \x01R\x04repo\x123\n" +
+	"\x05query\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xc8\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x05query\x12\\\n" +
+	"\x05state\x18\x03 \x01(\x0e2'.forgetools.gateway.v1.IssueStateFilterB\x1d\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x11\n" +
+	"\x0fOmitted = open.R\x05state\x12Z\n" +
+	"\x04kind\x18\x04 \x01(\x0e2'.forgetools.gateway.v1.SubscriptionKindB\x1d\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x11\n" +
+	"\x0fOmitted = both.R\x04kind\x123\n" +
+	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x99\x01\n" +
 	"\x0fReadFileRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x127\n" +
 	"\x04path\x18\x02 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\b2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x028\x01R\x04path\x12\x1a\n" +
@@ -3528,8 +3758,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xb0\n" +
-	"\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xc6\v\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -3547,7 +3776,9 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	" \x01(\v2%.forgetools.gateway.v1.ForgeCallErrorB\x06\xe2\xa5\x19\x02\b\x01H\x00R\x05error\x12A\n" +
 	"\n" +
 	"repository\x18\v \x01(\v2\x1f.forgetools.forge.v1.RepositoryH\x00R\n" +
-	"repository\x126\n" +
+	"repository\x12G\n" +
+	"\fcode_matches\x18\x1d \x01(\v2\".forgetools.forge.v1.CodeMatchListH\x00R\vcodeMatches\x12K\n" +
+	"\x0esearch_results\x18\x1e \x01(\v2\".forgetools.forge.v1.SearchHitListH\x00R\rsearchResults\x126\n" +
 	"\x04file\x18\f \x01(\v2 .forgetools.forge.v1.FileContentH\x00R\x04file\x123\n" +
 	"\x03dir\x18\r \x01(\v2\x1f.forgetools.forge.v1.DirListingH\x00R\x03dir\x12K\n" +
 	"\rpull_requests\x18\x0e \x01(\v2$.forgetools.forge.v1.PullRequestListH\x00R\fpullRequests\x129\n" +
@@ -3686,7 +3917,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(Verdict)(0),                        // 1: forgetools.gateway.v1.Verdict
@@ -3711,43 +3942,47 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*SubscribeRequest)(nil),            // 20: forgetools.gateway.v1.SubscribeRequest
 	(*UnsubscribeRequest)(nil),          // 21: forgetools.gateway.v1.UnsubscribeRequest
 	(*GetRepoRequest)(nil),              // 22: forgetools.gateway.v1.GetRepoRequest
-	(*ReadFileRequest)(nil),             // 23: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 24: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 25: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 26: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 27: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 28: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 29: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 30: forgetools.gateway.v1.WriteFileRequest
-	(*MergePullRequestRequest)(nil),     // 31: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 32: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 33: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 34: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 35: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 36: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 37: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 38: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 39: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 40: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 41: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 42: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 43: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 44: forgetools.forge.v1.IssueList
-	(*v1.CommentRef)(nil),               // 45: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 46: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 47: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 48: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 49: forgetools.forge.v1.Repository
-	(*v1.FileContent)(nil),              // 50: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 51: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 52: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 53: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 54: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 55: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 56: forgetools.forge.v1.FileCommit
-	(*v1.MergeResult)(nil),              // 57: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 58: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 59: forgetools.forge.v1.EventList
+	(*SearchCodeRequest)(nil),           // 23: forgetools.gateway.v1.SearchCodeRequest
+	(*SearchIssuesRequest)(nil),         // 24: forgetools.gateway.v1.SearchIssuesRequest
+	(*ReadFileRequest)(nil),             // 25: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 26: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 27: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 28: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 29: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 30: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 31: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 32: forgetools.gateway.v1.WriteFileRequest
+	(*MergePullRequestRequest)(nil),     // 33: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 34: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 35: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 36: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 37: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 38: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 39: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 40: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 41: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 42: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 43: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 44: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 45: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 46: forgetools.forge.v1.IssueList
+	(*v1.CommentRef)(nil),               // 47: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 48: forgetools.forge.v1.ReviewRef
+	(*v1.Subscription)(nil),             // 49: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 50: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 51: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 52: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 53: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 54: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 55: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 56: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 57: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 58: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 59: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 60: forgetools.forge.v1.FileCommit
+	(*v1.MergeResult)(nil),              // 61: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 62: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 63: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	11, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
@@ -3761,61 +3996,67 @@ var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	20, // 8: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
 	21, // 9: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
 	22, // 10: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	23, // 11: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	24, // 12: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	25, // 13: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	27, // 15: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	28, // 16: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	29, // 17: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	30, // 18: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	31, // 19: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	40, // 23: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 24: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	41, // 25: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	2,  // 26: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	1,  // 27: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	16, // 28: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	3,  // 29: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	4,  // 30: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	5,  // 31: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	6,  // 32: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	7,  // 33: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	8,  // 34: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	32, // 35: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	42, // 36: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	43, // 37: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	44, // 38: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	45, // 39: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	45, // 40: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	46, // 41: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	47, // 42: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	48, // 43: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	39, // 44: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	49, // 45: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	50, // 46: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	51, // 47: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	52, // 48: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	53, // 49: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	54, // 50: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	55, // 51: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	56, // 52: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	57, // 53: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	58, // 54: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	59, // 55: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	9,  // 56: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	10, // 57: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	36, // 58: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	38, // 59: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	37, // 60: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	59, // [59:61] is the sub-list for method output_type
-	57, // [57:59] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	23, // 11: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
+	24, // 12: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
+	25, // 13: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	27, // 15: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	28, // 16: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	29, // 17: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	30, // 18: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	31, // 19: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	32, // 20: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	33, // 21: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	36, // 23: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	37, // 24: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	42, // 25: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 26: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	43, // 27: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	2,  // 28: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	1,  // 29: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	16, // 30: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	3,  // 31: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 32: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	3,  // 33: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	4,  // 34: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	5,  // 35: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	6,  // 36: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	7,  // 37: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	8,  // 38: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	34, // 39: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	44, // 40: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	45, // 41: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	46, // 42: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	47, // 43: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	47, // 44: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	48, // 45: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	49, // 46: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	50, // 47: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	41, // 48: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	51, // 49: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	52, // 50: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	53, // 51: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	54, // 52: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	55, // 53: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	56, // 54: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	57, // 55: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	58, // 56: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	59, // 57: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	60, // 58: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	61, // 59: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	62, // 60: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	63, // 61: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	9,  // 62: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	10, // 63: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	38, // 64: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	40, // 65: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	39, // 66: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	65, // [65:67] is the sub-list for method output_type
+	63, // [63:65] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -3835,6 +4076,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_Subscribe)(nil),
 		(*ForgeCallRequest_Unsubscribe)(nil),
 		(*ForgeCallRequest_GetRepo)(nil),
+		(*ForgeCallRequest_SearchCode)(nil),
+		(*ForgeCallRequest_SearchIssues)(nil),
 		(*ForgeCallRequest_ReadFile)(nil),
 		(*ForgeCallRequest_ListDir)(nil),
 		(*ForgeCallRequest_ListPullRequests)(nil),
@@ -3850,12 +4093,12 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
@@ -3866,6 +4109,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallResult_Unsubscribed)(nil),
 		(*ForgeCallResult_Error)(nil),
 		(*ForgeCallResult_Repository)(nil),
+		(*ForgeCallResult_CodeMatches)(nil),
+		(*ForgeCallResult_SearchResults)(nil),
 		(*ForgeCallResult_File)(nil),
 		(*ForgeCallResult_Dir)(nil),
 		(*ForgeCallResult_PullRequests)(nil),
@@ -3883,7 +4128,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

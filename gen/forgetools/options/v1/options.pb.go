@@ -312,6 +312,13 @@ const (
 	// gateway sends it to the state provider it is configured with, and what
 	// it reads is limited to repositories the account's scope still covers.
 	Scope_SCOPE_OWN_STATE Scope = 3
+	// Every repository in the account's scope on the forge the selector
+	// names: set as (tool).scope on a read (a search) whose repository field
+	// may be left empty. The gateway hands the provider the scope's
+	// repositories on that forge (toolserver.Call.Repos) and, whether the
+	// field was given or not, drops from the result every item whose
+	// repository (artifact) = REPO the account's scope does not cover.
+	Scope_SCOPE_ACCOUNT_REPOSITORIES Scope = 4
 )
 
 // Enum value maps for Scope.
@@ -321,12 +328,14 @@ var (
 		1: "SCOPE_REPOSITORY",
 		2: "SCOPE_SUBSCRIPTION",
 		3: "SCOPE_OWN_STATE",
+		4: "SCOPE_ACCOUNT_REPOSITORIES",
 	}
 	Scope_value = map[string]int32{
-		"SCOPE_UNSPECIFIED":  0,
-		"SCOPE_REPOSITORY":   1,
-		"SCOPE_SUBSCRIPTION": 2,
-		"SCOPE_OWN_STATE":    3,
+		"SCOPE_UNSPECIFIED":          0,
+		"SCOPE_REPOSITORY":           1,
+		"SCOPE_SUBSCRIPTION":         2,
+		"SCOPE_OWN_STATE":            3,
+		"SCOPE_ACCOUNT_REPOSITORIES": 4,
 	}
 )
 
@@ -838,8 +847,9 @@ type ToolOptions struct {
 	// Display name for people (MCP annotations.title), e.g. "Create issue".
 	Title string `protobuf:"bytes,15,opt,name=title,proto3" json:"title,omitempty"`
 	// What scopes a call whose request names no scope value: its scope field
-	// is left empty, or it has none. Only SCOPE_OWN_STATE belongs here (a
-	// repository or a subscription is always named by a field).
+	// is left empty, or it has none. Only SCOPE_OWN_STATE and
+	// SCOPE_ACCOUNT_REPOSITORIES belong here (a repository or a subscription
+	// is always named by a field).
 	Scope Scope `protobuf:"varint,16,opt,name=scope,proto3,enum=forgetools.options.v1.Scope" json:"scope,omitempty"`
 	// The group (ToolsetOptions.groups) the arm belongs to in the grouped
 	// shape, and its action there, e.g. group "issue", action "get": the
@@ -1678,12 +1688,13 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x1a\x19¥\x19\x15\n" +
 	"\x13failed_precondition\x127\n" +
 	"\x1bERROR_CODE_PENDING_APPROVAL\x10\v\x1a\x16¥\x19\x12\n" +
-	"\x10pending_approval*a\n" +
+	"\x10pending_approval*\x81\x01\n" +
 	"\x05Scope\x12\x15\n" +
 	"\x11SCOPE_UNSPECIFIED\x10\x00\x12\x14\n" +
 	"\x10SCOPE_REPOSITORY\x10\x01\x12\x16\n" +
 	"\x12SCOPE_SUBSCRIPTION\x10\x02\x12\x13\n" +
-	"\x0fSCOPE_OWN_STATE\x10\x03*X\n" +
+	"\x0fSCOPE_OWN_STATE\x10\x03\x12\x1e\n" +
+	"\x1aSCOPE_ACCOUNT_REPOSITORIES\x10\x04*X\n" +
 	"\vAttribution\x12\x1b\n" +
 	"\x17ATTRIBUTION_UNSPECIFIED\x10\x00\x12\x15\n" +
 	"\x11ATTRIBUTION_STAMP\x10\x01\x12\x15\n" +

@@ -181,6 +181,10 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		}}
 	case *gatewayv1.ForgeCallResult_Repository:
 		return runtime.Outcome{Arm: "repository", Message: arm.Repository}
+	case *gatewayv1.ForgeCallResult_CodeMatches:
+		return runtime.Outcome{Arm: "code_matches", Message: arm.CodeMatches}
+	case *gatewayv1.ForgeCallResult_SearchResults:
+		return runtime.Outcome{Arm: "search_results", Message: arm.SearchResults}
 	case *gatewayv1.ForgeCallResult_File:
 		return runtime.Outcome{Arm: "file", Message: arm.File}
 	case *gatewayv1.ForgeCallResult_Dir:

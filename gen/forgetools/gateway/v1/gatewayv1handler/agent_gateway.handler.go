@@ -28,6 +28,7 @@ type ForgeHandler interface {
 	ForgeReviewsHandler
 	ForgeChangeNotificationsHandler
 	ForgeRepositoryHandler
+	ForgeSearchHandler
 	ForgeCiHandler
 	ForgePushHandler
 }
@@ -111,6 +112,17 @@ type ForgeRepositoryHandler interface {
 	ListDir(ctx context.Context, c toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
 
+// ForgeSearchHandler is the "search" capability: a provider implementing all of
+// it serves these arms.
+type ForgeSearchHandler interface {
+	// SearchCode serves forge_search_code: Find lines containing literal text;
+	// no repo = every repository in your scope.
+	SearchCode(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchCodeRequest) (*forgev1.CodeMatchList, error)
+	// SearchIssues serves forge_search_issues: Find issues and pull requests by
+	// literal text; no repo = every repository in your scope.
+	SearchIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchIssuesRequest) (*forgev1.SearchHitList, error)
+}
+
 // ForgeCiHandler is the "ci" capability: a provider implementing all of it
 // serves these arms.
 type ForgeCiHandler interface {
@@ -187,6 +199,14 @@ func (UnimplementedForgeHandler) GetRepo(context.Context, toolserver.Call, *gate
 	return nil, toolserver.Unimplemented("repository", "get_repo")
 }
 
+func (UnimplementedForgeHandler) SearchCode(context.Context, toolserver.Call, *gatewayv1.SearchCodeRequest) (*forgev1.CodeMatchList, error) {
+	return nil, toolserver.Unimplemented("search", "search_code")
+}
+
+func (UnimplementedForgeHandler) SearchIssues(context.Context, toolserver.Call, *gatewayv1.SearchIssuesRequest) (*forgev1.SearchHitList, error) {
+	return nil, toolserver.Unimplemented("search", "search_issues")
+}
+
 func (UnimplementedForgeHandler) ReadFile(context.Context, toolserver.Call, *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	return nil, toolserver.Unimplemented("repository", "read_file")
 }
@@ -258,6 +278,8 @@ var ForgeTable = &toolserver.Table{
 		forgeSubscribeArm,
 		forgeUnsubscribeArm,
 		forgeGetRepoArm,
+		forgeSearchCodeArm,
+		forgeSearchIssuesArm,
 		forgeReadFileArm,
 		forgeListDirArm,
 		forgeListPullRequestsArm,
@@ -685,6 +707,70 @@ func serveForgeGetRepo(ctx context.Context, h any, c toolserver.Call, req proto.
 // scopeForgeGetRepo returns the repo the gateway scopes forge_get_repo by.
 func scopeForgeGetRepo(m proto.Message) string {
 	return m.(*gatewayv1.GetRepoRequest).GetRepo()
+}
+
+// forgeSearchCodeArm is the search_code arm (forge_search_code).
+var forgeSearchCodeArm = &toolserver.Arm{
+	Name:           "search_code",
+	Tool:           "forge_search_code",
+	Capability:     "search",
+	Result:         "code_matches",
+	Approval:       toolserver.ApprovalRead,
+	ActionClass:    "repo:read",
+	Risk:           toolserver.RiskLow,
+	Scope:          toolserver.ScopeRepository,
+	ScopeKey:       scopeForgeSearchCode,
+	ScopeWhenEmpty: toolserver.ScopeAccountRepositories,
+	Serve:          serveForgeSearchCode,
+	Wrap:           wrapForgeCodeMatchesResult,
+}
+
+// serveForgeSearchCode calls SearchCode on a provider serving the "search"
+// capability.
+func serveForgeSearchCode(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeSearchHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("search", "search_code")
+	}
+	return toolserver.Result(s.SearchCode(ctx, c, req.(*gatewayv1.SearchCodeRequest)))
+}
+
+// scopeForgeSearchCode returns the repo the gateway scopes forge_search_code
+// by.
+func scopeForgeSearchCode(m proto.Message) string {
+	return m.(*gatewayv1.SearchCodeRequest).GetRepo()
+}
+
+// forgeSearchIssuesArm is the search_issues arm (forge_search_issues).
+var forgeSearchIssuesArm = &toolserver.Arm{
+	Name:           "search_issues",
+	Tool:           "forge_search_issues",
+	Capability:     "search",
+	Result:         "search_results",
+	Approval:       toolserver.ApprovalRead,
+	ActionClass:    "repo:read",
+	Risk:           toolserver.RiskLow,
+	Scope:          toolserver.ScopeRepository,
+	ScopeKey:       scopeForgeSearchIssues,
+	ScopeWhenEmpty: toolserver.ScopeAccountRepositories,
+	Serve:          serveForgeSearchIssues,
+	Wrap:           wrapForgeSearchResultsResult,
+}
+
+// serveForgeSearchIssues calls SearchIssues on a provider serving the "search"
+// capability.
+func serveForgeSearchIssues(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeSearchHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("search", "search_issues")
+	}
+	return toolserver.Result(s.SearchIssues(ctx, c, req.(*gatewayv1.SearchIssuesRequest)))
+}
+
+// scopeForgeSearchIssues returns the repo the gateway scopes
+// forge_search_issues by.
+func scopeForgeSearchIssues(m proto.Message) string {
+	return m.(*gatewayv1.SearchIssuesRequest).GetRepo()
 }
 
 // forgeReadFileArm is the read_file arm (forge_read_file).
@@ -1174,6 +1260,24 @@ func wrapForgeRepositoryResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeCodeMatchesResult puts a result into the code_matches arm of
+// ForgeCallResult.
+func wrapForgeCodeMatchesResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_CodeMatches{CodeMatches: m.(*forgev1.CodeMatchList)},
+	}
+}
+
+// wrapForgeSearchResultsResult puts a result into the search_results arm of
+// ForgeCallResult.
+func wrapForgeSearchResultsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_SearchResults{SearchResults: m.(*forgev1.SearchHitList)},
+	}
+}
+
 // wrapForgeFileResult puts a result into the file arm of ForgeCallResult.
 func wrapForgeFileResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -1291,6 +1395,10 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeUnsubscribeArm, arm.Unsubscribe, env
 	case *gatewayv1.ForgeCallRequest_GetRepo:
 		return forgeGetRepoArm, arm.GetRepo, env
+	case *gatewayv1.ForgeCallRequest_SearchCode:
+		return forgeSearchCodeArm, arm.SearchCode, env
+	case *gatewayv1.ForgeCallRequest_SearchIssues:
+		return forgeSearchIssuesArm, arm.SearchIssues, env
 	case *gatewayv1.ForgeCallRequest_ReadFile:
 		return forgeReadFileArm, arm.ReadFile, env
 	case *gatewayv1.ForgeCallRequest_ListDir:

@@ -47,6 +47,8 @@ var ForgeTools = &runtime.Table{
 		ForgeSubscribeTool,
 		ForgeUnsubscribeTool,
 		ForgeGetRepoTool,
+		ForgeSearchCodeTool,
+		ForgeSearchIssuesTool,
 		ForgeReadFileTool,
 		ForgeListDirTool,
 		ForgeListPullRequestsTool,
@@ -1094,6 +1096,183 @@ func buildForgeGetRepo(a runtime.Args, e runtime.Envelope) proto.Message {
 	return &gatewayv1.ForgeCallRequest{
 		CallId: e.CallID,
 		Call:   &gatewayv1.ForgeCallRequest_GetRepo{GetRepo: a.Request.(*gatewayv1.GetRepoRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeSearchCodeTool is forge_search_code, the search_code arm of
+// ForgeCallRequest.
+var ForgeSearchCodeTool = &runtime.Tool{
+	Name:        "forge_search_code",
+	Title:       "Search code",
+	Description: "Find lines containing literal text; no repo = every repository in your scope.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeSearchCode,
+	ResultArm:   "code_matches",
+	Group:       "repo",
+	Action:      "search_code",
+	Decode:      decodeForgeSearchCode,
+	Build:       buildForgeSearchCode,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeSearchCode is the input schema of forge_search_code.
+func schemaForgeSearchCode() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{0,200}$`,
+			}},
+			{Name: "query", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(200),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"query"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeSearchCode decodes the arguments of forge_search_code.
+func decodeForgeSearchCode(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "query", "ref", "cursor", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.SearchCodeRequest{
+		Repo:   args.String(o, "repo", args.Optional),
+		Query:  args.String(o, "query", args.Required),
+		Ref:    args.String(o, "ref", args.Optional),
+		Cursor: args.String(o, "cursor", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeSearchCode puts a forge_search_code request into the
+// ForgeCallRequest envelope.
+func buildForgeSearchCode(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_SearchCode{SearchCode: a.Request.(*gatewayv1.SearchCodeRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeSearchIssuesTool is forge_search_issues, the search_issues arm of
+// ForgeCallRequest.
+var ForgeSearchIssuesTool = &runtime.Tool{
+	Name:        "forge_search_issues",
+	Title:       "Search issues",
+	Description: "Find issues and pull requests by literal text; no repo = every repository in your scope.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeSearchIssues,
+	ResultArm:   "search_results",
+	Group:       "issue",
+	Action:      "search",
+	Decode:      decodeForgeSearchIssues,
+	Build:       buildForgeSearchIssues,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeSearchIssues is the input schema of forge_search_issues.
+func schemaForgeSearchIssues() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{0,200}$`,
+			}},
+			{Name: "query", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(200),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = open.",
+				Enum:        []any{"open", "closed", "all"},
+			}},
+			{Name: "kind", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Omitted = both.",
+				Enum:        []any{"issue", "pull_request"},
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"query"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeSearchIssues decodes the arguments of forge_search_issues.
+func decodeForgeSearchIssues(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "query", "state", "kind", "cursor", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.SearchIssuesRequest{
+		Repo:   args.String(o, "repo", args.Optional),
+		Query:  args.String(o, "query", args.Required),
+		State:  args.Enum(o, "state", args.Optional, issueStateFilterNames),
+		Kind:   args.Enum(o, "kind", args.Optional, subscriptionKindNames),
+		Cursor: args.String(o, "cursor", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeSearchIssues puts a forge_search_issues request into the
+// ForgeCallRequest envelope.
+func buildForgeSearchIssues(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_SearchIssues{SearchIssues: a.Request.(*gatewayv1.SearchIssuesRequest)},
 		Forge:  forgeSelector(a),
 	}
 }
@@ -2238,6 +2417,10 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		}}
 	case *gatewayv1.ForgeCallResult_Repository:
 		return runtime.Outcome{Arm: "repository", Message: arm.Repository}
+	case *gatewayv1.ForgeCallResult_CodeMatches:
+		return runtime.Outcome{Arm: "code_matches", Message: arm.CodeMatches}
+	case *gatewayv1.ForgeCallResult_SearchResults:
+		return runtime.Outcome{Arm: "search_results", Message: arm.SearchResults}
 	case *gatewayv1.ForgeCallResult_File:
 		return runtime.Outcome{Arm: "file", Message: arm.File}
 	case *gatewayv1.ForgeCallResult_Dir:
