@@ -3,6 +3,7 @@ package kit
 import (
 	"crypto/sha256"
 	"encoding/base64"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -88,7 +89,7 @@ func (c Cursors) Position(cursor string) (string, error) {
 		return "", toolserver.InvalidArgument("cursor %q is not a next_cursor %s gave; omit it for the first page", cursor, c.tool)
 	}
 	if query != c.query {
-		return "", toolserver.InvalidArgument("cursor %q was given by %s for other arguments: pass it with the same arguments as the call that returned it (only cursor changes), or omit it for the first page", cursor, c.tool)
+		return "", toolserver.InvalidArgument("cursor %q is not one %s gave for these arguments: pass it with the same arguments as the call that returned it (only cursor changes), or omit it for the first page", cursor, c.tool)
 	}
 	return pos, nil
 }
@@ -114,4 +115,12 @@ func (c Cursors) NextKey(n int64) string {
 		return ""
 	}
 	return c.query + "." + strconv.FormatInt(n, 10)
+}
+
+// Page reads a cursor whose position is a forge's page number, as
+// NextKey issued it: 1 (the first page) for none. Bind the page size
+// (leave "limit" out of free): a page number means nothing at another.
+func (c Cursors) Page(cursor string) (int64, error) {
+	n, err := c.Key(cursor, math.MaxInt32)
+	return max(n, 1), err
 }

@@ -128,9 +128,9 @@ func TestListCursorsRefused(t *testing.T) {
 		}
 		cur := first.GetNextCursor()
 		_, err = f.ListIssues(ctx, alice, &gatewayv1.ListIssuesRequest{Repo: "acme/app", Labels: []string{"bug"}, Cursor: cur})
-		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "other arguments")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "for these arguments")
 		_, err = f.ListIssues(ctx, alice, &gatewayv1.ListIssuesRequest{Repo: "acme/other", Cursor: cur})
-		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "other arguments")
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "for these arguments")
 		_, err = f.ListPullRequests(ctx, alice, &gatewayv1.ListPullRequestsRequest{Repo: "acme/app", Cursor: cur})
 		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "forge_list_pull_requests")
 		query := cur[:len(cur)-1]
