@@ -42,9 +42,10 @@ func nextCursor(cur kit.Cursors, o sdk.ListOptions, got int, resp *sdk.Response)
 
 // ListComments pages an issue's or pull request's conversation comments,
 // oldest first. Issues and pull requests share one numbering and one
-// comment endpoint, so the first page looks at the number first (one
-// request more) and refuses the other kind; a cursor is bound to the kind
-// and number that first page checked.
+// comment endpoint, so the kind asked for is checked: each comment says
+// which it belongs to (pull_request_url or issue_url, the other empty),
+// and only a first page without comments costs a look at the number (one
+// request more). A cursor is bound to the kind and number.
 func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
 	kind := "issue"
 	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST {
@@ -60,19 +61,23 @@ func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gat
 		return nil, err
 	}
 	return call(ctx, p, fmt.Sprintf("list comments of %s %s#%d", kind, repo, n), func(c *sdk.Client) (*forgev1.CommentList, error) {
-		if req.GetCursor() == "" {
+		cs, resp, err := c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		isPull, known := false, false
+		if len(cs) > 0 && (cs[0].PRURL == "") != (cs[0].IssueURL == "") {
+			isPull, known = cs[0].PRURL != "", true
+		} else if req.GetCursor() == "" {
 			i, resp, err := c.GetIssue(repo.owner, repo.name, n)
 			if err != nil {
 				return nil, fail(resp, err)
 			}
-			if isPull := i.PullRequest != nil; isPull != (kind == "pull request") {
-				is := map[bool]string{true: "a pull request", false: "an issue"}
-				return nil, toolserver.NotFound("#%d in %s is %s, not %s", n, repo, is[isPull], is[!isPull])
-			}
+			isPull, known = i.PullRequest != nil, true
 		}
-		cs, resp, err := c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
-		if err != nil {
-			return nil, fail(resp, err)
+		if known && isPull != (kind == "pull request") {
+			is := map[bool]string{true: "a pull request", false: "an issue"}
+			return nil, toolserver.NotFound("#%d in %s is %s, not %s", n, repo, is[isPull], is[!isPull])
 		}
 		return &forgev1.CommentList{Repo: repo.String(), Number: uint64(n), Comments: issueComments(cs[:min(len(cs), o.PageSize)]),
 			NextCursor: nextCursor(cur, o, len(cs), resp)}, nil

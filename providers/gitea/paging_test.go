@@ -69,9 +69,9 @@ func TestListIssuesPages(t *testing.T) {
 	}
 }
 
-// TestListCommentsPages pages a pull request's conversation oldest first;
-// the first page checks the number is of the kind asked for, later pages
-// cost one request each.
+// TestListCommentsPages pages a pull request's conversation oldest first,
+// one request a page: the comments say whether they are a pull request's.
+// Only an empty first page looks at the number to tell the kind.
 func TestListCommentsPages(t *testing.T) {
 	s := fake(t, false)
 	p := provider(t, s, false, 0)
@@ -89,7 +89,7 @@ func TestListCommentsPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sent := s.Requests()[before:]; len(sent) != map[bool]int{true: 2, false: 1}[page == 1] ||
+		if sent := s.Requests()[before:]; len(sent) != 1 ||
 			sent[len(sent)-1].Path != "/repos/acme/widgets/issues/2/comments" || sent[len(sent)-1].Query.Get("limit") != "3" {
 			t.Errorf("page %d sent %v", page, sent)
 		}
@@ -106,4 +106,10 @@ func TestListCommentsPages(t *testing.T) {
 	}
 	_, err := p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: 2})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is a pull request, not an issue")
+	// Issue #1 has no comments: its kind is looked up.
+	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, Number: 1})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is an issue, not a pull request")
+	if r := s.Requests(); r[len(r)-1].Path != "/repos/acme/widgets/issues/1" {
+		t.Errorf("an empty page's kind was not looked up: last sent %s", r[len(r)-1].Path)
+	}
 }
