@@ -1,8 +1,10 @@
 package gitea
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"math"
 
 	sdk "code.gitea.io/sdk/gitea"
 
@@ -41,11 +43,14 @@ func nextCursor(cur kit.Cursors, o sdk.ListOptions, got int, resp *sdk.Response)
 }
 
 // ListComments pages an issue's or pull request's conversation comments,
-// oldest first. Issues and pull requests share one numbering and one
-// comment endpoint, so the kind asked for is checked: each comment says
-// which it belongs to (pull_request_url or issue_url, the other empty),
-// and only a first page without comments costs a look at the number (one
-// request more). A cursor is bound to the kind and number.
+// oldest first. Gitea's comments endpoint does not page (it takes since
+// and before, and answers every comment; the real server showed it): each
+// page is one request for the whole conversation, cut here at the offset
+// the cursor holds (the page size free to change). Issues and pull
+// requests share one numbering and that endpoint, so the kind asked for is
+// checked: each comment says which it belongs to (pull_request_url or
+// issue_url, the other empty), and only a conversation without comments
+// costs a look at the number.
 func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
 	kind := "issue"
 	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST {
@@ -55,31 +60,40 @@ func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gat
 	if err != nil {
 		return nil, err
 	}
-	cur := kit.CursorsFor("forge_list_comments", req)
-	o, err := listPage(cur, req.GetCursor(), req.GetLimit())
+	cur := kit.CursorsFor("forge_list_comments", req, "limit")
+	off, err := cur.Key(req.GetCursor(), math.MaxInt32)
 	if err != nil {
 		return nil, err
 	}
+	limit := int64(cmp.Or(req.GetLimit(), defaultListLimit))
 	return call(ctx, p, fmt.Sprintf("list comments of %s %s#%d", kind, repo, n), func(c *sdk.Client) (*forgev1.CommentList, error) {
-		cs, resp, err := c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{ListOptions: o})
+		cs, resp, err := c.ListIssueComments(repo.owner, repo.name, n, sdk.ListIssueCommentOptions{})
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		isPull, known := false, false
+		isPull := false
 		if len(cs) > 0 && (cs[0].PRURL == "") != (cs[0].IssueURL == "") {
-			isPull, known = cs[0].PRURL != "", true
-		} else if req.GetCursor() == "" {
+			isPull = cs[0].PRURL != ""
+		} else {
 			i, resp, err := c.GetIssue(repo.owner, repo.name, n)
 			if err != nil {
 				return nil, fail(resp, err)
 			}
-			isPull, known = i.PullRequest != nil, true
+			isPull = i.PullRequest != nil
 		}
-		if known && isPull != (kind == "pull request") {
+		if isPull != (kind == "pull request") {
 			is := map[bool]string{true: "a pull request", false: "an issue"}
 			return nil, toolserver.NotFound("#%d in %s is %s, not %s", n, repo, is[isPull], is[!isPull])
 		}
-		return &forgev1.CommentList{Repo: repo.String(), Number: uint64(n), Comments: issueComments(cs[:min(len(cs), o.PageSize)]),
-			NextCursor: nextCursor(cur, o, len(cs), resp)}, nil
+		out := &forgev1.CommentList{Repo: repo.String(), Number: uint64(n)}
+		if off >= int64(len(cs)) {
+			return out, nil // the conversation shrank past the cursor: nothing after it
+		}
+		end := min(off+limit, int64(len(cs)))
+		out.Comments = issueComments(cs[off:end])
+		if end < int64(len(cs)) {
+			out.NextCursor = cur.NextKey(end)
+		}
+		return out, nil
 	})
 }
