@@ -145,3 +145,58 @@ func TestListCursorsRefused(t *testing.T) {
 		}
 	})
 }
+
+// TestListPullRequestsAndRunsPage: pull requests page by number and CI
+// runs by id, newest first, each shown once.
+func TestListPullRequestsAndRunsPage(t *testing.T) {
+	eachDialect(t, func(t *testing.T, d database) {
+		ctx := context.Background()
+		f, _ := newForge(t, d, local.Options{CI: local.CI{Command: "true"}})
+		var pulls []uint64
+		for i := range 5 {
+			pulls = append(pulls, createPull(t, f, "acme/app", fmt.Sprintf("b%d", i)))
+		}
+		var runs []string
+		for range 5 {
+			tr, err := f.TriggerCi(ctx, alice, &gatewayv1.TriggerCIRequest{Repo: "acme/app", Workflow: "ci", Ref: "main"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			runs = append(runs, tr.GetRunId())
+		}
+		var gotPulls []uint64
+		preq := &gatewayv1.ListPullRequestsRequest{Repo: "acme/app", Limit: ptrU32(2)}
+		for range 5 {
+			list, err := f.ListPullRequests(ctx, alice, preq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, pr := range list.GetPullRequests() {
+				gotPulls = append(gotPulls, pr.GetNumber())
+			}
+			if preq.Cursor = list.GetNextCursor(); preq.Cursor == "" {
+				break
+			}
+		}
+		if fmt.Sprint(gotPulls) != fmt.Sprint([]uint64{pulls[4], pulls[3], pulls[2], pulls[1], pulls[0]}) {
+			t.Errorf("pull requests %v, want %v newest first", gotPulls, pulls)
+		}
+		var gotRuns []string
+		rreq := &gatewayv1.ListCIRunsRequest{Repo: "acme/app", Limit: ptrU32(3)}
+		for range 5 {
+			list, err := f.ListCiRuns(ctx, alice, rreq)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range list.GetRuns() {
+				gotRuns = append(gotRuns, r.GetRunId())
+			}
+			if rreq.Cursor = list.GetNextCursor(); rreq.Cursor == "" {
+				break
+			}
+		}
+		if fmt.Sprint(gotRuns) != fmt.Sprint([]string{runs[4], runs[3], runs[2], runs[1], runs[0]}) {
+			t.Errorf("runs %v, want %v newest first", gotRuns, runs)
+		}
+	})
+}
