@@ -170,12 +170,7 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
-	if page.after > 0 {
-		args = append(args, page.after)
-		query += ` AND id < $` + strconv.Itoa(len(args))
-	}
-	args = append(args, page.fetch())
-	query += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args))
+	query, args = page.newestFirst(query, args, "id")
 	var runs []*run
 	err = f.readOne(ctx, func(q querier) error {
 		rows, err := q.QueryContext(ctx, query, args...)

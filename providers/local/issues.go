@@ -108,12 +108,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
-	if page.after > 0 {
-		args = append(args, page.after)
-		query += ` AND i.number < $` + strconv.Itoa(len(args))
-	}
-	args = append(args, page.fetch())
-	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	query, args = page.newestFirst(query, args, "i.number")
 
 	out := &forgev1.IssueList{}
 	err = f.readOne(ctx, func(q querier) error {

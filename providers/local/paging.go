@@ -44,6 +44,18 @@ func keysetOf(tool string, req interface {
 // which tells whether another page follows without a count.
 func (k keyset) fetch() int { return k.limit + 1 }
 
+// newestFirst ends a listing's statement (query with its WHERE, args its
+// parameters) with the page's bound on key column: below the cursor's
+// key, newest first, fetch rows.
+func (k keyset) newestFirst(query string, args []any, column string) (string, []any) {
+	if k.after > 0 {
+		args = append(args, k.after)
+		query += ` AND ` + column + ` < $` + strconv.Itoa(len(args))
+	}
+	args = append(args, k.fetch())
+	return query + ` ORDER BY ` + column + ` DESC LIMIT $` + strconv.Itoa(len(args)), args
+}
+
 // cut keeps the page of rows (read with fetch) and returns the cursor of
 // the next one, "" when none follows.
 func cut[T any](k keyset, rows []T, key func(T) int64) ([]T, string) {

@@ -93,12 +93,7 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ toolserver.Call, req *ga
 	if err != nil {
 		return nil, err
 	}
-	if page.after > 0 {
-		args = append(args, page.after)
-		query += ` AND i.number < $` + strconv.Itoa(len(args))
-	}
-	args = append(args, page.fetch())
-	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	query, args = page.newestFirst(query, args, "i.number")
 	out := &forgev1.PullRequestList{}
 	err = f.readOne(ctx, func(q querier) error {
 		items, err := scanItems(ctx, q, query, args...)
