@@ -66,7 +66,7 @@ func TestGroupedTools(t *testing.T) {
 	}
 	issue, _ := ts.Lookup("forge_issue")
 	s := schema(t, issue)
-	if got := s.Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "comment", "open", "search", "update"}) {
+	if got := s.Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "list_comments", "comment", "open", "search", "update"}) {
 		t.Errorf("forge_issue actions = %v", got)
 	}
 	// repo is required by every issue action but search (which, without
@@ -156,7 +156,7 @@ func TestGroupedCallRefusals(t *testing.T) {
 	}
 	// The unknown action names the valid ones.
 	res := ts.Execute(context.Background(), runtime.Call{Name: "forge_issue", Args: json.RawMessage(`{"action":"delete","repo":"a/b"}`)})
-	for _, a := range []string{"get", "list", "comment", "open", "update"} {
+	for _, a := range []string{"get", "list", "list_comments", "comment", "open", "update"} {
 		if !strings.Contains(res.Text, a) {
 			t.Errorf("unknown action refusal does not name %s: %s", a, res.Text)
 		}
@@ -193,8 +193,8 @@ func TestGroupedReadOnly(t *testing.T) {
 		t.Fatalf("read-only grouped tools = %v, want %v (forge_push has no read action)", got, want)
 	}
 	issue, _ := ts.Lookup("forge_issue")
-	if got := schema(t, issue).Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "search"}) {
-		t.Errorf("read-only forge_issue actions = %v, want [get list search]", got)
+	if got := schema(t, issue).Properties["action"].Enum; !slices.Equal(got, []string{"get", "list", "list_comments", "search"}) {
+		t.Errorf("read-only forge_issue actions = %v, want [get list list_comments search]", got)
 	}
 	if issue.Approval != runtime.ApprovalRead || !issue.Hints.ReadOnly {
 		t.Errorf("read-only forge_issue: approval %s hints %+v", issue.Approval, issue.Hints)

@@ -222,3 +222,6 @@ func (i issuesOnly) UpdateIssue(ctx context.Context, c toolserver.Call, r *gatew
 func (i issuesOnly) CommentOnIssue(ctx context.Context, c toolserver.Call, r *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return i.f.CommentOnIssue(ctx, c, r)
 }
+func (i issuesOnly) ListComments(ctx context.Context, c toolserver.Call, r *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
+	return i.f.ListComments(ctx, c, r)
+}

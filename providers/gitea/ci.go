@@ -65,8 +65,9 @@ var runStatusFilters = map[gatewayv1.CIStatusFilter]string{
 	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:     "failure",
 }
 
-// ListCiRuns lists Actions workflow runs, newest first. Gitea filters by
-// every status but "completed", which is filtered here.
+// ListCiRuns lists Actions workflow runs, newest first, the page the
+// cursor names. Gitea filters by every status but "completed", which is
+// filtered here, on the page.
 func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	if err := p.noRunAPI("forge_list_ci_runs"); err != nil {
 		return nil, err
@@ -75,46 +76,39 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatew
 	if err != nil {
 		return nil, err
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_ci_runs", req)
+	page, err := listPage(cur, req.GetCursor(), req.GetLimit())
+	if err != nil {
+		return nil, err
 	}
 	completed := req.GetStatus() == gatewayv1.CIStatusFilter_CI_STATUS_FILTER_COMPLETED
 	opt := sdk.ListRepoActionRunsOptions{
-		ListOptions: sdk.ListOptions{Page: 1, PageSize: min(limit, pageSize)},
+		ListOptions: page,
 		Branch:      req.GetRef(), Status: runStatusFilters[req.GetStatus()],
 	}
-	if completed {
-		opt.PageSize = pageSize
-	}
 	return call(ctx, p, "list CI runs in "+repo.String(), func(c *sdk.Client) (*forgev1.CIRunList, error) {
-		type runs = kit.Page[*sdk.ActionWorkflowRun, int]
-		list := &forgev1.CIRunList{}
-		err := kit.Pages(pageLimit, func(next int) (runs, error) {
-			opt.Page = max(next, opt.Page)
-			page, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
-			if err != nil {
-				return runs{}, p.ciFailure(c, repo, 0, resp, err)
+		got, resp, err := c.ListRepoActionRuns(repo.owner, repo.name, opt)
+		if err != nil {
+			return nil, p.ciFailure(c, repo, 0, resp, err)
+		}
+		if opt.Page == 1 && len(got.WorkflowRuns) == 0 {
+			// With Actions disabled Gitea lists no runs rather than
+			// failing: say it is off, not that nothing ran.
+			r, rr, gerr := c.GetRepo(repo.owner, repo.name)
+			if gerr != nil {
+				return nil, fail(rr, gerr)
 			}
-			if opt.Page == 1 && len(page.WorkflowRuns) == 0 {
-				// With Actions disabled Gitea lists no runs rather than
-				// failing: say it is off, not that nothing ran.
-				r, rr, gerr := c.GetRepo(repo.owner, repo.name)
-				if gerr != nil {
-					return runs{}, fail(rr, gerr)
-				}
-				if !r.HasActions {
-					return runs{}, p.actionsOff(repo)
-				}
+			if !r.HasActions {
+				return nil, p.actionsOff(repo)
 			}
-			return runs{Items: page.WorkflowRuns, Next: following(opt.ListOptions, len(page.WorkflowRuns))}, nil
-		}, func(r *sdk.ActionWorkflowRun) bool {
+		}
+		list := &forgev1.CIRunList{NextCursor: nextCursor(cur, opt.ListOptions, len(got.WorkflowRuns), resp)}
+		for _, r := range got.WorkflowRuns[:min(len(got.WorkflowRuns), opt.PageSize)] {
 			if !completed || r.Status == "completed" {
 				list.Runs = append(list.Runs, p.ciRun(repo, r))
 			}
-			return len(list.Runs) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 

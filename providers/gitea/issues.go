@@ -45,7 +45,7 @@ func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gateway
 }
 
 // ListIssues lists issues (type=issues: Gitea leaves the pull requests
-// out itself), newest first.
+// out itself), newest first, the page the cursor names.
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
@@ -60,12 +60,13 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 	if s := req.GetSince(); s != nil {
 		since = s.AsTime()
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_issues", req)
+	page, err := listPage(cur, req.GetCursor(), req.GetLimit())
+	if err != nil {
+		return nil, err
 	}
 	opt := sdk.ListIssueOption{
-		ListOptions: sdk.ListOptions{Page: 1, PageSize: min(limit, pageSize)},
+		ListOptions: page,
 		State:       issueState(req.GetState()),
 		Type:        sdk.IssueTypeIssue,
 		Since:       since,
@@ -89,22 +90,18 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 			}
 			opt.Labels = append(opt.Labels, name)
 		}
-		list := &forgev1.IssueList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.Issue, int], error) {
-			opt.Page = max(next, opt.Page)
-			page, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
-			if err != nil {
-				if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
-					return kit.Page[*sdk.Issue, int]{}, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
-				}
-				return kit.Page[*sdk.Issue, int]{}, fail(resp, err)
+		is, resp, err := c.ListRepoIssues(repo.owner, repo.name, opt)
+		if err != nil {
+			if resp != nil && resp.StatusCode == http.StatusNotFound && req.GetAssignee() != "" {
+				return nil, p.unknownAssignee(c, repo, req.GetAssignee(), resp, err)
 			}
-			return kit.Page[*sdk.Issue, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
-		}, func(i *sdk.Issue) bool {
+			return nil, fail(resp, err)
+		}
+		list := &forgev1.IssueList{NextCursor: nextCursor(cur, opt.ListOptions, len(is), resp)}
+		for _, i := range is[:min(len(is), opt.PageSize)] {
 			list.Issues = append(list.Issues, p.issue(repo, i, nil))
-			return len(list.Issues) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 

@@ -81,17 +81,18 @@ func (p *Provider) checks(ctx context.Context, c *sdk.Client, repo repoName, sha
 	return checksState(st)
 }
 
-// ListPullRequests lists pull requests, newest first. Gitea's list has no
-// head or base filter: pages are read and filtered until `limit` match or
-// the listing (or the page limit) ends.
+// ListPullRequests lists pull requests, newest first, the page the cursor
+// names. Gitea's list has no head or base filter: the page is filtered
+// here, and may show fewer than it read.
 func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := p.parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_pull_requests", req)
+	page, err := listPage(cur, req.GetCursor(), req.GetLimit())
+	if err != nil {
+		return nil, err
 	}
 	state := sdk.StateOpen
 	switch req.GetState() {
@@ -100,28 +101,20 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req 
 	case gatewayv1.PullRequestStateFilter_PULL_REQUEST_STATE_FILTER_ALL:
 		state = sdk.StateAll
 	}
-	filtered := req.GetBase() != "" || req.GetHead() != ""
-	opt := sdk.ListPullRequestsOptions{ListOptions: sdk.ListOptions{Page: 1, PageSize: pageSize}, State: state}
-	if !filtered {
-		opt.PageSize = min(limit, pageSize)
-	}
+	opt := sdk.ListPullRequestsOptions{ListOptions: page, State: state}
 	return call(ctx, p, "list pull requests in "+repo.String(), func(c *sdk.Client) (*forgev1.PullRequestList, error) {
-		list := &forgev1.PullRequestList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*sdk.PullRequest, int], error) {
-			opt.Page = max(next, opt.Page)
-			page, resp, err := c.ListRepoPullRequests(repo.owner, repo.name, opt)
-			if err != nil {
-				return kit.Page[*sdk.PullRequest, int]{}, fail(resp, err)
-			}
-			return kit.Page[*sdk.PullRequest, int]{Items: page, Next: following(opt.ListOptions, len(page))}, nil
-		}, func(pr *sdk.PullRequest) bool {
+		prs, resp, err := c.ListRepoPullRequests(repo.owner, repo.name, opt)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		list := &forgev1.PullRequestList{NextCursor: nextCursor(cur, opt.ListOptions, len(prs), resp)}
+		for _, pr := range prs[:min(len(prs), opt.PageSize)] {
 			if (req.GetBase() == "" || pr.Base != nil && pr.Base.Ref == req.GetBase()) &&
 				(req.GetHead() == "" || pr.Head != nil && pr.Head.Ref == req.GetHead()) {
 				list.PullRequests = append(list.PullRequests, p.pullRequest(repo, pr))
 			}
-			return len(list.PullRequests) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 

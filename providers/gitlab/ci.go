@@ -47,15 +47,18 @@ var statusFilters = map[gatewayv1.CIStatusFilter]gl.BuildStateValue{
 	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:     gl.Failed,
 }
 
-// ListCiRuns lists pipelines newest first.
+// ListCiRuns lists pipelines newest first, the page the cursor names; a
+// status GitLab has no filter for (queued, completed) is applied to the
+// page.
 func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_ci_runs", req)
+	page, err := cur.Page(req.GetCursor())
+	if err != nil {
+		return nil, err
 	}
 	want := ""
 	switch req.GetStatus() {
@@ -65,10 +68,7 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatew
 		want = "completed"
 	}
 	opt := &gl.ListProjectPipelinesOptions{
-		ListOptions: gl.ListOptions{PerPage: int64(limit), Page: 1}, OrderBy: ptr("id"), Sort: ptr("desc"),
-	}
-	if want != "" {
-		opt.PerPage = perPage
+		ListOptions: gl.ListOptions{PerPage: listLimit(req.GetLimit()), Page: page}, OrderBy: ptr("id"), Sort: ptr("desc"),
 	}
 	if s, ok := statusFilters[req.GetStatus()]; ok {
 		opt.Status = ptr(s)
@@ -77,25 +77,17 @@ func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatew
 		opt.Ref = ptr(r)
 	}
 	return call(ctx, p, "list pipelines in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.CIRunList, error) {
-		list := &forgev1.CIRunList{}
-		// Only a status filter GitLab cannot apply itself reads past the
-		// first page.
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.PipelineInfo, int], error) {
-			if next != 0 {
-				opt.Page = int64(next)
-			}
-			pls, resp, err := p.author.Pipelines.ListProjectPipelines(repo.String(), opt, ro)
-			if err != nil || want == "" {
-				return kit.Page[*gl.PipelineInfo, int]{Items: pls}, fail(resp, err)
-			}
-			return kit.Page[*gl.PipelineInfo, int]{Items: pls, Next: nextPage(resp)}, nil
-		}, func(pl *gl.PipelineInfo) bool {
+		pls, resp, err := p.author.Pipelines.ListProjectPipelines(repo.String(), opt, ro)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		list := &forgev1.CIRunList{NextCursor: cur.NextKey(int64(nextPage(resp)))}
+		for _, pl := range pls[:min(len(pls), int(opt.PerPage))] {
 			if run := p.ciRun(repo, pl.ID, pl.Name, pl.Ref, pl.SHA, pl.Status, pl.WebURL, stamp(pl.CreatedAt)); want == "" || run.Status == want {
 				list.Runs = append(list.Runs, run)
 			}
-			return len(list.Runs) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
@@ -42,8 +43,8 @@ func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gateway
 	})
 }
 
-// ListIssues lists issues newest first. GitLab keeps merge requests apart,
-// so every item is an issue.
+// ListIssues lists issues newest first, the page the cursor names. GitLab
+// keeps merge requests apart, so every item is an issue.
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -54,12 +55,13 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 			return nil, toolserver.InvalidArgument("label %q contains a comma, which GitLab's label filter cannot express", l)
 		}
 	}
-	limit := int64(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_issues", req)
+	page, err := cur.Page(req.GetCursor())
+	if err != nil {
+		return nil, err
 	}
 	opt := &gl.ListProjectIssuesOptions{
-		ListOptions: gl.ListOptions{PerPage: limit, Page: 1},
+		ListOptions: gl.ListOptions{PerPage: listLimit(req.GetLimit()), Page: page},
 		State:       ptr(issueState(req.GetState())),
 		OrderBy:     ptr("created_at"),
 		Sort:        ptr("desc"),
@@ -79,8 +81,8 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		list := &forgev1.IssueList{}
-		for _, i := range is {
+		list := &forgev1.IssueList{NextCursor: cur.NextKey(int64(nextPage(resp)))}
+		for _, i := range is[:min(len(is), int(opt.PerPage))] {
 			list.Issues = append(list.Issues, p.issue(repo, i, nil))
 		}
 		return list, nil

@@ -60,18 +60,20 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ toolserver.Call, req *g
 	})
 }
 
-// ListPullRequests lists merge requests newest first, filtered by state,
-// target (base) and source (head) branch on GitLab's side. GitLab's
-// "closed" leaves merged ones out, where the tools' closed (as GitHub's)
-// takes them in: closed lists every state and drops the open ones.
+// ListPullRequests lists merge requests newest first, the page the cursor
+// names, filtered by state, target (base) and source (head) branch on
+// GitLab's side. GitLab's "closed" leaves merged ones out, where the
+// tools' closed (as GitHub's) takes them in: closed lists every state and
+// drops the open ones from the page.
 func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
-	limit := int(req.GetLimit())
-	if limit == 0 {
-		limit = defaultListLimit
+	cur := kit.CursorsFor("forge_list_pull_requests", req)
+	page, err := cur.Page(req.GetCursor())
+	if err != nil {
+		return nil, err
 	}
 	st, closed := "opened", false
 	switch req.GetState() {
@@ -81,11 +83,8 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req 
 		st = "all"
 	}
 	opt := &gl.ListProjectMergeRequestsOptions{
-		ListOptions: gl.ListOptions{PerPage: int64(limit), Page: 1},
+		ListOptions: gl.ListOptions{PerPage: listLimit(req.GetLimit()), Page: page},
 		State:       ptr(st), OrderBy: ptr("created_at"), Sort: ptr("desc"),
-	}
-	if closed {
-		opt.PerPage = perPage
 	}
 	if b := req.GetBase(); b != "" {
 		opt.TargetBranch = ptr(b)
@@ -94,25 +93,17 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req 
 		opt.SourceBranch = ptr(h)
 	}
 	return call(ctx, p, "list merge requests in "+repo.String(), func(ro gl.RequestOptionFunc) (*forgev1.PullRequestList, error) {
-		list := &forgev1.PullRequestList{}
-		// Only the closed filter, which GitLab cannot apply itself, reads
-		// past the first page.
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gl.BasicMergeRequest, int], error) {
-			if next != 0 {
-				opt.Page = int64(next)
-			}
-			mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
-			if err != nil || !closed {
-				return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs}, fail(resp, err)
-			}
-			return kit.Page[*gl.BasicMergeRequest, int]{Items: mrs, Next: nextPage(resp)}, nil
-		}, func(mr *gl.BasicMergeRequest) bool {
+		mrs, resp, err := p.author.MergeRequests.ListProjectMergeRequests(repo.String(), opt, ro)
+		if err != nil {
+			return nil, fail(resp, err)
+		}
+		list := &forgev1.PullRequestList{NextCursor: cur.NextKey(int64(nextPage(resp)))}
+		for _, mr := range mrs[:min(len(mrs), int(opt.PerPage))] {
 			if !closed || (mr.State != "opened" && mr.State != "locked") {
 				list.PullRequests = append(list.PullRequests, p.basicMR(repo, mr))
 			}
-			return len(list.PullRequests) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 

@@ -115,8 +115,21 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		}
 	}
 
+	cur := kit.CursorsFor("forge_list_issues", req)
+	after, err := cur.Position(req.GetCursor())
+	if err != nil {
+		return nil, err
+	}
+	vars := filterVars[*issueFilter]{Filter: f, First: &limit}
+	if after != "" {
+		vars.After = &after
+	}
 	var a issuesAnswer
-	if err := p.do(ctx, "list issues in "+key, queryIssues, filterVars[*issueFilter]{Filter: f, First: &limit}, &a); err != nil {
+	if err := p.do(ctx, "list issues in "+key, queryIssues, vars, &a); err != nil {
+		return nil, err
+	}
+	next, err := cur.Next(a.Issues.PageInfo.next())
+	if err != nil {
 		return nil, err
 	}
 	nodes := a.Issues.Nodes
@@ -124,7 +137,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 	// (all labels, newest first, at most limit) against a drifting API.
 	nodes = slices.DeleteFunc(nodes, func(n issueNode) bool { return !hasLabels(n, labels) || n.Team.Key != t.Key })
 	slices.SortStableFunc(nodes, func(a, b issueNode) int { return createdAt(b.CreatedAt).Compare(createdAt(a.CreatedAt)) })
-	out := &forgev1.IssueList{}
+	out := &forgev1.IssueList{NextCursor: next}
 	for i := range nodes[:min(len(nodes), limit)] {
 		out.Issues = append(out.Issues, p.toIssue(&nodes[i]))
 	}
@@ -277,11 +290,7 @@ func (p *Provider) toIssue(n *issueNode) *forgev1.Issue {
 	for _, l := range n.Labels.Nodes {
 		is.Labels = append(is.Labels, l.Name)
 	}
-	comments := slices.Clone(n.Comments.Nodes)
-	slices.SortStableFunc(comments, func(a, b commentNode) int { return createdAt(a.CreatedAt).Compare(createdAt(b.CreatedAt)) })
-	for _, c := range comments {
-		is.Comments = append(is.Comments, &forgev1.Comment{Author: userName(c.User), Url: c.URL, Body: c.Body})
-	}
+	is.Comments = toComments(n.Comments.Nodes)
 	return is
 }
 

@@ -91,11 +91,39 @@ const queryLabels = `query Labels($filter: IssueLabelFilter!) {
   issueLabels(filter: $filter, first: 100) { nodes { id name team { id } } }
 }`
 
-// queryIssues lists a team's issues. orderBy createdAt returns the newest
-// first.
-const queryIssues = `query Issues($filter: IssueFilter!, $first: Int!) {
-  issues(filter: $filter, first: $first, orderBy: createdAt) { nodes { ...IssueFields } }
+// queryIssues lists a team's issues, the page after $after (none: the
+// first). orderBy createdAt returns the newest first.
+const queryIssues = `query Issues($filter: IssueFilter!, $first: Int!, $after: String) {
+  issues(filter: $filter, first: $first, after: $after, orderBy: createdAt) { nodes { ...IssueFields } pageInfo { hasNextPage endCursor } }
 }` + issueFields
+
+// queryComments reads one page of an issue's comments, after $after
+// (none: the first), with the issue's team (the gateway scoped the call
+// by it).
+const queryComments = `query Comments($id: String!, $first: Int!, $after: String) {
+  issue(id: $id) {
+    team { key }
+    comments(first: $first, after: $after) { nodes { body url createdAt user { name displayName } } pageInfo { hasNextPage endCursor } }
+  }
+}`
+
+type commentsVars struct {
+	ID    string  `json:"id"`
+	First int     `json:"first"`
+	After *string `json:"after"`
+}
+
+type commentsAnswer struct {
+	Issue *struct {
+		Team struct {
+			Key string `json:"key"`
+		} `json:"team"`
+		Comments struct {
+			Nodes    []commentNode `json:"nodes"`
+			PageInfo pageInfo      `json:"pageInfo"`
+		} `json:"comments"`
+	} `json:"issue"`
+}
 
 // mutationIssueCreate files an issue.
 const mutationIssueCreate = `mutation IssueCreate($input: IssueCreateInput!) {
@@ -190,7 +218,8 @@ type labelsAnswer struct {
 
 type issuesAnswer struct {
 	Issues struct {
-		Nodes []issueNode `json:"nodes"`
+		Nodes    []issueNode `json:"nodes"`
+		PageInfo pageInfo    `json:"pageInfo"`
 	} `json:"issues"`
 }
 
@@ -234,6 +263,8 @@ type keyVars struct {
 type filterVars[F any] struct {
 	Filter F    `json:"filter"`
 	First  *int `json:"first,omitempty"`
+	// After is the cursor of the page before, for a query that pages.
+	After *string `json:"after,omitempty"`
 }
 
 type inputVars[I any] struct {

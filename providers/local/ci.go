@@ -141,7 +141,7 @@ func (f *Forge) RerunCi(ctx context.Context, _ toolserver.Call, req *gatewayv1.R
 	return f.ciRun(r.name, ru, true), nil
 }
 
-// ListCiRuns lists a repository's runs, newest first.
+// ListCiRuns lists a repository's runs, newest first (keyset on the id).
 func (f *Forge) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	if f.ci.Command == "" {
 		return nil, toolserver.Unimplemented("ci", "list_ci_runs")
@@ -166,9 +166,12 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv
 		args = append(args, enumname.Of(st))
 		query += ` AND conclusion = $` + strconv.Itoa(len(args))
 	}
-	args = append(args, listLimit(req.Limit))
-	query += ` ORDER BY id DESC LIMIT $` + strconv.Itoa(len(args))
-	out := &forgev1.CIRunList{}
+	page, err := keysetOf("forge_list_ci_runs", req, req.Limit)
+	if err != nil {
+		return nil, err
+	}
+	query, args = page.newestFirst(query, args, "id")
+	var runs []*run
 	err = f.readOne(ctx, func(q querier) error {
 		rows, err := q.QueryContext(ctx, query, args...)
 		if err != nil {
@@ -180,11 +183,19 @@ func (f *Forge) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv
 			if err := rows.Scan(ru.dest()...); err != nil {
 				return err
 			}
-			out.Runs = append(out.Runs, f.ciRun(r.name, ru, false))
+			runs = append(runs, ru)
 		}
 		return rows.Err()
 	})
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	out := &forgev1.CIRunList{}
+	runs, out.NextCursor = cut(page, runs, func(ru *run) int64 { return ru.id })
+	for _, ru := range runs {
+		out.Runs = append(out.Runs, f.ciRun(r.name, ru, false))
+	}
+	return out, nil
 }
 
 // GetCiRun reads one run with its job; a job that did not succeed carries

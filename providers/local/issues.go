@@ -72,7 +72,8 @@ func (f *Forge) loadIssue(ctx context.Context, q querier, repo string, n uint64)
 }
 
 // ListIssues lists issues, never pull requests, newest (highest number)
-// first. Labels match case-insensitively, and an issue must carry them all.
+// first, a page at a time (keyset on the number). Labels match
+// case-insensitively, and an issue must carry them all.
 func (f *Forge) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
@@ -103,12 +104,19 @@ func (f *Forge) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv
 		args = append(args, req.GetSince().AsTime().UnixMicro())
 		query += ` AND i.updated_at >= $` + strconv.Itoa(len(args))
 	}
-	args = append(args, listLimit(req.Limit))
-	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	page, err := keysetOf("forge_list_issues", req, req.Limit)
+	if err != nil {
+		return nil, err
+	}
+	query, args = page.newestFirst(query, args, "i.number")
 
 	out := &forgev1.IssueList{}
-	err := f.readOne(ctx, func(q querier) error {
+	err = f.readOne(ctx, func(q querier) error {
 		items, err := scanListed(ctx, q, query, args...)
+		if err != nil {
+			return err
+		}
+		items, out.NextCursor = cut(page, items, func(it *listed) int64 { return it.number })
 		for _, it := range items {
 			lists, err := it.lists()
 			if err != nil {
@@ -116,7 +124,7 @@ func (f *Forge) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv
 			}
 			out.Issues = append(out.Issues, f.issue(&it.item, lists))
 		}
-		return err
+		return nil
 	})
 	return out, err
 }

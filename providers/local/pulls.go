@@ -64,8 +64,8 @@ func (f *Forge) GetPullRequest(ctx context.Context, _ toolserver.Call, req *gate
 	return out, nil
 }
 
-// ListPullRequests lists pull requests, newest first, without their
-// conversations; "closed" includes merged ones, as on GitHub.
+// ListPullRequests lists pull requests, newest first (keyset on the
+// number), without their conversations; "closed" includes merged ones, as on GitHub.
 func (f *Forge) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	r, err := f.repository(ctx, req.GetRepo())
 	if err != nil {
@@ -89,15 +89,22 @@ func (f *Forge) ListPullRequests(ctx context.Context, _ toolserver.Call, req *ga
 			query += ` AND i.` + column + ` = $` + strconv.Itoa(len(args))
 		}
 	}
-	args = append(args, listLimit(req.Limit))
-	query += ` ORDER BY i.number DESC LIMIT $` + strconv.Itoa(len(args))
+	page, err := keysetOf("forge_list_pull_requests", req, req.Limit)
+	if err != nil {
+		return nil, err
+	}
+	query, args = page.newestFirst(query, args, "i.number")
 	out := &forgev1.PullRequestList{}
 	err = f.readOne(ctx, func(q querier) error {
 		items, err := scanItems(ctx, q, query, args...)
+		if err != nil {
+			return err
+		}
+		items, out.NextCursor = cut(page, items, func(it *item) int64 { return it.number })
 		for _, it := range items {
 			out.PullRequests = append(out.PullRequests, f.pullRequest(r, it))
 		}
-		return err
+		return nil
 	})
 	return out, err
 }

@@ -57,7 +57,7 @@ func goals(r map[string]map[string][4]cell) string {
 	met := "yes"
 	var over []string
 	for _, f := range []string{"GitHub", "GitLab", "Gitea", "Linear"} {
-		for _, a := range []string{"list_issues", "list_pull_requests", "list_ci_runs", "list_dir"} {
+		for _, a := range []string{"list_issues", "list_pull_requests", "list_ci_runs", "list_dir", "list_comments"} {
 			c := r[f][a]
 			if c[0].code == "" && (c[0].requests > 1 || c[2].requests > 1) {
 				met = "no"

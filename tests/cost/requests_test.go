@@ -31,6 +31,7 @@ var arms = []arm{
 	{"list_issues", `{"repo":"{repo}"}`, true},
 	{"list_pull_requests", `{"repo":"{repo}"}`, true},
 	{"get_issue", `{"repo":"{repo}","issue_number":{issue}}`, true},
+	{"list_comments", `{"repo":"{repo}","kind":"COMMENTS_OF_ISSUE","number":{issue}}`, true},
 	{"get_pull_request", `{"repo":"{repo}","pull_number":{pull}}`, true},
 	{"list_ci_runs", `{"repo":"{repo}"}`, true},
 	{"get_ci_run", `{"repo":"{repo}","run_id":"{run}"}`, true},

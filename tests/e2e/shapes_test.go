@@ -31,6 +31,7 @@ var shapeSteps = []shapeStep{
 	{flat: "forge_list_issues", group: "forge_issue", action: "list", args: `{"repo":"demo/app","labels":["bug"]}`},
 	{flat: "forge_search_issues", group: "forge_issue", action: "search", args: `{"repo":"demo/app","query":"track"}`},
 	{flat: "forge_comment_on_issue", group: "forge_issue", action: "comment", args: `{"repo":"demo/app","issue_number":1,"body":"On it."}`},
+	{flat: "forge_list_comments", group: "forge_issue", action: "list_comments", args: `{"repo":"demo/app","kind":"issue","number":1,"limit":1}`},
 	{flat: "forge_update_issue", group: "forge_issue", action: "update", args: `{"repo":"demo/app","issue_number":1,"state":"closed","state_reason":"completed"}`},
 	{flat: "forge_subscribe", group: "forge_subscription", action: "subscribe", args: `{"repo":"demo/app","kind":"issue","number":1}`,
 		capture: "sub", from: `\bsubscription_id: (\S+)|subscription (\S+)`},

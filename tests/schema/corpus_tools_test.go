@@ -23,6 +23,11 @@ var tools = []toolCorpus{
 		own: listIssues,
 	},
 	{
+		tool: "forge_list_comments", base: obj{{"repo", `"acme/widgets"`}, {"kind", `"issue"`}, {"number", `12`}},
+		addr: "repo", addrMax: 200, number: "number",
+		own: listComments,
+	},
+	{
 		tool: "forge_comment_on_issue", base: obj{{"repo", `"acme/widgets"`}, {"issue_number", `12`}, {"body", `"Reproduced."`}},
 		addr: "repo", addrMax: 200, number: "issue_number",
 		own: commentBody,
@@ -258,4 +263,25 @@ func subscribe(b obj) []argCase {
 		{name: "kind empty", args: b.set("kind", `""`).String()},
 		{name: "kind null", args: b.set("kind", `null`).String()},
 	}
+}
+
+// cursor is the paging convention's cursor: any string up to 64
+// characters (the provider that issued it reads it).
+func cursor(b obj) []argCase {
+	return []argCase{
+		{name: "cursor", args: b.set("cursor", `"Zm9vYmFyYmF6.2"`).String(), valid: true},
+		{name: "cursor empty", args: b.set("cursor", `""`).String(), valid: true},
+		{name: "cursor at max length", args: b.set("cursor", repeat("c", 64)).String(), valid: true},
+		{name: "cursor beyond max length", args: b.set("cursor", repeat("c", 65)).String()},
+		{name: "cursor number", args: b.set("cursor", `2`).String()},
+	}
+}
+
+// listComments: an issue's or a pull request's conversation, by page.
+func listComments(b obj) []argCase {
+	return append(append(limit(b), cursor(b)...), []argCase{
+		{name: "kind pull_request", args: b.set("kind", `"pull_request"`).String(), valid: true},
+		{name: "kind missing", args: b.without("kind").String()},
+		{name: "kind review", args: b.set("kind", `"review"`).String()},
+	}...)
 }

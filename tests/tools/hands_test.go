@@ -85,7 +85,7 @@ var handsContracts = []contract{{
 		"url: https://github.com/acme/widgets/pull/4\n<<<head_ref-NONCE\nfix-crash\n<<<base_ref-NONCE\nmain\n" +
 		"<<<title-NONCE\nFix the crash\n>>>NONCE\nhead_sha: 9fceb02d0ae598e95dc970b74767f19372d61af8\nmergeable: true",
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_PullRequest{PullRequest: pr4}}, wrongName: "pull_request",
-	params: "repo, state, base, head, limit, forge_provider, forge_host",
+	params: "repo, state, base, head, limit, cursor, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"acme/widgets","state":"merged"}`, `state: expected one of open, closed, all, got "merged"`},
 		{`{"repo":"acme/widgets","limit":0}`, "limit: must be between 1 and 100"},
@@ -98,7 +98,7 @@ var handsContracts = []contract{{
 	success:  &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_CiRuns{CiRuns: &forgev1.CIRunList{Runs: []*forgev1.CIRun{ciRun7}}}},
 	rendered: frame + "# ci_run_list\nruns: 1\n# runs[0]\n" + ciRun7Text,
 	wrong:    &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_CiRun{CiRun: ciRun7}}, wrongName: "ci_run",
-	params: "repo, ref, status, limit, forge_provider, forge_host",
+	params: "repo, ref, status, limit, cursor, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"acme/widgets","status":"red"}`, `status: expected one of queued, in_progress, completed, success, failure, got "red"`},
 	},

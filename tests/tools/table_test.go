@@ -10,6 +10,7 @@ package tools_test
 
 import (
 	"slices"
+	"strings"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -109,13 +110,31 @@ var originalContracts = []contract{{
 	rendered: frame + "# issue_list\nissues: 1\n# issues[0]\nrepo: acme/widgets\nnumber: 12\nstate: open\n" +
 		"url: https://github.com/acme/widgets/issues/12\n<<<title-NONCE\nCrash on start\n>>>NONCE", // an empty body is left out
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
-	params: "repo, state, labels, limit, assignee, since, forge_provider, forge_host",
+	params: "repo, state, labels, limit, assignee, since, cursor, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"\t"}`, "repo: must not be blank"},
 		{`{"repo":"acme/widgets","limit":0}`, "limit: must be between 1 and 100"},
 		{`{"repo":"acme/widgets","limit":101}`, "limit: must be between 1 and 100"},
 		{`{"repo":"acme/widgets","limit":"10"}`, "limit: expected an integer, got string"},
 		{`{"repo":"acme/widgets","state":"merged"}`, `state: expected one of open, closed, all, got "merged"`},
+	},
+}, {
+	tool: "forge_list_comments",
+	args: `{"repo":"acme/widgets","kind":"pull_request","number":4,"limit":1,"cursor":"q.7"}`,
+	call: &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ListComments{ListComments: &gatewayv1.ListCommentsRequest{
+		Repo: "acme/widgets", Kind: gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, Number: 4, Limit: ptr(uint32(1)), Cursor: "q.7"}}},
+	success: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Comments{Comments: &forgev1.CommentList{
+		Repo: "acme/widgets", Number: 4, NextCursor: "q.8",
+		Comments: []*forgev1.Comment{{Author: "octocat", Url: "https://github.com/acme/widgets/pull/4#issuecomment-8", Body: "Looks good."}}}}},
+	rendered: frame + "# comment_list\nrepo: acme/widgets\nnumber: 4\nnext_cursor: q.8\ncomments: 1\n# comments[0]\nauthor: octocat\n" +
+		"url: https://github.com/acme/widgets/pull/4#issuecomment-8\n<<<body-NONCE\nLooks good.\n>>>NONCE",
+	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
+	params: "repo, kind, number, cursor, limit, forge_provider, forge_host",
+	rejects: []reject{
+		{`{"repo":"acme/widgets","number":4}`, "kind: missing required parameter"},
+		{`{"repo":"acme/widgets","kind":"review","number":4}`, `kind: expected one of issue, pull_request, got "review"`},
+		{`{"repo":"acme/widgets","kind":"issue","number":0}`, "number: must be between 1 and 2147483647"},
+		{`{"repo":"acme/widgets","kind":"issue","number":1,"cursor":"` + strings.Repeat("x", 65) + `"}`, "cursor: must be at most 64 characters"},
 	},
 }, {
 	tool: "forge_comment_on_issue",

@@ -17,7 +17,8 @@ import (
 // github-mcp-server's equivalent tools measure about 15,000 for the first
 // ten alone.
 // issue 21 (search): +1307 bytes for forge_search_code and forge_search_issues
-const surfaceBudget = 17050 + 1307
+// issue 21 (paging): +882 bytes for forge_list_comments and the cursor of forge_list_issues, forge_list_pull_requests and forge_list_ci_runs.
+const surfaceBudget = 17050 + 1307 + 882
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2
@@ -35,7 +36,7 @@ var (
 		"forge_create_issue": 948, "forge_create_pull_request": 1172, "forge_subscribe": 709, "forge_unsubscribe": 466,
 	}
 	newParams = map[string][]string{
-		"forge_list_issues":  {"assignee", "since"},
+		"forge_list_issues":  {"assignee", "since", "cursor"},
 		"forge_create_issue": {"assignees", "milestone"},
 	}
 )

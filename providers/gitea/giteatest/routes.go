@@ -4,6 +4,7 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -85,8 +86,17 @@ func (s *Server) routes() {
 	s.item("GET "+repo+"/issues/{index}", false, func(c *call, it *forgemodel.Item) answer { return ok(s.issueJSON(c.r, it)) })
 	s.item("PATCH "+repo+"/issues/{index}", false, s.editIssue)
 	s.item("PUT "+repo+"/issues/{index}/labels", false, s.replaceLabels)
+	// Gitea's issue comments endpoint does not page: it takes since and
+	// before, ignores page and limit, and answers every comment with their
+	// count.
 	s.item("GET "+repo+"/issues/{index}/comments", false, func(c *call, it *forgemodel.Item) answer {
-		return paged(s, c, it.Comments, func(x *forgemodel.Comment) any { return s.commentJSON(c.r, it, x) })
+		out := make([]any, 0, len(it.Comments))
+		for _, x := range it.Comments {
+			out = append(out, s.commentJSON(c.r, it, x))
+		}
+		a := ok(out)
+		a.Header = http.Header{"X-Total-Count": {strconv.Itoa(len(out))}}
+		return a
 	})
 	s.item("POST "+repo+"/issues/{index}/comments", false, s.comment)
 	s.route("GET "+repo+"/pulls", s.listPulls)

@@ -717,8 +717,10 @@ func (x *Issue) GetCommentsTotal() uint32 {
 }
 
 type IssueList struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Issues        []*Issue               `protobuf:"bytes,1,rep,name=issues,proto3" json:"issues,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Issues []*Issue               `protobuf:"bytes,1,rep,name=issues,proto3" json:"issues,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -760,6 +762,84 @@ func (x *IssueList) GetIssues() []*Issue {
 	return nil
 }
 
+func (x *IssueList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+// One page of an issue's or pull request's conversation comments, oldest
+// first.
+type CommentList struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Repo     string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number   uint64                 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
+	Comments []*Comment             `protobuf:"bytes,3,rep,name=comments,proto3" json:"comments,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,4,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommentList) Reset() {
+	*x = CommentList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommentList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommentList) ProtoMessage() {}
+
+func (x *CommentList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommentList.ProtoReflect.Descriptor instead.
+func (*CommentList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *CommentList) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CommentList) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *CommentList) GetComments() []*Comment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+func (x *CommentList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
 type PullRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Forge   *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
@@ -795,7 +875,7 @@ type PullRequest struct {
 
 func (x *PullRequest) Reset() {
 	*x = PullRequest{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[7]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -807,7 +887,7 @@ func (x *PullRequest) String() string {
 func (*PullRequest) ProtoMessage() {}
 
 func (x *PullRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[7]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -820,7 +900,7 @@ func (x *PullRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequest.ProtoReflect.Descriptor instead.
 func (*PullRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *PullRequest) GetForge() *ForgeRef {
@@ -964,15 +1044,17 @@ func (x *PullRequest) GetCommentsTotal() uint32 {
 }
 
 type PullRequestList struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	PullRequests  []*PullRequest         `protobuf:"bytes,1,rep,name=pull_requests,json=pullRequests,proto3" json:"pull_requests,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	PullRequests []*PullRequest         `protobuf:"bytes,1,rep,name=pull_requests,json=pullRequests,proto3" json:"pull_requests,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PullRequestList) Reset() {
 	*x = PullRequestList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -984,7 +1066,7 @@ func (x *PullRequestList) String() string {
 func (*PullRequestList) ProtoMessage() {}
 
 func (x *PullRequestList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[8]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -997,7 +1079,7 @@ func (x *PullRequestList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PullRequestList.ProtoReflect.Descriptor instead.
 func (*PullRequestList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *PullRequestList) GetPullRequests() []*PullRequest {
@@ -1005,6 +1087,13 @@ func (x *PullRequestList) GetPullRequests() []*PullRequest {
 		return x.PullRequests
 	}
 	return nil
+}
+
+func (x *PullRequestList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
 }
 
 // A write ack for a comment on an issue or pull request.
@@ -1021,7 +1110,7 @@ type CommentRef struct {
 
 func (x *CommentRef) Reset() {
 	*x = CommentRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1033,7 +1122,7 @@ func (x *CommentRef) String() string {
 func (*CommentRef) ProtoMessage() {}
 
 func (x *CommentRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1046,7 +1135,7 @@ func (x *CommentRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentRef.ProtoReflect.Descriptor instead.
 func (*CommentRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CommentRef) GetForge() *ForgeRef {
@@ -1099,7 +1188,7 @@ type ReviewRef struct {
 
 func (x *ReviewRef) Reset() {
 	*x = ReviewRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1200,7 @@ func (x *ReviewRef) String() string {
 func (*ReviewRef) ProtoMessage() {}
 
 func (x *ReviewRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1213,7 @@ func (x *ReviewRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRef.ProtoReflect.Descriptor instead.
 func (*ReviewRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ReviewRef) GetForge() *ForgeRef {
@@ -1183,7 +1272,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1195,7 +1284,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1208,7 +1297,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1255,7 +1344,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1267,7 +1356,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1280,7 +1369,7 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
@@ -1311,7 +1400,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1412,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1425,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Repository) GetForge() *ForgeRef {
@@ -1419,7 +1508,7 @@ type CodeMatch struct {
 
 func (x *CodeMatch) Reset() {
 	*x = CodeMatch{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1431,7 +1520,7 @@ func (x *CodeMatch) String() string {
 func (*CodeMatch) ProtoMessage() {}
 
 func (x *CodeMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1444,7 +1533,7 @@ func (x *CodeMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatch.ProtoReflect.Descriptor instead.
 func (*CodeMatch) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CodeMatch) GetForge() *ForgeRef {
@@ -1493,7 +1582,7 @@ type CodeMatchList struct {
 
 func (x *CodeMatchList) Reset() {
 	*x = CodeMatchList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1594,7 @@ func (x *CodeMatchList) String() string {
 func (*CodeMatchList) ProtoMessage() {}
 
 func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1607,7 @@ func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatchList.ProtoReflect.Descriptor instead.
 func (*CodeMatchList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *CodeMatchList) GetMatches() []*CodeMatch {
@@ -1556,7 +1645,7 @@ type SearchHit struct {
 
 func (x *SearchHit) Reset() {
 	*x = SearchHit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1568,7 +1657,7 @@ func (x *SearchHit) String() string {
 func (*SearchHit) ProtoMessage() {}
 
 func (x *SearchHit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1581,7 +1670,7 @@ func (x *SearchHit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHit.ProtoReflect.Descriptor instead.
 func (*SearchHit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SearchHit) GetForge() *ForgeRef {
@@ -1658,7 +1747,7 @@ type SearchHitList struct {
 
 func (x *SearchHitList) Reset() {
 	*x = SearchHitList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1670,7 +1759,7 @@ func (x *SearchHitList) String() string {
 func (*SearchHitList) ProtoMessage() {}
 
 func (x *SearchHitList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1683,7 +1772,7 @@ func (x *SearchHitList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHitList.ProtoReflect.Descriptor instead.
 func (*SearchHitList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SearchHitList) GetHits() []*SearchHit {
@@ -1726,7 +1815,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1738,7 +1827,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1751,7 +1840,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -1837,7 +1926,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1849,7 +1938,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1862,7 +1951,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *DirEntry) GetName() string {
@@ -1912,7 +2001,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1924,7 +2013,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1937,7 +2026,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -2006,7 +2095,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2018,7 +2107,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2031,7 +2120,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Commit) GetSha() string {
@@ -2084,7 +2173,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2096,7 +2185,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2109,7 +2198,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -2164,7 +2253,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2176,7 +2265,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2189,7 +2278,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -2258,7 +2347,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2270,7 +2359,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2283,7 +2372,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2344,7 +2433,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2356,7 +2445,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2369,7 +2458,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2438,7 +2527,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2450,7 +2539,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2463,7 +2552,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2544,15 +2633,17 @@ func (x *CIRun) GetJobs() []*CIJob {
 }
 
 type CIRunList struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Runs          []*CIRun               `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Runs  []*CIRun               `protobuf:"bytes,1,rep,name=runs,proto3" json:"runs,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,2,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2564,7 +2655,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2577,7 +2668,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2585,6 +2676,13 @@ func (x *CIRunList) GetRuns() []*CIRun {
 		return x.Runs
 	}
 	return nil
+}
+
+func (x *CIRunList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
 }
 
 // A CI run requested by forge_trigger_ci. Forges that start runs
@@ -2603,7 +2701,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2615,7 +2713,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2628,7 +2726,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2721,7 +2819,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2733,7 +2831,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2746,7 +2844,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -2917,7 +3015,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2929,7 +3027,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2942,7 +3040,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -3029,9 +3127,17 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\tclosed_at\x18\x11 \x01(\tB\x06ڥ\x19\x02\b\x04R\bclosedAt\x12)\n" +
 	"\fstate_reason\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\vstateReason\x12\x8e\x01\n" +
 	"\x12labels_not_applied\x18\x13 \x03(\tB`ڥ\x19\\\b\b*Xlabels not applied (the forge dropped them: the credential may lack permission to label)R\x10labelsNotApplied\x127\n" +
-	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"G\n" +
+	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"p\n" +
 	"\tIssueList\x12:\n" +
-	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\"\xe2\x06\n" +
+	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xb4\x01\n" +
+	"\vCommentList\x12\x1a\n" +
+	"\x04repo\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06number\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12@\n" +
+	"\bcomments\x18\x03 \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18dR\bcomments\x12'\n" +
+	"\vnext_cursor\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xe2\x06\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -3057,9 +3163,11 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x06merged\x18\x11 \x01(\bB\x06ڥ\x19\x02\b\x04R\x06merged\x12$\n" +
 	"\tmergeable\x18\x12 \x01(\tB\x06ڥ\x19\x02\b\x04R\tmergeable\x124\n" +
 	"\rreviews_total\x18\x13 \x01(\rB\x0fڥ\x19\v\b\x05:\areviewsR\freviewsTotal\x127\n" +
-	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"`\n" +
+	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"\x89\x01\n" +
 	"\x0fPullRequestList\x12M\n" +
-	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\"\xd6\x01\n" +
+	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xd6\x01\n" +
 	"\n" +
 	"CommentRef\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -3231,9 +3339,11 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
 	"created_at\x18\n" +
 	" \x01(\tB\x06ڥ\x19\x02\b\x04R\tcreatedAt\x126\n" +
-	"\x04jobs\x18\v \x03(\v2\x1a.forgetools.forge.v1.CIJobB\x06ڥ\x19\x02\x182R\x04jobs\"C\n" +
+	"\x04jobs\x18\v \x03(\v2\x1a.forgetools.forge.v1.CIJobB\x06ڥ\x19\x02\x182R\x04jobs\"l\n" +
 	"\tCIRunList\x126\n" +
-	"\x04runs\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.CIRunB\x06ڥ\x19\x02\x18dR\x04runs\"\xe1\x01\n" +
+	"\x04runs\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.CIRunB\x06ڥ\x19\x02\x18dR\x04runs\x12'\n" +
+	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xe1\x01\n" +
 	"\vCITriggered\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -3320,7 +3430,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 31)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),          // 1: forgetools.forge.v1.EventType
@@ -3331,30 +3441,31 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*Review)(nil),          // 6: forgetools.forge.v1.Review
 	(*Issue)(nil),           // 7: forgetools.forge.v1.Issue
 	(*IssueList)(nil),       // 8: forgetools.forge.v1.IssueList
-	(*PullRequest)(nil),     // 9: forgetools.forge.v1.PullRequest
-	(*PullRequestList)(nil), // 10: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),      // 11: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),       // 12: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),    // 13: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),    // 14: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),      // 15: forgetools.forge.v1.Repository
-	(*CodeMatch)(nil),       // 16: forgetools.forge.v1.CodeMatch
-	(*CodeMatchList)(nil),   // 17: forgetools.forge.v1.CodeMatchList
-	(*SearchHit)(nil),       // 18: forgetools.forge.v1.SearchHit
-	(*SearchHitList)(nil),   // 19: forgetools.forge.v1.SearchHitList
-	(*FileContent)(nil),     // 20: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 21: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 22: forgetools.forge.v1.DirListing
-	(*Commit)(nil),          // 23: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),       // 24: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 25: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 26: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 27: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 28: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 29: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 30: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 31: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 32: forgetools.forge.v1.EventList
+	(*CommentList)(nil),     // 9: forgetools.forge.v1.CommentList
+	(*PullRequest)(nil),     // 10: forgetools.forge.v1.PullRequest
+	(*PullRequestList)(nil), // 11: forgetools.forge.v1.PullRequestList
+	(*CommentRef)(nil),      // 12: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),       // 13: forgetools.forge.v1.ReviewRef
+	(*Subscription)(nil),    // 14: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),    // 15: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),      // 16: forgetools.forge.v1.Repository
+	(*CodeMatch)(nil),       // 17: forgetools.forge.v1.CodeMatch
+	(*CodeMatchList)(nil),   // 18: forgetools.forge.v1.CodeMatchList
+	(*SearchHit)(nil),       // 19: forgetools.forge.v1.SearchHit
+	(*SearchHitList)(nil),   // 20: forgetools.forge.v1.SearchHitList
+	(*FileContent)(nil),     // 21: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),        // 22: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),      // 23: forgetools.forge.v1.DirListing
+	(*Commit)(nil),          // 24: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),       // 25: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),      // 26: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),     // 27: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 28: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 29: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 30: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 31: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 32: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 33: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3365,38 +3476,39 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	3,  // 5: forgetools.forge.v1.Issue.attribution:type_name -> forgetools.forge.v1.Attribution
 	4,  // 6: forgetools.forge.v1.Issue.comments:type_name -> forgetools.forge.v1.Comment
 	7,  // 7: forgetools.forge.v1.IssueList.issues:type_name -> forgetools.forge.v1.Issue
-	2,  // 8: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	3,  // 9: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
-	6,  // 10: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
-	4,  // 11: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
-	9,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
-	2,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 17: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
-	16, // 18: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
-	2,  // 19: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	18, // 20: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
-	2,  // 21: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	21, // 23: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 24: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 25: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 26: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	27, // 28: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	28, // 29: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 30: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 31: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 32: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 33: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	31, // 34: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	35, // [35:35] is the sub-list for method output_type
-	35, // [35:35] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	4,  // 8: forgetools.forge.v1.CommentList.comments:type_name -> forgetools.forge.v1.Comment
+	2,  // 9: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	3,  // 10: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
+	6,  // 11: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
+	4,  // 12: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
+	10, // 13: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
+	2,  // 14: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 15: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 16: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 17: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 18: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
+	17, // 19: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
+	2,  // 20: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	19, // 21: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
+	2,  // 22: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 23: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	22, // 24: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 25: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 28: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	28, // 29: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	29, // 30: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 31: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 32: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 33: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 34: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	32, // 35: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	36, // [36:36] is the sub-list for method output_type
+	36, // [36:36] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3410,7 +3522,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   31,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -85,6 +85,55 @@ func (IssueStateFilter) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{0}
 }
 
+type CommentsOf int32
+
+const (
+	CommentsOf_COMMENTS_OF_UNSPECIFIED  CommentsOf = 0
+	CommentsOf_COMMENTS_OF_ISSUE        CommentsOf = 1
+	CommentsOf_COMMENTS_OF_PULL_REQUEST CommentsOf = 2
+)
+
+// Enum value maps for CommentsOf.
+var (
+	CommentsOf_name = map[int32]string{
+		0: "COMMENTS_OF_UNSPECIFIED",
+		1: "COMMENTS_OF_ISSUE",
+		2: "COMMENTS_OF_PULL_REQUEST",
+	}
+	CommentsOf_value = map[string]int32{
+		"COMMENTS_OF_UNSPECIFIED":  0,
+		"COMMENTS_OF_ISSUE":        1,
+		"COMMENTS_OF_PULL_REQUEST": 2,
+	}
+)
+
+func (x CommentsOf) Enum() *CommentsOf {
+	p := new(CommentsOf)
+	*p = x
+	return p
+}
+
+func (x CommentsOf) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (CommentsOf) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[1].Descriptor()
+}
+
+func (CommentsOf) Type() protoreflect.EnumType {
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[1]
+}
+
+func (x CommentsOf) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use CommentsOf.Descriptor instead.
+func (CommentsOf) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{1}
+}
+
 type Verdict int32
 
 const (
@@ -121,11 +170,11 @@ func (x Verdict) String() string {
 }
 
 func (Verdict) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[1].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[2].Descriptor()
 }
 
 func (Verdict) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[1]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[2]
 }
 
 func (x Verdict) Number() protoreflect.EnumNumber {
@@ -134,7 +183,7 @@ func (x Verdict) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Verdict.Descriptor instead.
 func (Verdict) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{1}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{2}
 }
 
 type Side int32
@@ -171,11 +220,11 @@ func (x Side) String() string {
 }
 
 func (Side) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[2].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[3].Descriptor()
 }
 
 func (Side) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[2]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[3]
 }
 
 func (x Side) Number() protoreflect.EnumNumber {
@@ -184,7 +233,7 @@ func (x Side) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Side.Descriptor instead.
 func (Side) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{2}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
 }
 
 type SubscriptionKind int32
@@ -220,11 +269,11 @@ func (x SubscriptionKind) String() string {
 }
 
 func (SubscriptionKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[3].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4].Descriptor()
 }
 
 func (SubscriptionKind) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[3]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4]
 }
 
 func (x SubscriptionKind) Number() protoreflect.EnumNumber {
@@ -233,7 +282,7 @@ func (x SubscriptionKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SubscriptionKind.Descriptor instead.
 func (SubscriptionKind) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
 }
 
 type PullRequestStateFilter int32
@@ -273,11 +322,11 @@ func (x PullRequestStateFilter) String() string {
 }
 
 func (PullRequestStateFilter) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5].Descriptor()
 }
 
 func (PullRequestStateFilter) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5]
 }
 
 func (x PullRequestStateFilter) Number() protoreflect.EnumNumber {
@@ -286,7 +335,7 @@ func (x PullRequestStateFilter) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use PullRequestStateFilter.Descriptor instead.
 func (PullRequestStateFilter) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
 }
 
 type CIStatusFilter int32
@@ -331,11 +380,11 @@ func (x CIStatusFilter) String() string {
 }
 
 func (CIStatusFilter) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6].Descriptor()
 }
 
 func (CIStatusFilter) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6]
 }
 
 func (x CIStatusFilter) Number() protoreflect.EnumNumber {
@@ -344,7 +393,7 @@ func (x CIStatusFilter) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CIStatusFilter.Descriptor instead.
 func (CIStatusFilter) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
 }
 
 type IssueState int32
@@ -380,11 +429,11 @@ func (x IssueState) String() string {
 }
 
 func (IssueState) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7].Descriptor()
 }
 
 func (IssueState) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7]
 }
 
 func (x IssueState) Number() protoreflect.EnumNumber {
@@ -393,7 +442,7 @@ func (x IssueState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use IssueState.Descriptor instead.
 func (IssueState) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
 }
 
 type StateReason int32
@@ -432,11 +481,11 @@ func (x StateReason) String() string {
 }
 
 func (StateReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8].Descriptor()
 }
 
 func (StateReason) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8]
 }
 
 func (x StateReason) Number() protoreflect.EnumNumber {
@@ -445,7 +494,7 @@ func (x StateReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StateReason.Descriptor instead.
 func (StateReason) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
 }
 
 type MergeMethod int32
@@ -485,11 +534,11 @@ func (x MergeMethod) String() string {
 }
 
 func (MergeMethod) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9].Descriptor()
 }
 
 func (MergeMethod) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9]
 }
 
 func (x MergeMethod) Number() protoreflect.EnumNumber {
@@ -498,7 +547,7 @@ func (x MergeMethod) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use MergeMethod.Descriptor instead.
 func (MergeMethod) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
 }
 
 type ErrorCode int32
@@ -564,11 +613,11 @@ func (x ErrorCode) String() string {
 }
 
 func (ErrorCode) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10].Descriptor()
 }
 
 func (ErrorCode) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10]
 }
 
 func (x ErrorCode) Number() protoreflect.EnumNumber {
@@ -577,7 +626,7 @@ func (x ErrorCode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorCode.Descriptor instead.
 func (ErrorCode) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
 }
 
 type ForgeCallRequest struct {
@@ -589,6 +638,7 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_GetIssue
 	//	*ForgeCallRequest_GetPullRequest
 	//	*ForgeCallRequest_ListIssues
+	//	*ForgeCallRequest_ListComments
 	//	*ForgeCallRequest_CommentOnIssue
 	//	*ForgeCallRequest_CommentOnPullRequest
 	//	*ForgeCallRequest_SubmitReview
@@ -687,6 +737,15 @@ func (x *ForgeCallRequest) GetListIssues() *ListIssuesRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_ListIssues); ok {
 			return x.ListIssues
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetListComments() *ListCommentsRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ListComments); ok {
+			return x.ListComments
 		}
 	}
 	return nil
@@ -920,6 +979,10 @@ type ForgeCallRequest_ListIssues struct {
 	ListIssues *ListIssuesRequest `protobuf:"bytes,4,opt,name=list_issues,json=listIssues,proto3,oneof"`
 }
 
+type ForgeCallRequest_ListComments struct {
+	ListComments *ListCommentsRequest `protobuf:"bytes,33,opt,name=list_comments,json=listComments,proto3,oneof"`
+}
+
 type ForgeCallRequest_CommentOnIssue struct {
 	CommentOnIssue *CommentOnIssueRequest `protobuf:"bytes,5,opt,name=comment_on_issue,json=commentOnIssue,proto3,oneof"`
 }
@@ -1013,6 +1076,8 @@ func (*ForgeCallRequest_GetIssue) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_GetPullRequest) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ListIssues) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ListComments) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_CommentOnIssue) isForgeCallRequest_Call() {}
 
@@ -1170,6 +1235,7 @@ type ListIssuesRequest struct {
 	Limit         *uint32                `protobuf:"varint,4,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
 	Assignee      string                 `protobuf:"bytes,5,opt,name=assignee,proto3" json:"assignee,omitempty"`
 	Since         *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=since,proto3" json:"since,omitempty"`
+	Cursor        string                 `protobuf:"bytes,7,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1246,6 +1312,89 @@ func (x *ListIssuesRequest) GetSince() *timestamppb.Timestamp {
 	return nil
 }
 
+func (x *ListIssuesRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type ListCommentsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Kind          CommentsOf             `protobuf:"varint,2,opt,name=kind,proto3,enum=forgetools.gateway.v1.CommentsOf" json:"kind,omitempty"`
+	Number        uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Cursor        string                 `protobuf:"bytes,4,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	Limit         *uint32                `protobuf:"varint,5,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCommentsRequest) Reset() {
+	*x = ListCommentsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCommentsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCommentsRequest) ProtoMessage() {}
+
+func (x *ListCommentsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCommentsRequest.ProtoReflect.Descriptor instead.
+func (*ListCommentsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *ListCommentsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListCommentsRequest) GetKind() CommentsOf {
+	if x != nil {
+		return x.Kind
+	}
+	return CommentsOf_COMMENTS_OF_UNSPECIFIED
+}
+
+func (x *ListCommentsRequest) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ListCommentsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+func (x *ListCommentsRequest) GetLimit() uint32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
 type CommentOnIssueRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1257,7 +1406,7 @@ type CommentOnIssueRequest struct {
 
 func (x *CommentOnIssueRequest) Reset() {
 	*x = CommentOnIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1269,7 +1418,7 @@ func (x *CommentOnIssueRequest) String() string {
 func (*CommentOnIssueRequest) ProtoMessage() {}
 
 func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1282,7 +1431,7 @@ func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnIssueRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *CommentOnIssueRequest) GetRepo() string {
@@ -1317,7 +1466,7 @@ type CommentOnPullRequestRequest struct {
 
 func (x *CommentOnPullRequestRequest) Reset() {
 	*x = CommentOnPullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1329,7 +1478,7 @@ func (x *CommentOnPullRequestRequest) String() string {
 func (*CommentOnPullRequestRequest) ProtoMessage() {}
 
 func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1342,7 +1491,7 @@ func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnPullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnPullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CommentOnPullRequestRequest) GetRepo() string {
@@ -1379,7 +1528,7 @@ type ReviewCommentInput struct {
 
 func (x *ReviewCommentInput) Reset() {
 	*x = ReviewCommentInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1391,7 +1540,7 @@ func (x *ReviewCommentInput) String() string {
 func (*ReviewCommentInput) ProtoMessage() {}
 
 func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1404,7 +1553,7 @@ func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewCommentInput.ProtoReflect.Descriptor instead.
 func (*ReviewCommentInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *ReviewCommentInput) GetPath() string {
@@ -1448,7 +1597,7 @@ type SubmitReviewRequest struct {
 
 func (x *SubmitReviewRequest) Reset() {
 	*x = SubmitReviewRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1460,7 +1609,7 @@ func (x *SubmitReviewRequest) String() string {
 func (*SubmitReviewRequest) ProtoMessage() {}
 
 func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1473,7 +1622,7 @@ func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReviewRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReviewRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *SubmitReviewRequest) GetRepo() string {
@@ -1525,7 +1674,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1537,7 +1686,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1550,7 +1699,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -1609,7 +1758,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1621,7 +1770,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1634,7 +1783,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -1690,7 +1839,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1702,7 +1851,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1715,7 +1864,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -1748,7 +1897,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1760,7 +1909,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1773,7 +1922,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -1792,7 +1941,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1804,7 +1953,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1817,7 +1966,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -1841,7 +1990,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1853,7 +2002,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1866,7 +2015,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SearchCodeRequest) GetRepo() string {
@@ -1910,7 +2059,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1922,7 +2071,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1935,7 +2084,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *SearchIssuesRequest) GetRepo() string {
@@ -1984,7 +2133,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1996,7 +2145,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2009,7 +2158,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -2045,7 +2194,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2057,7 +2206,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2070,7 +2219,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -2108,13 +2257,14 @@ type ListPullRequestsRequest struct {
 	Base          string                 `protobuf:"bytes,3,opt,name=base,proto3" json:"base,omitempty"`
 	Head          string                 `protobuf:"bytes,4,opt,name=head,proto3" json:"head,omitempty"`
 	Limit         *uint32                `protobuf:"varint,5,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Cursor        string                 `protobuf:"bytes,6,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2126,7 +2276,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2139,7 +2289,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2177,19 +2327,27 @@ func (x *ListPullRequestsRequest) GetLimit() uint32 {
 	return 0
 }
 
+func (x *ListPullRequestsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
 type ListCIRunsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Ref           string                 `protobuf:"bytes,2,opt,name=ref,proto3" json:"ref,omitempty"`
 	Status        CIStatusFilter         `protobuf:"varint,3,opt,name=status,proto3,enum=forgetools.gateway.v1.CIStatusFilter" json:"status,omitempty"`
 	Limit         *uint32                `protobuf:"varint,4,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	Cursor        string                 `protobuf:"bytes,5,opt,name=cursor,proto3" json:"cursor,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2201,7 +2359,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2214,7 +2372,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2245,6 +2403,13 @@ func (x *ListCIRunsRequest) GetLimit() uint32 {
 	return 0
 }
 
+func (x *ListCIRunsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
 type GetCIRunRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -2255,7 +2420,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2267,7 +2432,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2280,7 +2445,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2313,7 +2478,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2325,7 +2490,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2338,7 +2503,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2408,7 +2573,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2420,7 +2585,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2433,7 +2598,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2471,7 +2636,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2483,7 +2648,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2496,7 +2661,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2553,7 +2718,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2565,7 +2730,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2578,7 +2743,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2620,7 +2785,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2632,7 +2797,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2645,7 +2810,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIInput) GetName() string {
@@ -2674,7 +2839,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2686,7 +2851,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2699,7 +2864,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -2741,7 +2906,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2753,7 +2918,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2766,7 +2931,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -2803,7 +2968,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2815,7 +2980,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2828,7 +2993,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -2867,7 +3032,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2879,7 +3044,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2892,7 +3057,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -2929,7 +3094,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2941,7 +3106,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2954,7 +3119,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -2980,6 +3145,7 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_Issue
 	//	*ForgeCallResult_PullRequest
 	//	*ForgeCallResult_Issues
+	//	*ForgeCallResult_Comments
 	//	*ForgeCallResult_IssueComment
 	//	*ForgeCallResult_PrComment
 	//	*ForgeCallResult_Review
@@ -3006,7 +3172,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3018,7 +3184,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3031,7 +3197,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -3070,6 +3236,15 @@ func (x *ForgeCallResult) GetIssues() *v1.IssueList {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Issues); ok {
 			return x.Issues
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetComments() *v1.CommentList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_Comments); ok {
+			return x.Comments
 		}
 	}
 	return nil
@@ -3262,6 +3437,10 @@ type ForgeCallResult_Issues struct {
 	Issues *v1.IssueList `protobuf:"bytes,4,opt,name=issues,proto3,oneof"`
 }
 
+type ForgeCallResult_Comments struct {
+	Comments *v1.CommentList `protobuf:"bytes,28,opt,name=comments,proto3,oneof"`
+}
+
 type ForgeCallResult_IssueComment struct {
 	IssueComment *v1.CommentRef `protobuf:"bytes,5,opt,name=issue_comment,json=issueComment,proto3,oneof"`
 }
@@ -3344,6 +3523,8 @@ func (*ForgeCallResult_PullRequest) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Issues) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_Comments) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_IssueComment) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_PrComment) isForgeCallResult_Result() {}
@@ -3395,7 +3576,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3407,7 +3588,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3420,7 +3601,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3448,7 +3629,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xa0I\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9cK\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3457,7 +3638,9 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xd3\x01\n" +
 	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestB\x85\x01¥\x19\x80\x01\n" +
 	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issues\x8a\x01\x05issue\x92\x01\x04listH\x00R\n" +
-	"listIssues\x12\xa2\x02\n" +
+	"listIssues\x12\xf9\x01\n" +
+	"\rlist_comments\x18! \x01(\v2*.forgetools.gateway.v1.ListCommentsRequestB\xa5\x01¥\x19\xa0\x01\n" +
+	"\x13forge_list_comments\x10\x01\x1aAPage through an issue's or pull request's comments, oldest first.*\bcommentsZ\x06issuesj\trepo:readp\x01z\rList comments\x8a\x01\x05issue\x92\x01\rlist_commentsH\x00R\flistComments\x12\xa2\x02\n" +
 	"\x10comment_on_issue\x18\x05 \x01(\v2,.forgetools.gateway.v1.CommentOnIssueRequestB\xc7\x01¥\x19\xc2\x01\n" +
 	"\x16forge_comment_on_issue\x10\x02\x1a\x1bPost a comment on an issue.\"\vattribution*\rissue_comment:-Commented on issue #{number} in {repo}: {url}Z\x06issues`\x01j\x0ecomms:externalp\x02z\x10Comment on issue\x8a\x01\x05issue\x92\x01\acommentH\x00R\x0ecommentOnIssue\x12\xed\x02\n" +
 	"\x17comment_on_pull_request\x18\x06 \x01(\v22.forgetools.gateway.v1.CommentOnPullRequestRequestB\xff\x01¥\x19\xfa\x01\n" +
@@ -3557,7 +3740,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
 	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
 	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
-	"pullNumber\"\x8b\x04\n" +
+	"pullNumber\"\xc0\x04\n" +
 	"\x11ListIssuesRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12i\n" +
 	"\x05state\x18\x02 \x01(\x0e2'.forgetools.gateway.v1.IssueStateFilterB*\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x1e\n" +
@@ -3569,7 +3752,19 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\bassignee\x18\x05 \x01(\tB0\xbaH\x04r\x02\x18dҥ\x19%\n" +
 	"#Only issues assigned to this login.R\bassignee\x12b\n" +
 	"\x05since\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampB0ҥ\x19,\n" +
-	"*Only issues updated at or after this time.R\x05sinceB\b\n" +
+	"*Only issues updated at or after this time.R\x05since\x123\n" +
+	"\x06cursor\x18\a \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursorB\b\n" +
+	"\x06_limit\"\xab\x02\n" +
+	"\x13ListCommentsRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12B\n" +
+	"\x04kind\x18\x02 \x01(\x0e2!.forgetools.gateway.v1.CommentsOfB\v\xbaH\b\xc8\x01\x01\x82\x01\x02\x10\x01R\x04kind\x12%\n" +
+	"\x06number\x18\x03 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\x06number\x123\n" +
+	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\x127\n" +
+	"\x05limit\x18\x05 \x01(\rB\x1c\xbaH\x06*\x04\x18d(\x01ҥ\x19\x0f\n" +
+	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01B\b\n" +
 	"\x06_limit\"\xcb\x01\n" +
 	"\x15CommentOnIssueRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x120\n" +
@@ -3664,7 +3859,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x13Omitted = the root.8\x01R\x04path\x12\x1a\n" +
 	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x123\n" +
 	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
-	"\x0eA next_cursor.R\x06cursor\"\xaf\x02\n" +
+	"\x0eA next_cursor.R\x06cursor\"\xe4\x02\n" +
 	"\x17ListPullRequestsRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12b\n" +
 	"\x05state\x18\x02 \x01(\x0e2-.forgetools.gateway.v1.PullRequestStateFilterB\x1d\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x11\n" +
@@ -3672,15 +3867,19 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04base\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x04base\x12\x1c\n" +
 	"\x04head\x18\x04 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x04head\x127\n" +
 	"\x05limit\x18\x05 \x01(\rB\x1c\xbaH\x06*\x04\x18d(\x01ҥ\x19\x0f\n" +
-	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01B\b\n" +
-	"\x06_limit\"\x89\x02\n" +
+	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01\x123\n" +
+	"\x06cursor\x18\x06 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursorB\b\n" +
+	"\x06_limit\"\xbe\x02\n" +
 	"\x11ListCIRunsRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12\x1a\n" +
 	"\x03ref\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x12b\n" +
 	"\x06status\x18\x03 \x01(\x0e2%.forgetools.gateway.v1.CIStatusFilterB#\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x17\n" +
 	"\x15Status or conclusion.R\x06status\x127\n" +
 	"\x05limit\x18\x04 \x01(\rB\x1c\xbaH\x06*\x04\x18d(\x01ҥ\x19\x0f\n" +
-	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01\x123\n" +
+	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursorB\b\n" +
 	"\x06_limit\"r\n" +
 	"\x0fGetCIRunRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12,\n" +
@@ -3758,12 +3957,13 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xc6\v\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\x86\f\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
 	"\fpull_request\x18\x03 \x01(\v2 .forgetools.forge.v1.PullRequestH\x00R\vpullRequest\x128\n" +
-	"\x06issues\x18\x04 \x01(\v2\x1e.forgetools.forge.v1.IssueListH\x00R\x06issues\x12F\n" +
+	"\x06issues\x18\x04 \x01(\v2\x1e.forgetools.forge.v1.IssueListH\x00R\x06issues\x12>\n" +
+	"\bcomments\x18\x1c \x01(\v2 .forgetools.forge.v1.CommentListH\x00R\bcomments\x12F\n" +
 	"\rissue_comment\x18\x05 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\fissueComment\x12@\n" +
 	"\n" +
 	"pr_comment\x18\x06 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\tprComment\x128\n" +
@@ -3803,7 +4003,14 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x19ISSUE_STATE_FILTER_CLOSED\x10\x02\x1a\f¥\x19\b\n" +
 	"\x06closed\x12%\n" +
 	"\x16ISSUE_STATE_FILTER_ALL\x10\x03\x1a\t¥\x19\x05\n" +
-	"\x03all*\x9e\x01\n" +
+	"\x03all*\x7f\n" +
+	"\n" +
+	"CommentsOf\x12\x1b\n" +
+	"\x17COMMENTS_OF_UNSPECIFIED\x10\x00\x12\"\n" +
+	"\x11COMMENTS_OF_ISSUE\x10\x01\x1a\v¥\x19\a\n" +
+	"\x05issue\x120\n" +
+	"\x18COMMENTS_OF_PULL_REQUEST\x10\x02\x1a\x12¥\x19\x0e\n" +
+	"\fpull_request*\x9e\x01\n" +
 	"\aVerdict\x12\x17\n" +
 	"\x13VERDICT_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x0fVERDICT_APPROVE\x10\x01\x1a\r¥\x19\t\n" +
@@ -3916,147 +4123,153 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescData
 }
 
-var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
-	(Verdict)(0),                        // 1: forgetools.gateway.v1.Verdict
-	(Side)(0),                           // 2: forgetools.gateway.v1.Side
-	(SubscriptionKind)(0),               // 3: forgetools.gateway.v1.SubscriptionKind
-	(PullRequestStateFilter)(0),         // 4: forgetools.gateway.v1.PullRequestStateFilter
-	(CIStatusFilter)(0),                 // 5: forgetools.gateway.v1.CIStatusFilter
-	(IssueState)(0),                     // 6: forgetools.gateway.v1.IssueState
-	(StateReason)(0),                    // 7: forgetools.gateway.v1.StateReason
-	(MergeMethod)(0),                    // 8: forgetools.gateway.v1.MergeMethod
-	(ErrorCode)(0),                      // 9: forgetools.gateway.v1.ErrorCode
-	(*ForgeCallRequest)(nil),            // 10: forgetools.gateway.v1.ForgeCallRequest
-	(*GetIssueRequest)(nil),             // 11: forgetools.gateway.v1.GetIssueRequest
-	(*GetPullRequestRequest)(nil),       // 12: forgetools.gateway.v1.GetPullRequestRequest
-	(*ListIssuesRequest)(nil),           // 13: forgetools.gateway.v1.ListIssuesRequest
-	(*CommentOnIssueRequest)(nil),       // 14: forgetools.gateway.v1.CommentOnIssueRequest
-	(*CommentOnPullRequestRequest)(nil), // 15: forgetools.gateway.v1.CommentOnPullRequestRequest
-	(*ReviewCommentInput)(nil),          // 16: forgetools.gateway.v1.ReviewCommentInput
-	(*SubmitReviewRequest)(nil),         // 17: forgetools.gateway.v1.SubmitReviewRequest
-	(*CreateIssueRequest)(nil),          // 18: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 19: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 20: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 21: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 22: forgetools.gateway.v1.GetRepoRequest
-	(*SearchCodeRequest)(nil),           // 23: forgetools.gateway.v1.SearchCodeRequest
-	(*SearchIssuesRequest)(nil),         // 24: forgetools.gateway.v1.SearchIssuesRequest
-	(*ReadFileRequest)(nil),             // 25: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 26: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 27: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 28: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 29: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 30: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 31: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 32: forgetools.gateway.v1.WriteFileRequest
-	(*MergePullRequestRequest)(nil),     // 33: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 34: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 35: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 36: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 37: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 38: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 39: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 40: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 41: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 42: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 43: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 44: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 45: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 46: forgetools.forge.v1.IssueList
-	(*v1.CommentRef)(nil),               // 47: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 48: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 49: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 50: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 51: forgetools.forge.v1.Repository
-	(*v1.CodeMatchList)(nil),            // 52: forgetools.forge.v1.CodeMatchList
-	(*v1.SearchHitList)(nil),            // 53: forgetools.forge.v1.SearchHitList
-	(*v1.FileContent)(nil),              // 54: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 55: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 56: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 57: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 58: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 59: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 60: forgetools.forge.v1.FileCommit
-	(*v1.MergeResult)(nil),              // 61: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 62: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 63: forgetools.forge.v1.EventList
+	(CommentsOf)(0),                     // 1: forgetools.gateway.v1.CommentsOf
+	(Verdict)(0),                        // 2: forgetools.gateway.v1.Verdict
+	(Side)(0),                           // 3: forgetools.gateway.v1.Side
+	(SubscriptionKind)(0),               // 4: forgetools.gateway.v1.SubscriptionKind
+	(PullRequestStateFilter)(0),         // 5: forgetools.gateway.v1.PullRequestStateFilter
+	(CIStatusFilter)(0),                 // 6: forgetools.gateway.v1.CIStatusFilter
+	(IssueState)(0),                     // 7: forgetools.gateway.v1.IssueState
+	(StateReason)(0),                    // 8: forgetools.gateway.v1.StateReason
+	(MergeMethod)(0),                    // 9: forgetools.gateway.v1.MergeMethod
+	(ErrorCode)(0),                      // 10: forgetools.gateway.v1.ErrorCode
+	(*ForgeCallRequest)(nil),            // 11: forgetools.gateway.v1.ForgeCallRequest
+	(*GetIssueRequest)(nil),             // 12: forgetools.gateway.v1.GetIssueRequest
+	(*GetPullRequestRequest)(nil),       // 13: forgetools.gateway.v1.GetPullRequestRequest
+	(*ListIssuesRequest)(nil),           // 14: forgetools.gateway.v1.ListIssuesRequest
+	(*ListCommentsRequest)(nil),         // 15: forgetools.gateway.v1.ListCommentsRequest
+	(*CommentOnIssueRequest)(nil),       // 16: forgetools.gateway.v1.CommentOnIssueRequest
+	(*CommentOnPullRequestRequest)(nil), // 17: forgetools.gateway.v1.CommentOnPullRequestRequest
+	(*ReviewCommentInput)(nil),          // 18: forgetools.gateway.v1.ReviewCommentInput
+	(*SubmitReviewRequest)(nil),         // 19: forgetools.gateway.v1.SubmitReviewRequest
+	(*CreateIssueRequest)(nil),          // 20: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 21: forgetools.gateway.v1.CreatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 22: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 23: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 24: forgetools.gateway.v1.GetRepoRequest
+	(*SearchCodeRequest)(nil),           // 25: forgetools.gateway.v1.SearchCodeRequest
+	(*SearchIssuesRequest)(nil),         // 26: forgetools.gateway.v1.SearchIssuesRequest
+	(*ReadFileRequest)(nil),             // 27: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 28: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 29: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 30: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 31: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 32: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 33: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 34: forgetools.gateway.v1.WriteFileRequest
+	(*MergePullRequestRequest)(nil),     // 35: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 36: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 37: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 38: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 39: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 40: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 41: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 42: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 43: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 44: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 45: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 46: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 47: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 48: forgetools.forge.v1.IssueList
+	(*v1.CommentList)(nil),              // 49: forgetools.forge.v1.CommentList
+	(*v1.CommentRef)(nil),               // 50: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 51: forgetools.forge.v1.ReviewRef
+	(*v1.Subscription)(nil),             // 52: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 53: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 54: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 55: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 56: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 57: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 58: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 59: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 60: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 61: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 62: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 63: forgetools.forge.v1.FileCommit
+	(*v1.MergeResult)(nil),              // 64: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 65: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 66: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
-	11, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
-	12, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
-	13, // 2: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
-	14, // 3: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
-	15, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
-	17, // 5: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	18, // 6: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	19, // 7: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	20, // 8: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	21, // 9: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	22, // 10: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	23, // 11: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
-	24, // 12: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
-	25, // 13: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	27, // 15: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	28, // 16: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	29, // 17: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	30, // 18: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	31, // 19: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	32, // 20: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	33, // 21: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	36, // 23: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	37, // 24: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	42, // 25: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 26: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	43, // 27: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	2,  // 28: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	1,  // 29: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	16, // 30: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	3,  // 31: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	0,  // 32: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	3,  // 33: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	4,  // 34: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	5,  // 35: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	6,  // 36: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	7,  // 37: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	8,  // 38: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	34, // 39: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	44, // 40: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	45, // 41: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	46, // 42: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	47, // 43: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	47, // 44: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	48, // 45: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	49, // 46: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	50, // 47: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	41, // 48: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	51, // 49: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	52, // 50: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
-	53, // 51: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
-	54, // 52: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	55, // 53: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	56, // 54: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	57, // 55: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	58, // 56: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	59, // 57: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	60, // 58: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	61, // 59: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	62, // 60: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	63, // 61: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	9,  // 62: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	10, // 63: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	38, // 64: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	40, // 65: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	39, // 66: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	65, // [65:67] is the sub-list for method output_type
-	63, // [63:65] is the sub-list for method input_type
-	63, // [63:63] is the sub-list for extension type_name
-	63, // [63:63] is the sub-list for extension extendee
-	0,  // [0:63] is the sub-list for field type_name
+	12, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
+	13, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
+	14, // 2: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
+	15, // 3: forgetools.gateway.v1.ForgeCallRequest.list_comments:type_name -> forgetools.gateway.v1.ListCommentsRequest
+	16, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
+	17, // 5: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
+	19, // 6: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
+	20, // 7: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	21, // 8: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	22, // 9: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	23, // 10: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	24, // 11: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	25, // 12: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
+	26, // 13: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
+	27, // 14: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	28, // 15: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	29, // 16: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	30, // 17: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	31, // 18: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	32, // 19: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	33, // 20: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	34, // 21: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	37, // 23: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	38, // 24: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	39, // 25: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	44, // 26: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 27: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	45, // 28: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	1,  // 29: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
+	3,  // 30: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	2,  // 31: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	18, // 32: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	4,  // 33: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 34: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	4,  // 35: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	5,  // 36: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	6,  // 37: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	7,  // 38: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	8,  // 39: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	9,  // 40: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	36, // 41: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	46, // 42: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	47, // 43: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	48, // 44: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	49, // 45: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
+	50, // 46: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	50, // 47: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	51, // 48: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	52, // 49: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	53, // 50: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	43, // 51: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	54, // 52: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	55, // 53: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	56, // 54: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	57, // 55: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	58, // 56: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	59, // 57: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	60, // 58: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	61, // 59: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	62, // 60: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	63, // 61: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	64, // 62: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	65, // 63: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	66, // 64: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	10, // 65: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	11, // 66: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	40, // 67: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	42, // 68: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	41, // 69: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	68, // [68:70] is the sub-list for method output_type
+	66, // [66:68] is the sub-list for method input_type
+	66, // [66:66] is the sub-list for extension type_name
+	66, // [66:66] is the sub-list for extension extendee
+	0,  // [0:66] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -4068,6 +4281,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_GetIssue)(nil),
 		(*ForgeCallRequest_GetPullRequest)(nil),
 		(*ForgeCallRequest_ListIssues)(nil),
+		(*ForgeCallRequest_ListComments)(nil),
 		(*ForgeCallRequest_CommentOnIssue)(nil),
 		(*ForgeCallRequest_CommentOnPullRequest)(nil),
 		(*ForgeCallRequest_SubmitReview)(nil),
@@ -4092,16 +4306,18 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_GetEvents)(nil),
 	}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
+		(*ForgeCallResult_Comments)(nil),
 		(*ForgeCallResult_IssueComment)(nil),
 		(*ForgeCallResult_PrComment)(nil),
 		(*ForgeCallResult_Review)(nil),
@@ -4127,8 +4343,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
-			NumEnums:      10,
-			NumMessages:   32,
+			NumEnums:      11,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

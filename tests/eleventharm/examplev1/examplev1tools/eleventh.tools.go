@@ -163,6 +163,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "pull_request", Message: arm.PullRequest}
 	case *gatewayv1.ForgeCallResult_Issues:
 		return runtime.Outcome{Arm: "issues", Message: arm.Issues}
+	case *gatewayv1.ForgeCallResult_Comments:
+		return runtime.Outcome{Arm: "comments", Message: arm.Comments}
 	case *gatewayv1.ForgeCallResult_IssueComment:
 		return runtime.Outcome{Arm: "issue_comment", Message: arm.IssueComment}
 	case *gatewayv1.ForgeCallResult_PrComment:

@@ -42,6 +42,9 @@ type ForgeIssuesHandler interface {
 	// ListIssues serves forge_list_issues: List issues (never pull requests),
 	// newest first.
 	ListIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
+	// ListComments serves forge_list_comments: Page through an issue's or pull
+	// request's comments, oldest first.
+	ListComments(ctx context.Context, c toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error)
 	// CommentOnIssue serves forge_comment_on_issue: Post a comment on an issue.
 	CommentOnIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)
 	// CreateIssue serves forge_create_issue: Open an issue. A retry with the
@@ -167,6 +170,10 @@ func (UnimplementedForgeHandler) ListIssues(context.Context, toolserver.Call, *g
 	return nil, toolserver.Unimplemented("issues", "list_issues")
 }
 
+func (UnimplementedForgeHandler) ListComments(context.Context, toolserver.Call, *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
+	return nil, toolserver.Unimplemented("issues", "list_comments")
+}
+
 func (UnimplementedForgeHandler) CommentOnIssue(context.Context, toolserver.Call, *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error) {
 	return nil, toolserver.Unimplemented("issues", "comment_on_issue")
 }
@@ -270,6 +277,7 @@ var ForgeTable = &toolserver.Table{
 		forgeGetIssueArm,
 		forgeGetPullRequestArm,
 		forgeListIssuesArm,
+		forgeListCommentsArm,
 		forgeCommentOnIssueArm,
 		forgeCommentOnPullRequestArm,
 		forgeSubmitReviewArm,
@@ -387,6 +395,37 @@ func serveForgeListIssues(ctx context.Context, h any, c toolserver.Call, req pro
 // by.
 func scopeForgeListIssues(m proto.Message) string {
 	return m.(*gatewayv1.ListIssuesRequest).GetRepo()
+}
+
+// forgeListCommentsArm is the list_comments arm (forge_list_comments).
+var forgeListCommentsArm = &toolserver.Arm{
+	Name:        "list_comments",
+	Tool:        "forge_list_comments",
+	Capability:  "issues",
+	Result:      "comments",
+	Approval:    toolserver.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeListComments,
+	Serve:       serveForgeListComments,
+	Wrap:        wrapForgeCommentsResult,
+}
+
+// serveForgeListComments calls ListComments on a provider serving the "issues"
+// capability.
+func serveForgeListComments(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeIssuesHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("issues", "list_comments")
+	}
+	return toolserver.Result(s.ListComments(ctx, c, req.(*gatewayv1.ListCommentsRequest)))
+}
+
+// scopeForgeListComments returns the repo the gateway scopes
+// forge_list_comments by.
+func scopeForgeListComments(m proto.Message) string {
+	return m.(*gatewayv1.ListCommentsRequest).GetRepo()
 }
 
 // forgeCommentOnIssueArm is the comment_on_issue arm (forge_comment_on_issue).
@@ -1207,6 +1246,15 @@ func wrapForgeIssuesResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeCommentsResult puts a result into the comments arm of
+// ForgeCallResult.
+func wrapForgeCommentsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Comments{Comments: m.(*forgev1.CommentList)},
+	}
+}
+
 // wrapForgeIssueCommentResult puts a result into the issue_comment arm of
 // ForgeCallResult.
 func wrapForgeIssueCommentResult(callID string, m proto.Message) proto.Message {
@@ -1379,6 +1427,8 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeGetPullRequestArm, arm.GetPullRequest, env
 	case *gatewayv1.ForgeCallRequest_ListIssues:
 		return forgeListIssuesArm, arm.ListIssues, env
+	case *gatewayv1.ForgeCallRequest_ListComments:
+		return forgeListCommentsArm, arm.ListComments, env
 	case *gatewayv1.ForgeCallRequest_CommentOnIssue:
 		return forgeCommentOnIssueArm, arm.CommentOnIssue, env
 	case *gatewayv1.ForgeCallRequest_CommentOnPullRequest:

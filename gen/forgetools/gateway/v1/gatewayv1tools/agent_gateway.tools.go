@@ -39,6 +39,7 @@ var ForgeTools = &runtime.Table{
 		ForgeGetIssueTool,
 		ForgeGetPullRequestTool,
 		ForgeListIssuesTool,
+		ForgeListCommentsTool,
 		ForgeCommentOnIssueTool,
 		ForgeCommentOnPullRequestTool,
 		ForgeSubmitReviewTool,
@@ -287,6 +288,11 @@ func schemaForgeListIssues() *schema.Schema {
 				Description: "Only issues updated at or after this time.",
 				Format:      "date-time",
 			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
 			{Name: "forge_provider", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
@@ -303,7 +309,7 @@ func schemaForgeListIssues() *schema.Schema {
 
 // decodeForgeListIssues decodes the arguments of forge_list_issues.
 func decodeForgeListIssues(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "repo", "state", "labels", "limit", "assignee", "since", "forge_provider", "forge_host")
+	o, err := args.Parse(data, "repo", "state", "labels", "limit", "assignee", "since", "cursor", "forge_provider", "forge_host")
 	if err != nil {
 		return runtime.Args{}, err
 	}
@@ -314,6 +320,7 @@ func decodeForgeListIssues(data []byte) (runtime.Args, error) {
 		Limit:    args.Ptr(o, "limit", args.Uint32),
 		Assignee: args.String(o, "assignee", args.Optional),
 		Since:    args.Timestamp(o, "since", args.Optional),
+		Cursor:   args.String(o, "cursor", args.Optional),
 	}
 	selector := decodeForgeSelector(o)
 	if err := o.Err(); err != nil {
@@ -328,6 +335,98 @@ func buildForgeListIssues(a runtime.Args, e runtime.Envelope) proto.Message {
 	return &gatewayv1.ForgeCallRequest{
 		CallId: e.CallID,
 		Call:   &gatewayv1.ForgeCallRequest_ListIssues{ListIssues: a.Request.(*gatewayv1.ListIssuesRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeListCommentsTool is forge_list_comments, the list_comments arm of
+// ForgeCallRequest.
+var ForgeListCommentsTool = &runtime.Tool{
+	Name:        "forge_list_comments",
+	Title:       "List comments",
+	Description: "Page through an issue's or pull request's comments, oldest first.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeListComments,
+	ResultArm:   "comments",
+	Group:       "issue",
+	Action:      "list_comments",
+	Decode:      decodeForgeListComments,
+	Build:       buildForgeListComments,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListComments is the input schema of forge_list_comments.
+func schemaForgeListComments() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "kind", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"issue", "pull_request"},
+			}},
+			{Name: "number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "kind", "number"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeListComments decodes the arguments of forge_list_comments.
+func decodeForgeListComments(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "kind", "number", "cursor", "limit", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.ListCommentsRequest{
+		Repo:   args.String(o, "repo", args.Required),
+		Kind:   args.Enum(o, "kind", args.Required, commentsOfNames),
+		Number: args.Uint64(o, "number", args.Required),
+		Cursor: args.String(o, "cursor", args.Optional),
+		Limit:  args.Ptr(o, "limit", args.Uint32),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeListComments puts a forge_list_comments request into the
+// ForgeCallRequest envelope.
+func buildForgeListComments(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_ListComments{ListComments: a.Request.(*gatewayv1.ListCommentsRequest)},
 		Forge:  forgeSelector(a),
 	}
 }
@@ -1486,6 +1585,11 @@ func schemaForgeListPullRequests() *schema.Schema {
 				Minimum:     "1",
 				Maximum:     "100",
 			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
 			{Name: "forge_provider", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
@@ -1503,16 +1607,17 @@ func schemaForgeListPullRequests() *schema.Schema {
 // decodeForgeListPullRequests decodes the arguments of
 // forge_list_pull_requests.
 func decodeForgeListPullRequests(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "repo", "state", "base", "head", "limit", "forge_provider", "forge_host")
+	o, err := args.Parse(data, "repo", "state", "base", "head", "limit", "cursor", "forge_provider", "forge_host")
 	if err != nil {
 		return runtime.Args{}, err
 	}
 	req := &gatewayv1.ListPullRequestsRequest{
-		Repo:  args.String(o, "repo", args.Required),
-		State: args.Enum(o, "state", args.Optional, pullRequestStateFilterNames),
-		Base:  args.String(o, "base", args.Optional),
-		Head:  args.String(o, "head", args.Optional),
-		Limit: args.Ptr(o, "limit", args.Uint32),
+		Repo:   args.String(o, "repo", args.Required),
+		State:  args.Enum(o, "state", args.Optional, pullRequestStateFilterNames),
+		Base:   args.String(o, "base", args.Optional),
+		Head:   args.String(o, "head", args.Optional),
+		Limit:  args.Ptr(o, "limit", args.Uint32),
+		Cursor: args.String(o, "cursor", args.Optional),
 	}
 	selector := decodeForgeSelector(o)
 	if err := o.Err(); err != nil {
@@ -1574,6 +1679,11 @@ func schemaForgeListCiRuns() *schema.Schema {
 				Minimum:     "1",
 				Maximum:     "100",
 			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
 			{Name: "forge_provider", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
@@ -1590,7 +1700,7 @@ func schemaForgeListCiRuns() *schema.Schema {
 
 // decodeForgeListCiRuns decodes the arguments of forge_list_ci_runs.
 func decodeForgeListCiRuns(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "repo", "ref", "status", "limit", "forge_provider", "forge_host")
+	o, err := args.Parse(data, "repo", "ref", "status", "limit", "cursor", "forge_provider", "forge_host")
 	if err != nil {
 		return runtime.Args{}, err
 	}
@@ -1599,6 +1709,7 @@ func decodeForgeListCiRuns(data []byte) (runtime.Args, error) {
 		Ref:    args.String(o, "ref", args.Optional),
 		Status: args.Enum(o, "status", args.Optional, ciStatusFilterNames),
 		Limit:  args.Ptr(o, "limit", args.Uint32),
+		Cursor: args.String(o, "cursor", args.Optional),
 	}
 	selector := decodeForgeSelector(o)
 	if err := o.Err(); err != nil {
@@ -2399,6 +2510,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "pull_request", Message: arm.PullRequest}
 	case *gatewayv1.ForgeCallResult_Issues:
 		return runtime.Outcome{Arm: "issues", Message: arm.Issues}
+	case *gatewayv1.ForgeCallResult_Comments:
+		return runtime.Outcome{Arm: "comments", Message: arm.Comments}
 	case *gatewayv1.ForgeCallResult_IssueComment:
 		return runtime.Outcome{Arm: "issue_comment", Message: arm.IssueComment}
 	case *gatewayv1.ForgeCallResult_PrComment:
@@ -2482,6 +2595,10 @@ var (
 		"open":   gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_OPEN,
 		"closed": gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED,
 		"all":    gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL,
+	}
+	commentsOfNames = map[string]gatewayv1.CommentsOf{
+		"issue":        gatewayv1.CommentsOf_COMMENTS_OF_ISSUE,
+		"pull_request": gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST,
 	}
 	verdictNames = map[string]gatewayv1.Verdict{
 		"approve":         gatewayv1.Verdict_VERDICT_APPROVE,
