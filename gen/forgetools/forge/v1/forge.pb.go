@@ -1943,6 +1943,164 @@ func (x *FileCommit) GetUrl() string {
 	return ""
 }
 
+// A change set written as one commit.
+type FilesCommit struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Forge     *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo      string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch    string                 `protobuf:"bytes,3,opt,name=branch,proto3" json:"branch,omitempty"`
+	CommitSha string                 `protobuf:"bytes,4,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	// The commit's parent: the branch head the set was written on.
+	ParentSha     string           `protobuf:"bytes,5,opt,name=parent_sha,json=parentSha,proto3" json:"parent_sha,omitempty"`
+	Files         []*CommittedFile `protobuf:"bytes,6,rep,name=files,proto3" json:"files,omitempty"`
+	Url           string           `protobuf:"bytes,7,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FilesCommit) Reset() {
+	*x = FilesCommit{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FilesCommit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FilesCommit) ProtoMessage() {}
+
+func (x *FilesCommit) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FilesCommit.ProtoReflect.Descriptor instead.
+func (*FilesCommit) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+}
+
+func (x *FilesCommit) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *FilesCommit) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetParentSha() string {
+	if x != nil {
+		return x.ParentSha
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetFiles() []*CommittedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *FilesCommit) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// One file of a committed change set.
+type CommittedFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// created, updated or deleted.
+	Status string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// The new blob sha: the expected_sha of the next write of this file;
+	// empty for a deleted file.
+	BlobSha       string `protobuf:"bytes,3,opt,name=blob_sha,json=blobSha,proto3" json:"blob_sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommittedFile) Reset() {
+	*x = CommittedFile{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommittedFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommittedFile) ProtoMessage() {}
+
+func (x *CommittedFile) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommittedFile.ProtoReflect.Descriptor instead.
+func (*CommittedFile) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+}
+
+func (x *CommittedFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CommittedFile) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CommittedFile) GetBlobSha() string {
+	if x != nil {
+		return x.BlobSha
+	}
+	return ""
+}
+
 // A merged pull request.
 type MergeResult struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -1960,7 +2118,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2130,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2143,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2046,7 +2204,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2216,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2229,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2140,7 +2298,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2152,7 +2310,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2165,7 +2323,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2254,7 +2412,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2266,7 +2424,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2279,7 +2437,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2305,7 +2463,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2475,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2488,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2423,7 +2581,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2593,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2606,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -2619,7 +2777,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2631,7 +2789,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2644,7 +2802,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -2868,7 +3026,22 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
 	"commit_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\tcommitSha\x12!\n" +
 	"\bblob_sha\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\ablobSha\x12\x18\n" +
-	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xde\x01\n" +
+	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xac\x02\n" +
+	"\vFilesCommit\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\x06branch\x12%\n" +
+	"\n" +
+	"commit_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\tcommitSha\x12%\n" +
+	"\n" +
+	"parent_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\tparentSha\x128\n" +
+	"\x05files\x18\x06 \x03(\v2\".forgetools.forge.v1.CommittedFileR\x05files\x12\x18\n" +
+	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"n\n" +
+	"\rCommittedFile\x12\x1a\n" +
+	"\x04path\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04path\x12\x1e\n" +
+	"\x06status\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12!\n" +
+	"\bblob_sha\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\ablobSha\"\xde\x01\n" +
 	"\vMergeResult\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -2991,7 +3164,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),          // 1: forgetools.forge.v1.EventType
@@ -3015,13 +3188,15 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*Commit)(nil),          // 19: forgetools.forge.v1.Commit
 	(*BranchRef)(nil),       // 20: forgetools.forge.v1.BranchRef
 	(*FileCommit)(nil),      // 21: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 22: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 23: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 24: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 25: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 26: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 27: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 28: forgetools.forge.v1.EventList
+	(*FilesCommit)(nil),     // 22: forgetools.forge.v1.FilesCommit
+	(*CommittedFile)(nil),   // 23: forgetools.forge.v1.CommittedFile
+	(*MergeResult)(nil),     // 24: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 25: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 26: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 27: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 28: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 29: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 30: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3046,20 +3221,22 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	17, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
 	2,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	23, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	24, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 28: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 29: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	27, // 30: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	2,  // 22: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	23, // 23: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 24: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 25: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	25, // 26: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	26, // 27: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 28: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 29: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 30: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 31: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	29, // 32: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3073,7 +3250,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
