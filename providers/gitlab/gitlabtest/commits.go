@@ -76,3 +76,17 @@ func (s *Server) createCommit(c *call) answer {
 		"created_at": stamp(s.Now()), "web_url": s.web("/%s/-/commit/%s", p.Path, sha),
 	})
 }
+
+// getBranch serves GET .../repository/branches/:branch.
+func (s *Server) getBranch(c *call) answer {
+	name := c.Value("branch")
+	head, found := c.p.Branches[name]
+	if !found {
+		return s.message(http.StatusNotFound, "404 Branch Not Found")
+	}
+	return ok(map[string]any{
+		"name": name, "merged": false, "protected": false, "default": name == c.p.DefaultBranch, "can_push": true,
+		"web_url": s.web("/%s/-/tree/%s", c.p.Path, name),
+		"commit":  map[string]any{"id": head, "short_id": head[:8], "title": "commit", "web_url": s.web("/%s/-/commit/%s", c.p.Path, head)},
+	})
+}
