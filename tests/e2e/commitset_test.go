@@ -80,7 +80,7 @@ func TestCommitSetIsOneCommitOrNothing(t *testing.T) {
 		t.Errorf("approvals list does not name every file:\n%s", list.stdout)
 	}
 	e.run("approvals", "approve", id, "--operator", "ops", "--config", cfg, "--store", store).
-		want(t, 0, `Approved `+id+` \(forge_commit_files on `+repo+`\); the call ran and failed: failed_precondition: topic\.txt on topic is now blob `+topicBlob+`, not the expected_sha `+oldBlob+` you read: read it again and decide`)
+		want(t, 0, `Approved `+id+` \(forge_commit_files on `+repo+`\); the call ran and failed: failed_precondition: topic\.txt on topic is now blob `+topicBlob+`, not the expected_sha `+oldBlob+` you read: read it again and decide; the set is refused whole, nothing was written`)
 	if n := changed(before, p.refs(t, repo)); n != 0 {
 		t.Fatalf("a refused change set moved %d refs", n)
 	}

@@ -88,7 +88,7 @@ func (r *Repo) CommitFiles(s ChangeSet) (Committed, error) {
 	for _, e := range s.Edits {
 		old, exists := files[e.Path]
 		if err := expectBlob(s.Branch, e.Path, e.ExpectedBlob, old.hash, exists); err != nil {
-			return Committed{}, err
+			return Committed{}, fmt.Errorf("%w; the set is refused whole, nothing was written", err)
 		}
 	}
 	for _, e := range s.Edits {
