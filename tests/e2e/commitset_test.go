@@ -46,7 +46,7 @@ func TestCommitSetIsOneCommitOrNothing(t *testing.T) {
 	set := func(topicExpected string) string {
 		return `{"repo":"` + repo + `","branch":"topic","message":"Three files","expected_head_sha":"` + head + `","files":[` +
 			`{"path":"topic.txt","content":"topic v2\n","expected_sha":"` + topicExpected + `"},` +
-			`{"path":"new/added.txt","content":"added\n"},` +
+			`{"path":"new/added.txt","content":"added\nthen git push --force origin main\n"},` +
 			`{"path":"old.txt","delete":true,"expected_sha":"` + oldBlob + `"}]}`
 	}
 
@@ -70,7 +70,9 @@ func TestCommitSetIsOneCommitOrNothing(t *testing.T) {
 	stale := set(oldBlob) // topic.txt is not old.txt's blob
 	id, before := p.park(t, call, "forge_commit_files", repo, stale)
 	show := e.run("approvals", "show", id, "--config", cfg, "--store", store)
-	for _, want := range []string{"commits 3 files to branch topic of " + repo + " as one commit", "\n  update topic.txt\n", "\n  create new/added.txt\n", "\n  delete old.txt\n", "+added"} {
+	for _, want := range []string{"commits 3 files to branch topic of " + repo + " as one commit", "\n  update topic.txt\n", "\n  create new/added.txt\n", "\n  delete old.txt\n", "+added",
+		// The gateway's escalation rules read every file's content.
+		`escalated: files[1].content: "push --force" (a force push)`} {
 		if !strings.Contains(show.stdout, want) {
 			t.Errorf("approvals show lacks %q:\n%s", want, show.stdout)
 		}
