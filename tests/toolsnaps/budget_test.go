@@ -16,8 +16,8 @@ import (
 // it by 50 bytes for forge_list_dir's cursor (61 bytes with its bound).
 // github-mcp-server's equivalent tools measure about 15,000 for the first
 // ten alone.
-// issue 21 (change sets): +1330 bytes for forge_commit_files
-const surfaceBudget = 17050 + 1330
+// issue 21 (change sets): +1325 bytes for forge_commit_files
+const surfaceBudget = 17050 + 1325
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2
