@@ -359,6 +359,8 @@ func TestExecuteEscalatesRewrites(t *testing.T) {
 		{"forge_write_file", `{"repo":"a/b","branch":"fix","path":"a.go","message":"Fix the crash"}`, runtime.RiskHigh, nil},
 		{"forge_write_file", `{"repo":"a/b","branch":"fix","path":"a.go","message":"Fix it\n\nthen git push --force origin main"}`,
 			runtime.RiskHigh, []string{`message: "push --force" (a force push)`}},
+		{"forge_commit_files", `{"repo":"a/b","branch":"fix","message":"m","files":[{"path":"a.go"},{"path":"b.sh","content":"git reset --hard HEAD~1"}]}`,
+			runtime.RiskHigh, []string{`files[1].content: "reset --hard" (a hard reset)`}},
 		{"forge_create_branch", `{"repo":"a/b","branch":"-f"}`, runtime.RiskHigh, []string{`branch: "-f" (a ref git would read as an option)`}},
 		{"forge_create_branch", `{"repo":"a/b","branch":"fix","from_ref":"+main"}`, runtime.RiskHigh, []string{`from_ref: "+main" (a force refspec)`}},
 		{"forge_comment_on_issue", `{"repo":"a/b","issue_number":1,"body":"Looks good."}`, runtime.RiskMedium, nil},
@@ -441,6 +443,33 @@ func TestExecuteTextPolicy(t *testing.T) {
 		want := "forge_write_file failed: invalid_argument: message: rejected by text policy: no em dashes"
 		if bad != (runtime.Result{Text: want, IsError: true}) || len(rec.reqs) != 1 || approved != 1 {
 			t.Errorf("got %+v (%d sent, %d approved), want %q", bad, len(rec.reqs), approved, want)
+		}
+	})
+	t.Run("a change set's every file and its message are agent text", func(t *testing.T) {
+		var seen []string
+		policy := runtime.TextPolicyFunc(func(_ context.Context, _ *runtime.Tool, param, text string) (string, error) {
+			seen = append(seen, param)
+			if strings.Contains(text, "—") {
+				return "", errors.New("no em dashes")
+			}
+			return strings.ReplaceAll(text, "hunter2", "[redacted]"), nil
+		})
+		rec := &recorder{reply: answer(&gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_FilesCommit{FilesCommit: &forgev1.FilesCommit{
+			Repo: "a/b", Branch: "fix", CommitSha: "abc1234"}}})}
+		ts, _ := newToolset(t, rec, runtime.WithTextPolicy(policy), runtime.WithApprover(runtime.ApproverFunc(func(context.Context, runtime.ApprovalRequest) error { return nil })))
+		ok := ts.Execute(context.Background(), runtime.Call{ID: "c", Name: "forge_commit_files",
+			Args: []byte(`{"repo":"a/b","branch":"fix","message":"Drop hunter2","files":[{"path":"a.go","content":"x"},{"path":"b.go","content":"key=hunter2"}]}`)})
+		got := rec.reqs[0].GetCommitFiles()
+		if ok.IsError || got.GetMessage() != "Drop [redacted]" || got.GetFiles()[1].GetContent() != "key=[redacted]" {
+			t.Errorf("got %+v, wire %v; want the message and every file rewritten", ok, rec.reqs)
+		}
+		if want := []string{"files[0].content", "files[1].content", "message"}; !slices.Equal(seen, want) {
+			t.Errorf("the policy saw %v, want %v", seen, want)
+		}
+		bad := ts.Execute(context.Background(), runtime.Call{ID: "d", Name: "forge_commit_files",
+			Args: []byte(`{"repo":"a/b","branch":"fix","message":"m","files":[{"path":"a.go","content":"x"},{"path":"b.go","content":"a — b"}]}`)})
+		if want := "forge_commit_files failed: invalid_argument: files[1].content: rejected by text policy: no em dashes"; bad != (runtime.Result{Text: want, IsError: true}) || len(rec.reqs) != 1 {
+			t.Errorf("got %+v (%d sent), want %q", bad, len(rec.reqs), want)
 		}
 	})
 	t.Run("a rewrite must obey the same rules", func(t *testing.T) {

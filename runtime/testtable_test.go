@@ -25,7 +25,7 @@ var allTools = []string{
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
 	"forge_get_repo", "forge_search_code", "forge_search_issues",
 	"forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
-	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
+	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_commit_files", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
 	"forge_get_events",
 }
 

@@ -30,7 +30,32 @@ func Summary(a gateway.Approval) string {
 	for _, h := range a.Holds {
 		rules = append(rules, h.Rule)
 	}
-	return fmt.Sprintf("%s  %-8s  %s/%s  %s %s on %s  (%s)", a.ID, a.State, a.Account, a.Session, a.Tool, a.Repo, a.Forge, strings.Join(rules, ", "))
+	return fmt.Sprintf("%s  %-8s  %s/%s  %s %s%s on %s  (%s)", a.ID, a.State, a.Account, a.Session, a.Tool, a.Repo, Files(a.Request), a.Forge, strings.Join(rules, ", "))
+}
+
+// Files names every file a change set touches and how, for the one-line
+// summaries (" [update a.go, create b.go, delete c.go]"); "" for any other
+// call. An approver must see a set's every file, not only its first.
+func Files(req proto.Message) string {
+	r, ok := req.(*gatewayv1.CommitFilesRequest)
+	if !ok {
+		return ""
+	}
+	parts := make([]string, len(r.GetFiles()))
+	for i, f := range r.GetFiles() {
+		parts[i] = changeVerb(f) + " " + f.GetPath()
+	}
+	return " [" + strings.Join(parts, ", ") + "]"
+}
+
+func changeVerb(f *gatewayv1.FileChange) string {
+	switch {
+	case f.GetDelete():
+		return "delete"
+	case f.GetExpectedSha() != "":
+		return "update"
+	}
+	return "create"
 }
 
 // Render is the whole view of a: who asked, why it waits, what it will
@@ -82,6 +107,8 @@ func effect(ctx context.Context, svc *gateway.Service, a gateway.Approval) strin
 	switch r := a.Request.(type) {
 	case *gatewayv1.WriteFileRequest:
 		return fileDiff(ctx, svc, a, r)
+	case *gatewayv1.CommitFilesRequest:
+		return changeSet(ctx, svc, a, r)
 	case *gatewayv1.MergePullRequestRequest:
 		return mergeDetail(ctx, svc, a, r)
 	case *gatewayv1.CreateBranchRequest:
@@ -110,10 +137,35 @@ func read(ctx context.Context, svc *gateway.Service, a gateway.Approval, req *ga
 // fileDiff is the write as a line diff against the file at the branch's
 // head (all added when the file is new).
 func fileDiff(ctx context.Context, svc *gateway.Service, a gateway.Approval, r *gatewayv1.WriteFileRequest) string {
+	header := fmt.Sprintf("commits %s to branch %s of %s: %q\n", r.GetPath(), r.GetBranch(), r.GetRepo(), firstLine(r.GetMessage()))
+	return header + againstHead(ctx, svc, a, r.GetRepo(), r.GetBranch(), r.GetPath(), r.GetContent(), r.GetExpectedSha())
+}
+
+// changeSet is every file of a change set, each as a line diff against
+// the file at the branch's head (a delete as the blob it removes).
+func changeSet(ctx context.Context, svc *gateway.Service, a gateway.Approval, r *gatewayv1.CommitFilesRequest) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "commits %s to branch %s of %s: %q\n", r.GetPath(), r.GetBranch(), r.GetRepo(), firstLine(r.GetMessage()))
+	fmt.Fprintf(&b, "commits %d files to branch %s of %s as one commit: %q\n", len(r.GetFiles()), r.GetBranch(), r.GetRepo(), firstLine(r.GetMessage()))
+	if h := r.GetExpectedHeadSha(); h != "" {
+		fmt.Fprintf(&b, "on the branch head %s only\n", h)
+	}
+	for _, f := range r.GetFiles() {
+		fmt.Fprintf(&b, "\n%s %s\n", changeVerb(f), f.GetPath())
+		if f.GetDelete() {
+			fmt.Fprintf(&b, "deletes the file (the call expects blob %s)\n", f.GetExpectedSha())
+			continue
+		}
+		b.WriteString(againstHead(ctx, svc, a, r.GetRepo(), r.GetBranch(), f.GetPath(), f.GetContent(), f.GetExpectedSha()))
+	}
+	return b.String()
+}
+
+// againstHead is one file's new content as a line diff against the file
+// at the branch's head.
+func againstHead(ctx context.Context, svc *gateway.Service, a gateway.Approval, repo, branch, path, content, expected string) string {
+	var b strings.Builder
 	res, failed := read(ctx, svc, a, &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ReadFile{ReadFile: &gatewayv1.ReadFileRequest{
-		Repo: r.GetRepo(), Path: r.GetPath(), Ref: r.GetBranch()}}})
+		Repo: repo, Path: path, Ref: branch}}})
 	old := ""
 	switch {
 	case failed != "" && res.GetError().GetCode() == gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND:
@@ -127,10 +179,10 @@ func fileDiff(ctx context.Context, svc *gateway.Service, a gateway.Approval, r *
 			return b.String()
 		}
 		old = f.GetContent()
-		fmt.Fprintf(&b, "against blob %s at the head of %s (the call expects %q)\n", f.GetSha(), r.GetBranch(), r.GetExpectedSha())
+		fmt.Fprintf(&b, "against blob %s at the head of %s (the call expects %q)\n", f.GetSha(), branch, expected)
 	}
-	fmt.Fprintf(&b, "--- %s (%s)\n+++ %s (after the write)\n", r.GetPath(), r.GetBranch(), r.GetPath())
-	b.WriteString(lineDiff(old, r.GetContent()))
+	fmt.Fprintf(&b, "--- %s (%s)\n+++ %s (after the write)\n", path, branch, path)
+	b.WriteString(lineDiff(old, content))
 	return b.String()
 }
 

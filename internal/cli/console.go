@@ -138,7 +138,7 @@ func consoleApproval(a gateway.Approval) console.Approval {
 	c := console.Approval{
 		ID: a.ID, Account: a.Account, Session: a.Session, Tool: a.Tool, Forge: a.Forge, Repo: a.Repo,
 		State: a.State, Risk: a.Risk, Escalations: a.Escalations, Created: a.Created, Expires: a.Expires,
-		Operator: a.Operator, Decided: a.Decided, Reason: a.Reason, Summary: a.Tool + " on " + a.Repo,
+		Operator: a.Operator, Decided: a.Decided, Reason: a.Reason, Summary: a.Tool + " on " + a.Repo + approvalview.Files(a.Request),
 	}
 	switch {
 	case a.Error != nil:

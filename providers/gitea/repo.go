@@ -222,14 +222,8 @@ func (p *Provider) WriteFile(ctx context.Context, hc toolserver.Call, req *gatew
 	}
 	branch := req.GetBranch()
 	return call(ctx, p, fmt.Sprintf("write %s to %s in %s", path, branch, repo), func(c *sdk.Client) (*forgev1.FileCommit, error) {
-		if !hc.PushToDefaultBranch {
-			def, err := defaultBranch(c, repo)
-			if err != nil {
-				return nil, err
-			}
-			if def == branch {
-				return nil, refuseDefault(repo, branch)
-			}
+		if err := mayPush(c, repo, branch, hc); err != nil {
+			return nil, err
 		}
 		content := base64.StdEncoding.EncodeToString([]byte(req.GetContent()))
 		opts := sdk.FileOptions{Message: req.GetMessage(), BranchName: branch}

@@ -171,14 +171,8 @@ func (p *Provider) WriteFile(ctx context.Context, hc toolserver.Call, req *gatew
 	path := strings.TrimPrefix(req.GetPath(), "/")
 	branch := req.GetBranch()
 	return call(ctx, p, fmt.Sprintf("write %s to %s in %s", path, branch, repo), func(ro gl.RequestOptionFunc) (*forgev1.FileCommit, error) {
-		if !hc.PushToDefaultBranch {
-			def, err := p.defaultBranch(repo, ro)
-			if err != nil {
-				return nil, err
-			}
-			if def == branch {
-				return nil, toolserver.PermissionDenied("%s is the default branch of %s, and this gateway does not allow pushing to it; nothing was written: create a branch (forge_create_branch), write there and open a merge request", branch, repo)
-			}
+		if err := p.mayPush(repo, branch, hc, ro); err != nil {
+			return nil, err
 		}
 		files := p.author.RepositoryFiles
 		if expected := req.GetExpectedSha(); expected == "" {

@@ -50,6 +50,10 @@ var pushArgs = map[string]func(s seeded) string{
 	"merge_pull_request": func(s seeded) string {
 		return `{"repo":"` + s.repo + `","pull_number":` + s.pr + `,"expected_head_sha":"` + s.headSHA + `"}`
 	},
+	"commit_files": func(s seeded) string {
+		return `{"repo":"` + s.repo + `","branch":"feature","message":"Add a set","files":[` +
+			`{"path":"set/a.txt","content":"a\n"},{"path":"set/b.txt","content":"b\n"}]}`
+	},
 }
 
 // pushArmTools lists the push arms of the generated table (arm name to

@@ -26,6 +26,7 @@ var shapeSteps = []shapeStep{
 	{flat: "forge_search_code", group: "forge_repo", action: "search_code", args: `{"repo":"demo/app","query":"demo/APP"}`},
 	{flat: "forge_create_branch", group: "forge_push", action: "create_branch", args: `{"repo":"demo/app","branch":"fix"}`},
 	{flat: "forge_write_file", group: "forge_push", action: "write_file", args: `{"repo":"demo/app","branch":"fix","path":"FIX.md","content":"fixed\n","message":"Fix it"}`},
+	{flat: "forge_commit_files", group: "forge_push", action: "commit_files", args: `{"repo":"demo/app","branch":"fix","message":"Two more","files":[{"path":"A.md","content":"a\n"},{"path":"docs/B.md","content":"b\n"}]}`},
 	{flat: "forge_create_issue", group: "forge_issue", action: "open", args: `{"repo":"demo/app","title":"Track it","labels":["bug"]}`},
 	{flat: "forge_get_issue", group: "forge_issue", action: "get", args: `{"repo":"demo/app","issue_number":1}`},
 	{flat: "forge_list_issues", group: "forge_issue", action: "list", args: `{"repo":"demo/app","labels":["bug"]}`},
@@ -51,6 +52,7 @@ var shapeSteps = []shapeStep{
 	// Failures read the same too, naming the tool the model called.
 	{flat: "forge_get_issue", group: "forge_issue", action: "get", args: `{"repo":"demo/app","issue_number":99}`, fails: true},
 	{flat: "forge_write_file", group: "forge_push", action: "write_file", args: `{"repo":"demo/app","branch":"main","path":"x","content":"x","message":"m"}`, fails: true},
+	{flat: "forge_commit_files", group: "forge_push", action: "commit_files", args: `{"repo":"demo/app","branch":"fix","message":"m","files":[{"path":"A.md","content":"stale"}]}`, fails: true},
 }
 
 // TestShapesAgree is issue 14's end-to-end check: every arm, run through

@@ -22,7 +22,16 @@ var githubPushArgs = map[string]func(e *env) string{
 		n := e.github.AddPull(helloRepo, githubtest.Pull{Title: "Parked merge", Head: "fix-crash"})
 		return fmt.Sprintf(`{%s,"pull_number":%d,"expected_head_sha":"%s"}`, hello, n, e.github.Head(helloRepo, "fix-crash"))
 	},
+	"commit_files": func(*env) string {
+		return `{` + hello + `,"branch":"fix-crash","message":"Add notes","files":[{"path":"NOTES.md","content":"notes\n"},{"path":"docs/more.md","content":"more\n"}]}`
+	},
 }
+
+// githubUnserved are the push arms the GitHub provider does not serve yet
+// (issue 21's arms reach it next session, on its new fake): the gate
+// holds them all the same, and the approved call answers unimplemented
+// without a write.
+var githubUnserved = map[string]bool{"commit_files": true}
 
 // TestGitHubEveryPushArmParksUntilApproved: under the default policy,
 // every push arm of the generated table, over the gateway's session
@@ -60,14 +69,18 @@ func TestGitHubEveryPushArmParksUntilApproved(t *testing.T) {
 			if n := len(gh.Requests()); n != before {
 				t.Fatalf("a parked %s sent %d requests to the forge: %v", arm.Tool, n-before, sent(t, gh, before))
 			}
-			if out, ok := e.approvals("approve", m[1], "--operator", "ops"); !ok || !strings.Contains(out, "Approved "+m[1]+" ("+arm.Tool+" on "+helloRepo+"); the call ran.") {
+			ran, wantWrites := "; the call ran.", 1
+			if githubUnserved[arm.Name] {
+				ran, wantWrites = "; the call ran and failed: unimplemented: ", 0
+			}
+			if out, ok := e.approvals("approve", m[1], "--operator", "ops"); !ok || !strings.Contains(out, "Approved "+m[1]+" ("+arm.Tool+" on "+helloRepo+")"+ran) {
 				t.Fatalf("approve: %s", out)
 			}
-			if w := writes(gh, before); len(w) != 1 {
-				t.Fatalf("the approved %s sent %d writes, want 1: %v", arm.Tool, len(w), sent(t, gh, before))
+			if w := writes(gh, before); len(w) != wantWrites {
+				t.Fatalf("the approved %s sent %d writes, want %d: %v", arm.Tool, len(w), wantWrites, sent(t, gh, before))
 			}
 			approved := len(gh.Requests())
-			if got, failed := e.call(arm.Tool, call); failed || approvalLine.MatchString(got) {
+			if got, failed := e.call(arm.Tool, call); failed != githubUnserved[arm.Name] || approvalLine.MatchString(got) {
 				t.Fatalf("the same call after the approval: %s", got)
 			}
 			if n := len(gh.Requests()); n != approved {

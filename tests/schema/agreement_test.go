@@ -68,7 +68,7 @@ var allTools = []string{
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
 	"forge_get_repo", "forge_search_code", "forge_search_issues",
 	"forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
-	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
+	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_commit_files", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
 	"forge_get_events",
 }
 
@@ -115,6 +115,27 @@ var disagreements = []disagreement{
 		tools:  []string{"forge_merge_pull_request"},
 		name:   "method null",
 		reason: "null as absent, as for forge_provider",
+	},
+	{
+		tools: []string{"forge_commit_files"},
+		name:  "a path twice",
+		reason: "CEL rule commit_files.distinct_paths (no path twice) is not expressible in the " +
+			"generated schema; the description states it",
+	},
+	{
+		tools:  []string{"forge_commit_files"},
+		name:   "a delete without expected_sha",
+		reason: "CEL rule file_change.delete (a delete needs expected_sha, no content); the description states it",
+	},
+	{
+		tools:  []string{"forge_commit_files"},
+		name:   "a delete with content",
+		reason: "same CEL rule",
+	},
+	{
+		tools:  []string{"forge_commit_files"},
+		name:   "five files over the total",
+		reason: "CEL rule commit_files.total_bytes (at most 4000000 content bytes in all); the description states it",
 	},
 	{
 		tools: []string{"forge_update_issue"},

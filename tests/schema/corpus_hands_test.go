@@ -53,6 +53,12 @@ var handsTools = []toolCorpus{
 		own: writeFile,
 	},
 	{
+		tool: "forge_commit_files", base: obj{{"repo", `"acme/widgets"`}, {"branch", `"fix-crash"`}, {"message", `"Fix the crash"`},
+			{"files", `[{"path":"main.go","content":"package main\n","expected_sha":"0123abc"},{"path":"new.go","content":""}]`}},
+		addr: "repo", addrMax: 200,
+		own: commitFiles,
+	},
+	{
 		tool: "forge_merge_pull_request", base: obj{{"repo", `"acme/widgets"`}, {"pull_number", `4`}, {"expected_head_sha", `"0123abc"`}},
 		addr: "repo", addrMax: 200, number: "pull_number",
 		own: mergePullRequest,
@@ -214,6 +220,40 @@ func writeFile(b obj) []argCase {
 		{name: "message missing", args: b.without("message").String()},
 		{name: "message blank", args: b.set("message", `"\n"`).String()},
 		{name: "message beyond max length", args: b.set("message", repeat("m", 10001)).String()},
+	}...)
+}
+
+// commitFiles: 1 to 20 files of a path, content, expected_sha and
+// delete; the CEL rules (no path twice, a delete's sha, the total) are in
+// the description only.
+func commitFiles(b obj) []argCase {
+	files := func(items ...string) string { return "[" + strings.Join(items, ",") + "]" }
+	twenty := make([]string, 21)
+	for i := range twenty {
+		twenty[i] = `{"path":"f` + strings.Repeat("x", i) + `.txt"}`
+	}
+	cases := append(branch(b), sha(b, "expected_head_sha", false)...)
+	return append(cases, []argCase{
+		{name: "files missing", args: b.without("files").String()},
+		{name: "files empty", args: b.set("files", `[]`).String()},
+		{name: "files twenty", args: b.set("files", files(twenty[:20]...)).String(), valid: true},
+		{name: "files twenty-one", args: b.set("files", files(twenty...)).String()},
+		{name: "a file without a path", args: b.set("files", files(`{"content":"x"}`)).String()},
+		{name: "a blank path", args: b.set("files", files(`{"path":" ","content":"x"}`)).String()},
+		{name: "a delete", args: b.set("files", files(`{"path":"old.go","delete":true,"expected_sha":"0123abc"}`)).String(), valid: true},
+		{name: "a delete without expected_sha", args: b.set("files", files(`{"path":"old.go","delete":true}`)).String()},
+		{name: "a delete with content", args: b.set("files", files(`{"path":"old.go","delete":true,"expected_sha":"0123abc","content":"x"}`)).String()},
+		{name: "a path twice", args: b.set("files", files(`{"path":"a.go"}`, `{"path":"a.go","content":"x"}`)).String()},
+		{name: "an unknown file field", args: b.set("files", files(`{"path":"a.go","mode":"100755"}`)).String()},
+		{name: "a file's expected_sha not hex", args: b.set("files", files(`{"path":"a.go","expected_sha":"HEAD"}`)).String()},
+		{name: "a file at max length", args: b.set("files", files(`{"path":"a.go","content":`+repeat("c", 1000000)+`}`)).String(), valid: true},
+		{name: "a file beyond max length", args: b.set("files", files(`{"path":"a.go","content":`+repeat("c", 1000001)+`}`)).String()},
+		{name: "five files over the total", args: b.set("files", files(
+			`{"path":"a","content":`+repeat("c", 900000)+`}`, `{"path":"b","content":`+repeat("c", 900000)+`}`,
+			`{"path":"c","content":`+repeat("c", 900000)+`}`, `{"path":"d","content":`+repeat("c", 900000)+`}`,
+			`{"path":"e","content":`+repeat("c", 900000)+`}`)).String()},
+		{name: "message missing", args: b.without("message").String()},
+		{name: "message blank", args: b.set("message", `"\n"`).String()},
 	}...)
 }
 

@@ -166,6 +166,23 @@ var handsContracts = []contract{{
 		{`{"repo":"acme/widgets","branch":"b","path":"a","message":"m","expected_sha":"HEAD"}`, "expected_sha: must match the pattern ^([0-9A-Fa-f]{7,64})?$"},
 	},
 }, {
+	tool: "forge_commit_files",
+	args: `{"repo":"acme/widgets","branch":"fix-crash","message":"Fix the crash","files":[{"path":"cmd/main.go","content":"package main\n","expected_sha":"3b18e51"},{"path":"old.go","delete":true,"expected_sha":"a8a9406"}]}`,
+	call: &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_CommitFiles{CommitFiles: &gatewayv1.CommitFilesRequest{
+		Repo: "acme/widgets", Branch: "fix-crash", Message: "Fix the crash", Files: []*gatewayv1.FileChange{
+			{Path: "cmd/main.go", Content: "package main\n", ExpectedSha: "3b18e51"}, {Path: "old.go", Delete: true, ExpectedSha: "a8a9406"}}}}},
+	success: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_FilesCommit{FilesCommit: &forgev1.FilesCommit{
+		Repo: "acme/widgets", Branch: "fix-crash", CommitSha: "1a410efbd13591db07496601ebc7a059dd55cfe9", ParentSha: "9fceb02d0ae598e95dc970b74767f19372d61af8",
+		Files: []*forgev1.CommittedFile{{Path: "cmd/main.go", Status: "updated", BlobSha: "a8a940627d132695a9769df883f85992f0ff4a43"}, {Path: "old.go", Status: "deleted"}}}}},
+	rendered: "Committed to fix-crash in acme/widgets: 1a410efbd13591db07496601ebc7a059dd55cfe9",
+	wrong:    branchResult, wrongName: "branch",
+	params: "repo, branch, files, message, expected_head_sha, forge_provider, forge_host",
+	rejects: []reject{
+		{`{"repo":"acme/widgets","branch":"b","message":"m","files":[]}`, "files: must have at least 1 items"},
+		{`{"repo":"acme/widgets","branch":"b","message":"m","files":[{"path":"a"},{"path":"a"}]}`, "files: no path twice"},
+		{`{"repo":"acme/widgets","branch":"b","message":"m","files":[{"path":"a","delete":true}]}`, "files[0]: a delete needs expected_sha, no content"},
+	},
+}, {
 	tool: "forge_merge_pull_request",
 	args: `{"repo":"acme/widgets","pull_number":4,"method":"squash","expected_head_sha":"9fceb02d0ae598e95dc970b74767f19372d61af8"}`,
 	call: &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_MergePullRequest{MergePullRequest: &gatewayv1.MergePullRequestRequest{

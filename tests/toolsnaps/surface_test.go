@@ -66,6 +66,7 @@ var tools = []struct {
 	{"forge_update_issue", comms},
 	{"forge_create_branch", push},
 	{"forge_write_file", overwrite},
+	{"forge_commit_files", overwrite},
 	{"forge_merge_pull_request", overwrite},
 	{"forge_trigger_ci", ci},
 	{"forge_rerun_ci", ci},
@@ -86,6 +87,7 @@ type schema struct {
 	Minimum              *float64           `json:"minimum"`
 	Maximum              *float64           `json:"maximum"`
 	MaxItems             *int               `json:"maxItems"`
+	MinItems             *int               `json:"minItems"`
 	Format               string             `json:"format"`
 	AnyOf                []*schema          `json:"anyOf"`
 }
@@ -177,6 +179,7 @@ func TestSchemaBounds(t *testing.T) {
 		"labels":            nonBlankItems,
 		"assignees":         nonBlankItems,
 		"comments":          reviewComments,
+		"files":             fileChanges,
 		"inputs":            ciInputs,
 		"draft":             typed("boolean"),
 		"failed_only":       typed("boolean"),
@@ -212,6 +215,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_get_events":              {"subscription_id": emptyOrNonBlank},
 		"forge_search_code":             {"repo": optionalRepo},
 		"forge_search_issues":           {"repo": optionalRepo},
+		"forge_commit_files":            {"expected_head_sha": sha(false)},
 	}
 	// params and required: every tool's exact parameter list and required
 	// set. forge_unsubscribe addresses a subscription, not a repository
@@ -239,6 +243,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_update_issue":            {[]string{"repo", "issue_number", "state", "state_reason", "title", "body", "labels", "assignees"}, []string{"repo", "issue_number"}},
 		"forge_create_branch":           {[]string{"repo", "branch", "from_ref"}, []string{"repo", "branch"}},
 		"forge_write_file":              {[]string{"repo", "branch", "path", "content", "message", "expected_sha"}, []string{"repo", "branch", "path", "message"}},
+		"forge_commit_files":            {[]string{"repo", "branch", "files", "message", "expected_head_sha"}, []string{"repo", "branch", "files", "message"}},
 		"forge_merge_pull_request":      {[]string{"repo", "pull_number", "method", "expected_head_sha"}, []string{"repo", "pull_number", "expected_head_sha"}},
 		"forge_trigger_ci":              {[]string{"repo", "workflow", "ref", "inputs"}, []string{"repo", "workflow", "ref"}},
 		"forge_rerun_ci":                {[]string{"repo", "run_id", "failed_only"}, []string{"repo", "run_id"}},
@@ -414,6 +419,29 @@ func reviewComments(t *testing.T, tool string, s *schema) {
 	positive(t, tool, item.Properties["line"])
 	enum("LEFT", "RIGHT")(t, tool, item.Properties["side"])
 	nonBlank(t, tool, item.Properties["body"])
+}
+
+// fileChanges: items {path non-blank, content capped, expected_sha, delete},
+// path required, nothing else accepted; at least one, at most a capped
+// number.
+func fileChanges(t *testing.T, tool string, s *schema) {
+	if s.Type != "array" || s.MaxItems == nil || s.MinItems == nil || *s.MinItems != 1 || s.Items == nil {
+		t.Fatalf("want a capped, non-empty array, got type %q minItems %v maxItems %v items %v", s.Type, s.MinItems, s.MaxItems, s.Items)
+	}
+	item := s.Items
+	if item.Type != "object" || item.AdditionalProperties == nil || *item.AdditionalProperties {
+		t.Errorf("items: want a closed object, got type %q additionalProperties %v", item.Type, item.AdditionalProperties)
+	}
+	if want := []string{"path"}; !slices.Equal(item.Required, want) {
+		t.Errorf("items: required %v, want %v", item.Required, want)
+	}
+	if got := strings.Join(sortedKeys(item.Properties), ","); got != "content,delete,expected_sha,path" {
+		t.Fatalf("items: properties %s, want content,delete,expected_sha,path", got)
+	}
+	nonBlank(t, tool, item.Properties["path"])
+	optionalText(t, tool, item.Properties["content"])
+	sha(false)(t, tool, item.Properties["expected_sha"])
+	typed("boolean")(t, tool, item.Properties["delete"])
 }
 
 // dateTime: an RFC 3339 time, as the standard format (a Timestamp field).

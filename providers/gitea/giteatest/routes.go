@@ -128,6 +128,8 @@ func (s *Server) routes() {
 	s.route("GET "+repo+"/contents/{path...}", s.readContents)
 	s.route("POST "+repo+"/contents/{path...}", s.writeContents)
 	s.route("PUT "+repo+"/contents/{path...}", s.writeContents)
+	s.route("POST "+repo+"/contents", s.changeFiles)
+	s.route("GET "+repo+"/branches/{branch...}", s.getBranch)
 	s.route("GET "+repo+"/raw/{path...}", func(c *call) answer {
 		if body, found := c.r.Files[c.r.BranchAt(fakeOr(c.Query.Get("ref"), c.r.DefaultBranch))][c.Value("path")]; found {
 			return answer{Status: http.StatusOK, Raw: []byte(body)}

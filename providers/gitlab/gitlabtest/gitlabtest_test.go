@@ -77,6 +77,8 @@ func TestShapesMatchFixtures(t *testing.T) {
 		`{"body":"2?","position":{"base_sha":"`+refs.BaseSha+`","start_sha":"`+refs.StartSha+`","head_sha":"`+refs.HeadSha+`","position_type":"text","new_path":"charts/app/values.yaml","old_path":"charts/app/values.yaml","new_line":1}}`, reviewer)
 	_, _, approvals := do(t, s, "POST", deployPath+"/merge_requests/1/approve", `{}`, reviewer)
 	_, _, branch := do(t, s, "POST", deployPath+"/repository/branches", `{"branch":"b2","ref":"main"}`, token)
+	_, _, commit := do(t, s, "POST", deployPath+"/repository/commits",
+		`{"branch":"b2","commit_message":"m","actions":[{"action":"create","file_path":"n.txt","content":"bg==","encoding":"base64"},{"action":"delete","file_path":"README.md"}]}`, token)
 	var d gl.Discussion
 	if err := json.Unmarshal(disc, &d); err != nil || len(d.Notes) != 1 {
 		t.Fatalf("discussion %s", disc)
@@ -98,6 +100,8 @@ func TestShapesMatchFixtures(t *testing.T) {
 		{"diff_note.json", "", diffNote},
 		{"discussion.json", "", disc},
 		{"branch.json", "", branch},
+		{"branch.json", deployPath + "/repository/branches/b2", nil},
+		{"commit.json", "", commit},
 		{"file.json", deployPath + "/repository/files/charts%2Fapp%2Fvalues%2Eyaml?ref=main", nil},
 		{"tree.json", deployPath + "/repository/tree?ref=main", nil},
 		{"pipeline.json", deployPath + "/pipelines", nil},

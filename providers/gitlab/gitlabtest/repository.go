@@ -60,14 +60,17 @@ func (s *Server) file(c *call) answer {
 	if ref == "" {
 		return answer{Status: http.StatusBadRequest, Body: map[string]any{"error": "ref is missing"}}
 	}
-	content, found := c.p.Files[ref][name]
+	// A ref may be a branch's head commit, as the read-back of a commit
+	// made through the API names it.
+	branch := fakeOr(c.p.BranchAt(ref), ref)
+	content, found := c.p.Files[branch][name]
 	if !found {
 		return s.message(http.StatusNotFound, "404 File Not Found")
 	}
 	meta := map[string]any{
 		"file_name": name[strings.LastIndexByte(name, '/')+1:], "file_path": name, "size": len(content),
 		"encoding": "base64", "content_sha256": "", "ref": ref, "blob_id": forgemodel.BlobSHA(content),
-		"commit_id": c.p.Branches[ref], "last_commit_id": c.p.LastCommit[ref][name], "execute_filemode": false,
+		"commit_id": c.p.Branches[branch], "last_commit_id": c.p.LastCommit[branch][name], "execute_filemode": false,
 	}
 	if c.R.Method == http.MethodHead {
 		h := http.Header{}

@@ -112,6 +112,8 @@ func (s *Server) routes() {
 	s.route("GET /projects/{id}/repository/files/{file}", s.file) // and HEAD
 	s.route("POST /projects/{id}/repository/files/{file}", s.writeFile)
 	s.route("PUT /projects/{id}/repository/files/{file}", s.writeFile)
+	s.route("POST /projects/{id}/repository/commits", s.createCommit)
+	s.route("GET /projects/{id}/repository/branches/{branch}", s.getBranch)
 	s.route("GET /projects/{id}/pipelines", s.listPipelines)
 	s.route("POST /projects/{id}/pipeline", s.createPipeline)
 	s.pipeline("GET /projects/{id}/pipelines/{pid}", func(c *call, pl *forgemodel.Run) answer { return ok(s.pipelineJSON(c.p, pl)) })

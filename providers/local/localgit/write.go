@@ -57,7 +57,7 @@ func (r *Repo) WriteFile(c Change) (Written, error) {
 		return Written{}, err
 	}
 	old, exists := files[c.Path]
-	if err := expectBlob(c, old.hash, exists); err != nil {
+	if err := expectBlob(c.Branch, c.Path, c.ExpectedBlob, old.hash, exists); err != nil {
 		return Written{}, err
 	}
 	blob, err := r.blob(c.Content)
@@ -103,18 +103,18 @@ func placeable(files map[string]entry, p string) error {
 
 // expectBlob is the compare half of the write's compare-and-set: the
 // writer must name what it read, so nothing it did not see is overwritten.
-func expectBlob(c Change, have plumbing.Hash, exists bool) error {
-	want := strings.ToLower(c.ExpectedBlob)
+func expectBlob(branch, path, expected string, have plumbing.Hash, exists bool) error {
+	want := strings.ToLower(expected)
 	switch {
 	case exists && want == "":
 		return fmt.Errorf("%w: %s exists on %s (blob %s): pass its blob sha as expected_sha to update it, after reading it",
-			ErrStale, c.Path, c.Branch, have)
+			ErrStale, path, branch, have)
 	case !exists && want != "":
 		return fmt.Errorf("%w: %s does not exist on %s, so expected_sha %s matches nothing: it was moved or deleted since you read it; omit expected_sha to create it",
-			ErrStale, c.Path, c.Branch, c.ExpectedBlob)
+			ErrStale, path, branch, expected)
 	case exists && !strings.HasPrefix(have.String(), want):
 		return fmt.Errorf("%w: %s on %s is now blob %s, not the expected_sha %s you read: read it again and decide",
-			ErrStale, c.Path, c.Branch, have, c.ExpectedBlob)
+			ErrStale, path, branch, have, expected)
 	}
 	return nil
 }

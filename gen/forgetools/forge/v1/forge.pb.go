@@ -2330,6 +2330,164 @@ func (x *FileCommit) GetUrl() string {
 	return ""
 }
 
+// A change set written as one commit.
+type FilesCommit struct {
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Forge     *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo      string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch    string                 `protobuf:"bytes,3,opt,name=branch,proto3" json:"branch,omitempty"`
+	CommitSha string                 `protobuf:"bytes,4,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
+	// The commit's parent: the branch head the set was written on.
+	ParentSha     string           `protobuf:"bytes,5,opt,name=parent_sha,json=parentSha,proto3" json:"parent_sha,omitempty"`
+	Files         []*CommittedFile `protobuf:"bytes,6,rep,name=files,proto3" json:"files,omitempty"`
+	Url           string           `protobuf:"bytes,7,opt,name=url,proto3" json:"url,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FilesCommit) Reset() {
+	*x = FilesCommit{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FilesCommit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FilesCommit) ProtoMessage() {}
+
+func (x *FilesCommit) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FilesCommit.ProtoReflect.Descriptor instead.
+func (*FilesCommit) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *FilesCommit) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *FilesCommit) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetCommitSha() string {
+	if x != nil {
+		return x.CommitSha
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetParentSha() string {
+	if x != nil {
+		return x.ParentSha
+	}
+	return ""
+}
+
+func (x *FilesCommit) GetFiles() []*CommittedFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *FilesCommit) GetUrl() string {
+	if x != nil {
+		return x.Url
+	}
+	return ""
+}
+
+// One file of a committed change set.
+type CommittedFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Path  string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	// created, updated or deleted.
+	Status string `protobuf:"bytes,2,opt,name=status,proto3" json:"status,omitempty"`
+	// The new blob sha: the expected_sha of the next write of this file;
+	// empty for a deleted file.
+	BlobSha       string `protobuf:"bytes,3,opt,name=blob_sha,json=blobSha,proto3" json:"blob_sha,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommittedFile) Reset() {
+	*x = CommittedFile{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommittedFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommittedFile) ProtoMessage() {}
+
+func (x *CommittedFile) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommittedFile.ProtoReflect.Descriptor instead.
+func (*CommittedFile) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *CommittedFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CommittedFile) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *CommittedFile) GetBlobSha() string {
+	if x != nil {
+		return x.BlobSha
+	}
+	return ""
+}
+
 // A merged pull request.
 type MergeResult struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -2347,7 +2505,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2359,7 +2517,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2372,7 +2530,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2433,7 +2591,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2445,7 +2603,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2458,7 +2616,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2527,7 +2685,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2539,7 +2697,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2552,7 +2710,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2643,7 +2801,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2655,7 +2813,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2668,7 +2826,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2701,7 +2859,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2713,7 +2871,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2726,7 +2884,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2819,7 +2977,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2831,7 +2989,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2844,7 +3002,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -3015,7 +3173,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3027,7 +3185,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3040,7 +3198,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -3305,7 +3463,22 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\n" +
 	"commit_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\tcommitSha\x12!\n" +
 	"\bblob_sha\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\ablobSha\x12\x18\n" +
-	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xde\x01\n" +
+	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xac\x02\n" +
+	"\vFilesCommit\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
+	"\x06branch\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x03R\x06branch\x12%\n" +
+	"\n" +
+	"commit_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\tcommitSha\x12%\n" +
+	"\n" +
+	"parent_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\tparentSha\x128\n" +
+	"\x05files\x18\x06 \x03(\v2\".forgetools.forge.v1.CommittedFileR\x05files\x12\x18\n" +
+	"\x03url\x18\a \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"n\n" +
+	"\rCommittedFile\x12\x1a\n" +
+	"\x04path\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04path\x12\x1e\n" +
+	"\x06status\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12!\n" +
+	"\bblob_sha\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\ablobSha\"\xde\x01\n" +
 	"\vMergeResult\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -3430,7 +3603,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),          // 1: forgetools.forge.v1.EventType
@@ -3459,13 +3632,15 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*Commit)(nil),          // 24: forgetools.forge.v1.Commit
 	(*BranchRef)(nil),       // 25: forgetools.forge.v1.BranchRef
 	(*FileCommit)(nil),      // 26: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 27: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 28: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 29: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 30: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 31: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 32: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 33: forgetools.forge.v1.EventList
+	(*FilesCommit)(nil),     // 27: forgetools.forge.v1.FilesCommit
+	(*CommittedFile)(nil),   // 28: forgetools.forge.v1.CommittedFile
+	(*MergeResult)(nil),     // 29: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 30: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 31: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 32: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 33: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 34: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 35: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3495,20 +3670,22 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	22, // 24: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
 	2,  // 25: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 26: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 28: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	28, // 29: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	29, // 30: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 31: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 32: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 33: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 34: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	32, // 35: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	36, // [36:36] is the sub-list for method output_type
-	36, // [36:36] is the sub-list for method input_type
-	36, // [36:36] is the sub-list for extension type_name
-	36, // [36:36] is the sub-list for extension extendee
-	0,  // [0:36] is the sub-list for field type_name
+	2,  // 27: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	28, // 28: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 29: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 30: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	30, // 31: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	31, // 32: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 33: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 34: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 35: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 36: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	34, // 37: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	38, // [38:38] is the sub-list for method output_type
+	38, // [38:38] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3522,7 +3699,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   32,
+			NumMessages:   34,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

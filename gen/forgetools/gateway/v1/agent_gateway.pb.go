@@ -657,6 +657,7 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_UpdateIssue
 	//	*ForgeCallRequest_CreateBranch
 	//	*ForgeCallRequest_WriteFile
+	//	*ForgeCallRequest_CommitFiles
 	//	*ForgeCallRequest_MergePullRequest
 	//	*ForgeCallRequest_TriggerCi
 	//	*ForgeCallRequest_RerunCi
@@ -913,6 +914,15 @@ func (x *ForgeCallRequest) GetWriteFile() *WriteFileRequest {
 	return nil
 }
 
+func (x *ForgeCallRequest) GetCommitFiles() *CommitFilesRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_CommitFiles); ok {
+			return x.CommitFiles
+		}
+	}
+	return nil
+}
+
 func (x *ForgeCallRequest) GetMergePullRequest() *MergePullRequestRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_MergePullRequest); ok {
@@ -1055,6 +1065,10 @@ type ForgeCallRequest_WriteFile struct {
 	WriteFile *WriteFileRequest `protobuf:"bytes,22,opt,name=write_file,json=writeFile,proto3,oneof"`
 }
 
+type ForgeCallRequest_CommitFiles struct {
+	CommitFiles *CommitFilesRequest `protobuf:"bytes,31,opt,name=commit_files,json=commitFiles,proto3,oneof"`
+}
+
 type ForgeCallRequest_MergePullRequest struct {
 	MergePullRequest *MergePullRequestRequest `protobuf:"bytes,23,opt,name=merge_pull_request,json=mergePullRequest,proto3,oneof"`
 }
@@ -1114,6 +1128,8 @@ func (*ForgeCallRequest_UpdateIssue) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_CreateBranch) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_WriteFile) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_CommitFiles) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_MergePullRequest) isForgeCallRequest_Call() {}
 
@@ -2706,6 +2722,153 @@ func (x *WriteFileRequest) GetExpectedSha() string {
 	return ""
 }
 
+type CommitFilesRequest struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Repo    string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Branch  string                 `protobuf:"bytes,2,opt,name=branch,proto3" json:"branch,omitempty"`
+	Files   []*FileChange          `protobuf:"bytes,3,rep,name=files,proto3" json:"files,omitempty"`
+	Message string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	// The branch head the agent read: the commit's parent, or the set is
+	// refused. Omitted, the head at the time of the write is the parent.
+	ExpectedHeadSha string `protobuf:"bytes,5,opt,name=expected_head_sha,json=expectedHeadSha,proto3" json:"expected_head_sha,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *CommitFilesRequest) Reset() {
+	*x = CommitFilesRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitFilesRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitFilesRequest) ProtoMessage() {}
+
+func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
+func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *CommitFilesRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CommitFilesRequest) GetBranch() string {
+	if x != nil {
+		return x.Branch
+	}
+	return ""
+}
+
+func (x *CommitFilesRequest) GetFiles() []*FileChange {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+func (x *CommitFilesRequest) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *CommitFilesRequest) GetExpectedHeadSha() string {
+	if x != nil {
+		return x.ExpectedHeadSha
+	}
+	return ""
+}
+
+// One file of a change set: its whole new content, or a delete.
+type FileChange struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Content       string                 `protobuf:"bytes,2,opt,name=content,proto3" json:"content,omitempty"`
+	ExpectedSha   string                 `protobuf:"bytes,3,opt,name=expected_sha,json=expectedSha,proto3" json:"expected_sha,omitempty"`
+	Delete        bool                   `protobuf:"varint,4,opt,name=delete,proto3" json:"delete,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FileChange) Reset() {
+	*x = FileChange{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FileChange) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FileChange) ProtoMessage() {}
+
+func (x *FileChange) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
+func (*FileChange) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *FileChange) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FileChange) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+func (x *FileChange) GetExpectedSha() string {
+	if x != nil {
+		return x.ExpectedSha
+	}
+	return ""
+}
+
+func (x *FileChange) GetDelete() bool {
+	if x != nil {
+		return x.Delete
+	}
+	return false
+}
+
 type MergePullRequestRequest struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	Repo            string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -2718,7 +2881,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2730,7 +2893,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2743,7 +2906,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2785,7 +2948,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2797,7 +2960,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2810,7 +2973,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CIInput) GetName() string {
@@ -2839,7 +3002,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2851,7 +3014,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2864,7 +3027,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -2906,7 +3069,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2918,7 +3081,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2931,7 +3094,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -2968,7 +3131,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3143,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3156,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -3032,7 +3195,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3044,7 +3207,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3057,7 +3220,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -3094,7 +3257,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3106,7 +3269,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3119,7 +3282,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -3162,6 +3325,7 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_CiRun
 	//	*ForgeCallResult_Branch
 	//	*ForgeCallResult_FileCommit
+	//	*ForgeCallResult_FilesCommit
 	//	*ForgeCallResult_Merge
 	//	*ForgeCallResult_CiTriggered
 	//	*ForgeCallResult_Events
@@ -3172,7 +3336,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3184,7 +3348,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3197,7 +3361,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -3394,6 +3558,15 @@ func (x *ForgeCallResult) GetFileCommit() *v1.FileCommit {
 	return nil
 }
 
+func (x *ForgeCallResult) GetFilesCommit() *v1.FilesCommit {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_FilesCommit); ok {
+			return x.FilesCommit
+		}
+	}
+	return nil
+}
+
 func (x *ForgeCallResult) GetMerge() *v1.MergeResult {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Merge); ok {
@@ -3505,6 +3678,10 @@ type ForgeCallResult_FileCommit struct {
 	FileCommit *v1.FileCommit `protobuf:"bytes,18,opt,name=file_commit,json=fileCommit,proto3,oneof"`
 }
 
+type ForgeCallResult_FilesCommit struct {
+	FilesCommit *v1.FilesCommit `protobuf:"bytes,26,opt,name=files_commit,json=filesCommit,proto3,oneof"`
+}
+
 type ForgeCallResult_Merge struct {
 	Merge *v1.MergeResult `protobuf:"bytes,19,opt,name=merge,proto3,oneof"`
 }
@@ -3557,6 +3734,8 @@ func (*ForgeCallResult_Branch) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_FileCommit) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_FilesCommit) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Merge) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_CiTriggered) isForgeCallResult_Result() {}
@@ -3576,7 +3755,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3588,7 +3767,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3601,7 +3780,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3629,7 +3808,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x9cK\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89N\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3690,7 +3869,9 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"write_file\x18\x16 \x01(\v2'.forgetools.gateway.v1.WriteFileRequestB\xf3\x01¥\x19\xee\x01\n" +
 	"\x10forge_write_file\x10\x03\x1aaCommit a file's whole new content to a branch; an update needs expected_sha from forge_read_file.*\vfile_commit:4Committed {path} to {branch} in {repo}: {commit_sha}P\x01Z\x04pushj\bvcs:pushp\x03z\n" +
 	"Write file\x8a\x01\x04push\x92\x01\n" +
-	"write_fileH\x00R\twriteFile\x12\xdb\x02\n" +
+	"write_fileH\x00R\twriteFile\x12\xea\x02\n" +
+	"\fcommit_files\x18\x1f \x01(\v2).forgetools.gateway.v1.CommitFilesRequestB\x99\x02¥\x19\x94\x02\n" +
+	"\x12forge_commit_files\x10\x03\x1a\x86\x01Create, update and delete files in one commit on a branch, all or nothing; updates and deletes need expected_sha from forge_read_file.*\ffiles_commit:-Committed to {branch} in {repo}: {commit_sha}P\x01Z\x04pushj\bvcs:pushp\x03z\fCommit files\x8a\x01\x04push\x92\x01\fcommit_filesH\x00R\vcommitFiles\x12\xdb\x02\n" +
 	"\x12merge_pull_request\x18\x17 \x01(\v2..forgetools.gateway.v1.MergePullRequestRequestB\xfa\x01¥\x19\xf5\x01\n" +
 	"\x18forge_merge_pull_request\x10\x03\x1aWMerge a pull request if its head is still expected_head_sha, the head_sha you reviewed.*\x05merge:/Merged PR #{number} in {repo} ({method}): {sha}P\x01Z\rpull_requestsj\bvcs:pushp\x03z\x12Merge pull request\x8a\x01\fpull_request\x92\x01\x05mergeH\x00R\x10mergePullRequest\x12\xec\x01\n" +
 	"\n" +
@@ -3914,7 +4095,25 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\amessage\x18\x05 \x01(\tB4\xbaH\x1ar\x18\x10\x01\x18\x90N2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x13\n" +
 	"\x0fCommit message.\x18\x01R\amessage\x12c\n" +
 	"\fexpected_sha\x18\x06 \x01(\tB@\xbaH\x1cr\x1a\x18@2\x16^([0-9A-Fa-f]{7,64})?$ҥ\x19\x1d\n" +
-	"\x1bOmit only to create a file.R\vexpectedSha\"\xa2\x02\n" +
+	"\x1bOmit only to create a file.R\vexpectedSha\"\xcb\x04\n" +
+	"\x12CommitFilesRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x125\n" +
+	"\x06branch\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x06branch\x12\x8e\x02\n" +
+	"\x05files\x18\x03 \x03(\v2!.forgetools.gateway.v1.FileChangeB\xd4\x01\xbaH\xd0\x01\xba\x01J\n" +
+	"\x1bcommit_files.distinct_paths\x12\rno path twice\x1a\x1cthis.map(f, f.path).unique()\xba\x01y\n" +
+	"\x18commit_files.total_bytes\x12$at most 4000000 content bytes in all\x1a7size(bytes(this.map(f, f.content).join(''))) <= 4000000\x92\x01\x04\b\x01\x10\x14R\x05files\x12N\n" +
+	"\amessage\x18\x04 \x01(\tB4\xbaH\x1ar\x18\x10\x01\x18\x90N2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x13\n" +
+	"\x0fCommit message.\x18\x01R\amessage\x12j\n" +
+	"\x11expected_head_sha\x18\x05 \x01(\tB>\xbaH\x1cr\x1a\x18@2\x16^([0-9A-Fa-f]{7,64})?$ҥ\x19\x1b\n" +
+	"\x19The branch head you read.R\x0fexpectedHeadSha\"\xf4\x02\n" +
+	"\n" +
+	"FileChange\x127\n" +
+	"\x04path\x18\x01 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\b2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x028\x01R\x04path\x12)\n" +
+	"\acontent\x18\x02 \x01(\tB\x0f\xbaH\x06r\x04\x18\xc0\x84=ҥ\x19\x02\x18\x01R\acontent\x12c\n" +
+	"\fexpected_sha\x18\x03 \x01(\tB@\xbaH\x1cr\x1a\x18@2\x16^([0-9A-Fa-f]{7,64})?$ҥ\x19\x1d\n" +
+	"\x1bOmit only to create a file.R\vexpectedSha\x12\x16\n" +
+	"\x06delete\x18\x04 \x01(\bR\x06delete:\x84\x01\xbaH\x80\x01\x1a~\n" +
+	"\x12file_change.delete\x12'a delete needs expected_sha, no content\x1a?!this.delete || (this.expected_sha != '' && this.content == '')\"\xa2\x02\n" +
 	"\x17MergePullRequestRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
 	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
@@ -3957,7 +4156,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\x86\f\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xcd\f\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -3986,7 +4185,8 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06ci_run\x18\x10 \x01(\v2\x1a.forgetools.forge.v1.CIRunH\x00R\x05ciRun\x128\n" +
 	"\x06branch\x18\x11 \x01(\v2\x1e.forgetools.forge.v1.BranchRefH\x00R\x06branch\x12B\n" +
 	"\vfile_commit\x18\x12 \x01(\v2\x1f.forgetools.forge.v1.FileCommitH\x00R\n" +
-	"fileCommit\x128\n" +
+	"fileCommit\x12E\n" +
+	"\ffiles_commit\x18\x1a \x01(\v2 .forgetools.forge.v1.FilesCommitH\x00R\vfilesCommit\x128\n" +
 	"\x05merge\x18\x13 \x01(\v2 .forgetools.forge.v1.MergeResultH\x00R\x05merge\x12E\n" +
 	"\fci_triggered\x18\x14 \x01(\v2 .forgetools.forge.v1.CITriggeredH\x00R\vciTriggered\x128\n" +
 	"\x06events\x18( \x01(\v2\x1e.forgetools.forge.v1.EventListH\x00R\x06eventsB\b\n" +
@@ -4124,7 +4324,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(CommentsOf)(0),                     // 1: forgetools.gateway.v1.CommentsOf
@@ -4161,38 +4361,41 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*UpdateIssueRequest)(nil),          // 32: forgetools.gateway.v1.UpdateIssueRequest
 	(*CreateBranchRequest)(nil),         // 33: forgetools.gateway.v1.CreateBranchRequest
 	(*WriteFileRequest)(nil),            // 34: forgetools.gateway.v1.WriteFileRequest
-	(*MergePullRequestRequest)(nil),     // 35: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 36: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 37: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 38: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 39: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 40: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 41: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 42: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 43: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 44: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 45: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 46: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 47: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 48: forgetools.forge.v1.IssueList
-	(*v1.CommentList)(nil),              // 49: forgetools.forge.v1.CommentList
-	(*v1.CommentRef)(nil),               // 50: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 51: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 52: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 53: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 54: forgetools.forge.v1.Repository
-	(*v1.CodeMatchList)(nil),            // 55: forgetools.forge.v1.CodeMatchList
-	(*v1.SearchHitList)(nil),            // 56: forgetools.forge.v1.SearchHitList
-	(*v1.FileContent)(nil),              // 57: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 58: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 59: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 60: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 61: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 62: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 63: forgetools.forge.v1.FileCommit
-	(*v1.MergeResult)(nil),              // 64: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 65: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 66: forgetools.forge.v1.EventList
+	(*CommitFilesRequest)(nil),          // 35: forgetools.gateway.v1.CommitFilesRequest
+	(*FileChange)(nil),                  // 36: forgetools.gateway.v1.FileChange
+	(*MergePullRequestRequest)(nil),     // 37: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 38: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 39: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 40: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 41: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 42: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 43: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 44: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 45: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 46: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 48: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 49: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 50: forgetools.forge.v1.IssueList
+	(*v1.CommentList)(nil),              // 51: forgetools.forge.v1.CommentList
+	(*v1.CommentRef)(nil),               // 52: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 53: forgetools.forge.v1.ReviewRef
+	(*v1.Subscription)(nil),             // 54: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 55: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 56: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 57: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 58: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 59: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 60: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 61: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 62: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 63: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 64: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 65: forgetools.forge.v1.FileCommit
+	(*v1.FilesCommit)(nil),              // 66: forgetools.forge.v1.FilesCommit
+	(*v1.MergeResult)(nil),              // 67: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 68: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 69: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	12, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
@@ -4217,59 +4420,62 @@ var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	32, // 19: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
 	33, // 20: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
 	34, // 21: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	37, // 23: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	38, // 24: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	39, // 25: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	44, // 26: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 27: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	45, // 28: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	1,  // 29: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
-	3,  // 30: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	2,  // 31: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	18, // 32: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	4,  // 33: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	0,  // 34: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	4,  // 35: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	5,  // 36: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	6,  // 37: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	7,  // 38: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	8,  // 39: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	9,  // 40: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	36, // 41: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	46, // 42: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	47, // 43: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	48, // 44: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	49, // 45: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
-	50, // 46: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	50, // 47: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	51, // 48: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	52, // 49: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	53, // 50: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	43, // 51: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	54, // 52: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	55, // 53: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
-	56, // 54: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
-	57, // 55: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	58, // 56: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	59, // 57: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	60, // 58: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	61, // 59: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	62, // 60: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	63, // 61: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	64, // 62: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	65, // 63: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	66, // 64: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	10, // 65: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	11, // 66: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	40, // 67: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	42, // 68: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	41, // 69: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	68, // [68:70] is the sub-list for method output_type
-	66, // [66:68] is the sub-list for method input_type
-	66, // [66:66] is the sub-list for extension type_name
-	66, // [66:66] is the sub-list for extension extendee
-	0,  // [0:66] is the sub-list for field type_name
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
+	37, // 23: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	39, // 24: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	40, // 25: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	41, // 26: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	46, // 27: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 28: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	47, // 29: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	1,  // 30: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
+	3,  // 31: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	2,  // 32: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	18, // 33: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	4,  // 34: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 35: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	4,  // 36: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	5,  // 37: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	6,  // 38: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	7,  // 39: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	8,  // 40: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	36, // 41: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
+	9,  // 42: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	38, // 43: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	48, // 44: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	49, // 45: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	50, // 46: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	51, // 47: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
+	52, // 48: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	52, // 49: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	53, // 50: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	54, // 51: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	55, // 52: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	45, // 53: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	56, // 54: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	57, // 55: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	58, // 56: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	59, // 57: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	60, // 58: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	61, // 59: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	62, // 60: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	63, // 61: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	64, // 62: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	65, // 63: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	66, // 64: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
+	67, // 65: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	68, // 66: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	69, // 67: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	10, // 68: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	11, // 69: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	42, // 70: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	44, // 71: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	43, // 72: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	71, // [71:73] is the sub-list for method output_type
+	69, // [69:71] is the sub-list for method input_type
+	69, // [69:69] is the sub-list for extension type_name
+	69, // [69:69] is the sub-list for extension extendee
+	0,  // [0:69] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -4300,6 +4506,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_UpdateIssue)(nil),
 		(*ForgeCallRequest_CreateBranch)(nil),
 		(*ForgeCallRequest_WriteFile)(nil),
+		(*ForgeCallRequest_CommitFiles)(nil),
 		(*ForgeCallRequest_MergePullRequest)(nil),
 		(*ForgeCallRequest_TriggerCi)(nil),
 		(*ForgeCallRequest_RerunCi)(nil),
@@ -4311,9 +4518,9 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
@@ -4334,6 +4541,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallResult_CiRun)(nil),
 		(*ForgeCallResult_Branch)(nil),
 		(*ForgeCallResult_FileCommit)(nil),
+		(*ForgeCallResult_FilesCommit)(nil),
 		(*ForgeCallResult_Merge)(nil),
 		(*ForgeCallResult_CiTriggered)(nil),
 		(*ForgeCallResult_Events)(nil),
@@ -4344,7 +4552,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      11,
-			NumMessages:   33,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

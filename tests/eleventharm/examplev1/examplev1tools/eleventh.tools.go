@@ -201,6 +201,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "branch", Message: arm.Branch}
 	case *gatewayv1.ForgeCallResult_FileCommit:
 		return runtime.Outcome{Arm: "file_commit", Message: arm.FileCommit}
+	case *gatewayv1.ForgeCallResult_FilesCommit:
+		return runtime.Outcome{Arm: "files_commit", Message: arm.FilesCommit}
 	case *gatewayv1.ForgeCallResult_Merge:
 		return runtime.Outcome{Arm: "merge", Message: arm.Merge}
 	case *gatewayv1.ForgeCallResult_CiTriggered:

@@ -148,6 +148,10 @@ type ForgePushHandler interface {
 	// WriteFile serves forge_write_file: Commit a file's whole new content to a
 	// branch; an update needs expected_sha from forge_read_file.
 	WriteFile(ctx context.Context, c toolserver.Call, req *gatewayv1.WriteFileRequest) (*forgev1.FileCommit, error)
+	// CommitFiles serves forge_commit_files: Create, update and delete files in
+	// one commit on a branch, all or nothing; updates and deletes need
+	// expected_sha from forge_read_file.
+	CommitFiles(ctx context.Context, c toolserver.Call, req *gatewayv1.CommitFilesRequest) (*forgev1.FilesCommit, error)
 }
 
 // UnimplementedForgeHandler answers every arm with toolserver.Unimplemented,
@@ -246,6 +250,10 @@ func (UnimplementedForgeHandler) WriteFile(context.Context, toolserver.Call, *ga
 	return nil, toolserver.Unimplemented("push", "write_file")
 }
 
+func (UnimplementedForgeHandler) CommitFiles(context.Context, toolserver.Call, *gatewayv1.CommitFilesRequest) (*forgev1.FilesCommit, error) {
+	return nil, toolserver.Unimplemented("push", "commit_files")
+}
+
 func (UnimplementedForgeHandler) MergePullRequest(context.Context, toolserver.Call, *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error) {
 	return nil, toolserver.Unimplemented("pull_requests", "merge_pull_request")
 }
@@ -296,6 +304,7 @@ var ForgeTable = &toolserver.Table{
 		forgeUpdateIssueArm,
 		forgeCreateBranchArm,
 		forgeWriteFileArm,
+		forgeCommitFilesArm,
 		forgeMergePullRequestArm,
 		forgeTriggerCiArm,
 		forgeRerunCiArm,
@@ -1098,6 +1107,49 @@ func pathsForgeWriteFile(m proto.Message) []toolserver.RepoPath {
 	}
 }
 
+// forgeCommitFilesArm is the commit_files arm (forge_commit_files).
+var forgeCommitFilesArm = &toolserver.Arm{
+	Name:        "commit_files",
+	Tool:        "forge_commit_files",
+	Capability:  "push",
+	Result:      "files_commit",
+	Approval:    toolserver.ApprovalPush,
+	ActionClass: "vcs:push",
+	Risk:        toolserver.RiskHigh,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeCommitFiles,
+	Paths:       pathsForgeCommitFiles,
+	Serve:       serveForgeCommitFiles,
+	Wrap:        wrapForgeFilesCommitResult,
+}
+
+// serveForgeCommitFiles calls CommitFiles on a provider serving the "push"
+// capability.
+func serveForgeCommitFiles(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePushHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("push", "commit_files")
+	}
+	return toolserver.Result(s.CommitFiles(ctx, c, req.(*gatewayv1.CommitFilesRequest)))
+}
+
+// scopeForgeCommitFiles returns the repo the gateway scopes forge_commit_files
+// by.
+func scopeForgeCommitFiles(m proto.Message) string {
+	return m.(*gatewayv1.CommitFilesRequest).GetRepo()
+}
+
+// pathsForgeCommitFiles returns the repository paths the gateway checks of a
+// forge_commit_files request.
+func pathsForgeCommitFiles(m proto.Message) []toolserver.RepoPath {
+	req := m.(*gatewayv1.CommitFilesRequest)
+	var texts []toolserver.RepoPath
+	for i, item := range req.Files {
+		texts = pathsFileChange(texts, fmt.Sprintf("files[%d].", i), item)
+	}
+	return texts
+}
+
 // forgeMergePullRequestArm is the merge_pull_request arm
 // (forge_merge_pull_request).
 var forgeMergePullRequestArm = &toolserver.Arm{
@@ -1384,6 +1436,15 @@ func wrapForgeFileCommitResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeFilesCommitResult puts a result into the files_commit arm of
+// ForgeCallResult.
+func wrapForgeFilesCommitResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_FilesCommit{FilesCommit: m.(*forgev1.FilesCommit)},
+	}
+}
+
 // wrapForgeMergeResult puts a result into the merge arm of ForgeCallResult.
 func wrapForgeMergeResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -1465,6 +1526,8 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeCreateBranchArm, arm.CreateBranch, env
 	case *gatewayv1.ForgeCallRequest_WriteFile:
 		return forgeWriteFileArm, arm.WriteFile, env
+	case *gatewayv1.ForgeCallRequest_CommitFiles:
+		return forgeCommitFilesArm, arm.CommitFiles, env
 	case *gatewayv1.ForgeCallRequest_MergePullRequest:
 		return forgeMergePullRequestArm, arm.MergePullRequest, env
 	case *gatewayv1.ForgeCallRequest_TriggerCi:
@@ -1499,6 +1562,13 @@ func textsReviewCommentInput(texts []toolserver.Text, prefix string, m *gatewayv
 // pathsReviewCommentInput appends the repository path fields of a
 // ReviewCommentInput, their paths prefixed.
 func pathsReviewCommentInput(texts []toolserver.RepoPath, prefix string, m *gatewayv1.ReviewCommentInput) []toolserver.RepoPath {
+	texts = append(texts, toolserver.RepoPath{Path: prefix + "path", Value: &m.Path})
+	return texts
+}
+
+// pathsFileChange appends the repository path fields of a FileChange, their
+// paths prefixed.
+func pathsFileChange(texts []toolserver.RepoPath, prefix string, m *gatewayv1.FileChange) []toolserver.RepoPath {
 	texts = append(texts, toolserver.RepoPath{Path: prefix + "path", Value: &m.Path})
 	return texts
 }

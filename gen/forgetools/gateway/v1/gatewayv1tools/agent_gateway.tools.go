@@ -58,6 +58,7 @@ var ForgeTools = &runtime.Table{
 		ForgeUpdateIssueTool,
 		ForgeCreateBranchTool,
 		ForgeWriteFileTool,
+		ForgeCommitFilesTool,
 		ForgeMergePullRequestTool,
 		ForgeTriggerCiTool,
 		ForgeRerunCiTool,
@@ -2124,6 +2125,136 @@ func textsForgeWriteFile(m proto.Message) []runtime.Text {
 	}
 }
 
+// ForgeCommitFilesTool is forge_commit_files, the commit_files arm of
+// ForgeCallRequest.
+var ForgeCommitFilesTool = &runtime.Tool{
+	Name:        "forge_commit_files",
+	Title:       "Commit files",
+	Description: "Create, update and delete files in one commit on a branch, all or nothing; updates and deletes need expected_sha from forge_read_file. files: no path twice. files: at most 4000000 content bytes in all. files[]: a delete needs expected_sha, no content.",
+	Approval:    runtime.ApprovalPush,
+	ActionClass: "vcs:push",
+	Risk:        runtime.RiskHigh,
+	Hints:       runtime.Hints{ReadOnly: false, Destructive: true, Idempotent: false, OpenWorld: true},
+	InputSchema: schemaForgeCommitFiles,
+	ResultArm:   "files_commit",
+	Ack:         "Committed to {branch} in {repo}: {commit_sha}",
+	Group:       "push",
+	Action:      "commit_files",
+	Decode:      decodeForgeCommitFiles,
+	Build:       buildForgeCommitFiles,
+	Texts:       textsForgeCommitFiles,
+}
+
+// schemaForgeCommitFiles is the input schema of forge_commit_files.
+func schemaForgeCommitFiles() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "branch", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "files", Schema: &schema.Schema{
+				Type:     schema.Types{"array"},
+				MinItems: schema.Uint(1),
+				MaxItems: schema.Uint(20),
+				Items: &schema.Schema{
+					Type: schema.Types{"object"},
+					Properties: schema.Properties{
+						{Name: "path", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(1024),
+							Pattern:   `[^\t-\r\x85\p{Z}]`,
+						}},
+						{Name: "content", Schema: &schema.Schema{
+							Type:      schema.Types{"string"},
+							MaxLength: schema.Uint(1000000),
+						}},
+						{Name: "expected_sha", Schema: &schema.Schema{
+							Type:        schema.Types{"string"},
+							Description: "Omit only to create a file.",
+							MaxLength:   schema.Uint(64),
+							Pattern:     `^([0-9A-Fa-f]{7,64})?$`,
+						}},
+						{Name: "delete", Schema: &schema.Schema{Type: schema.Types{"boolean"}}},
+					},
+					Required:             []string{"path"},
+					AdditionalProperties: schema.False,
+				},
+			}},
+			{Name: "message", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Commit message.",
+				MaxLength:   schema.Uint(10000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "expected_head_sha", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "The branch head you read.",
+				MaxLength:   schema.Uint(64),
+				Pattern:     `^([0-9A-Fa-f]{7,64})?$`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "branch", "files", "message"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeCommitFiles decodes the arguments of forge_commit_files.
+func decodeForgeCommitFiles(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "branch", "files", "message", "expected_head_sha", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.CommitFilesRequest{
+		Repo:            args.String(o, "repo", args.Required),
+		Branch:          args.String(o, "branch", args.Required),
+		Files:           args.Messages(o, "files", args.Required, decodeFileChange, "path", "content", "expected_sha", "delete"),
+		Message:         args.String(o, "message", args.Required),
+		ExpectedHeadSha: args.String(o, "expected_head_sha", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeCommitFiles puts a forge_commit_files request into the
+// ForgeCallRequest envelope.
+func buildForgeCommitFiles(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_CommitFiles{CommitFiles: a.Request.(*gatewayv1.CommitFilesRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// textsForgeCommitFiles returns the agent-authored text of a forge_commit_files
+// request.
+func textsForgeCommitFiles(m proto.Message) []runtime.Text {
+	req := m.(*gatewayv1.CommitFilesRequest)
+	var texts []runtime.Text
+	for i, item := range req.Files {
+		texts = textsFileChange(texts, fmt.Sprintf("files[%d].", i), item)
+	}
+	texts = append(texts, runtime.Text{Param: "message", Value: &req.Message})
+	return texts
+}
+
 // ForgeMergePullRequestTool is forge_merge_pull_request, the merge_pull_request
 // arm of ForgeCallRequest.
 var ForgeMergePullRequestTool = &runtime.Tool{
@@ -2548,6 +2679,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "branch", Message: arm.Branch}
 	case *gatewayv1.ForgeCallResult_FileCommit:
 		return runtime.Outcome{Arm: "file_commit", Message: arm.FileCommit}
+	case *gatewayv1.ForgeCallResult_FilesCommit:
+		return runtime.Outcome{Arm: "files_commit", Message: arm.FilesCommit}
 	case *gatewayv1.ForgeCallResult_Merge:
 		return runtime.Outcome{Arm: "merge", Message: arm.Merge}
 	case *gatewayv1.ForgeCallResult_CiTriggered:
@@ -2573,6 +2706,16 @@ func decodeReviewCommentInput(o *args.Object) *gatewayv1.ReviewCommentInput {
 	}
 }
 
+// decodeFileChange decodes one FileChange object.
+func decodeFileChange(o *args.Object) *gatewayv1.FileChange {
+	return &gatewayv1.FileChange{
+		Path:        args.String(o, "path", args.Required),
+		Content:     args.String(o, "content", args.Optional),
+		ExpectedSha: args.String(o, "expected_sha", args.Optional),
+		Delete:      args.Bool(o, "delete", args.Optional),
+	}
+}
+
 // decodeCIInput decodes one CIInput object.
 func decodeCIInput(o *args.Object) *gatewayv1.CIInput {
 	return &gatewayv1.CIInput{
@@ -2585,6 +2728,13 @@ func decodeCIInput(o *args.Object) *gatewayv1.CIInput {
 // their paths prefixed.
 func textsReviewCommentInput(texts []runtime.Text, prefix string, m *gatewayv1.ReviewCommentInput) []runtime.Text {
 	texts = append(texts, runtime.Text{Param: prefix + "body", Value: &m.Body})
+	return texts
+}
+
+// textsFileChange appends the text fields of a FileChange, their paths
+// prefixed.
+func textsFileChange(texts []runtime.Text, prefix string, m *gatewayv1.FileChange) []runtime.Text {
+	texts = append(texts, runtime.Text{Param: prefix + "content", Value: &m.Content})
 	return texts
 }
 
