@@ -348,12 +348,15 @@ func (x *Comment) GetBody() string {
 }
 
 type ReviewComment struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	Line          uint64                 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
-	Side          string                 `protobuf:"bytes,3,opt,name=side,proto3" json:"side,omitempty"`
-	Author        string                 `protobuf:"bytes,4,opt,name=author,proto3" json:"author,omitempty"`
-	Body          string                 `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Path   string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Line   uint64                 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	Side   string                 `protobuf:"bytes,3,opt,name=side,proto3" json:"side,omitempty"`
+	Author string                 `protobuf:"bytes,4,opt,name=author,proto3" json:"author,omitempty"`
+	Body   string                 `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	// The thread the comment opened or answers, where the forge names it
+	// cheaply: forge_reply_to_review_thread takes it.
+	ThreadId      string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -419,6 +422,13 @@ func (x *ReviewComment) GetAuthor() string {
 func (x *ReviewComment) GetBody() string {
 	if x != nil {
 		return x.Body
+	}
+	return ""
+}
+
+func (x *ReviewComment) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
 	}
 	return ""
 }
@@ -1169,6 +1179,259 @@ func (x *ReviewRef) GetUrl() string {
 	return ""
 }
 
+// An inline review thread: the comments on one line of a pull request's
+// diff, oldest first.
+type ReviewThread struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// forge_reply_to_review_thread and forge_resolve_review_thread take it.
+	ThreadId string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Path     string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Line     uint64 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
+	// LEFT (the old side) or RIGHT (the new).
+	Side     string `protobuf:"bytes,4,opt,name=side,proto3" json:"side,omitempty"`
+	Resolved bool   `protobuf:"varint,5,opt,name=resolved,proto3" json:"resolved,omitempty"`
+	// The diff changed under the thread's line since it was written.
+	Outdated      bool       `protobuf:"varint,6,opt,name=outdated,proto3" json:"outdated,omitempty"`
+	Comments      []*Comment `protobuf:"bytes,7,rep,name=comments,proto3" json:"comments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThread) Reset() {
+	*x = ReviewThread{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThread) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThread) ProtoMessage() {}
+
+func (x *ReviewThread) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThread.ProtoReflect.Descriptor instead.
+func (*ReviewThread) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ReviewThread) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetLine() uint64 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ReviewThread) GetSide() string {
+	if x != nil {
+		return x.Side
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetResolved() bool {
+	if x != nil {
+		return x.Resolved
+	}
+	return false
+}
+
+func (x *ReviewThread) GetOutdated() bool {
+	if x != nil {
+		return x.Outdated
+	}
+	return false
+}
+
+func (x *ReviewThread) GetComments() []*Comment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+// One page of a pull request's inline review threads.
+type ReviewThreadList struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Forge   *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo    string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number  uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Threads []*ReviewThread        `protobuf:"bytes,4,rep,name=threads,proto3" json:"threads,omitempty"`
+	// Pass as cursor to read the next page of threads; empty on the last.
+	NextCursor    string `protobuf:"bytes,5,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThreadList) Reset() {
+	*x = ReviewThreadList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThreadList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThreadList) ProtoMessage() {}
+
+func (x *ReviewThreadList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThreadList.ProtoReflect.Descriptor instead.
+func (*ReviewThreadList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ReviewThreadList) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *ReviewThreadList) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReviewThreadList) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ReviewThreadList) GetThreads() []*ReviewThread {
+	if x != nil {
+		return x.Threads
+	}
+	return nil
+}
+
+func (x *ReviewThreadList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+// A write ack for a resolved or reopened review thread.
+type ReviewThreadRef struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Forge    *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo     string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number   uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	ThreadId string                 `protobuf:"bytes,4,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// resolved or unresolved: the thread's state after the call.
+	State         string `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThreadRef) Reset() {
+	*x = ReviewThreadRef{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThreadRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThreadRef) ProtoMessage() {}
+
+func (x *ReviewThreadRef) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThreadRef.ProtoReflect.Descriptor instead.
+func (*ReviewThreadRef) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ReviewThreadRef) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *ReviewThreadRef) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReviewThreadRef) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ReviewThreadRef) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReviewThreadRef) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
 // A change-notification subscription.
 type Subscription struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -1183,7 +1446,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1195,7 +1458,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1208,7 +1471,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1255,7 +1518,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1267,7 +1530,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1280,7 +1543,7 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
@@ -1311,7 +1574,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1586,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1599,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Repository) GetForge() *ForgeRef {
@@ -1428,7 +1691,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1703,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1716,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -1539,7 +1802,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1551,7 +1814,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1564,7 +1827,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DirEntry) GetName() string {
@@ -1614,7 +1877,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1626,7 +1889,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1639,7 +1902,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -1708,7 +1971,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +1983,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +1996,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Commit) GetSha() string {
@@ -1786,7 +2049,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +2061,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +2074,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -1866,7 +2129,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +2141,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +2154,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -1960,7 +2223,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2235,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2248,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2046,7 +2309,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2321,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2334,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2140,7 +2403,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2152,7 +2415,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2165,7 +2428,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2254,7 +2517,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2266,7 +2529,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2279,7 +2542,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2305,7 +2568,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2580,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2593,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2423,7 +2686,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2698,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2711,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -2619,7 +2882,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2631,7 +2894,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2644,7 +2907,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -2686,14 +2949,15 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12P\n" +
 	"\vattribution\x18\x02 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
-	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\xa3\x01\n" +
+	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\xc8\x01\n" +
 	"\rReviewComment\x12\x1a\n" +
 	"\x04path\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
 	"\x04line\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
 	"\x04side\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\"\n" +
 	"\x06author\x18\x04 \x01(\tB\n" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12\x1a\n" +
-	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\x9e\x02\n" +
+	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12#\n" +
+	"\tthread_id\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\"\x9e\x02\n" +
 	"\x06Review\x12\"\n" +
 	"\x06author\x18\x01 \x01(\tB\n" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12 \n" +
@@ -2784,7 +3048,34 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\treview_id\x18\x04 \x01(\tB\n" +
 	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x04R\breviewId\x12 \n" +
 	"\averdict\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x06R\averdict\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xe0\x01\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\x91\x02\n" +
+	"\fReviewThread\x12#\n" +
+	"\tthread_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\x12\x1a\n" +
+	"\x04path\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
+	"\x04line\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
+	"\x04side\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\"\n" +
+	"\bresolved\x18\x05 \x01(\bB\x06ڥ\x19\x02\b\x04R\bresolved\x12\"\n" +
+	"\boutdated\x18\x06 \x01(\bB\x06ڥ\x19\x02\b\x04R\boutdated\x12@\n" +
+	"\bcomments\x18\a \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x182R\bcomments\"\x85\x02\n" +
+	"\x10ReviewThreadList\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\"\n" +
+	"\x06number\x18\x03 \x01(\x04B\n" +
+	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\x12C\n" +
+	"\athreads\x18\x04 \x03(\v2!.forgetools.forge.v1.ReviewThreadB\x06ڥ\x19\x02\x18\x1eR\athreads\x12'\n" +
+	"\vnext_cursor\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xd9\x01\n" +
+	"\x0fReviewThreadRef\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\"\n" +
+	"\x06number\x18\x03 \x01(\x04B\n" +
+	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\x12#\n" +
+	"\tthread_id\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\x12\x1c\n" +
+	"\x05state\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05state\"\xe0\x01\n" +
 	"\fSubscription\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12/\n" +
@@ -2991,37 +3282,40 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
-	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
-	(EventType)(0),          // 1: forgetools.forge.v1.EventType
-	(*ForgeRef)(nil),        // 2: forgetools.forge.v1.ForgeRef
-	(*Attribution)(nil),     // 3: forgetools.forge.v1.Attribution
-	(*Comment)(nil),         // 4: forgetools.forge.v1.Comment
-	(*ReviewComment)(nil),   // 5: forgetools.forge.v1.ReviewComment
-	(*Review)(nil),          // 6: forgetools.forge.v1.Review
-	(*Issue)(nil),           // 7: forgetools.forge.v1.Issue
-	(*IssueList)(nil),       // 8: forgetools.forge.v1.IssueList
-	(*PullRequest)(nil),     // 9: forgetools.forge.v1.PullRequest
-	(*PullRequestList)(nil), // 10: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),      // 11: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),       // 12: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),    // 13: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),    // 14: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),      // 15: forgetools.forge.v1.Repository
-	(*FileContent)(nil),     // 16: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 17: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 18: forgetools.forge.v1.DirListing
-	(*Commit)(nil),          // 19: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),       // 20: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 21: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 22: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 23: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 24: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 25: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 26: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 27: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 28: forgetools.forge.v1.EventList
+	(ForgeProvider)(0),       // 0: forgetools.forge.v1.ForgeProvider
+	(EventType)(0),           // 1: forgetools.forge.v1.EventType
+	(*ForgeRef)(nil),         // 2: forgetools.forge.v1.ForgeRef
+	(*Attribution)(nil),      // 3: forgetools.forge.v1.Attribution
+	(*Comment)(nil),          // 4: forgetools.forge.v1.Comment
+	(*ReviewComment)(nil),    // 5: forgetools.forge.v1.ReviewComment
+	(*Review)(nil),           // 6: forgetools.forge.v1.Review
+	(*Issue)(nil),            // 7: forgetools.forge.v1.Issue
+	(*IssueList)(nil),        // 8: forgetools.forge.v1.IssueList
+	(*PullRequest)(nil),      // 9: forgetools.forge.v1.PullRequest
+	(*PullRequestList)(nil),  // 10: forgetools.forge.v1.PullRequestList
+	(*CommentRef)(nil),       // 11: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),        // 12: forgetools.forge.v1.ReviewRef
+	(*ReviewThread)(nil),     // 13: forgetools.forge.v1.ReviewThread
+	(*ReviewThreadList)(nil), // 14: forgetools.forge.v1.ReviewThreadList
+	(*ReviewThreadRef)(nil),  // 15: forgetools.forge.v1.ReviewThreadRef
+	(*Subscription)(nil),     // 16: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),     // 17: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),       // 18: forgetools.forge.v1.Repository
+	(*FileContent)(nil),      // 19: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),         // 20: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),       // 21: forgetools.forge.v1.DirListing
+	(*Commit)(nil),           // 22: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),        // 23: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),       // 24: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),      // 25: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),            // 26: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),            // 27: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),        // 28: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),      // 29: forgetools.forge.v1.CITriggered
+	(*Event)(nil),            // 30: forgetools.forge.v1.Event
+	(*EventList)(nil),        // 31: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3039,27 +3333,31 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	9,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
 	2,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	17, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	23, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	24, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 28: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 29: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	27, // 30: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	4,  // 15: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
+	2,  // 16: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	13, // 17: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
+	2,  // 18: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 19: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 20: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 21: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 22: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	20, // 23: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 24: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 25: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	26, // 28: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	27, // 29: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 30: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 31: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 32: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 33: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	30, // 34: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	35, // [35:35] is the sub-list for method output_type
+	35, // [35:35] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3073,7 +3371,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

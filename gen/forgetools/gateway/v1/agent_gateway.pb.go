@@ -592,6 +592,9 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_CommentOnIssue
 	//	*ForgeCallRequest_CommentOnPullRequest
 	//	*ForgeCallRequest_SubmitReview
+	//	*ForgeCallRequest_ListReviewThreads
+	//	*ForgeCallRequest_ReplyToReviewThread
+	//	*ForgeCallRequest_ResolveReviewThread
 	//	*ForgeCallRequest_CreateIssue
 	//	*ForgeCallRequest_CreatePullRequest
 	//	*ForgeCallRequest_Subscribe
@@ -712,6 +715,33 @@ func (x *ForgeCallRequest) GetSubmitReview() *SubmitReviewRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_SubmitReview); ok {
 			return x.SubmitReview
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetListReviewThreads() *ListReviewThreadsRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ListReviewThreads); ok {
+			return x.ListReviewThreads
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetReplyToReviewThread() *ReplyToReviewThreadRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ReplyToReviewThread); ok {
+			return x.ReplyToReviewThread
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetResolveReviewThread() *ResolveReviewThreadRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ResolveReviewThread); ok {
+			return x.ResolveReviewThread
 		}
 	}
 	return nil
@@ -912,6 +942,18 @@ type ForgeCallRequest_SubmitReview struct {
 	SubmitReview *SubmitReviewRequest `protobuf:"bytes,7,opt,name=submit_review,json=submitReview,proto3,oneof"`
 }
 
+type ForgeCallRequest_ListReviewThreads struct {
+	ListReviewThreads *ListReviewThreadsRequest `protobuf:"bytes,28,opt,name=list_review_threads,json=listReviewThreads,proto3,oneof"`
+}
+
+type ForgeCallRequest_ReplyToReviewThread struct {
+	ReplyToReviewThread *ReplyToReviewThreadRequest `protobuf:"bytes,29,opt,name=reply_to_review_thread,json=replyToReviewThread,proto3,oneof"`
+}
+
+type ForgeCallRequest_ResolveReviewThread struct {
+	ResolveReviewThread *ResolveReviewThreadRequest `protobuf:"bytes,30,opt,name=resolve_review_thread,json=resolveReviewThread,proto3,oneof"`
+}
+
 type ForgeCallRequest_CreateIssue struct {
 	CreateIssue *CreateIssueRequest `protobuf:"bytes,8,opt,name=create_issue,json=createIssue,proto3,oneof"`
 }
@@ -991,6 +1033,12 @@ func (*ForgeCallRequest_CommentOnIssue) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_CommentOnPullRequest) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_SubmitReview) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ListReviewThreads) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ReplyToReviewThread) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ResolveReviewThread) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_CreateIssue) isForgeCallRequest_Call() {}
 
@@ -1479,6 +1527,202 @@ func (x *SubmitReviewRequest) GetComments() []*ReviewCommentInput {
 	return nil
 }
 
+type ListReviewThreadsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	Cursor        string                 `protobuf:"bytes,3,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewThreadsRequest) Reset() {
+	*x = ListReviewThreadsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewThreadsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewThreadsRequest) ProtoMessage() {}
+
+func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewThreadsRequest.ProtoReflect.Descriptor instead.
+func (*ListReviewThreadsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ListReviewThreadsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListReviewThreadsRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ListReviewThreadsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type ReplyToReviewThreadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	ThreadId      string                 `protobuf:"bytes,3,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Body          string                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplyToReviewThreadRequest) Reset() {
+	*x = ReplyToReviewThreadRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplyToReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplyToReviewThreadRequest) ProtoMessage() {}
+
+func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplyToReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ReplyToReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ReplyToReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ReplyToReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+type ResolveReviewThreadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	ThreadId      string                 `protobuf:"bytes,3,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Unresolve     bool                   `protobuf:"varint,4,opt,name=unresolve,proto3" json:"unresolve,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResolveReviewThreadRequest) Reset() {
+	*x = ResolveReviewThreadRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResolveReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResolveReviewThreadRequest) ProtoMessage() {}
+
+func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResolveReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ResolveReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ResolveReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ResolveReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetUnresolve() bool {
+	if x != nil {
+		return x.Unresolve
+	}
+	return false
+}
+
 type CreateIssueRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1493,7 +1737,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1749,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1762,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -1577,7 +1821,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1589,7 +1833,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1602,7 +1846,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -1658,7 +1902,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1670,7 +1914,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1683,7 +1927,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -1716,7 +1960,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1972,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1985,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -1760,7 +2004,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1772,7 +2016,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1785,7 +2029,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -1806,7 +2050,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +2062,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +2075,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -1867,7 +2111,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2123,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2136,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -1936,7 +2180,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1948,7 +2192,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1961,7 +2205,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2011,7 +2255,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2267,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2280,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2077,7 +2321,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2089,7 +2333,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2102,7 +2346,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2135,7 +2379,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2391,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2404,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2230,7 +2474,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2486,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2499,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2293,7 +2537,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2305,7 +2549,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2318,7 +2562,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2375,7 +2619,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2387,7 +2631,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2400,7 +2644,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2442,7 +2686,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2454,7 +2698,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2467,7 +2711,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIInput) GetName() string {
@@ -2496,7 +2740,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2508,7 +2752,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2521,7 +2765,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -2563,7 +2807,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2575,7 +2819,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2588,7 +2832,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -2625,7 +2869,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +2881,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2894,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -2689,7 +2933,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2945,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2958,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -2751,7 +2995,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2763,7 +3007,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2776,7 +3020,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -2805,6 +3049,9 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_IssueComment
 	//	*ForgeCallResult_PrComment
 	//	*ForgeCallResult_Review
+	//	*ForgeCallResult_ReviewThreads
+	//	*ForgeCallResult_ThreadReply
+	//	*ForgeCallResult_ThreadResolved
 	//	*ForgeCallResult_Subscribed
 	//	*ForgeCallResult_Unsubscribed
 	//	*ForgeCallResult_Error
@@ -2826,7 +3073,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +3085,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +3098,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -2917,6 +3164,33 @@ func (x *ForgeCallResult) GetReview() *v1.ReviewRef {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Review); ok {
 			return x.Review
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetReviewThreads() *v1.ReviewThreadList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ReviewThreads); ok {
+			return x.ReviewThreads
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetThreadReply() *v1.CommentRef {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ThreadReply); ok {
+			return x.ThreadReply
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetThreadResolved() *v1.ReviewThreadRef {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ThreadResolved); ok {
+			return x.ThreadResolved
 		}
 	}
 	return nil
@@ -3076,6 +3350,18 @@ type ForgeCallResult_Review struct {
 	Review *v1.ReviewRef `protobuf:"bytes,7,opt,name=review,proto3,oneof"`
 }
 
+type ForgeCallResult_ReviewThreads struct {
+	ReviewThreads *v1.ReviewThreadList `protobuf:"bytes,23,opt,name=review_threads,json=reviewThreads,proto3,oneof"`
+}
+
+type ForgeCallResult_ThreadReply struct {
+	ThreadReply *v1.CommentRef `protobuf:"bytes,24,opt,name=thread_reply,json=threadReply,proto3,oneof"`
+}
+
+type ForgeCallResult_ThreadResolved struct {
+	ThreadResolved *v1.ReviewThreadRef `protobuf:"bytes,25,opt,name=thread_resolved,json=threadResolved,proto3,oneof"`
+}
+
 type ForgeCallResult_Subscribed struct {
 	Subscribed *v1.Subscription `protobuf:"bytes,8,opt,name=subscribed,proto3,oneof"`
 }
@@ -3144,6 +3430,12 @@ func (*ForgeCallResult_PrComment) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Review) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_ReviewThreads) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_ThreadReply) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_ThreadResolved) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Subscribed) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Unsubscribed) isForgeCallResult_Result() {}
@@ -3185,7 +3477,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3489,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3502,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3238,7 +3530,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89E\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdaL\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3254,7 +3546,13 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x1dforge_comment_on_pull_request\x10\x02\x1a=Post a conversation comment on a pull request (not a review).\"\vattribution*\n" +
 	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x17Comment on pull request\x8a\x01\fpull_request\x92\x01\acommentH\x00R\x14commentOnPullRequest\x12\xaf\x03\n" +
 	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xdb\x02¥\x19\xd6\x02\n" +
-	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\x9f\x03\n" +
+	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\xa1\x02\n" +
+	"\x13list_review_threads\x18\x1c \x01(\v2/.forgetools.gateway.v1.ListReviewThreadsRequestB\xbd\x01¥\x19\xb8\x01\n" +
+	"\x19forge_list_review_threads\x10\x01\x1a@List a pull request's inline review threads with their comments.*\x0ereview_threadsZ\areviewsj\trepo:readp\x01z\x13List review threads\x8a\x01\fpull_request\x92\x01\flist_threadsH\x00R\x11listReviewThreads\x12\xcb\x02\n" +
+	"\x16reply_to_review_thread\x18\x1d \x01(\v21.forgetools.gateway.v1.ReplyToReviewThreadRequestB\xe0\x01¥\x19\xdb\x01\n" +
+	"\x1cforge_reply_to_review_thread\x10\x02\x1a!Reply in an inline review thread.\"\vattribution*\fthread_reply:(Replied on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\x16Reply to review thread\x8a\x01\fpull_request\x92\x01\freply_threadH\x00R\x13replyToReviewThread\x12\xdc\x02\n" +
+	"\x15resolve_review_thread\x18\x1e \x01(\v21.forgetools.gateway.v1.ResolveReviewThreadRequestB\xf2\x01¥\x19\xed\x01\n" +
+	"\x1bforge_resolve_review_thread\x10\x02\x1a.Resolve an inline review thread, or reopen it.*\x0fthread_resolved:7Thread {thread_id} on PR #{number} in {repo} is {state}H\x01Z\areviewsj\x0ecomms:externalp\x02z\x15Resolve review thread\x8a\x01\fpull_request\x92\x01\x0eresolve_threadH\x00R\x13resolveReviewThread\x12\x9f\x03\n" +
 	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xce\x02¥\x19\xc9\x02\n" +
 	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x04openH\x00R\vcreateIssue\x12\xf9\x03\n" +
 	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x95\x03¥\x19\x90\x03\n" +
@@ -3389,7 +3687,32 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0fReview summary.\x18\x01(\x01R\x04body\x12q\n" +
 	"\bcomments\x18\x05 \x03(\v2).forgetools.gateway.v1.ReviewCommentInputB*\xbaH\x05\x92\x01\x02\x102ҥ\x19\x1e\n" +
 	"\x1cInline comments on the diff.R\bcomments:\x8a\x01\xbaH\x86\x01\x1a\x83\x01\n" +
-	"\x14review.body_required\x12*body is required unless verdict is approve\x1a?this.verdict == 1 || this.body.matches('[^\\\\t-\\\\r\\\\x85\\\\p{Z}]')\"\xb5\x03\n" +
+	"\x14review.body_required\x12*body is required unless verdict is approve\x1a?this.verdict == 1 || this.body.matches('[^\\\\t-\\\\r\\\\x85\\\\p{Z}]')\"\xb2\x01\n" +
+	"\x18ListReviewThreadsRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x123\n" +
+	"\x06cursor\x18\x03 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x80\x02\n" +
+	"\x1aReplyToReviewThreadRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x122\n" +
+	"\tthread_id\x18\x03 \x01(\tB\x15\xbaH\x12r\x10\x10\x01\x18d2\n" +
+	"^[\\w.:-]+$R\bthreadId\x12K\n" +
+	"\x04body\x18\x04 \x01(\tB7\xbaH\x1br\x19\x10\x01\x18\xe0\xd4\x032\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x15\n" +
+	"\x0fMarkdown reply.\x18\x01(\x01R\x04body\"\xeb\x01\n" +
+	"\x1aResolveReviewThreadRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x122\n" +
+	"\tthread_id\x18\x03 \x01(\tB\x15\xbaH\x12r\x10\x10\x01\x18d2\n" +
+	"^[\\w.:-]+$R\bthreadId\x126\n" +
+	"\tunresolve\x18\x04 \x01(\bB\x18ҥ\x19\x14\n" +
+	"\x12Reopen it instead.R\tunresolve\"\xb5\x03\n" +
 	"\x12CreateIssueRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x129\n" +
 	"\x05title\x18\x02 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\x022\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x02\x18\x01R\x05title\x12?\n" +
@@ -3528,8 +3851,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xb0\n" +
-	"\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\x97\f\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -3538,7 +3860,10 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\rissue_comment\x18\x05 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\fissueComment\x12@\n" +
 	"\n" +
 	"pr_comment\x18\x06 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\tprComment\x128\n" +
-	"\x06review\x18\a \x01(\v2\x1e.forgetools.forge.v1.ReviewRefH\x00R\x06review\x12C\n" +
+	"\x06review\x18\a \x01(\v2\x1e.forgetools.forge.v1.ReviewRefH\x00R\x06review\x12N\n" +
+	"\x0ereview_threads\x18\x17 \x01(\v2%.forgetools.forge.v1.ReviewThreadListH\x00R\rreviewThreads\x12D\n" +
+	"\fthread_reply\x18\x18 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\vthreadReply\x12O\n" +
+	"\x0fthread_resolved\x18\x19 \x01(\v2$.forgetools.forge.v1.ReviewThreadRefH\x00R\x0ethreadResolved\x12C\n" +
 	"\n" +
 	"subscribed\x18\b \x01(\v2!.forgetools.forge.v1.SubscriptionH\x00R\n" +
 	"subscribed\x12G\n" +
@@ -3686,7 +4011,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(Verdict)(0),                        // 1: forgetools.gateway.v1.Verdict
@@ -3706,48 +4031,53 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*CommentOnPullRequestRequest)(nil), // 15: forgetools.gateway.v1.CommentOnPullRequestRequest
 	(*ReviewCommentInput)(nil),          // 16: forgetools.gateway.v1.ReviewCommentInput
 	(*SubmitReviewRequest)(nil),         // 17: forgetools.gateway.v1.SubmitReviewRequest
-	(*CreateIssueRequest)(nil),          // 18: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 19: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 20: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 21: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 22: forgetools.gateway.v1.GetRepoRequest
-	(*ReadFileRequest)(nil),             // 23: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 24: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 25: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 26: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 27: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 28: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 29: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 30: forgetools.gateway.v1.WriteFileRequest
-	(*MergePullRequestRequest)(nil),     // 31: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 32: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 33: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 34: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 35: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 36: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 37: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 38: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 39: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 40: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 41: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 42: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 43: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 44: forgetools.forge.v1.IssueList
-	(*v1.CommentRef)(nil),               // 45: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 46: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 47: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 48: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 49: forgetools.forge.v1.Repository
-	(*v1.FileContent)(nil),              // 50: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 51: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 52: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 53: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 54: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 55: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 56: forgetools.forge.v1.FileCommit
-	(*v1.MergeResult)(nil),              // 57: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 58: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 59: forgetools.forge.v1.EventList
+	(*ListReviewThreadsRequest)(nil),    // 18: forgetools.gateway.v1.ListReviewThreadsRequest
+	(*ReplyToReviewThreadRequest)(nil),  // 19: forgetools.gateway.v1.ReplyToReviewThreadRequest
+	(*ResolveReviewThreadRequest)(nil),  // 20: forgetools.gateway.v1.ResolveReviewThreadRequest
+	(*CreateIssueRequest)(nil),          // 21: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 22: forgetools.gateway.v1.CreatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 23: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 24: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 25: forgetools.gateway.v1.GetRepoRequest
+	(*ReadFileRequest)(nil),             // 26: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 27: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 28: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 29: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 30: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 31: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 32: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 33: forgetools.gateway.v1.WriteFileRequest
+	(*MergePullRequestRequest)(nil),     // 34: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 35: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 36: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 37: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 38: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 39: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 40: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 41: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 42: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 43: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 44: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 45: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 46: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 47: forgetools.forge.v1.IssueList
+	(*v1.CommentRef)(nil),               // 48: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 49: forgetools.forge.v1.ReviewRef
+	(*v1.ReviewThreadList)(nil),         // 50: forgetools.forge.v1.ReviewThreadList
+	(*v1.ReviewThreadRef)(nil),          // 51: forgetools.forge.v1.ReviewThreadRef
+	(*v1.Subscription)(nil),             // 52: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 53: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 54: forgetools.forge.v1.Repository
+	(*v1.FileContent)(nil),              // 55: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 56: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 57: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 58: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 59: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 60: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 61: forgetools.forge.v1.FileCommit
+	(*v1.MergeResult)(nil),              // 62: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 63: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 64: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	11, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
@@ -3756,66 +4086,72 @@ var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	14, // 3: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
 	15, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
 	17, // 5: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	18, // 6: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	19, // 7: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	20, // 8: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	21, // 9: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	22, // 10: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	23, // 11: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	24, // 12: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	25, // 13: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	27, // 15: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	28, // 16: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	29, // 17: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	30, // 18: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	31, // 19: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	40, // 23: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 24: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	41, // 25: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	2,  // 26: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	1,  // 27: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	16, // 28: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	3,  // 29: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	4,  // 30: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	5,  // 31: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	6,  // 32: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	7,  // 33: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	8,  // 34: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	32, // 35: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	42, // 36: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	43, // 37: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	44, // 38: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	45, // 39: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	45, // 40: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	46, // 41: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	47, // 42: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	48, // 43: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	39, // 44: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	49, // 45: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	50, // 46: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	51, // 47: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	52, // 48: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	53, // 49: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	54, // 50: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	55, // 51: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	56, // 52: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	57, // 53: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	58, // 54: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	59, // 55: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	9,  // 56: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	10, // 57: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	36, // 58: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	38, // 59: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	37, // 60: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	59, // [59:61] is the sub-list for method output_type
-	57, // [57:59] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	18, // 6: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
+	19, // 7: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
+	20, // 8: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
+	21, // 9: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	22, // 10: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	23, // 11: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	24, // 12: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	25, // 13: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	26, // 14: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	27, // 15: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	28, // 16: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	29, // 17: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	30, // 18: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	31, // 19: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	32, // 20: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	33, // 21: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	34, // 22: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	36, // 23: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	37, // 24: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	38, // 25: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	43, // 26: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 27: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	44, // 28: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	2,  // 29: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	1,  // 30: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	16, // 31: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	3,  // 32: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	4,  // 33: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	5,  // 34: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	6,  // 35: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	7,  // 36: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	8,  // 37: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	35, // 38: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	45, // 39: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	46, // 40: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	47, // 41: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	48, // 42: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	48, // 43: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	49, // 44: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	50, // 45: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
+	48, // 46: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
+	51, // 47: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
+	52, // 48: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	53, // 49: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	42, // 50: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	54, // 51: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	55, // 52: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	56, // 53: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	57, // 54: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	58, // 55: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	59, // 56: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	60, // 57: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	61, // 58: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	62, // 59: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	63, // 60: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	64, // 61: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	9,  // 62: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	10, // 63: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	39, // 64: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	41, // 65: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	40, // 66: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	65, // [65:67] is the sub-list for method output_type
+	63, // [63:65] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -3830,6 +4166,9 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_CommentOnIssue)(nil),
 		(*ForgeCallRequest_CommentOnPullRequest)(nil),
 		(*ForgeCallRequest_SubmitReview)(nil),
+		(*ForgeCallRequest_ListReviewThreads)(nil),
+		(*ForgeCallRequest_ReplyToReviewThread)(nil),
+		(*ForgeCallRequest_ResolveReviewThread)(nil),
 		(*ForgeCallRequest_CreateIssue)(nil),
 		(*ForgeCallRequest_CreatePullRequest)(nil),
 		(*ForgeCallRequest_Subscribe)(nil),
@@ -3849,19 +4188,22 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_GetEvents)(nil),
 	}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
 		(*ForgeCallResult_IssueComment)(nil),
 		(*ForgeCallResult_PrComment)(nil),
 		(*ForgeCallResult_Review)(nil),
+		(*ForgeCallResult_ReviewThreads)(nil),
+		(*ForgeCallResult_ThreadReply)(nil),
+		(*ForgeCallResult_ThreadResolved)(nil),
 		(*ForgeCallResult_Subscribed)(nil),
 		(*ForgeCallResult_Unsubscribed)(nil),
 		(*ForgeCallResult_Error)(nil),
@@ -3883,7 +4225,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   30,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
