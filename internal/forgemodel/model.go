@@ -98,13 +98,16 @@ type Pull struct {
 }
 
 // Comment is a comment (GitLab note) on an item; Position places a diff
-// comment, nil otherwise.
+// comment, nil otherwise. Discussion is the GitLab thread a note belongs
+// to ("" for a note that is its own), Resolved a diff note's state.
 type Comment struct {
-	ID       int64
-	Author   string
-	Body     string
-	Created  time.Time
-	Position map[string]any
+	ID         int64
+	Author     string
+	Body       string
+	Created    time.Time
+	Position   map[string]any
+	Discussion string
+	Resolved   bool
 }
 
 // Review is a review of a pull request (a GitLab approval is one in the
