@@ -129,6 +129,10 @@ type ReviewComment struct {
 	Path             string
 	NewLine, OldLine int64
 	Body             string
+	// Author is who wrote a reply in the review's thread; "" is the
+	// review's author. Resolver is who resolved the conversation the
+	// comment opened; "" while it is open.
+	Author, Resolver string
 }
 
 // Line is the commented line and its side, as GitHub names them: RIGHT
