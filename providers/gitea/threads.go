@@ -30,17 +30,32 @@ import (
 // that review's comments through the pull request named: a comment of
 // another pull request or repository is not found, and nothing is written.
 
-var (
-	threadsPage    = shown.Of(&forgev1.ReviewThreadList{}, "threads")
-	threadComments = shown.Of(&forgev1.ReviewThread{}, "comments")
-)
-
 // reviewsPage is how many reviews one page of threads reads.
 const reviewsPage = 10
 
 // NoThreadWrites is why Forgejo answers unimplemented for replies and
 // resolves.
 const NoThreadWrites = "Forgejo's API has no endpoint to reply to a review comment or to resolve a conversation (Gitea added them in 1.27)"
+
+// threadTarget checks a reply's or resolve's repository, pull request
+// and thread id, and that the forge can do it: Forgejo cannot.
+func (p *Provider) threadTarget(tool string, req interface {
+	GetRepo() string
+	GetPullNumber() uint64
+	GetThreadId() string
+}) (repoName, int64, error) {
+	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
+	if err != nil {
+		return repoName{}, 0, err
+	}
+	if _, _, err := threadRef(req.GetThreadId()); err != nil {
+		return repoName{}, 0, err
+	}
+	if p.flavor == Forgejo {
+		return repoName{}, 0, toolserver.NotImplemented("%s cannot run on Forgejo: %s", tool, NoThreadWrites)
+	}
+	return repo, n, nil
+}
 
 // threadRef reads "<review>-<comment>", both positive decimal numbers.
 func threadRef(id string) (review, comment int64, err error) {
@@ -88,7 +103,7 @@ func conversations(rs []*sdk.PullReview, comments map[int64][]*sdk.PullReviewCom
 				out = append(out, t)
 			}
 			opened[c.ID] = t.ThreadId
-			if len(t.Comments) < threadComments {
+			if len(t.Comments) < shown.ThreadComments {
 				t.Comments = append(t.Comments, &forgev1.Comment{Author: login(c.Reviewer), Body: c.Body, Url: c.HTMLURL})
 			}
 		}
@@ -139,7 +154,7 @@ func (p *Provider) ListReviewThreads(ctx context.Context, _ toolserver.Call, req
 			return nil, toolserver.InvalidArgument("cursor %q is past the page's %d threads (the reviews changed since)", req.GetCursor(), len(threads))
 		}
 		out := &forgev1.ReviewThreadList{Forge: p.Ref(), Repo: repo.String(), Number: uint64(n)}
-		end := min(offset+threadsPage, len(threads))
+		end := min(offset+shown.ReviewThreads, len(threads))
 		out.Threads = threads[offset:end]
 		switch {
 		case end < len(threads):
@@ -179,15 +194,9 @@ func threadNotFound(id string, repo repoName, n int64) error {
 
 // ReplyToReviewThread answers the thread's opening comment.
 func (p *Provider) ReplyToReviewThread(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReplyToReviewThreadRequest) (*forgev1.CommentRef, error) {
-	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
+	repo, n, err := p.threadTarget("forge_reply_to_review_thread", req)
 	if err != nil {
 		return nil, err
-	}
-	if _, _, err := threadRef(req.GetThreadId()); err != nil {
-		return nil, err
-	}
-	if p.flavor == Forgejo {
-		return nil, toolserver.NotImplemented("forge_reply_to_review_thread cannot run on Forgejo: %s", NoThreadWrites)
 	}
 	return call(ctx, p, fmt.Sprintf("reply to thread %s of pull request %s#%d", req.GetThreadId(), repo, n), func(c *sdk.Client) (*forgev1.CommentRef, error) {
 		comment, err := openingComment(c, repo, n, req.GetThreadId())
@@ -205,15 +214,9 @@ func (p *Provider) ReplyToReviewThread(ctx context.Context, _ toolserver.Call, r
 // ResolveReviewThread resolves or reopens the thread's opening comment,
 // which carries the conversation's state.
 func (p *Provider) ResolveReviewThread(ctx context.Context, _ toolserver.Call, req *gatewayv1.ResolveReviewThreadRequest) (*forgev1.ReviewThreadRef, error) {
-	repo, n, err := p.target(req.GetRepo(), req.GetPullNumber(), "pull request")
+	repo, n, err := p.threadTarget("forge_resolve_review_thread", req)
 	if err != nil {
 		return nil, err
-	}
-	if _, _, err := threadRef(req.GetThreadId()); err != nil {
-		return nil, err
-	}
-	if p.flavor == Forgejo {
-		return nil, toolserver.NotImplemented("forge_resolve_review_thread cannot run on Forgejo: %s", NoThreadWrites)
 	}
 	return call(ctx, p, fmt.Sprintf("resolve thread %s of pull request %s#%d", req.GetThreadId(), repo, n), func(c *sdk.Client) (*forgev1.ReviewThreadRef, error) {
 		comment, err := openingComment(c, repo, n, req.GetThreadId())

@@ -23,15 +23,9 @@ import (
 // the diff (the overview's notes and threads) are not review threads and
 // are left out of the list.
 
-var (
-	// threadsPage is both GitLab's page of discussions and the most the
-	// renderer shows of one page.
-	threadsPage = shown.Of(&forgev1.ReviewThreadList{}, "threads")
-	// threadComments is what a thread shows of its notes.
-	threadComments = shown.Of(&forgev1.ReviewThread{}, "comments")
-	// discussionID is GitLab's discussion id: 40 hex digits.
-	discussionID = regexp.MustCompile(`^[0-9a-f]{40}$`)
-)
+// discussionID is GitLab's discussion id: 40 hex digits. A page of
+// threads is one GitLab page of discussions, shown.ReviewThreads long.
+var discussionID = regexp.MustCompile(`^[0-9a-f]{40}$`)
 
 // pageCursor marks a cursor as a page of this list's.
 const pageCursor = "page:"
@@ -50,12 +44,18 @@ func threadPage(cursor string) (int64, error) {
 	return n, nil
 }
 
-// discussion checks a thread id is a GitLab discussion id.
-func discussion(id string) (string, error) {
-	if !discussionID.MatchString(id) {
-		return "", toolserver.InvalidArgument("thread_id %q is not a GitLab discussion id (40 hex digits, as forge_list_review_threads shows)", id)
+// threadTarget checks a reply's or resolve's project, merge request and
+// thread id, which must be a GitLab discussion id.
+func threadTarget(req interface {
+	GetRepo() string
+	GetPullNumber() uint64
+	GetThreadId() string
+}) (project, int64, string, error) {
+	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
+	if err == nil && !discussionID.MatchString(req.GetThreadId()) {
+		err = toolserver.InvalidArgument("thread_id %q is not a GitLab discussion id (40 hex digits, as forge_list_review_threads shows)", req.GetThreadId())
 	}
-	return id, nil
+	return repo, n, req.GetThreadId(), err
 }
 
 // ListReviewThreads reads one page of a merge request's discussions and
@@ -76,7 +76,7 @@ func (p *Provider) ListReviewThreads(ctx context.Context, _ toolserver.Call, req
 			return nil, fail(resp, err)
 		}
 		ds, resp, err := p.author.Discussions.ListMergeRequestDiscussions(repo.String(), n,
-			&gl.ListMergeRequestDiscussionsOptions{ListOptions: gl.ListOptions{Page: page, PerPage: int64(threadsPage)}}, ro)
+			&gl.ListMergeRequestDiscussionsOptions{ListOptions: gl.ListOptions{Page: page, PerPage: int64(shown.ReviewThreads)}}, ro)
 		if err != nil {
 			return nil, fail(resp, err)
 		}
@@ -105,7 +105,7 @@ func reviewThread(d *gl.Discussion, mr *gl.MergeRequest) *forgev1.ReviewThread {
 		t.Outdated = true
 	}
 	for _, note := range d.Notes {
-		if note == nil || note.System || len(t.Comments) == threadComments {
+		if note == nil || note.System || len(t.Comments) == shown.ThreadComments {
 			continue
 		}
 		id := strconv.FormatInt(note.ID, 10)
@@ -118,11 +118,7 @@ func reviewThread(d *gl.Discussion, mr *gl.MergeRequest) *forgev1.ReviewThread {
 // named; GitLab finds the discussion through the merge request, so one of
 // another merge request or project is not found.
 func (p *Provider) ReplyToReviewThread(ctx context.Context, _ toolserver.Call, req *gatewayv1.ReplyToReviewThreadRequest) (*forgev1.CommentRef, error) {
-	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
-	if err != nil {
-		return nil, err
-	}
-	id, err := discussion(req.GetThreadId())
+	repo, n, id, err := threadTarget(req)
 	if err != nil {
 		return nil, err
 	}
@@ -143,11 +139,7 @@ func (p *Provider) ReplyToReviewThread(ctx context.Context, _ toolserver.Call, r
 // ResolveReviewThread resolves or reopens a discussion of the merge
 // request named; the state in the ack is the one GitLab answers with.
 func (p *Provider) ResolveReviewThread(ctx context.Context, _ toolserver.Call, req *gatewayv1.ResolveReviewThreadRequest) (*forgev1.ReviewThreadRef, error) {
-	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
-	if err != nil {
-		return nil, err
-	}
-	id, err := discussion(req.GetThreadId())
+	repo, n, id, err := threadTarget(req)
 	if err != nil {
 		return nil, err
 	}

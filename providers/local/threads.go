@@ -20,17 +20,24 @@ import (
 // comment's. A thread is never outdated: the local forge does not record
 // the commit a review was made at.
 
-var (
-	// threadsPage is a page of threads, as the renderer shows them.
-	threadsPage = shown.Of(&forgev1.ReviewThreadList{}, "threads")
-	// threadComments is what a thread shows of its comments: the opening
-	// comment and the first replies.
-	threadComments = shown.Of(&forgev1.ReviewThread{}, "comments")
-)
-
 // threadCursor marks a cursor as one of this list's, so a cursor of
 // another list (or a made-up one) is refused rather than read as an id.
 const threadCursor = "thread:"
+
+// threadRequest is what a reply and a resolve address a thread by.
+type threadRequest interface {
+	GetRepo() string
+	GetThreadId() string
+}
+
+// threadTarget checks a reply's or resolve's repository and thread id.
+func threadTarget(req threadRequest) (string, int64, error) {
+	if err := checkRepo(req.GetRepo()); err != nil {
+		return "", 0, err
+	}
+	id, err := threadID(req.GetThreadId())
+	return req.GetRepo(), id, err
+}
 
 // threadID reads a thread id the local forge gave: a positive decimal
 // number in its canonical spelling, nothing else.
@@ -93,7 +100,7 @@ func (f *Forge) threadRows(ctx context.Context, q querier, it *item, after int64
 	rows, err := q.QueryContext(ctx, `SELECT c.id, c.path, c.line, c.side, c.resolved, v.author, c.body
 		FROM local_review_comments c JOIN local_reviews v ON v.id = c.review_id
 		WHERE v.repo_id = $1 AND v.number = $2 AND c.id > $3 ORDER BY c.id LIMIT $4`,
-		it.repoID, it.number, after, threadsPage+1)
+		it.repoID, it.number, after, shown.ReviewThreads+1)
 	if err != nil {
 		return nil, err
 	}
@@ -106,7 +113,7 @@ func (f *Forge) threadRows(ctx context.Context, q querier, it *item, after int64
 		if err := rows.Scan(&id, &path, &line, &side, &resolved, &who, &body); err != nil {
 			return nil, err
 		}
-		if len(out.Threads) == threadsPage {
+		if len(out.Threads) == shown.ReviewThreads {
 			out.NextCursor = threadCursor + out.Threads[len(out.Threads)-1].GetThreadId()
 			break
 		}
@@ -125,7 +132,7 @@ func (f *Forge) threadReplies(ctx context.Context, q querier, it *item, byID map
 	rows, err := q.QueryContext(ctx, `SELECT thread_id, id, author, body FROM (
 			SELECT thread_id, id, author, body, ROW_NUMBER() OVER (PARTITION BY thread_id ORDER BY id) AS n
 			FROM local_thread_replies WHERE thread_id BETWEEN CAST($1 AS BIGINT) AND CAST($2 AS BIGINT)) r
-		WHERE n < $3 ORDER BY thread_id, id`, first, last, threadComments)
+		WHERE n < $3 ORDER BY thread_id, id`, first, last, shown.ThreadComments)
 	if err != nil {
 		return err
 	}
@@ -149,11 +156,7 @@ func (f *Forge) threadReplies(ctx context.Context, q querier, it *item, byID map
 // its id. A closed or merged pull request's threads still take replies, as
 // on GitHub.
 func (f *Forge) ReplyToReviewThread(ctx context.Context, c toolserver.Call, req *gatewayv1.ReplyToReviewThreadRequest) (*forgev1.CommentRef, error) {
-	repo := req.GetRepo()
-	if err := checkRepo(repo); err != nil {
-		return nil, err
-	}
-	thread, err := threadID(req.GetThreadId())
+	repo, thread, err := threadTarget(req)
 	if err != nil {
 		return nil, err
 	}
@@ -191,11 +194,7 @@ func (f *Forge) ReplyToReviewThread(ctx context.Context, c toolserver.Call, req 
 // reply; resolving a resolved thread changes nothing and says so by its
 // state.
 func (f *Forge) ResolveReviewThread(ctx context.Context, _ toolserver.Call, req *gatewayv1.ResolveReviewThreadRequest) (*forgev1.ReviewThreadRef, error) {
-	repo := req.GetRepo()
-	if err := checkRepo(repo); err != nil {
-		return nil, err
-	}
-	thread, err := threadID(req.GetThreadId())
+	repo, thread, err := threadTarget(req)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +227,7 @@ func threadState(resolved bool) string {
 
 // threadMissing answers a thread lookup that found no row with not_found,
 // naming the pull request searched; any other error passes through.
-func threadMissing(err error, req interface{ GetThreadId() string }, it *item) error {
+func threadMissing(err error, req threadRequest, it *item) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return toolserver.NotFound("review thread %s not found on pull request #%d in %s", req.GetThreadId(), it.number, it.repo)
 	}
