@@ -3,6 +3,7 @@ package gitea_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -208,4 +209,26 @@ func TestForgejoThreadWrites(t *testing.T) {
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, "Forgejo's API has no endpoint to reply")
 	_, err = p.ResolveReviewThread(ctx, noCall, &gatewayv1.ResolveReviewThreadRequest{Repo: repo, PullNumber: 2, ThreadId: id})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, "resolve a conversation")
+}
+
+// TestReviewThreadsFromAHostileForge: null reviews and comments, a
+// pending review and a comment without its user are skipped or read
+// without a dereference.
+func TestReviewThreadsFromAHostileForge(t *testing.T) {
+	s := fake(t, false)
+	json := http.Header{"Content-Type": {"application/json"}}
+	s.Inject("GET /repos/acme/widgets/pulls/2/reviews", giteatest.Response{Status: 200, Header: json,
+		Body: `[null,{"id":5,"state":"PENDING","comments_count":1},{"id":6,"state":"COMMENT","comments_count":2,"stale":true}]`})
+	s.Inject("GET /repos/acme/widgets/pulls/2/reviews/6/comments", giteatest.Response{Status: 200, Header: json,
+		Body: `[null,{"id":7,"path":"a.go","position":0,"original_position":3,"user":null,"body":"gone?"}]`})
+	l, err := provider(t, s, false, 0).ListReviewThreads(context.Background(), noCall, &gatewayv1.ListReviewThreadsRequest{Repo: repo, PullNumber: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.GetThreads()) != 1 {
+		t.Fatalf("threads = %v, want one", l)
+	}
+	if th := l.GetThreads()[0]; th.GetThreadId() != "6-7" || th.GetSide() != "LEFT" || th.GetLine() != 3 || !th.GetOutdated() || th.GetComments()[0].GetAuthor() != "" {
+		t.Errorf("thread = %v", th)
+	}
 }

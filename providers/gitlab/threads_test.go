@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -192,4 +194,27 @@ func jsonHas(t *testing.T, body []byte, key string, want any) bool {
 		return false
 	}
 	return m[key] == want
+}
+
+// TestReviewThreadsFromAHostileForge: discussions GitLab (or whatever
+// answers at its address) sends with nulls, empty notes, system notes and
+// overview notes are skipped, not dereferenced; the one diff discussion is
+// read, with its null note left out.
+func TestReviewThreadsFromAHostileForge(t *testing.T) {
+	s := fake(t)
+	hex := strings.Repeat("ab", 20)
+	s.Inject("GET "+escaped+"/merge_requests/1/discussions", gitlabtest.Response{Status: 200, Header: http.Header{"Content-Type": {"application/json"}},
+		Body: `[null,{"id":"a","notes":[]},{"id":"b","notes":[null]},{"id":"c","notes":[{"id":1,"system":true,"position":{"new_path":"x","new_line":1}}]},` +
+			`{"id":"d","notes":[{"id":2,"body":"overview"}]},` +
+			`{"id":"` + hex + `","notes":[{"id":3,"body":"ok","author":{"username":"ada"},"position":{"new_path":"a.go","old_path":"a.go","old_line":4}},null]}]`})
+	l, err := provider(t, s, 0).ListReviewThreads(context.Background(), noCall, &gatewayv1.ListReviewThreadsRequest{Repo: proj, PullNumber: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.GetThreads()) != 1 {
+		t.Fatalf("threads = %v, want the one diff discussion", l)
+	}
+	if th := l.GetThreads()[0]; th.GetThreadId() != hex || th.GetPath() != "a.go" || th.GetLine() != 4 || th.GetSide() != "LEFT" || len(th.GetComments()) != 1 {
+		t.Errorf("thread = %v", th)
+	}
 }
