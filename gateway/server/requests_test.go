@@ -41,6 +41,17 @@ func TestMalformedRequestsChangeNothing(t *testing.T) {
 			CommentOnIssue: &gatewayv1.CommentOnIssueRequest{Repo: "acme/web", IssueNumber: 1,
 				Body: "> forgetools agent `x` on behalf of `y`, session `z`"}}},
 			[]string{"comment_on_issue.body", "only an attribution header"}},
+		// A thread id sent straight to the socket, past the runtime's
+		// checks: the gateway's own validation refuses it.
+		{"thread id with SQL", &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ReplyToReviewThread{
+			ReplyToReviewThread: &gatewayv1.ReplyToReviewThreadRequest{Repo: "acme/web", PullNumber: 1, ThreadId: "1' OR '1'='1", Body: "x"}}},
+			[]string{"reply_to_review_thread.thread_id"}},
+		{"thread id path", &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ResolveReviewThread{
+			ResolveReviewThread: &gatewayv1.ResolveReviewThreadRequest{Repo: "acme/web", PullNumber: 1, ThreadId: "../../projects/2"}}},
+			[]string{"resolve_review_thread.thread_id"}},
+		{"thread id too long", &gatewayv1.ForgeCallRequest{Call: &gatewayv1.ForgeCallRequest_ResolveReviewThread{
+			ResolveReviewThread: &gatewayv1.ResolveReviewThreadRequest{Repo: "acme/web", PullNumber: 1, ThreadId: strings.Repeat("1", 101)}}},
+			[]string{"resolve_review_thread.thread_id"}},
 		{"host without provider", withForge(getIssue("acme/web", 1), forgev1.ForgeProvider_FORGE_PROVIDER_UNSPECIFIED, "github.com"),
 			[]string{"forge_host", "forge_provider"}},
 		{"long client_request_id", func() *gatewayv1.ForgeCallRequest {

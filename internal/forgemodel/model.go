@@ -185,13 +185,16 @@ type Pull struct {
 }
 
 // Comment is a comment (GitLab note) on an item; Position places a diff
-// comment, nil otherwise.
+// comment, nil otherwise. Discussion is the GitLab thread a note belongs
+// to ("" for a note that is its own), Resolved a diff note's state.
 type Comment struct {
-	ID       int64
-	Author   string
-	Body     string
-	Created  time.Time
-	Position map[string]any
+	ID         int64
+	Author     string
+	Body       string
+	Created    time.Time
+	Position   map[string]any
+	Discussion string
+	Resolved   bool
 }
 
 // Review is a review of a pull request (a GitLab approval is one in the
@@ -213,6 +216,10 @@ type ReviewComment struct {
 	Path             string
 	NewLine, OldLine int64
 	Body             string
+	// Author is who wrote a reply in the review's thread; "" is the
+	// review's author. Resolver is who resolved the conversation the
+	// comment opened; "" while it is open.
+	Author, Resolver string
 }
 
 // Line is the commented line and its side, as GitHub names them: RIGHT

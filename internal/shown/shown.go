@@ -67,4 +67,7 @@ var (
 	PullReviews    = Of(&forgev1.PullRequest{}, "reviews")
 	PullComments   = Of(&forgev1.PullRequest{}, "comments")
 	ReviewComments = Of(&forgev1.Review{}, "comments")
+	// A page of review threads, and what a thread shows of its comments.
+	ReviewThreads  = Of(&forgev1.ReviewThreadList{}, "threads")
+	ThreadComments = Of(&forgev1.ReviewThread{}, "comments")
 )

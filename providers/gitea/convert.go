@@ -140,13 +140,14 @@ func verdict(state sdk.ReviewStateType) string {
 // file ("original_position") for a comment on a removed line.
 func review(r *sdk.PullReview, cs []*sdk.PullReviewComment) *forgev1.Review {
 	out := &forgev1.Review{Author: login(r.Reviewer), Verdict: verdict(r.State), Url: r.HTMLURL, Body: r.Body}
+	_, opened := conversations([]*sdk.PullReview{r}, map[int64][]*sdk.PullReviewComment{r.ID: cs})
 	for _, c := range cs {
-		line, side := c.LineNum, "RIGHT"
-		if line == 0 {
-			line, side = c.OldLineNum, "LEFT"
+		if c == nil {
+			continue
 		}
+		line, side := commentLine(c)
 		out.Comments = append(out.Comments, &forgev1.ReviewComment{
-			Path: c.Path, Line: line, Side: side, Author: login(c.Reviewer), Body: c.Body,
+			Path: c.Path, Line: line, Side: side, Author: login(c.Reviewer), Body: c.Body, ThreadId: opened[c.ID],
 		})
 	}
 	return out

@@ -129,15 +129,22 @@ func reviews(approvals *gl.MergeRequestApprovals, notes []*gl.Note) []*forgev1.R
 			byAuthor[n.Author.Username] = r
 			out = append(out, r)
 		}
-		c := &forgev1.ReviewComment{Path: n.Position.NewPath, Line: uint64(max(n.Position.NewLine, 0)), Side: "RIGHT", Author: n.Author.Username, Body: n.Body}
-		if n.Position.NewLine == 0 && n.Position.OldLine > 0 {
-			c.Path, c.Line, c.Side = n.Position.OldPath, uint64(n.Position.OldLine), "LEFT"
-		}
+		c := &forgev1.ReviewComment{Author: n.Author.Username, Body: n.Body}
+		c.Path, c.Line, c.Side = anchor(n.Position)
 		if len(r.Comments) < 20 {
 			r.Comments = append(r.Comments, c)
 		}
 	}
 	return out
+}
+
+// anchor is the line a diff note sits on: its new-side line (RIGHT), or
+// for a note on a removed line its old-side line (LEFT).
+func anchor(pos *gl.NotePosition) (path string, line uint64, side string) {
+	if pos.NewLine == 0 && pos.OldLine > 0 {
+		return pos.OldPath, uint64(pos.OldLine), "LEFT"
+	}
+	return pos.NewPath, uint64(max(pos.NewLine, 0)), "RIGHT"
 }
 
 // checksState rolls the head pipeline's status into one word: success,

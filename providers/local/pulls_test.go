@@ -88,8 +88,8 @@ func TestPullRequestCreateCommentReview(t *testing.T) {
 			{Author: "bob", Verdict: "approve", Url: approve.GetUrl()},
 			{Author: "alice", Verdict: "request_changes", Url: changes.GetUrl(), Body: "Two nits",
 				Comments: []*forgev1.ReviewComment{
-					{Path: "main.go", Line: 12, Side: "RIGHT", Author: "alice", Body: "rename"},
-					{Path: "old.go", Line: 3, Side: "LEFT", Author: "alice", Body: "why removed?"},
+					{Path: "main.go", Line: 12, Side: "RIGHT", Author: "alice", Body: "rename", ThreadId: threadOf(got, 1, 0)},
+					{Path: "old.go", Line: 3, Side: "LEFT", Author: "alice", Body: "why removed?", ThreadId: threadOf(got, 1, 1)},
 				}},
 			{Author: "bob", Verdict: "comment", Url: got.GetReviews()[2].GetUrl(), Body: "FYI"},
 		}
@@ -173,4 +173,13 @@ func TestReopeningAndStates(t *testing.T) {
 			t.Fatalf("issue = %v, %v; want closed", got, err)
 		}
 	})
+}
+
+// threadOf is the thread id a pull request's read gives review r's inline
+// comment c ("" when there is none): each names its own thread.
+func threadOf(pr *forgev1.PullRequest, r, c int) string {
+	if rs := pr.GetReviews(); r < len(rs) && c < len(rs[r].GetComments()) {
+		return rs[r].GetComments()[c].GetThreadId()
+	}
+	return ""
 }

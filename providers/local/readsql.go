@@ -105,7 +105,7 @@ func (d jsonDialect) commentColumns(limit string) string {
 // first), each with its first commentLimit inline comments in the order
 // they were submitted, and how many reviews there are.
 func (d jsonDialect) reviewColumns(reviewLimit, commentLimit string) string {
-	comments := d.nested(d.obj("p", "c.path", "l", "c.line", "s", "c.side", "b", "c.body"), "c.id",
+	comments := d.nested(d.obj("i", "c.id", "p", "c.path", "l", "c.line", "s", "c.side", "b", "c.body"), "c.id",
 		"FROM (SELECT id, path, line, side, body FROM local_review_comments WHERE review_id = v.id ORDER BY id LIMIT "+commentLimit+") c")
 	return d.agg(d.obj("i", "v.id", "a", "v.author", "v", "v.verdict", "b", "v.body", "c", comments), "v.id",
 		"FROM (SELECT id, author, verdict, body FROM local_reviews WHERE repo_id = i.repo_id AND number = i.number ORDER BY id LIMIT "+reviewLimit+") v") +
@@ -258,6 +258,7 @@ type storedReview struct {
 	Verdict  string `json:"v"`
 	Body     string `json:"b"`
 	Comments []struct {
+		ID   int64  `json:"i"` // the thread the comment opened
 		Path string `json:"p"`
 		Line int64  `json:"l"`
 		Side string `json:"s"`
@@ -277,7 +278,8 @@ func (f *Forge) decodeReviews(it *item, raw string, total int) ([]*forgev1.Revie
 		r := &forgev1.Review{Author: s.Author, Verdict: s.Verdict, Body: s.Body,
 			Url: f.reviewURL(it.repo, it.number, strconv.FormatInt(s.ID, 10))}
 		for _, c := range s.Comments {
-			r.Comments = append(r.Comments, &forgev1.ReviewComment{Path: c.Path, Line: uint64(c.Line), Side: c.Side, Body: c.Body, Author: s.Author})
+			r.Comments = append(r.Comments, &forgev1.ReviewComment{Path: c.Path, Line: uint64(c.Line), Side: c.Side, Body: c.Body, Author: s.Author,
+				ThreadId: strconv.FormatInt(c.ID, 10)})
 		}
 		out = append(out, r)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // migrations is how many migrations the forge has per dialect.
-const migrations = 5
+const migrations = 6
 
 // TestReopenKeepsData reopens the same database, as a restarted gateway does:
 // the data is all there, numbering carries on, and the migrations, already
@@ -121,7 +121,7 @@ func TestSharesDatabaseWithGatewayMigrations(t *testing.T) {
 		if v, err := gateway.GetDBVersion(ctx); err != nil || v != 2 {
 			t.Fatalf("gateway version = %d (err %v), want 2", v, err)
 		}
-		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true 4:true 5:true" {
+		if got := appliedVersions(t, db); got != "0:true 1:true 2:true 3:true 4:true 5:true 6:true" {
 			t.Fatalf("forge version table = %q, want only its own migrations", got)
 		}
 		createIssue(t, f, "acme/app", "works")

@@ -41,7 +41,12 @@ var shapeSteps = []shapeStep{
 		capture: "head", from: `\nhead_sha: ([0-9a-f]{40})\n`},
 	{flat: "forge_list_pull_requests", group: "forge_pull_request", action: "list", args: `{"repo":"demo/app"}`},
 	{flat: "forge_comment_on_pull_request", group: "forge_pull_request", action: "comment", args: `{"repo":"demo/app","pull_number":2,"body":"Ready."}`},
-	{flat: "forge_submit_review", group: "forge_pull_request", action: "review", args: `{"repo":"demo/app","pull_number":2,"verdict":"comment","body":"Fine."}`},
+	{flat: "forge_submit_review", group: "forge_pull_request", action: "review", args: `{"repo":"demo/app","pull_number":2,"verdict":"comment","body":"Fine.","comments":[{"path":"FIX.md","line":1,"body":"Why?"}]}`},
+	// The review's one inline comment is thread 1 in both worlds (a
+	// captured "1" would be normalised out of every later output).
+	{flat: "forge_list_review_threads", group: "forge_pull_request", action: "list_threads", args: `{"repo":"demo/app","pull_number":2}`},
+	{flat: "forge_reply_to_review_thread", group: "forge_pull_request", action: "reply_thread", args: `{"repo":"demo/app","pull_number":2,"thread_id":"1","body":"Because."}`},
+	{flat: "forge_resolve_review_thread", group: "forge_pull_request", action: "resolve_thread", args: `{"repo":"demo/app","pull_number":2,"thread_id":"1"}`},
 	{flat: "forge_trigger_ci", group: "forge_ci", action: "trigger", args: `{"repo":"demo/app","workflow":"ci","ref":"fix"}`},
 	{flat: "forge_list_ci_runs", group: "forge_ci", action: "list_runs", args: `{"repo":"demo/app"}`},
 	{flat: "forge_get_ci_run", group: "forge_ci", action: "get_run", args: `{"repo":"demo/app","run_id":"1"}`},
@@ -53,6 +58,7 @@ var shapeSteps = []shapeStep{
 	{flat: "forge_get_issue", group: "forge_issue", action: "get", args: `{"repo":"demo/app","issue_number":99}`, fails: true},
 	{flat: "forge_write_file", group: "forge_push", action: "write_file", args: `{"repo":"demo/app","branch":"main","path":"x","content":"x","message":"m"}`, fails: true},
 	{flat: "forge_commit_files", group: "forge_push", action: "commit_files", args: `{"repo":"demo/app","branch":"fix","message":"m","files":[{"path":"A.md","content":"stale"}]}`, fails: true},
+	{flat: "forge_reply_to_review_thread", group: "forge_pull_request", action: "reply_thread", args: `{"repo":"demo/app","pull_number":2,"thread_id":"999","body":"x"}`, fails: true},
 }
 
 // TestShapesAgree is issue 14's end-to-end check: every arm, run through

@@ -85,7 +85,7 @@ func TestTenToolsOverSocket(t *testing.T) {
 			"reviews: 1\n# reviews[0]\nauthor: alice\nverdict: request_changes\n"+attribution+
 			"url: http://forge.test/f/demo/app/pull/2#pullrequestreview-1\n<<<body-NONCE\nAdd a test.\n>>>NONCE\n"+
 			"comments: 1\n# reviews[0].comments[0]\n<<<path-NONCE\nmain.go\n>>>NONCE\nline: 7\nside: RIGHT\nauthor: alice\n"+
-			"<<<body-NONCE\nCheck the error.\n>>>NONCE\n"+
+			"<<<body-NONCE\nCheck the error.\n>>>NONCE\nthread_id: 1\n"+
 			"comments: 1\n# comments[0]\nauthor: alice\n"+attribution+
 			"url: http://forge.test/f/demo/app/pull/2#issuecomment-2\n<<<body-NONCE\nTest added.\n>>>NONCE\n")
 

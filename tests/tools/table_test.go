@@ -65,9 +65,10 @@ var (
 	prComment = &forgev1.CommentRef{Repo: "acme/widgets", Number: 4, CommentId: "77", Url: "https://github.com/acme/widgets/pull/4#issuecomment-77"}
 )
 
-// contracts is every tool's row in table order: issue 2's ten here, issue
+// contracts is every tool's row in table order: issue 2's ten here (issue
+// 21's review-thread tools, in threads_test.go, after the sixth), issue
 // 9's in hands_test.go, issue 15's in events_test.go.
-var contracts = slices.Concat(originalContracts, handsContracts[:1], searchContracts, handsContracts[1:], eventContracts)
+var contracts = slices.Concat(originalContracts[:7], threadContracts, originalContracts[7:], handsContracts[:1], searchContracts, handsContracts[1:], eventContracts)
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",

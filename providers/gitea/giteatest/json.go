@@ -1,6 +1,7 @@
 package giteatest
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"strings"
@@ -157,8 +158,12 @@ func (s *Server) reviewJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemod
 }
 
 func (s *Server) reviewCommentJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review, c *forgemodel.ReviewComment) map[string]any {
+	var resolver any
+	if c.Resolver != "" {
+		resolver = s.userJSON(c.Resolver)
+	}
 	return map[string]any{
-		"id": c.ID, "body": c.Body, "user": s.userJSON(v.Author), "pull_request_review_id": v.ID, "resolver": nil,
+		"id": c.ID, "body": c.Body, "user": s.userJSON(cmp.Or(c.Author, v.Author)), "pull_request_review_id": v.ID, "resolver": resolver,
 		"created_at": stamp(v.Created), "updated_at": stamp(v.Created), "path": c.Path,
 		"commit_id": v.Commit, "original_commit_id": v.Commit, "diff_hunk": "@@ -1 +1 @@",
 		"position": c.NewLine, "original_position": c.OldLine,

@@ -87,7 +87,7 @@ func (s *Server) noteJSON(p *forgemodel.Repo, kind string, iid int64, n *forgemo
 	}
 	if n.Position != nil {
 		// GitLab exposes a position on diff notes only.
-		out["position"], out["resolved"] = n.Position, false
+		out["position"], out["resolved"] = n.Position, n.Resolved
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package gitlabtest
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -109,7 +110,9 @@ func (s *Server) discussion(c *call, m *forgemodel.Item) answer {
 	if a.Status != http.StatusCreated {
 		return a
 	}
-	return created(map[string]any{"id": strconv.FormatInt(s.ID(), 16), "individual_note": pos == nil, "notes": []any{a.Body}})
+	n := m.Comments[len(m.Comments)-1]
+	n.Discussion = fmt.Sprintf("%040x", s.ID())
+	return created(s.discussionJSON(c.p, m, &thread{id: n.Discussion, notes: []*forgemodel.Comment{n}}))
 }
 
 // merge is PUT .../merge: 405 when it cannot be merged, 409 when sha is

@@ -105,7 +105,10 @@ func (s *Server) routes() {
 	s.mr("POST /projects/{id}/merge_requests/{iid}/notes", func(c *call, m *forgemodel.Item) answer {
 		return s.addNote(c, "MergeRequest", m, nil)
 	})
+	s.mr("GET /projects/{id}/merge_requests/{iid}/discussions", s.listDiscussions)
 	s.mr("POST /projects/{id}/merge_requests/{iid}/discussions", s.discussion)
+	s.thread("POST /projects/{id}/merge_requests/{iid}/discussions/{did}/notes", s.replyToDiscussion)
+	s.thread("PUT /projects/{id}/merge_requests/{iid}/discussions/{did}", s.resolveDiscussion)
 	s.mr("PUT /projects/{id}/merge_requests/{iid}/merge", s.merge)
 	s.route("GET /projects/{id}/repository/tree", s.tree)
 	s.route("POST /projects/{id}/repository/branches", s.createBranch)

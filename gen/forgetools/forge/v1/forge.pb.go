@@ -348,12 +348,15 @@ func (x *Comment) GetBody() string {
 }
 
 type ReviewComment struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
-	Line          uint64                 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
-	Side          string                 `protobuf:"bytes,3,opt,name=side,proto3" json:"side,omitempty"`
-	Author        string                 `protobuf:"bytes,4,opt,name=author,proto3" json:"author,omitempty"`
-	Body          string                 `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Path   string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Line   uint64                 `protobuf:"varint,2,opt,name=line,proto3" json:"line,omitempty"`
+	Side   string                 `protobuf:"bytes,3,opt,name=side,proto3" json:"side,omitempty"`
+	Author string                 `protobuf:"bytes,4,opt,name=author,proto3" json:"author,omitempty"`
+	Body   string                 `protobuf:"bytes,5,opt,name=body,proto3" json:"body,omitempty"`
+	// The thread the comment opened or answers, where the forge names it
+	// cheaply: forge_reply_to_review_thread takes it.
+	ThreadId      string `protobuf:"bytes,6,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -419,6 +422,13 @@ func (x *ReviewComment) GetAuthor() string {
 func (x *ReviewComment) GetBody() string {
 	if x != nil {
 		return x.Body
+	}
+	return ""
+}
+
+func (x *ReviewComment) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
 	}
 	return ""
 }
@@ -1258,6 +1268,259 @@ func (x *ReviewRef) GetUrl() string {
 	return ""
 }
 
+// An inline review thread: the comments on one line of a pull request's
+// diff, oldest first.
+type ReviewThread struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// forge_reply_to_review_thread and forge_resolve_review_thread take it.
+	ThreadId string `protobuf:"bytes,1,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Path     string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	Line     uint64 `protobuf:"varint,3,opt,name=line,proto3" json:"line,omitempty"`
+	// LEFT (the old side) or RIGHT (the new).
+	Side     string `protobuf:"bytes,4,opt,name=side,proto3" json:"side,omitempty"`
+	Resolved bool   `protobuf:"varint,5,opt,name=resolved,proto3" json:"resolved,omitempty"`
+	// The diff changed under the thread's line since it was written.
+	Outdated      bool       `protobuf:"varint,6,opt,name=outdated,proto3" json:"outdated,omitempty"`
+	Comments      []*Comment `protobuf:"bytes,7,rep,name=comments,proto3" json:"comments,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThread) Reset() {
+	*x = ReviewThread{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThread) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThread) ProtoMessage() {}
+
+func (x *ReviewThread) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThread.ProtoReflect.Descriptor instead.
+func (*ReviewThread) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *ReviewThread) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetLine() uint64 {
+	if x != nil {
+		return x.Line
+	}
+	return 0
+}
+
+func (x *ReviewThread) GetSide() string {
+	if x != nil {
+		return x.Side
+	}
+	return ""
+}
+
+func (x *ReviewThread) GetResolved() bool {
+	if x != nil {
+		return x.Resolved
+	}
+	return false
+}
+
+func (x *ReviewThread) GetOutdated() bool {
+	if x != nil {
+		return x.Outdated
+	}
+	return false
+}
+
+func (x *ReviewThread) GetComments() []*Comment {
+	if x != nil {
+		return x.Comments
+	}
+	return nil
+}
+
+// One page of a pull request's inline review threads.
+type ReviewThreadList struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Forge   *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo    string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number  uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	Threads []*ReviewThread        `protobuf:"bytes,4,rep,name=threads,proto3" json:"threads,omitempty"`
+	// Pass as cursor to read the next page of threads; empty on the last.
+	NextCursor    string `protobuf:"bytes,5,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThreadList) Reset() {
+	*x = ReviewThreadList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThreadList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThreadList) ProtoMessage() {}
+
+func (x *ReviewThreadList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThreadList.ProtoReflect.Descriptor instead.
+func (*ReviewThreadList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *ReviewThreadList) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *ReviewThreadList) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReviewThreadList) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ReviewThreadList) GetThreads() []*ReviewThread {
+	if x != nil {
+		return x.Threads
+	}
+	return nil
+}
+
+func (x *ReviewThreadList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+// A write ack for a resolved or reopened review thread.
+type ReviewThreadRef struct {
+	state    protoimpl.MessageState `protogen:"open.v1"`
+	Forge    *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo     string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number   uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	ThreadId string                 `protobuf:"bytes,4,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	// resolved or unresolved: the thread's state after the call.
+	State         string `protobuf:"bytes,5,opt,name=state,proto3" json:"state,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReviewThreadRef) Reset() {
+	*x = ReviewThreadRef{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReviewThreadRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReviewThreadRef) ProtoMessage() {}
+
+func (x *ReviewThreadRef) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReviewThreadRef.ProtoReflect.Descriptor instead.
+func (*ReviewThreadRef) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *ReviewThreadRef) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *ReviewThreadRef) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReviewThreadRef) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *ReviewThreadRef) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReviewThreadRef) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
 // A change-notification subscription.
 type Subscription struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -1272,7 +1535,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1284,7 +1547,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1297,7 +1560,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1344,7 +1607,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1356,7 +1619,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1369,7 +1632,7 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
@@ -1400,7 +1663,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1412,7 +1675,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1425,7 +1688,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Repository) GetForge() *ForgeRef {
@@ -1508,7 +1771,7 @@ type CodeMatch struct {
 
 func (x *CodeMatch) Reset() {
 	*x = CodeMatch{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1520,7 +1783,7 @@ func (x *CodeMatch) String() string {
 func (*CodeMatch) ProtoMessage() {}
 
 func (x *CodeMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1533,7 +1796,7 @@ func (x *CodeMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatch.ProtoReflect.Descriptor instead.
 func (*CodeMatch) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *CodeMatch) GetForge() *ForgeRef {
@@ -1582,7 +1845,7 @@ type CodeMatchList struct {
 
 func (x *CodeMatchList) Reset() {
 	*x = CodeMatchList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1594,7 +1857,7 @@ func (x *CodeMatchList) String() string {
 func (*CodeMatchList) ProtoMessage() {}
 
 func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1607,7 +1870,7 @@ func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatchList.ProtoReflect.Descriptor instead.
 func (*CodeMatchList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *CodeMatchList) GetMatches() []*CodeMatch {
@@ -1645,7 +1908,7 @@ type SearchHit struct {
 
 func (x *SearchHit) Reset() {
 	*x = SearchHit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +1920,7 @@ func (x *SearchHit) String() string {
 func (*SearchHit) ProtoMessage() {}
 
 func (x *SearchHit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +1933,7 @@ func (x *SearchHit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHit.ProtoReflect.Descriptor instead.
 func (*SearchHit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SearchHit) GetForge() *ForgeRef {
@@ -1747,7 +2010,7 @@ type SearchHitList struct {
 
 func (x *SearchHitList) Reset() {
 	*x = SearchHitList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1759,7 +2022,7 @@ func (x *SearchHitList) String() string {
 func (*SearchHitList) ProtoMessage() {}
 
 func (x *SearchHitList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1772,7 +2035,7 @@ func (x *SearchHitList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHitList.ProtoReflect.Descriptor instead.
 func (*SearchHitList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SearchHitList) GetHits() []*SearchHit {
@@ -1815,7 +2078,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1827,7 +2090,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1840,7 +2103,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -1926,7 +2189,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1938,7 +2201,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1951,7 +2214,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *DirEntry) GetName() string {
@@ -2001,7 +2264,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2013,7 +2276,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2026,7 +2289,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -2095,7 +2358,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2107,7 +2370,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2120,7 +2383,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Commit) GetSha() string {
@@ -2173,7 +2436,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2185,7 +2448,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2198,7 +2461,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -2253,7 +2516,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2265,7 +2528,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2278,7 +2541,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -2347,7 +2610,7 @@ type FilesCommit struct {
 
 func (x *FilesCommit) Reset() {
 	*x = FilesCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2359,7 +2622,7 @@ func (x *FilesCommit) String() string {
 func (*FilesCommit) ProtoMessage() {}
 
 func (x *FilesCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2372,7 +2635,7 @@ func (x *FilesCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FilesCommit.ProtoReflect.Descriptor instead.
 func (*FilesCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *FilesCommit) GetForge() *ForgeRef {
@@ -2439,7 +2702,7 @@ type CommittedFile struct {
 
 func (x *CommittedFile) Reset() {
 	*x = CommittedFile{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2451,7 +2714,7 @@ func (x *CommittedFile) String() string {
 func (*CommittedFile) ProtoMessage() {}
 
 func (x *CommittedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2464,7 +2727,7 @@ func (x *CommittedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommittedFile.ProtoReflect.Descriptor instead.
 func (*CommittedFile) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CommittedFile) GetPath() string {
@@ -2505,7 +2768,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2517,7 +2780,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2530,7 +2793,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2591,7 +2854,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2603,7 +2866,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2616,7 +2879,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2685,7 +2948,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2697,7 +2960,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2710,7 +2973,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2801,7 +3064,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2813,7 +3076,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2826,7 +3089,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2859,7 +3122,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2871,7 +3134,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2884,7 +3147,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2977,7 +3240,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2989,7 +3252,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3002,7 +3265,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -3173,7 +3436,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3185,7 +3448,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3198,7 +3461,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -3240,14 +3503,15 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12P\n" +
 	"\vattribution\x18\x02 \x01(\v2 .forgetools.forge.v1.AttributionB\fڥ\x19\b\b\a\"\x04bodyR\vattribution\x12\x18\n" +
 	"\x03url\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12\x1a\n" +
-	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\xa3\x01\n" +
+	"\x04body\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\xc8\x01\n" +
 	"\rReviewComment\x12\x1a\n" +
 	"\x04path\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
 	"\x04line\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
 	"\x04side\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\"\n" +
 	"\x06author\x18\x04 \x01(\tB\n" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12\x1a\n" +
-	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\"\x9e\x02\n" +
+	"\x04body\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04body\x12#\n" +
+	"\tthread_id\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\"\x9e\x02\n" +
 	"\x06Review\x12\"\n" +
 	"\x06author\x18\x01 \x01(\tB\n" +
 	"ڥ\x19\x02\b\b\xe8\xa5\x19\x05R\x06author\x12 \n" +
@@ -3348,7 +3612,34 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\treview_id\x18\x04 \x01(\tB\n" +
 	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x04R\breviewId\x12 \n" +
 	"\averdict\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x06R\averdict\x12\x18\n" +
-	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\xe0\x01\n" +
+	"\x03url\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"\x91\x02\n" +
+	"\fReviewThread\x12#\n" +
+	"\tthread_id\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\x12\x1a\n" +
+	"\x04path\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12\x1a\n" +
+	"\x04line\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04line\x12\x1a\n" +
+	"\x04side\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04side\x12\"\n" +
+	"\bresolved\x18\x05 \x01(\bB\x06ڥ\x19\x02\b\x04R\bresolved\x12\"\n" +
+	"\boutdated\x18\x06 \x01(\bB\x06ڥ\x19\x02\b\x04R\boutdated\x12@\n" +
+	"\bcomments\x18\a \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x182R\bcomments\"\x85\x02\n" +
+	"\x10ReviewThreadList\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\"\n" +
+	"\x06number\x18\x03 \x01(\x04B\n" +
+	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\x12C\n" +
+	"\athreads\x18\x04 \x03(\v2!.forgetools.forge.v1.ReviewThreadB\x06ڥ\x19\x02\x18\x1eR\athreads\x12'\n" +
+	"\vnext_cursor\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"\xd9\x01\n" +
+	"\x0fReviewThreadRef\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\"\n" +
+	"\x06number\x18\x03 \x01(\x04B\n" +
+	"ڥ\x19\x02\b\x04\xe8\xa5\x19\x03R\x06number\x12#\n" +
+	"\tthread_id\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\bthreadId\x12\x1c\n" +
+	"\x05state\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\x05state\"\xe0\x01\n" +
 	"\fSubscription\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12/\n" +
@@ -3603,44 +3894,47 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 34)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
-	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
-	(EventType)(0),          // 1: forgetools.forge.v1.EventType
-	(*ForgeRef)(nil),        // 2: forgetools.forge.v1.ForgeRef
-	(*Attribution)(nil),     // 3: forgetools.forge.v1.Attribution
-	(*Comment)(nil),         // 4: forgetools.forge.v1.Comment
-	(*ReviewComment)(nil),   // 5: forgetools.forge.v1.ReviewComment
-	(*Review)(nil),          // 6: forgetools.forge.v1.Review
-	(*Issue)(nil),           // 7: forgetools.forge.v1.Issue
-	(*IssueList)(nil),       // 8: forgetools.forge.v1.IssueList
-	(*CommentList)(nil),     // 9: forgetools.forge.v1.CommentList
-	(*PullRequest)(nil),     // 10: forgetools.forge.v1.PullRequest
-	(*PullRequestList)(nil), // 11: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),      // 12: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),       // 13: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),    // 14: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),    // 15: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),      // 16: forgetools.forge.v1.Repository
-	(*CodeMatch)(nil),       // 17: forgetools.forge.v1.CodeMatch
-	(*CodeMatchList)(nil),   // 18: forgetools.forge.v1.CodeMatchList
-	(*SearchHit)(nil),       // 19: forgetools.forge.v1.SearchHit
-	(*SearchHitList)(nil),   // 20: forgetools.forge.v1.SearchHitList
-	(*FileContent)(nil),     // 21: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 22: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 23: forgetools.forge.v1.DirListing
-	(*Commit)(nil),          // 24: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),       // 25: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 26: forgetools.forge.v1.FileCommit
-	(*FilesCommit)(nil),     // 27: forgetools.forge.v1.FilesCommit
-	(*CommittedFile)(nil),   // 28: forgetools.forge.v1.CommittedFile
-	(*MergeResult)(nil),     // 29: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 30: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 31: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 32: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 33: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 34: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 35: forgetools.forge.v1.EventList
+	(ForgeProvider)(0),       // 0: forgetools.forge.v1.ForgeProvider
+	(EventType)(0),           // 1: forgetools.forge.v1.EventType
+	(*ForgeRef)(nil),         // 2: forgetools.forge.v1.ForgeRef
+	(*Attribution)(nil),      // 3: forgetools.forge.v1.Attribution
+	(*Comment)(nil),          // 4: forgetools.forge.v1.Comment
+	(*ReviewComment)(nil),    // 5: forgetools.forge.v1.ReviewComment
+	(*Review)(nil),           // 6: forgetools.forge.v1.Review
+	(*Issue)(nil),            // 7: forgetools.forge.v1.Issue
+	(*IssueList)(nil),        // 8: forgetools.forge.v1.IssueList
+	(*CommentList)(nil),      // 9: forgetools.forge.v1.CommentList
+	(*PullRequest)(nil),      // 10: forgetools.forge.v1.PullRequest
+	(*PullRequestList)(nil),  // 11: forgetools.forge.v1.PullRequestList
+	(*CommentRef)(nil),       // 12: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),        // 13: forgetools.forge.v1.ReviewRef
+	(*ReviewThread)(nil),     // 14: forgetools.forge.v1.ReviewThread
+	(*ReviewThreadList)(nil), // 15: forgetools.forge.v1.ReviewThreadList
+	(*ReviewThreadRef)(nil),  // 16: forgetools.forge.v1.ReviewThreadRef
+	(*Subscription)(nil),     // 17: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),     // 18: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),       // 19: forgetools.forge.v1.Repository
+	(*CodeMatch)(nil),        // 20: forgetools.forge.v1.CodeMatch
+	(*CodeMatchList)(nil),    // 21: forgetools.forge.v1.CodeMatchList
+	(*SearchHit)(nil),        // 22: forgetools.forge.v1.SearchHit
+	(*SearchHitList)(nil),    // 23: forgetools.forge.v1.SearchHitList
+	(*FileContent)(nil),      // 24: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),         // 25: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),       // 26: forgetools.forge.v1.DirListing
+	(*Commit)(nil),           // 27: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),        // 28: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),       // 29: forgetools.forge.v1.FileCommit
+	(*FilesCommit)(nil),      // 30: forgetools.forge.v1.FilesCommit
+	(*CommittedFile)(nil),    // 31: forgetools.forge.v1.CommittedFile
+	(*MergeResult)(nil),      // 32: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),            // 33: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),            // 34: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),        // 35: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),      // 36: forgetools.forge.v1.CITriggered
+	(*Event)(nil),            // 37: forgetools.forge.v1.Event
+	(*EventList)(nil),        // 38: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3659,33 +3953,37 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	10, // 13: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
 	2,  // 14: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 15: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 16: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 17: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 18: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
-	17, // 19: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
-	2,  // 20: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	19, // 21: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
-	2,  // 22: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 23: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	22, // 24: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 25: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 26: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	28, // 28: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
-	2,  // 29: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 30: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	30, // 31: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	31, // 32: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 33: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 34: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 35: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 36: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	34, // 37: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	38, // [38:38] is the sub-list for method output_type
-	38, // [38:38] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	4,  // 16: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
+	2,  // 17: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	14, // 18: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
+	2,  // 19: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 20: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 21: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 22: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
+	20, // 23: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
+	2,  // 24: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	22, // 25: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
+	2,  // 26: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	25, // 28: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 29: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 30: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 31: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	31, // 32: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 33: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 34: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	33, // 35: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	34, // 36: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 37: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 38: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 39: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 40: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	37, // 41: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	42, // [42:42] is the sub-list for method output_type
+	42, // [42:42] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3699,7 +3997,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   34,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -642,6 +642,9 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_CommentOnIssue
 	//	*ForgeCallRequest_CommentOnPullRequest
 	//	*ForgeCallRequest_SubmitReview
+	//	*ForgeCallRequest_ListReviewThreads
+	//	*ForgeCallRequest_ReplyToReviewThread
+	//	*ForgeCallRequest_ResolveReviewThread
 	//	*ForgeCallRequest_CreateIssue
 	//	*ForgeCallRequest_CreatePullRequest
 	//	*ForgeCallRequest_Subscribe
@@ -774,6 +777,33 @@ func (x *ForgeCallRequest) GetSubmitReview() *SubmitReviewRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_SubmitReview); ok {
 			return x.SubmitReview
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetListReviewThreads() *ListReviewThreadsRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ListReviewThreads); ok {
+			return x.ListReviewThreads
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetReplyToReviewThread() *ReplyToReviewThreadRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ReplyToReviewThread); ok {
+			return x.ReplyToReviewThread
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetResolveReviewThread() *ResolveReviewThreadRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ResolveReviewThread); ok {
+			return x.ResolveReviewThread
 		}
 	}
 	return nil
@@ -1005,6 +1035,18 @@ type ForgeCallRequest_SubmitReview struct {
 	SubmitReview *SubmitReviewRequest `protobuf:"bytes,7,opt,name=submit_review,json=submitReview,proto3,oneof"`
 }
 
+type ForgeCallRequest_ListReviewThreads struct {
+	ListReviewThreads *ListReviewThreadsRequest `protobuf:"bytes,28,opt,name=list_review_threads,json=listReviewThreads,proto3,oneof"`
+}
+
+type ForgeCallRequest_ReplyToReviewThread struct {
+	ReplyToReviewThread *ReplyToReviewThreadRequest `protobuf:"bytes,29,opt,name=reply_to_review_thread,json=replyToReviewThread,proto3,oneof"`
+}
+
+type ForgeCallRequest_ResolveReviewThread struct {
+	ResolveReviewThread *ResolveReviewThreadRequest `protobuf:"bytes,30,opt,name=resolve_review_thread,json=resolveReviewThread,proto3,oneof"`
+}
+
 type ForgeCallRequest_CreateIssue struct {
 	CreateIssue *CreateIssueRequest `protobuf:"bytes,8,opt,name=create_issue,json=createIssue,proto3,oneof"`
 }
@@ -1098,6 +1140,12 @@ func (*ForgeCallRequest_CommentOnIssue) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_CommentOnPullRequest) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_SubmitReview) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ListReviewThreads) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ReplyToReviewThread) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ResolveReviewThread) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_CreateIssue) isForgeCallRequest_Call() {}
 
@@ -1676,6 +1724,202 @@ func (x *SubmitReviewRequest) GetComments() []*ReviewCommentInput {
 	return nil
 }
 
+type ListReviewThreadsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	Cursor        string                 `protobuf:"bytes,3,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListReviewThreadsRequest) Reset() {
+	*x = ListReviewThreadsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListReviewThreadsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListReviewThreadsRequest) ProtoMessage() {}
+
+func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListReviewThreadsRequest.ProtoReflect.Descriptor instead.
+func (*ListReviewThreadsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *ListReviewThreadsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListReviewThreadsRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ListReviewThreadsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type ReplyToReviewThreadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	ThreadId      string                 `protobuf:"bytes,3,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Body          string                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReplyToReviewThreadRequest) Reset() {
+	*x = ReplyToReviewThreadRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReplyToReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReplyToReviewThreadRequest) ProtoMessage() {}
+
+func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReplyToReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ReplyToReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *ReplyToReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ReplyToReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ReplyToReviewThreadRequest) GetBody() string {
+	if x != nil {
+		return x.Body
+	}
+	return ""
+}
+
+type ResolveReviewThreadRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	ThreadId      string                 `protobuf:"bytes,3,opt,name=thread_id,json=threadId,proto3" json:"thread_id,omitempty"`
+	Unresolve     bool                   `protobuf:"varint,4,opt,name=unresolve,proto3" json:"unresolve,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ResolveReviewThreadRequest) Reset() {
+	*x = ResolveReviewThreadRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ResolveReviewThreadRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ResolveReviewThreadRequest) ProtoMessage() {}
+
+func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ResolveReviewThreadRequest.ProtoReflect.Descriptor instead.
+func (*ResolveReviewThreadRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *ResolveReviewThreadRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *ResolveReviewThreadRequest) GetThreadId() string {
+	if x != nil {
+		return x.ThreadId
+	}
+	return ""
+}
+
+func (x *ResolveReviewThreadRequest) GetUnresolve() bool {
+	if x != nil {
+		return x.Unresolve
+	}
+	return false
+}
+
 type CreateIssueRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1690,7 +1934,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1702,7 +1946,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1715,7 +1959,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -1774,7 +2018,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1786,7 +2030,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1799,7 +2043,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -1855,7 +2099,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1867,7 +2111,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1880,7 +2124,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -1913,7 +2157,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1925,7 +2169,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1938,7 +2182,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -1957,7 +2201,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1969,7 +2213,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1982,7 +2226,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -2006,7 +2250,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2018,7 +2262,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2031,7 +2275,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SearchCodeRequest) GetRepo() string {
@@ -2075,7 +2319,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2087,7 +2331,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2100,7 +2344,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *SearchIssuesRequest) GetRepo() string {
@@ -2149,7 +2393,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2161,7 +2405,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2174,7 +2418,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -2210,7 +2454,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2222,7 +2466,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2235,7 +2479,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -2280,7 +2524,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2292,7 +2536,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2305,7 +2549,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2363,7 +2607,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2375,7 +2619,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2388,7 +2632,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2436,7 +2680,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2448,7 +2692,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2461,7 +2705,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2494,7 +2738,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2506,7 +2750,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2519,7 +2763,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2589,7 +2833,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2601,7 +2845,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2614,7 +2858,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2652,7 +2896,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2664,7 +2908,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2677,7 +2921,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2737,7 +2981,7 @@ type CommitFilesRequest struct {
 
 func (x *CommitFilesRequest) Reset() {
 	*x = CommitFilesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2749,7 +2993,7 @@ func (x *CommitFilesRequest) String() string {
 func (*CommitFilesRequest) ProtoMessage() {}
 
 func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2762,7 +3006,7 @@ func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
 func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CommitFilesRequest) GetRepo() string {
@@ -2813,7 +3057,7 @@ type FileChange struct {
 
 func (x *FileChange) Reset() {
 	*x = FileChange{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2825,7 +3069,7 @@ func (x *FileChange) String() string {
 func (*FileChange) ProtoMessage() {}
 
 func (x *FileChange) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2838,7 +3082,7 @@ func (x *FileChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
 func (*FileChange) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *FileChange) GetPath() string {
@@ -2881,7 +3125,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2893,7 +3137,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2906,7 +3150,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2948,7 +3192,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2960,7 +3204,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2973,7 +3217,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *CIInput) GetName() string {
@@ -3002,7 +3246,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3014,7 +3258,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3027,7 +3271,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -3069,7 +3313,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3081,7 +3325,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3094,7 +3338,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -3131,7 +3375,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3143,7 +3387,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3156,7 +3400,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -3195,7 +3439,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3207,7 +3451,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3220,7 +3464,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -3257,7 +3501,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3269,7 +3513,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3282,7 +3526,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -3312,6 +3556,9 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_IssueComment
 	//	*ForgeCallResult_PrComment
 	//	*ForgeCallResult_Review
+	//	*ForgeCallResult_ReviewThreads
+	//	*ForgeCallResult_ThreadReply
+	//	*ForgeCallResult_ThreadResolved
 	//	*ForgeCallResult_Subscribed
 	//	*ForgeCallResult_Unsubscribed
 	//	*ForgeCallResult_Error
@@ -3336,7 +3583,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3348,7 +3595,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3361,7 +3608,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -3436,6 +3683,33 @@ func (x *ForgeCallResult) GetReview() *v1.ReviewRef {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Review); ok {
 			return x.Review
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetReviewThreads() *v1.ReviewThreadList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ReviewThreads); ok {
+			return x.ReviewThreads
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetThreadReply() *v1.CommentRef {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ThreadReply); ok {
+			return x.ThreadReply
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetThreadResolved() *v1.ReviewThreadRef {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_ThreadResolved); ok {
+			return x.ThreadResolved
 		}
 	}
 	return nil
@@ -3626,6 +3900,18 @@ type ForgeCallResult_Review struct {
 	Review *v1.ReviewRef `protobuf:"bytes,7,opt,name=review,proto3,oneof"`
 }
 
+type ForgeCallResult_ReviewThreads struct {
+	ReviewThreads *v1.ReviewThreadList `protobuf:"bytes,23,opt,name=review_threads,json=reviewThreads,proto3,oneof"`
+}
+
+type ForgeCallResult_ThreadReply struct {
+	ThreadReply *v1.CommentRef `protobuf:"bytes,24,opt,name=thread_reply,json=threadReply,proto3,oneof"`
+}
+
+type ForgeCallResult_ThreadResolved struct {
+	ThreadResolved *v1.ReviewThreadRef `protobuf:"bytes,25,opt,name=thread_resolved,json=threadResolved,proto3,oneof"`
+}
+
 type ForgeCallResult_Subscribed struct {
 	Subscribed *v1.Subscription `protobuf:"bytes,8,opt,name=subscribed,proto3,oneof"`
 }
@@ -3708,6 +3994,12 @@ func (*ForgeCallResult_PrComment) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Review) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_ReviewThreads) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_ThreadReply) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_ThreadResolved) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Subscribed) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Unsubscribed) isForgeCallResult_Result() {}
@@ -3755,7 +4047,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3767,7 +4059,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3780,7 +4072,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3808,7 +4100,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89N\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdaU\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -3826,7 +4118,13 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x1dforge_comment_on_pull_request\x10\x02\x1a=Post a conversation comment on a pull request (not a review).\"\vattribution*\n" +
 	"pr_comment:*Commented on PR #{number} in {repo}: {url}Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x17Comment on pull request\x8a\x01\fpull_request\x92\x01\acommentH\x00R\x14commentOnPullRequest\x12\xaf\x03\n" +
 	"\rsubmit_review\x18\a \x01(\v2*.forgetools.gateway.v1.SubmitReviewRequestB\xdb\x02¥\x19\xd6\x02\n" +
-	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\x9f\x03\n" +
+	"\x13forge_submit_review\x10\x02\x1a\xa6\x01Submit a review on a pull request. It posts immediately (never pending) under a reviewer identity, so approve, request_changes and comment all work on PRs you opened.\"\vattribution*\x06review:;Submitted {verdict} review on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\rSubmit review\x8a\x01\fpull_request\x92\x01\x06reviewH\x00R\fsubmitReview\x12\xa1\x02\n" +
+	"\x13list_review_threads\x18\x1c \x01(\v2/.forgetools.gateway.v1.ListReviewThreadsRequestB\xbd\x01¥\x19\xb8\x01\n" +
+	"\x19forge_list_review_threads\x10\x01\x1a@List a pull request's inline review threads with their comments.*\x0ereview_threadsZ\areviewsj\trepo:readp\x01z\x13List review threads\x8a\x01\fpull_request\x92\x01\flist_threadsH\x00R\x11listReviewThreads\x12\xcb\x02\n" +
+	"\x16reply_to_review_thread\x18\x1d \x01(\v21.forgetools.gateway.v1.ReplyToReviewThreadRequestB\xe0\x01¥\x19\xdb\x01\n" +
+	"\x1cforge_reply_to_review_thread\x10\x02\x1a!Reply in an inline review thread.\"\vattribution*\fthread_reply:(Replied on PR #{number} in {repo}: {url}Z\areviews`\x01j\x0ecomms:externalp\x02z\x16Reply to review thread\x8a\x01\fpull_request\x92\x01\freply_threadH\x00R\x13replyToReviewThread\x12\xdc\x02\n" +
+	"\x15resolve_review_thread\x18\x1e \x01(\v21.forgetools.gateway.v1.ResolveReviewThreadRequestB\xf2\x01¥\x19\xed\x01\n" +
+	"\x1bforge_resolve_review_thread\x10\x02\x1a.Resolve an inline review thread, or reopen it.*\x0fthread_resolved:7Thread {thread_id} on PR #{number} in {repo} is {state}H\x01Z\areviewsj\x0ecomms:externalp\x02z\x15Resolve review thread\x8a\x01\fpull_request\x92\x01\x0eresolve_threadH\x00R\x13resolveReviewThread\x12\x9f\x03\n" +
 	"\fcreate_issue\x18\b \x01(\v2).forgetools.gateway.v1.CreateIssueRequestB\xce\x02¥\x19\xc9\x02\n" +
 	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x04openH\x00R\vcreateIssue\x12\xf9\x03\n" +
 	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x95\x03¥\x19\x90\x03\n" +
@@ -3980,7 +4278,32 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x0fReview summary.\x18\x01(\x01R\x04body\x12q\n" +
 	"\bcomments\x18\x05 \x03(\v2).forgetools.gateway.v1.ReviewCommentInputB*\xbaH\x05\x92\x01\x02\x102ҥ\x19\x1e\n" +
 	"\x1cInline comments on the diff.R\bcomments:\x8a\x01\xbaH\x86\x01\x1a\x83\x01\n" +
-	"\x14review.body_required\x12*body is required unless verdict is approve\x1a?this.verdict == 1 || this.body.matches('[^\\\\t-\\\\r\\\\x85\\\\p{Z}]')\"\xb5\x03\n" +
+	"\x14review.body_required\x12*body is required unless verdict is approve\x1a?this.verdict == 1 || this.body.matches('[^\\\\t-\\\\r\\\\x85\\\\p{Z}]')\"\xb2\x01\n" +
+	"\x18ListReviewThreadsRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x123\n" +
+	"\x06cursor\x18\x03 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x80\x02\n" +
+	"\x1aReplyToReviewThreadRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x122\n" +
+	"\tthread_id\x18\x03 \x01(\tB\x15\xbaH\x12r\x10\x10\x01\x18d2\n" +
+	"^[\\w.:-]+$R\bthreadId\x12K\n" +
+	"\x04body\x18\x04 \x01(\tB7\xbaH\x1br\x19\x10\x01\x18\xe0\xd4\x032\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x15\n" +
+	"\x0fMarkdown reply.\x18\x01(\x01R\x04body\"\xeb\x01\n" +
+	"\x1aResolveReviewThreadRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x122\n" +
+	"\tthread_id\x18\x03 \x01(\tB\x15\xbaH\x12r\x10\x10\x01\x18d2\n" +
+	"^[\\w.:-]+$R\bthreadId\x126\n" +
+	"\tunresolve\x18\x04 \x01(\bB\x18ҥ\x19\x14\n" +
+	"\x12Reopen it instead.R\tunresolve\"\xb5\x03\n" +
 	"\x12CreateIssueRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x129\n" +
 	"\x05title\x18\x02 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\x022\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x02\x18\x01R\x05title\x12?\n" +
@@ -4156,7 +4479,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xcd\f\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xb4\x0e\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -4166,7 +4489,10 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\rissue_comment\x18\x05 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\fissueComment\x12@\n" +
 	"\n" +
 	"pr_comment\x18\x06 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\tprComment\x128\n" +
-	"\x06review\x18\a \x01(\v2\x1e.forgetools.forge.v1.ReviewRefH\x00R\x06review\x12C\n" +
+	"\x06review\x18\a \x01(\v2\x1e.forgetools.forge.v1.ReviewRefH\x00R\x06review\x12N\n" +
+	"\x0ereview_threads\x18\x17 \x01(\v2%.forgetools.forge.v1.ReviewThreadListH\x00R\rreviewThreads\x12D\n" +
+	"\fthread_reply\x18\x18 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\vthreadReply\x12O\n" +
+	"\x0fthread_resolved\x18\x19 \x01(\v2$.forgetools.forge.v1.ReviewThreadRefH\x00R\x0ethreadResolved\x12C\n" +
 	"\n" +
 	"subscribed\x18\b \x01(\v2!.forgetools.forge.v1.SubscriptionH\x00R\n" +
 	"subscribed\x12G\n" +
@@ -4324,7 +4650,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(CommentsOf)(0),                     // 1: forgetools.gateway.v1.CommentsOf
@@ -4346,56 +4672,61 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*CommentOnPullRequestRequest)(nil), // 17: forgetools.gateway.v1.CommentOnPullRequestRequest
 	(*ReviewCommentInput)(nil),          // 18: forgetools.gateway.v1.ReviewCommentInput
 	(*SubmitReviewRequest)(nil),         // 19: forgetools.gateway.v1.SubmitReviewRequest
-	(*CreateIssueRequest)(nil),          // 20: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 21: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 22: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 23: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 24: forgetools.gateway.v1.GetRepoRequest
-	(*SearchCodeRequest)(nil),           // 25: forgetools.gateway.v1.SearchCodeRequest
-	(*SearchIssuesRequest)(nil),         // 26: forgetools.gateway.v1.SearchIssuesRequest
-	(*ReadFileRequest)(nil),             // 27: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 28: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 29: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 30: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 31: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 32: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 33: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 34: forgetools.gateway.v1.WriteFileRequest
-	(*CommitFilesRequest)(nil),          // 35: forgetools.gateway.v1.CommitFilesRequest
-	(*FileChange)(nil),                  // 36: forgetools.gateway.v1.FileChange
-	(*MergePullRequestRequest)(nil),     // 37: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 38: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 39: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 40: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 41: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 42: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 43: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 44: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 45: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 46: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 47: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 48: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 49: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 50: forgetools.forge.v1.IssueList
-	(*v1.CommentList)(nil),              // 51: forgetools.forge.v1.CommentList
-	(*v1.CommentRef)(nil),               // 52: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 53: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 54: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 55: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 56: forgetools.forge.v1.Repository
-	(*v1.CodeMatchList)(nil),            // 57: forgetools.forge.v1.CodeMatchList
-	(*v1.SearchHitList)(nil),            // 58: forgetools.forge.v1.SearchHitList
-	(*v1.FileContent)(nil),              // 59: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 60: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 61: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 62: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 63: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 64: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 65: forgetools.forge.v1.FileCommit
-	(*v1.FilesCommit)(nil),              // 66: forgetools.forge.v1.FilesCommit
-	(*v1.MergeResult)(nil),              // 67: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 68: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 69: forgetools.forge.v1.EventList
+	(*ListReviewThreadsRequest)(nil),    // 20: forgetools.gateway.v1.ListReviewThreadsRequest
+	(*ReplyToReviewThreadRequest)(nil),  // 21: forgetools.gateway.v1.ReplyToReviewThreadRequest
+	(*ResolveReviewThreadRequest)(nil),  // 22: forgetools.gateway.v1.ResolveReviewThreadRequest
+	(*CreateIssueRequest)(nil),          // 23: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 24: forgetools.gateway.v1.CreatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 25: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 26: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 27: forgetools.gateway.v1.GetRepoRequest
+	(*SearchCodeRequest)(nil),           // 28: forgetools.gateway.v1.SearchCodeRequest
+	(*SearchIssuesRequest)(nil),         // 29: forgetools.gateway.v1.SearchIssuesRequest
+	(*ReadFileRequest)(nil),             // 30: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 31: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 32: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 33: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 34: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 35: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 36: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 37: forgetools.gateway.v1.WriteFileRequest
+	(*CommitFilesRequest)(nil),          // 38: forgetools.gateway.v1.CommitFilesRequest
+	(*FileChange)(nil),                  // 39: forgetools.gateway.v1.FileChange
+	(*MergePullRequestRequest)(nil),     // 40: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 41: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 42: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 43: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 44: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 45: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 46: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 47: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 48: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 49: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 50: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 51: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 52: forgetools.forge.v1.PullRequest
+	(*v1.IssueList)(nil),                // 53: forgetools.forge.v1.IssueList
+	(*v1.CommentList)(nil),              // 54: forgetools.forge.v1.CommentList
+	(*v1.CommentRef)(nil),               // 55: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 56: forgetools.forge.v1.ReviewRef
+	(*v1.ReviewThreadList)(nil),         // 57: forgetools.forge.v1.ReviewThreadList
+	(*v1.ReviewThreadRef)(nil),          // 58: forgetools.forge.v1.ReviewThreadRef
+	(*v1.Subscription)(nil),             // 59: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 60: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 61: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 62: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 63: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 64: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 65: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 66: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 67: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 68: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 69: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 70: forgetools.forge.v1.FileCommit
+	(*v1.FilesCommit)(nil),              // 71: forgetools.forge.v1.FilesCommit
+	(*v1.MergeResult)(nil),              // 72: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 73: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 74: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	12, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
@@ -4405,77 +4736,83 @@ var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	16, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
 	17, // 5: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
 	19, // 6: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	20, // 7: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	21, // 8: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	22, // 9: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	23, // 10: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	24, // 11: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	25, // 12: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
-	26, // 13: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
-	27, // 14: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	28, // 15: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	29, // 16: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	30, // 17: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	31, // 18: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	32, // 19: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
-	37, // 23: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	39, // 24: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	40, // 25: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	41, // 26: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	46, // 27: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 28: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	47, // 29: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	1,  // 30: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
-	3,  // 31: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	2,  // 32: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	18, // 33: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	4,  // 34: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	0,  // 35: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	4,  // 36: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	5,  // 37: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	6,  // 38: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	7,  // 39: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	8,  // 40: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	36, // 41: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
-	9,  // 42: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	38, // 43: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	48, // 44: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	49, // 45: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	50, // 46: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	51, // 47: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
-	52, // 48: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	52, // 49: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	53, // 50: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	54, // 51: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	55, // 52: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	45, // 53: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	56, // 54: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	57, // 55: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
-	58, // 56: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
-	59, // 57: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	60, // 58: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	61, // 59: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	62, // 60: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	63, // 61: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	64, // 62: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	65, // 63: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	66, // 64: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
-	67, // 65: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	68, // 66: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	69, // 67: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	10, // 68: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	11, // 69: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	42, // 70: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	44, // 71: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	43, // 72: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	71, // [71:73] is the sub-list for method output_type
-	69, // [69:71] is the sub-list for method input_type
-	69, // [69:69] is the sub-list for extension type_name
-	69, // [69:69] is the sub-list for extension extendee
-	0,  // [0:69] is the sub-list for field type_name
+	20, // 7: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
+	21, // 8: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
+	22, // 9: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
+	23, // 10: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	24, // 11: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	25, // 12: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	26, // 13: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	27, // 14: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	28, // 15: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
+	29, // 16: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
+	30, // 17: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	31, // 18: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	32, // 19: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	33, // 20: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	34, // 21: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	36, // 23: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	37, // 24: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	38, // 25: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
+	40, // 26: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	42, // 27: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	43, // 28: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	44, // 29: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	49, // 30: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 31: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	50, // 32: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	1,  // 33: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
+	3,  // 34: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	2,  // 35: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	18, // 36: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	4,  // 37: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 38: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	4,  // 39: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	5,  // 40: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	6,  // 41: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	7,  // 42: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	8,  // 43: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	39, // 44: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
+	9,  // 45: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	41, // 46: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	51, // 47: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	52, // 48: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	53, // 49: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	54, // 50: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
+	55, // 51: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	55, // 52: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	56, // 53: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	57, // 54: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
+	55, // 55: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
+	58, // 56: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
+	59, // 57: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	60, // 58: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	48, // 59: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	61, // 60: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	62, // 61: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	63, // 62: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	64, // 63: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	65, // 64: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	66, // 65: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	67, // 66: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	68, // 67: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	69, // 68: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	70, // 69: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	71, // 70: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
+	72, // 71: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	73, // 72: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	74, // 73: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	10, // 74: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	11, // 75: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	45, // 76: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	47, // 77: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	46, // 78: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	77, // [77:79] is the sub-list for method output_type
+	75, // [75:77] is the sub-list for method input_type
+	75, // [75:75] is the sub-list for extension type_name
+	75, // [75:75] is the sub-list for extension extendee
+	0,  // [0:75] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -4491,6 +4828,9 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_CommentOnIssue)(nil),
 		(*ForgeCallRequest_CommentOnPullRequest)(nil),
 		(*ForgeCallRequest_SubmitReview)(nil),
+		(*ForgeCallRequest_ListReviewThreads)(nil),
+		(*ForgeCallRequest_ReplyToReviewThread)(nil),
+		(*ForgeCallRequest_ResolveReviewThread)(nil),
 		(*ForgeCallRequest_CreateIssue)(nil),
 		(*ForgeCallRequest_CreatePullRequest)(nil),
 		(*ForgeCallRequest_Subscribe)(nil),
@@ -4514,13 +4854,13 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_Issues)(nil),
@@ -4528,6 +4868,9 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallResult_IssueComment)(nil),
 		(*ForgeCallResult_PrComment)(nil),
 		(*ForgeCallResult_Review)(nil),
+		(*ForgeCallResult_ReviewThreads)(nil),
+		(*ForgeCallResult_ThreadReply)(nil),
+		(*ForgeCallResult_ThreadResolved)(nil),
 		(*ForgeCallResult_Subscribed)(nil),
 		(*ForgeCallResult_Unsubscribed)(nil),
 		(*ForgeCallResult_Error)(nil),
@@ -4552,7 +4895,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      11,
-			NumMessages:   35,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -171,6 +171,12 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "pr_comment", Message: arm.PrComment}
 	case *gatewayv1.ForgeCallResult_Review:
 		return runtime.Outcome{Arm: "review", Message: arm.Review}
+	case *gatewayv1.ForgeCallResult_ReviewThreads:
+		return runtime.Outcome{Arm: "review_threads", Message: arm.ReviewThreads}
+	case *gatewayv1.ForgeCallResult_ThreadReply:
+		return runtime.Outcome{Arm: "thread_reply", Message: arm.ThreadReply}
+	case *gatewayv1.ForgeCallResult_ThreadResolved:
+		return runtime.Outcome{Arm: "thread_resolved", Message: arm.ThreadResolved}
 	case *gatewayv1.ForgeCallResult_Subscribed:
 		return runtime.Outcome{Arm: "subscribed", Message: arm.Subscribed}
 	case *gatewayv1.ForgeCallResult_Unsubscribed:

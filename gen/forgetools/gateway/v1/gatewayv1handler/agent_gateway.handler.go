@@ -84,6 +84,15 @@ type ForgeReviewsHandler interface {
 	// request. It posts immediately (never pending) under a reviewer identity,
 	// so approve, request_changes and comment all work on PRs you opened.
 	SubmitReview(ctx context.Context, c toolserver.Call, req *gatewayv1.SubmitReviewRequest) (*forgev1.ReviewRef, error)
+	// ListReviewThreads serves forge_list_review_threads: List a pull request's
+	// inline review threads with their comments.
+	ListReviewThreads(ctx context.Context, c toolserver.Call, req *gatewayv1.ListReviewThreadsRequest) (*forgev1.ReviewThreadList, error)
+	// ReplyToReviewThread serves forge_reply_to_review_thread: Reply in an
+	// inline review thread.
+	ReplyToReviewThread(ctx context.Context, c toolserver.Call, req *gatewayv1.ReplyToReviewThreadRequest) (*forgev1.CommentRef, error)
+	// ResolveReviewThread serves forge_resolve_review_thread: Resolve an inline
+	// review thread, or reopen it.
+	ResolveReviewThread(ctx context.Context, c toolserver.Call, req *gatewayv1.ResolveReviewThreadRequest) (*forgev1.ReviewThreadRef, error)
 }
 
 // ForgeChangeNotificationsHandler is the "change_notifications" capability: a
@@ -190,6 +199,18 @@ func (UnimplementedForgeHandler) SubmitReview(context.Context, toolserver.Call, 
 	return nil, toolserver.Unimplemented("reviews", "submit_review")
 }
 
+func (UnimplementedForgeHandler) ListReviewThreads(context.Context, toolserver.Call, *gatewayv1.ListReviewThreadsRequest) (*forgev1.ReviewThreadList, error) {
+	return nil, toolserver.Unimplemented("reviews", "list_review_threads")
+}
+
+func (UnimplementedForgeHandler) ReplyToReviewThread(context.Context, toolserver.Call, *gatewayv1.ReplyToReviewThreadRequest) (*forgev1.CommentRef, error) {
+	return nil, toolserver.Unimplemented("reviews", "reply_to_review_thread")
+}
+
+func (UnimplementedForgeHandler) ResolveReviewThread(context.Context, toolserver.Call, *gatewayv1.ResolveReviewThreadRequest) (*forgev1.ReviewThreadRef, error) {
+	return nil, toolserver.Unimplemented("reviews", "resolve_review_thread")
+}
+
 func (UnimplementedForgeHandler) CreateIssue(context.Context, toolserver.Call, *gatewayv1.CreateIssueRequest) (*forgev1.Issue, error) {
 	return nil, toolserver.Unimplemented("issues", "create_issue")
 }
@@ -289,6 +310,9 @@ var ForgeTable = &toolserver.Table{
 		forgeCommentOnIssueArm,
 		forgeCommentOnPullRequestArm,
 		forgeSubmitReviewArm,
+		forgeListReviewThreadsArm,
+		forgeReplyToReviewThreadArm,
+		forgeResolveReviewThreadArm,
 		forgeCreateIssueArm,
 		forgeCreatePullRequestArm,
 		forgeSubscribeArm,
@@ -577,6 +601,113 @@ func pathsForgeSubmitReview(m proto.Message) []toolserver.RepoPath {
 		texts = pathsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
 	}
 	return texts
+}
+
+// forgeListReviewThreadsArm is the list_review_threads arm
+// (forge_list_review_threads).
+var forgeListReviewThreadsArm = &toolserver.Arm{
+	Name:        "list_review_threads",
+	Tool:        "forge_list_review_threads",
+	Capability:  "reviews",
+	Result:      "review_threads",
+	Approval:    toolserver.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeListReviewThreads,
+	Serve:       serveForgeListReviewThreads,
+	Wrap:        wrapForgeReviewThreadsResult,
+}
+
+// serveForgeListReviewThreads calls ListReviewThreads on a provider serving the
+// "reviews" capability.
+func serveForgeListReviewThreads(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeReviewsHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("reviews", "list_review_threads")
+	}
+	return toolserver.Result(s.ListReviewThreads(ctx, c, req.(*gatewayv1.ListReviewThreadsRequest)))
+}
+
+// scopeForgeListReviewThreads returns the repo the gateway scopes
+// forge_list_review_threads by.
+func scopeForgeListReviewThreads(m proto.Message) string {
+	return m.(*gatewayv1.ListReviewThreadsRequest).GetRepo()
+}
+
+// forgeReplyToReviewThreadArm is the reply_to_review_thread arm
+// (forge_reply_to_review_thread).
+var forgeReplyToReviewThreadArm = &toolserver.Arm{
+	Name:        "reply_to_review_thread",
+	Tool:        "forge_reply_to_review_thread",
+	Capability:  "reviews",
+	Result:      "thread_reply",
+	OwnsResult:  true,
+	Approval:    toolserver.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeReplyToReviewThread,
+	Texts:       textsForgeReplyToReviewThread,
+	Serve:       serveForgeReplyToReviewThread,
+	Wrap:        wrapForgeThreadReplyResult,
+}
+
+// serveForgeReplyToReviewThread calls ReplyToReviewThread on a provider serving
+// the "reviews" capability.
+func serveForgeReplyToReviewThread(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeReviewsHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("reviews", "reply_to_review_thread")
+	}
+	return toolserver.Result(s.ReplyToReviewThread(ctx, c, req.(*gatewayv1.ReplyToReviewThreadRequest)))
+}
+
+// scopeForgeReplyToReviewThread returns the repo the gateway scopes
+// forge_reply_to_review_thread by.
+func scopeForgeReplyToReviewThread(m proto.Message) string {
+	return m.(*gatewayv1.ReplyToReviewThreadRequest).GetRepo()
+}
+
+// textsForgeReplyToReviewThread returns the text the gateway stamps or strips
+// of a forge_reply_to_review_thread request.
+func textsForgeReplyToReviewThread(m proto.Message) []toolserver.Text {
+	req := m.(*gatewayv1.ReplyToReviewThreadRequest)
+	return []toolserver.Text{
+		{Path: "body", Value: &req.Body, Attribution: toolserver.Stamp},
+	}
+}
+
+// forgeResolveReviewThreadArm is the resolve_review_thread arm
+// (forge_resolve_review_thread).
+var forgeResolveReviewThreadArm = &toolserver.Arm{
+	Name:        "resolve_review_thread",
+	Tool:        "forge_resolve_review_thread",
+	Capability:  "reviews",
+	Result:      "thread_resolved",
+	Approval:    toolserver.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeResolveReviewThread,
+	Serve:       serveForgeResolveReviewThread,
+	Wrap:        wrapForgeThreadResolvedResult,
+}
+
+// serveForgeResolveReviewThread calls ResolveReviewThread on a provider serving
+// the "reviews" capability.
+func serveForgeResolveReviewThread(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeReviewsHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("reviews", "resolve_review_thread")
+	}
+	return toolserver.Result(s.ResolveReviewThread(ctx, c, req.(*gatewayv1.ResolveReviewThreadRequest)))
+}
+
+// scopeForgeResolveReviewThread returns the repo the gateway scopes
+// forge_resolve_review_thread by.
+func scopeForgeResolveReviewThread(m proto.Message) string {
+	return m.(*gatewayv1.ResolveReviewThreadRequest).GetRepo()
 }
 
 // forgeCreateIssueArm is the create_issue arm (forge_create_issue).
@@ -1333,6 +1464,33 @@ func wrapForgeReviewResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeReviewThreadsResult puts a result into the review_threads arm of
+// ForgeCallResult.
+func wrapForgeReviewThreadsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_ReviewThreads{ReviewThreads: m.(*forgev1.ReviewThreadList)},
+	}
+}
+
+// wrapForgeThreadReplyResult puts a result into the thread_reply arm of
+// ForgeCallResult.
+func wrapForgeThreadReplyResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_ThreadReply{ThreadReply: m.(*forgev1.CommentRef)},
+	}
+}
+
+// wrapForgeThreadResolvedResult puts a result into the thread_resolved arm of
+// ForgeCallResult.
+func wrapForgeThreadResolvedResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_ThreadResolved{ThreadResolved: m.(*forgev1.ReviewThreadRef)},
+	}
+}
+
 // wrapForgeSubscribedResult puts a result into the subscribed arm of
 // ForgeCallResult.
 func wrapForgeSubscribedResult(callID string, m proto.Message) proto.Message {
@@ -1496,6 +1654,12 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeCommentOnPullRequestArm, arm.CommentOnPullRequest, env
 	case *gatewayv1.ForgeCallRequest_SubmitReview:
 		return forgeSubmitReviewArm, arm.SubmitReview, env
+	case *gatewayv1.ForgeCallRequest_ListReviewThreads:
+		return forgeListReviewThreadsArm, arm.ListReviewThreads, env
+	case *gatewayv1.ForgeCallRequest_ReplyToReviewThread:
+		return forgeReplyToReviewThreadArm, arm.ReplyToReviewThread, env
+	case *gatewayv1.ForgeCallRequest_ResolveReviewThread:
+		return forgeResolveReviewThreadArm, arm.ResolveReviewThread, env
 	case *gatewayv1.ForgeCallRequest_CreateIssue:
 		return forgeCreateIssueArm, arm.CreateIssue, env
 	case *gatewayv1.ForgeCallRequest_CreatePullRequest:

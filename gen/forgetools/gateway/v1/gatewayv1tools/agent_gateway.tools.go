@@ -43,6 +43,9 @@ var ForgeTools = &runtime.Table{
 		ForgeCommentOnIssueTool,
 		ForgeCommentOnPullRequestTool,
 		ForgeSubmitReviewTool,
+		ForgeListReviewThreadsTool,
+		ForgeReplyToReviewThreadTool,
+		ForgeResolveReviewThreadTool,
 		ForgeCreateIssueTool,
 		ForgeCreatePullRequestTool,
 		ForgeSubscribeTool,
@@ -748,6 +751,275 @@ func textsForgeSubmitReview(m proto.Message) []runtime.Text {
 		texts = textsReviewCommentInput(texts, fmt.Sprintf("comments[%d].", i), item)
 	}
 	return texts
+}
+
+// ForgeListReviewThreadsTool is forge_list_review_threads, the
+// list_review_threads arm of ForgeCallRequest.
+var ForgeListReviewThreadsTool = &runtime.Tool{
+	Name:        "forge_list_review_threads",
+	Title:       "List review threads",
+	Description: "List a pull request's inline review threads with their comments.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeListReviewThreads,
+	ResultArm:   "review_threads",
+	Group:       "pull_request",
+	Action:      "list_threads",
+	Decode:      decodeForgeListReviewThreads,
+	Build:       buildForgeListReviewThreads,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListReviewThreads is the input schema of
+// forge_list_review_threads.
+func schemaForgeListReviewThreads() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeListReviewThreads decodes the arguments of
+// forge_list_review_threads.
+func decodeForgeListReviewThreads(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "pull_number", "cursor", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.ListReviewThreadsRequest{
+		Repo:       args.String(o, "repo", args.Required),
+		PullNumber: args.Uint64(o, "pull_number", args.Required),
+		Cursor:     args.String(o, "cursor", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeListReviewThreads puts a forge_list_review_threads request into the
+// ForgeCallRequest envelope.
+func buildForgeListReviewThreads(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_ListReviewThreads{ListReviewThreads: a.Request.(*gatewayv1.ListReviewThreadsRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeReplyToReviewThreadTool is forge_reply_to_review_thread, the
+// reply_to_review_thread arm of ForgeCallRequest.
+var ForgeReplyToReviewThreadTool = &runtime.Tool{
+	Name:        "forge_reply_to_review_thread",
+	Title:       "Reply to review thread",
+	Description: "Reply in an inline review thread. Never write an attribution header; the gateway stamps one.",
+	Approval:    runtime.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        runtime.RiskMedium,
+	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: false, OpenWorld: true},
+	InputSchema: schemaForgeReplyToReviewThread,
+	ResultArm:   "thread_reply",
+	Ack:         "Replied on PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "reply_thread",
+	Decode:      decodeForgeReplyToReviewThread,
+	Build:       buildForgeReplyToReviewThread,
+	Texts:       textsForgeReplyToReviewThread,
+}
+
+// schemaForgeReplyToReviewThread is the input schema of
+// forge_reply_to_review_thread.
+func schemaForgeReplyToReviewThread() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "thread_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(100),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown reply.",
+				MaxLength:   schema.Uint(60000),
+				Pattern:     `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "thread_id", "body"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeReplyToReviewThread decodes the arguments of
+// forge_reply_to_review_thread.
+func decodeForgeReplyToReviewThread(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "pull_number", "thread_id", "body", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.ReplyToReviewThreadRequest{
+		Repo:       args.String(o, "repo", args.Required),
+		PullNumber: args.Uint64(o, "pull_number", args.Required),
+		ThreadId:   args.String(o, "thread_id", args.Required),
+		Body:       args.String(o, "body", args.Required),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeReplyToReviewThread puts a forge_reply_to_review_thread request
+// into the ForgeCallRequest envelope.
+func buildForgeReplyToReviewThread(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_ReplyToReviewThread{ReplyToReviewThread: a.Request.(*gatewayv1.ReplyToReviewThreadRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// textsForgeReplyToReviewThread returns the agent-authored text of a
+// forge_reply_to_review_thread request.
+func textsForgeReplyToReviewThread(m proto.Message) []runtime.Text {
+	req := m.(*gatewayv1.ReplyToReviewThreadRequest)
+	return []runtime.Text{
+		{Param: "body", Value: &req.Body},
+	}
+}
+
+// ForgeResolveReviewThreadTool is forge_resolve_review_thread, the
+// resolve_review_thread arm of ForgeCallRequest.
+var ForgeResolveReviewThreadTool = &runtime.Tool{
+	Name:        "forge_resolve_review_thread",
+	Title:       "Resolve review thread",
+	Description: "Resolve an inline review thread, or reopen it.",
+	Approval:    runtime.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        runtime.RiskMedium,
+	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeResolveReviewThread,
+	ResultArm:   "thread_resolved",
+	Ack:         "Thread {thread_id} on PR #{number} in {repo} is {state}",
+	Group:       "pull_request",
+	Action:      "resolve_thread",
+	Decode:      decodeForgeResolveReviewThread,
+	Build:       buildForgeResolveReviewThread,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeResolveReviewThread is the input schema of
+// forge_resolve_review_thread.
+func schemaForgeResolveReviewThread() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "thread_id", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(100),
+				Pattern:   `^[\w.:-]+$`,
+			}},
+			{Name: "unresolve", Schema: &schema.Schema{
+				Type:        schema.Types{"boolean"},
+				Description: "Reopen it instead.",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number", "thread_id"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeResolveReviewThread decodes the arguments of
+// forge_resolve_review_thread.
+func decodeForgeResolveReviewThread(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "pull_number", "thread_id", "unresolve", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.ResolveReviewThreadRequest{
+		Repo:       args.String(o, "repo", args.Required),
+		PullNumber: args.Uint64(o, "pull_number", args.Required),
+		ThreadId:   args.String(o, "thread_id", args.Required),
+		Unresolve:  args.Bool(o, "unresolve", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeResolveReviewThread puts a forge_resolve_review_thread request into
+// the ForgeCallRequest envelope.
+func buildForgeResolveReviewThread(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_ResolveReviewThread{ResolveReviewThread: a.Request.(*gatewayv1.ResolveReviewThreadRequest)},
+		Forge:  forgeSelector(a),
+	}
 }
 
 // ForgeCreateIssueTool is forge_create_issue, the create_issue arm of
@@ -2649,6 +2921,12 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "pr_comment", Message: arm.PrComment}
 	case *gatewayv1.ForgeCallResult_Review:
 		return runtime.Outcome{Arm: "review", Message: arm.Review}
+	case *gatewayv1.ForgeCallResult_ReviewThreads:
+		return runtime.Outcome{Arm: "review_threads", Message: arm.ReviewThreads}
+	case *gatewayv1.ForgeCallResult_ThreadReply:
+		return runtime.Outcome{Arm: "thread_reply", Message: arm.ThreadReply}
+	case *gatewayv1.ForgeCallResult_ThreadResolved:
+		return runtime.Outcome{Arm: "thread_resolved", Message: arm.ThreadResolved}
 	case *gatewayv1.ForgeCallResult_Subscribed:
 		return runtime.Outcome{Arm: "subscribed", Message: arm.Subscribed}
 	case *gatewayv1.ForgeCallResult_Unsubscribed:
