@@ -16,7 +16,8 @@ import (
 // it by 50 bytes for forge_list_dir's cursor (61 bytes with its bound).
 // github-mcp-server's equivalent tools measure about 15,000 for the first
 // ten alone.
-const surfaceBudget = 17050
+// issue 21 (the diff): +1463 bytes for forge_get_pull_request_diff and forge_compare
+const surfaceBudget = 17050 + 1463
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2

@@ -46,6 +46,8 @@ var tools = []struct {
 }{
 	{"forge_get_issue", read},
 	{"forge_get_pull_request", read},
+	{"forge_get_pull_request_diff", read},
+	{"forge_compare", read},
 	{"forge_list_issues", read},
 	{"forge_comment_on_issue", comms},
 	{"forge_comment_on_pull_request", comms},
@@ -198,6 +200,8 @@ func TestSchemaBounds(t *testing.T) {
 	// leave a state out; get_events' subscription may be empty (all of them).
 	overrides := map[string]map[string]check{
 		"forge_comment_on_issue":        {"body": nonBlank},
+		"forge_get_pull_request_diff":   {"path": optionalText},
+		"forge_compare":                 {"path": optionalText, "base": nonBlank, "head": nonBlank},
 		"forge_comment_on_pull_request": {"body": nonBlank},
 		"forge_submit_review":           {"body": optionalText},
 		"forge_create_issue":            {"body": optionalText},
@@ -213,6 +217,8 @@ func TestSchemaBounds(t *testing.T) {
 	expect := map[string]struct{ params, required []string }{
 		"forge_get_issue":               {[]string{"repo", "issue_number"}, []string{"repo", "issue_number"}},
 		"forge_get_pull_request":        {[]string{"repo", "pull_number"}, []string{"repo", "pull_number"}},
+		"forge_get_pull_request_diff":   {[]string{"repo", "pull_number", "path", "cursor"}, []string{"repo", "pull_number"}},
+		"forge_compare":                 {[]string{"repo", "base", "head", "path", "cursor"}, []string{"repo", "base", "head"}},
 		"forge_list_issues":             {[]string{"repo", "state", "labels", "limit", "assignee", "since"}, []string{"repo"}},
 		"forge_comment_on_issue":        {[]string{"repo", "issue_number", "body"}, []string{"repo", "issue_number", "body"}},
 		"forge_comment_on_pull_request": {[]string{"repo", "pull_number", "body"}, []string{"repo", "pull_number", "body"}},

@@ -1007,6 +1007,336 @@ func (x *PullRequestList) GetPullRequests() []*PullRequest {
 	return nil
 }
 
+// One changed file of a diff, or the part of it a page holds.
+type DiffFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// added, modified, deleted, renamed or copied.
+	Status    string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Additions uint32 `protobuf:"varint,2,opt,name=additions,proto3" json:"additions,omitempty"`
+	Deletions uint32 `protobuf:"varint,3,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	Binary    bool   `protobuf:"varint,4,opt,name=binary,proto3" json:"binary,omitempty"`
+	// The forge gives no diff for the file (too large for its diff API).
+	TooLarge bool   `protobuf:"varint,5,opt,name=too_large,json=tooLarge,proto3" json:"too_large,omitempty"`
+	Path     string `protobuf:"bytes,6,opt,name=path,proto3" json:"path,omitempty"`
+	// The path before a rename or copy.
+	PreviousPath string `protobuf:"bytes,7,opt,name=previous_path,json=previousPath,proto3" json:"previous_path,omitempty"`
+	// The hunks on this page: "@@ -a,b +c,d @@" headers, then one line per
+	// diff line, its side and number (R12, L7) before its +, - or space.
+	// The provider pages by bytes well under the cap.
+	Hunks         string `protobuf:"bytes,8,opt,name=hunks,proto3" json:"hunks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffFile) Reset() {
+	*x = DiffFile{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffFile) ProtoMessage() {}
+
+func (x *DiffFile) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffFile.ProtoReflect.Descriptor instead.
+func (*DiffFile) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *DiffFile) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *DiffFile) GetAdditions() uint32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *DiffFile) GetDeletions() uint32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *DiffFile) GetBinary() bool {
+	if x != nil {
+		return x.Binary
+	}
+	return false
+}
+
+func (x *DiffFile) GetTooLarge() bool {
+	if x != nil {
+		return x.TooLarge
+	}
+	return false
+}
+
+func (x *DiffFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *DiffFile) GetPreviousPath() string {
+	if x != nil {
+		return x.PreviousPath
+	}
+	return ""
+}
+
+func (x *DiffFile) GetHunks() string {
+	if x != nil {
+		return x.Hunks
+	}
+	return ""
+}
+
+// A pull request's diff, one page of it.
+type PullRequestDiff struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Forge  *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo   string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	// The commits the diff is between: the merge base and the head.
+	BaseSha string `protobuf:"bytes,4,opt,name=base_sha,json=baseSha,proto3" json:"base_sha,omitempty"`
+	HeadSha string `protobuf:"bytes,5,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// How many files the whole diff changes.
+	FilesChanged  uint32      `protobuf:"varint,6,opt,name=files_changed,json=filesChanged,proto3" json:"files_changed,omitempty"`
+	NextCursor    string      `protobuf:"bytes,7,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	Files         []*DiffFile `protobuf:"bytes,8,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PullRequestDiff) Reset() {
+	*x = PullRequestDiff{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PullRequestDiff) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PullRequestDiff) ProtoMessage() {}
+
+func (x *PullRequestDiff) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PullRequestDiff.ProtoReflect.Descriptor instead.
+func (*PullRequestDiff) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *PullRequestDiff) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *PullRequestDiff) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *PullRequestDiff) GetBaseSha() string {
+	if x != nil {
+		return x.BaseSha
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetFilesChanged() uint32 {
+	if x != nil {
+		return x.FilesChanged
+	}
+	return 0
+}
+
+func (x *PullRequestDiff) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetFiles() []*DiffFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+// How head compares with base.
+type Comparison struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The merge base and head commits the diff is between.
+	BaseSha string `protobuf:"bytes,3,opt,name=base_sha,json=baseSha,proto3" json:"base_sha,omitempty"`
+	HeadSha string `protobuf:"bytes,4,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// Commits on head not on base, and on base not on head.
+	AheadBy      uint32 `protobuf:"varint,5,opt,name=ahead_by,json=aheadBy,proto3" json:"ahead_by,omitempty"`
+	BehindBy     uint32 `protobuf:"varint,6,opt,name=behind_by,json=behindBy,proto3" json:"behind_by,omitempty"`
+	FilesChanged uint32 `protobuf:"varint,7,opt,name=files_changed,json=filesChanged,proto3" json:"files_changed,omitempty"`
+	NextCursor   string `protobuf:"bytes,8,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	// The commits ahead, oldest first, on the first page only.
+	Commits       []*Commit   `protobuf:"bytes,9,rep,name=commits,proto3" json:"commits,omitempty"`
+	Files         []*DiffFile `protobuf:"bytes,10,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Comparison) Reset() {
+	*x = Comparison{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Comparison) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Comparison) ProtoMessage() {}
+
+func (x *Comparison) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Comparison.ProtoReflect.Descriptor instead.
+func (*Comparison) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Comparison) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *Comparison) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *Comparison) GetBaseSha() string {
+	if x != nil {
+		return x.BaseSha
+	}
+	return ""
+}
+
+func (x *Comparison) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *Comparison) GetAheadBy() uint32 {
+	if x != nil {
+		return x.AheadBy
+	}
+	return 0
+}
+
+func (x *Comparison) GetBehindBy() uint32 {
+	if x != nil {
+		return x.BehindBy
+	}
+	return 0
+}
+
+func (x *Comparison) GetFilesChanged() uint32 {
+	if x != nil {
+		return x.FilesChanged
+	}
+	return 0
+}
+
+func (x *Comparison) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+func (x *Comparison) GetCommits() []*Commit {
+	if x != nil {
+		return x.Commits
+	}
+	return nil
+}
+
+func (x *Comparison) GetFiles() []*DiffFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
 // A write ack for a comment on an issue or pull request.
 type CommentRef struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1021,7 +1351,7 @@ type CommentRef struct {
 
 func (x *CommentRef) Reset() {
 	*x = CommentRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1033,7 +1363,7 @@ func (x *CommentRef) String() string {
 func (*CommentRef) ProtoMessage() {}
 
 func (x *CommentRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[9]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1046,7 +1376,7 @@ func (x *CommentRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentRef.ProtoReflect.Descriptor instead.
 func (*CommentRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CommentRef) GetForge() *ForgeRef {
@@ -1099,7 +1429,7 @@ type ReviewRef struct {
 
 func (x *ReviewRef) Reset() {
 	*x = ReviewRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1441,7 @@ func (x *ReviewRef) String() string {
 func (*ReviewRef) ProtoMessage() {}
 
 func (x *ReviewRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1454,7 @@ func (x *ReviewRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRef.ProtoReflect.Descriptor instead.
 func (*ReviewRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ReviewRef) GetForge() *ForgeRef {
@@ -1183,7 +1513,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1195,7 +1525,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1208,7 +1538,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1255,7 +1585,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1267,7 +1597,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1280,7 +1610,7 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
@@ -1311,7 +1641,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1323,7 +1653,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1336,7 +1666,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Repository) GetForge() *ForgeRef {
@@ -1428,7 +1758,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1440,7 +1770,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1453,7 +1783,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -1539,7 +1869,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1551,7 +1881,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1564,7 +1894,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *DirEntry) GetName() string {
@@ -1614,7 +1944,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1626,7 +1956,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1639,7 +1969,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -1708,7 +2038,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1720,7 +2050,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1733,7 +2063,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Commit) GetSha() string {
@@ -1786,7 +2116,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +2128,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +2141,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -1866,7 +2196,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1878,7 +2208,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1891,7 +2221,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -1960,7 +2290,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1972,7 +2302,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1985,7 +2315,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2046,7 +2376,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2058,7 +2388,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2071,7 +2401,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2140,7 +2470,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2152,7 +2482,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2165,7 +2495,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -2254,7 +2584,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2266,7 +2596,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2279,7 +2609,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -2305,7 +2635,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2317,7 +2647,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2330,7 +2660,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -2423,7 +2753,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2435,7 +2765,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2448,7 +2778,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -2619,7 +2949,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2631,7 +2961,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2644,7 +2974,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -2761,7 +3091,45 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\rreviews_total\x18\x13 \x01(\rB\x0fڥ\x19\v\b\x05:\areviewsR\freviewsTotal\x127\n" +
 	"\x0ecomments_total\x18\x14 \x01(\rB\x10ڥ\x19\f\b\x05:\bcommentsR\rcommentsTotal\"`\n" +
 	"\x0fPullRequestList\x12M\n" +
-	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\"\xd6\x01\n" +
+	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\"\xa6\x02\n" +
+	"\bDiffFile\x12\x1e\n" +
+	"\x06status\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12$\n" +
+	"\tadditions\x18\x02 \x01(\rB\x06ڥ\x19\x02\b\x04R\tadditions\x12$\n" +
+	"\tdeletions\x18\x03 \x01(\rB\x06ڥ\x19\x02\b\x04R\tdeletions\x12\x1e\n" +
+	"\x06binary\x18\x04 \x01(\bB\x06ڥ\x19\x02\b\x04R\x06binary\x12#\n" +
+	"\ttoo_large\x18\x05 \x01(\bB\x06ڥ\x19\x02\b\x04R\btooLarge\x12\x1a\n" +
+	"\x04path\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12+\n" +
+	"\rprevious_path\x18\a \x01(\tB\x06ڥ\x19\x02\b\x01R\fpreviousPath\x12 \n" +
+	"\x05hunks\x18\b \x01(\tB\n" +
+	"ڥ\x19\x06\b\x010\xa0\x8d\x06R\x05hunks\"\xeb\x02\n" +
+	"\x0fPullRequestDiff\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1e\n" +
+	"\x06number\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12!\n" +
+	"\bbase_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\abaseSha\x12!\n" +
+	"\bhead_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12+\n" +
+	"\rfiles_changed\x18\x06 \x01(\rB\x06ڥ\x19\x02\b\x04R\ffilesChanged\x12'\n" +
+	"\vnext_cursor\x18\a \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12;\n" +
+	"\x05files\x18\b \x03(\v2\x1d.forgetools.forge.v1.DiffFileB\x06ڥ\x19\x02\x18dR\x05files\"\xcd\x03\n" +
+	"\n" +
+	"Comparison\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12!\n" +
+	"\bbase_sha\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\abaseSha\x12!\n" +
+	"\bhead_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12!\n" +
+	"\bahead_by\x18\x05 \x01(\rB\x06ڥ\x19\x02\b\x04R\aaheadBy\x12#\n" +
+	"\tbehind_by\x18\x06 \x01(\rB\x06ڥ\x19\x02\b\x04R\bbehindBy\x12+\n" +
+	"\rfiles_changed\x18\a \x01(\rB\x06ڥ\x19\x02\b\x04R\ffilesChanged\x12'\n" +
+	"\vnext_cursor\x18\b \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12=\n" +
+	"\acommits\x18\t \x03(\v2\x1b.forgetools.forge.v1.CommitB\x06ڥ\x19\x02\x18dR\acommits\x12;\n" +
+	"\x05files\x18\n" +
+	" \x03(\v2\x1d.forgetools.forge.v1.DiffFileB\x06ڥ\x19\x02\x18dR\x05files\"\xd6\x01\n" +
 	"\n" +
 	"CommentRef\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -2991,7 +3359,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),      // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),          // 1: forgetools.forge.v1.EventType
@@ -3004,24 +3372,27 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*IssueList)(nil),       // 8: forgetools.forge.v1.IssueList
 	(*PullRequest)(nil),     // 9: forgetools.forge.v1.PullRequest
 	(*PullRequestList)(nil), // 10: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),      // 11: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),       // 12: forgetools.forge.v1.ReviewRef
-	(*Subscription)(nil),    // 13: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),    // 14: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),      // 15: forgetools.forge.v1.Repository
-	(*FileContent)(nil),     // 16: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),        // 17: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),      // 18: forgetools.forge.v1.DirListing
-	(*Commit)(nil),          // 19: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),       // 20: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),      // 21: forgetools.forge.v1.FileCommit
-	(*MergeResult)(nil),     // 22: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),           // 23: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),           // 24: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),       // 25: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),     // 26: forgetools.forge.v1.CITriggered
-	(*Event)(nil),           // 27: forgetools.forge.v1.Event
-	(*EventList)(nil),       // 28: forgetools.forge.v1.EventList
+	(*DiffFile)(nil),        // 11: forgetools.forge.v1.DiffFile
+	(*PullRequestDiff)(nil), // 12: forgetools.forge.v1.PullRequestDiff
+	(*Comparison)(nil),      // 13: forgetools.forge.v1.Comparison
+	(*CommentRef)(nil),      // 14: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),       // 15: forgetools.forge.v1.ReviewRef
+	(*Subscription)(nil),    // 16: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),    // 17: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),      // 18: forgetools.forge.v1.Repository
+	(*FileContent)(nil),     // 19: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),        // 20: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),      // 21: forgetools.forge.v1.DirListing
+	(*Commit)(nil),          // 22: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),       // 23: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),      // 24: forgetools.forge.v1.FileCommit
+	(*MergeResult)(nil),     // 25: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),           // 26: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),           // 27: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),       // 28: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),     // 29: forgetools.forge.v1.CITriggered
+	(*Event)(nil),           // 30: forgetools.forge.v1.Event
+	(*EventList)(nil),       // 31: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3037,29 +3408,34 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	6,  // 10: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
 	4,  // 11: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
 	9,  // 12: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
-	2,  // 13: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 14: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 15: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 16: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 17: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 18: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	17, // 19: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 20: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 21: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 23: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	23, // 24: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	24, // 25: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 26: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 28: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 29: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	27, // 30: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	31, // [31:31] is the sub-list for method output_type
-	31, // [31:31] is the sub-list for method input_type
-	31, // [31:31] is the sub-list for extension type_name
-	31, // [31:31] is the sub-list for extension extendee
-	0,  // [0:31] is the sub-list for field type_name
+	2,  // 13: forgetools.forge.v1.PullRequestDiff.forge:type_name -> forgetools.forge.v1.ForgeRef
+	11, // 14: forgetools.forge.v1.PullRequestDiff.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 15: forgetools.forge.v1.Comparison.forge:type_name -> forgetools.forge.v1.ForgeRef
+	22, // 16: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
+	11, // 17: forgetools.forge.v1.Comparison.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 18: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 19: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 20: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 21: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 22: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 23: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	20, // 24: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 25: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 28: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	26, // 29: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	27, // 30: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 31: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 32: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 33: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 34: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	30, // 35: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	36, // [36:36] is the sub-list for method output_type
+	36, // [36:36] is the sub-list for method input_type
+	36, // [36:36] is the sub-list for extension type_name
+	36, // [36:36] is the sub-list for extension extendee
+	0,  // [0:36] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3073,7 +3449,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   27,
+			NumMessages:   30,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -588,6 +588,8 @@ type ForgeCallRequest struct {
 	//
 	//	*ForgeCallRequest_GetIssue
 	//	*ForgeCallRequest_GetPullRequest
+	//	*ForgeCallRequest_GetPullRequestDiff
+	//	*ForgeCallRequest_Compare
 	//	*ForgeCallRequest_ListIssues
 	//	*ForgeCallRequest_CommentOnIssue
 	//	*ForgeCallRequest_CommentOnPullRequest
@@ -676,6 +678,24 @@ func (x *ForgeCallRequest) GetGetPullRequest() *GetPullRequestRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_GetPullRequest); ok {
 			return x.GetPullRequest
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetGetPullRequestDiff() *GetPullRequestDiffRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_GetPullRequestDiff); ok {
+			return x.GetPullRequestDiff
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetCompare() *CompareRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_Compare); ok {
+			return x.Compare
 		}
 	}
 	return nil
@@ -896,6 +916,14 @@ type ForgeCallRequest_GetPullRequest struct {
 	GetPullRequest *GetPullRequestRequest `protobuf:"bytes,3,opt,name=get_pull_request,json=getPullRequest,proto3,oneof"`
 }
 
+type ForgeCallRequest_GetPullRequestDiff struct {
+	GetPullRequestDiff *GetPullRequestDiffRequest `protobuf:"bytes,26,opt,name=get_pull_request_diff,json=getPullRequestDiff,proto3,oneof"`
+}
+
+type ForgeCallRequest_Compare struct {
+	Compare *CompareRequest `protobuf:"bytes,27,opt,name=compare,proto3,oneof"`
+}
+
 type ForgeCallRequest_ListIssues struct {
 	ListIssues *ListIssuesRequest `protobuf:"bytes,4,opt,name=list_issues,json=listIssues,proto3,oneof"`
 }
@@ -983,6 +1011,10 @@ type ForgeCallRequest_GetEvents struct {
 func (*ForgeCallRequest_GetIssue) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_GetPullRequest) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_GetPullRequestDiff) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_Compare) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ListIssues) isForgeCallRequest_Call() {}
 
@@ -1130,6 +1162,150 @@ func (x *GetPullRequestRequest) GetPullNumber() uint64 {
 	return 0
 }
 
+type GetPullRequestDiffRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Cursor        string                 `protobuf:"bytes,4,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPullRequestDiffRequest) Reset() {
+	*x = GetPullRequestDiffRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPullRequestDiffRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPullRequestDiffRequest) ProtoMessage() {}
+
+func (x *GetPullRequestDiffRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPullRequestDiffRequest.ProtoReflect.Descriptor instead.
+func (*GetPullRequestDiffRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetPullRequestDiffRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetPullRequestDiffRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *GetPullRequestDiffRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *GetPullRequestDiffRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type CompareRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Base          string                 `protobuf:"bytes,2,opt,name=base,proto3" json:"base,omitempty"`
+	Head          string                 `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	Path          string                 `protobuf:"bytes,4,opt,name=path,proto3" json:"path,omitempty"`
+	Cursor        string                 `protobuf:"bytes,5,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareRequest) Reset() {
+	*x = CompareRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareRequest) ProtoMessage() {}
+
+func (x *CompareRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareRequest.ProtoReflect.Descriptor instead.
+func (*CompareRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *CompareRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetBase() string {
+	if x != nil {
+		return x.Base
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetHead() string {
+	if x != nil {
+		return x.Head
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
 type ListIssuesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1144,7 +1320,7 @@ type ListIssuesRequest struct {
 
 func (x *ListIssuesRequest) Reset() {
 	*x = ListIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +1332,7 @@ func (x *ListIssuesRequest) String() string {
 func (*ListIssuesRequest) ProtoMessage() {}
 
 func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +1345,7 @@ func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesRequest.ProtoReflect.Descriptor instead.
 func (*ListIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListIssuesRequest) GetRepo() string {
@@ -1225,7 +1401,7 @@ type CommentOnIssueRequest struct {
 
 func (x *CommentOnIssueRequest) Reset() {
 	*x = CommentOnIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1413,7 @@ func (x *CommentOnIssueRequest) String() string {
 func (*CommentOnIssueRequest) ProtoMessage() {}
 
 func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1426,7 @@ func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnIssueRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *CommentOnIssueRequest) GetRepo() string {
@@ -1285,7 +1461,7 @@ type CommentOnPullRequestRequest struct {
 
 func (x *CommentOnPullRequestRequest) Reset() {
 	*x = CommentOnPullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1297,7 +1473,7 @@ func (x *CommentOnPullRequestRequest) String() string {
 func (*CommentOnPullRequestRequest) ProtoMessage() {}
 
 func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1310,7 +1486,7 @@ func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnPullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnPullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CommentOnPullRequestRequest) GetRepo() string {
@@ -1347,7 +1523,7 @@ type ReviewCommentInput struct {
 
 func (x *ReviewCommentInput) Reset() {
 	*x = ReviewCommentInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1359,7 +1535,7 @@ func (x *ReviewCommentInput) String() string {
 func (*ReviewCommentInput) ProtoMessage() {}
 
 func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1372,7 +1548,7 @@ func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewCommentInput.ProtoReflect.Descriptor instead.
 func (*ReviewCommentInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *ReviewCommentInput) GetPath() string {
@@ -1416,7 +1592,7 @@ type SubmitReviewRequest struct {
 
 func (x *SubmitReviewRequest) Reset() {
 	*x = SubmitReviewRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1428,7 +1604,7 @@ func (x *SubmitReviewRequest) String() string {
 func (*SubmitReviewRequest) ProtoMessage() {}
 
 func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1441,7 +1617,7 @@ func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReviewRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReviewRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *SubmitReviewRequest) GetRepo() string {
@@ -1493,7 +1669,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1681,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1694,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -1577,7 +1753,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1589,7 +1765,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1602,7 +1778,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -1658,7 +1834,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1670,7 +1846,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1683,7 +1859,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -1716,7 +1892,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1728,7 +1904,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1741,7 +1917,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -1760,7 +1936,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1772,7 +1948,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1785,7 +1961,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -1806,7 +1982,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1818,7 +1994,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1831,7 +2007,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -1867,7 +2043,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1879,7 +2055,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1892,7 +2068,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -1936,7 +2112,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1948,7 +2124,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1961,7 +2137,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2011,7 +2187,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2023,7 +2199,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2036,7 +2212,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2077,7 +2253,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2089,7 +2265,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2102,7 +2278,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2135,7 +2311,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2147,7 +2323,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2160,7 +2336,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2230,7 +2406,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2242,7 +2418,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2255,7 +2431,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2293,7 +2469,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2305,7 +2481,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2318,7 +2494,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2375,7 +2551,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2387,7 +2563,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2400,7 +2576,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -2442,7 +2618,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2454,7 +2630,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2467,7 +2643,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *CIInput) GetName() string {
@@ -2496,7 +2672,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2508,7 +2684,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2521,7 +2697,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -2563,7 +2739,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2575,7 +2751,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2588,7 +2764,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -2625,7 +2801,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2637,7 +2813,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2650,7 +2826,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -2689,7 +2865,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2877,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2890,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -2751,7 +2927,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2763,7 +2939,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2776,7 +2952,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -2801,6 +2977,8 @@ type ForgeCallResult struct {
 	//
 	//	*ForgeCallResult_Issue
 	//	*ForgeCallResult_PullRequest
+	//	*ForgeCallResult_PullRequestDiff
+	//	*ForgeCallResult_Comparison
 	//	*ForgeCallResult_Issues
 	//	*ForgeCallResult_IssueComment
 	//	*ForgeCallResult_PrComment
@@ -2826,7 +3004,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2838,7 +3016,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2851,7 +3029,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -2881,6 +3059,24 @@ func (x *ForgeCallResult) GetPullRequest() *v1.PullRequest {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_PullRequest); ok {
 			return x.PullRequest
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetPullRequestDiff() *v1.PullRequestDiff {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_PullRequestDiff); ok {
+			return x.PullRequestDiff
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetComparison() *v1.Comparison {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_Comparison); ok {
+			return x.Comparison
 		}
 	}
 	return nil
@@ -3060,6 +3256,14 @@ type ForgeCallResult_PullRequest struct {
 	PullRequest *v1.PullRequest `protobuf:"bytes,3,opt,name=pull_request,json=pullRequest,proto3,oneof"`
 }
 
+type ForgeCallResult_PullRequestDiff struct {
+	PullRequestDiff *v1.PullRequestDiff `protobuf:"bytes,21,opt,name=pull_request_diff,json=pullRequestDiff,proto3,oneof"`
+}
+
+type ForgeCallResult_Comparison struct {
+	Comparison *v1.Comparison `protobuf:"bytes,22,opt,name=comparison,proto3,oneof"`
+}
+
 type ForgeCallResult_Issues struct {
 	Issues *v1.IssueList `protobuf:"bytes,4,opt,name=issues,proto3,oneof"`
 }
@@ -3136,6 +3340,10 @@ func (*ForgeCallResult_Issue) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_PullRequest) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_PullRequestDiff) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_Comparison) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Issues) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_IssueComment) isForgeCallResult_Result() {}
@@ -3185,7 +3393,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3405,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3418,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -3238,13 +3446,19 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x89E\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xc8J\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
 	"\x0fforge_get_issue\x10\x01\x1a8Read one issue: title, state, labels, body and comments.*\x05issueZ\x06issuesj\trepo:readp\x01z\tGet issue\x8a\x01\x05issue\x92\x01\x03getH\x00R\bgetIssue\x12\x9d\x02\n" +
 	"\x10get_pull_request\x18\x03 \x01(\v2,.forgetools.gateway.v1.GetPullRequestRequestB\xc2\x01¥\x19\xbd\x01\n" +
-	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xd3\x01\n" +
+	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xb1\x03\n" +
+	"\x15get_pull_request_diff\x18\x1a \x01(\v20.forgetools.gateway.v1.GetPullRequestDiffRequestB\xc9\x02¥\x19\xc4\x02\n" +
+	"\x1bforge_get_pull_request_diff\x10\x01\x1a\xc6\x01A pull request's changed files and hunks, paged. A hunk line starts with the side and line forge_submit_review takes: R12 (+ or context), L7 (-). too_large: forge_read_file at base_sha and head_sha.*\x11pull_request_diffZ\rpull_requestsj\trepo:readp\x01z\x15Get pull request diff\x8a\x01\fpull_request\x92\x01\x04diffH\x00R\x12getPullRequestDiff\x12\x88\x02\n" +
+	"\acompare\x18\x1b \x01(\v2%.forgetools.gateway.v1.CompareRequestB\xc4\x01¥\x19\xbf\x01\n" +
+	"\rforge_compare\x10\x01\x1ahCommits head is ahead and behind base, and the base...head diff as forge_get_pull_request_diff shows it.*\n" +
+	"comparisonZ\n" +
+	"repositoryj\trepo:readp\x01z\fCompare refs\x8a\x01\x04repo\x92\x01\acompareH\x00R\acompare\x12\xd3\x01\n" +
 	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestB\x85\x01¥\x19\x80\x01\n" +
 	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issues\x8a\x01\x05issue\x92\x01\x04listH\x00R\n" +
 	"listIssues\x12\xa2\x02\n" +
@@ -3342,7 +3556,24 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
 	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
 	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
-	"pullNumber\"\x8b\x04\n" +
+	"pullNumber\"\xe8\x01\n" +
+	"\x19GetPullRequestDiffRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x123\n" +
+	"\x04path\x18\x03 \x01(\tB\x1f\xbaH\x05r\x03\x18\x80\bҥ\x19\x13\n" +
+	"\x0fOnly this file.8\x01R\x04path\x123\n" +
+	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x93\x02\n" +
+	"\x0eCompareRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x121\n" +
+	"\x04base\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x04base\x121\n" +
+	"\x04head\x18\x03 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x04head\x123\n" +
+	"\x04path\x18\x04 \x01(\tB\x1f\xbaH\x05r\x03\x18\x80\bҥ\x19\x13\n" +
+	"\x0fOnly this file.8\x01R\x04path\x123\n" +
+	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x8b\x04\n" +
 	"\x11ListIssuesRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12i\n" +
 	"\x05state\x18\x02 \x01(\x0e2'.forgetools.gateway.v1.IssueStateFilterB*\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x1e\n" +
@@ -3528,12 +3759,15 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xb0\n" +
-	"\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xc7\v\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
-	"\fpull_request\x18\x03 \x01(\v2 .forgetools.forge.v1.PullRequestH\x00R\vpullRequest\x128\n" +
+	"\fpull_request\x18\x03 \x01(\v2 .forgetools.forge.v1.PullRequestH\x00R\vpullRequest\x12R\n" +
+	"\x11pull_request_diff\x18\x15 \x01(\v2$.forgetools.forge.v1.PullRequestDiffH\x00R\x0fpullRequestDiff\x12A\n" +
+	"\n" +
+	"comparison\x18\x16 \x01(\v2\x1f.forgetools.forge.v1.ComparisonH\x00R\n" +
+	"comparison\x128\n" +
 	"\x06issues\x18\x04 \x01(\v2\x1e.forgetools.forge.v1.IssueListH\x00R\x06issues\x12F\n" +
 	"\rissue_comment\x18\x05 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\fissueComment\x12@\n" +
 	"\n" +
@@ -3686,7 +3920,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 10)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(Verdict)(0),                        // 1: forgetools.gateway.v1.Verdict
@@ -3701,121 +3935,129 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*ForgeCallRequest)(nil),            // 10: forgetools.gateway.v1.ForgeCallRequest
 	(*GetIssueRequest)(nil),             // 11: forgetools.gateway.v1.GetIssueRequest
 	(*GetPullRequestRequest)(nil),       // 12: forgetools.gateway.v1.GetPullRequestRequest
-	(*ListIssuesRequest)(nil),           // 13: forgetools.gateway.v1.ListIssuesRequest
-	(*CommentOnIssueRequest)(nil),       // 14: forgetools.gateway.v1.CommentOnIssueRequest
-	(*CommentOnPullRequestRequest)(nil), // 15: forgetools.gateway.v1.CommentOnPullRequestRequest
-	(*ReviewCommentInput)(nil),          // 16: forgetools.gateway.v1.ReviewCommentInput
-	(*SubmitReviewRequest)(nil),         // 17: forgetools.gateway.v1.SubmitReviewRequest
-	(*CreateIssueRequest)(nil),          // 18: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 19: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 20: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 21: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 22: forgetools.gateway.v1.GetRepoRequest
-	(*ReadFileRequest)(nil),             // 23: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 24: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 25: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 26: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 27: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 28: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 29: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 30: forgetools.gateway.v1.WriteFileRequest
-	(*MergePullRequestRequest)(nil),     // 31: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 32: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 33: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 34: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 35: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 36: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 37: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 38: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 39: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 40: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 41: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 42: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 43: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 44: forgetools.forge.v1.IssueList
-	(*v1.CommentRef)(nil),               // 45: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 46: forgetools.forge.v1.ReviewRef
-	(*v1.Subscription)(nil),             // 47: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 48: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 49: forgetools.forge.v1.Repository
-	(*v1.FileContent)(nil),              // 50: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 51: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 52: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 53: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 54: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 55: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 56: forgetools.forge.v1.FileCommit
-	(*v1.MergeResult)(nil),              // 57: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 58: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 59: forgetools.forge.v1.EventList
+	(*GetPullRequestDiffRequest)(nil),   // 13: forgetools.gateway.v1.GetPullRequestDiffRequest
+	(*CompareRequest)(nil),              // 14: forgetools.gateway.v1.CompareRequest
+	(*ListIssuesRequest)(nil),           // 15: forgetools.gateway.v1.ListIssuesRequest
+	(*CommentOnIssueRequest)(nil),       // 16: forgetools.gateway.v1.CommentOnIssueRequest
+	(*CommentOnPullRequestRequest)(nil), // 17: forgetools.gateway.v1.CommentOnPullRequestRequest
+	(*ReviewCommentInput)(nil),          // 18: forgetools.gateway.v1.ReviewCommentInput
+	(*SubmitReviewRequest)(nil),         // 19: forgetools.gateway.v1.SubmitReviewRequest
+	(*CreateIssueRequest)(nil),          // 20: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 21: forgetools.gateway.v1.CreatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 22: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 23: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 24: forgetools.gateway.v1.GetRepoRequest
+	(*ReadFileRequest)(nil),             // 25: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 26: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 27: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 28: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 29: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 30: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 31: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 32: forgetools.gateway.v1.WriteFileRequest
+	(*MergePullRequestRequest)(nil),     // 33: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 34: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 35: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 36: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 37: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 38: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 39: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 40: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 41: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 42: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 43: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 44: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 45: forgetools.forge.v1.PullRequest
+	(*v1.PullRequestDiff)(nil),          // 46: forgetools.forge.v1.PullRequestDiff
+	(*v1.Comparison)(nil),               // 47: forgetools.forge.v1.Comparison
+	(*v1.IssueList)(nil),                // 48: forgetools.forge.v1.IssueList
+	(*v1.CommentRef)(nil),               // 49: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 50: forgetools.forge.v1.ReviewRef
+	(*v1.Subscription)(nil),             // 51: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 52: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 53: forgetools.forge.v1.Repository
+	(*v1.FileContent)(nil),              // 54: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 55: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 56: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 57: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 58: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 59: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 60: forgetools.forge.v1.FileCommit
+	(*v1.MergeResult)(nil),              // 61: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 62: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 63: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	11, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
 	12, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
-	13, // 2: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
-	14, // 3: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
-	15, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
-	17, // 5: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	18, // 6: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	19, // 7: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	20, // 8: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	21, // 9: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	22, // 10: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	23, // 11: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	24, // 12: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	25, // 13: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	27, // 15: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	28, // 16: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	29, // 17: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	30, // 18: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	31, // 19: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	40, // 23: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 24: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	41, // 25: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	2,  // 26: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	1,  // 27: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	16, // 28: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	3,  // 29: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	4,  // 30: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	5,  // 31: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	6,  // 32: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	7,  // 33: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	8,  // 34: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	32, // 35: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	42, // 36: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	43, // 37: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	44, // 38: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	45, // 39: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	45, // 40: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	46, // 41: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	47, // 42: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	48, // 43: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	39, // 44: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	49, // 45: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	50, // 46: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	51, // 47: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	52, // 48: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	53, // 49: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	54, // 50: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	55, // 51: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	56, // 52: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	57, // 53: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	58, // 54: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	59, // 55: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	9,  // 56: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	10, // 57: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	36, // 58: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	38, // 59: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	37, // 60: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	59, // [59:61] is the sub-list for method output_type
-	57, // [57:59] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	13, // 2: forgetools.gateway.v1.ForgeCallRequest.get_pull_request_diff:type_name -> forgetools.gateway.v1.GetPullRequestDiffRequest
+	14, // 3: forgetools.gateway.v1.ForgeCallRequest.compare:type_name -> forgetools.gateway.v1.CompareRequest
+	15, // 4: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
+	16, // 5: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
+	17, // 6: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
+	19, // 7: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
+	20, // 8: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	21, // 9: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	22, // 10: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	23, // 11: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	24, // 12: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	25, // 13: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	26, // 14: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	27, // 15: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	28, // 16: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	29, // 17: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	30, // 18: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	31, // 19: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	32, // 20: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	33, // 21: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	36, // 23: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	37, // 24: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	42, // 25: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 26: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	43, // 27: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	2,  // 28: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	1,  // 29: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	18, // 30: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	3,  // 31: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	4,  // 32: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	5,  // 33: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	6,  // 34: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	7,  // 35: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	8,  // 36: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	34, // 37: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	44, // 38: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	45, // 39: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	46, // 40: forgetools.gateway.v1.ForgeCallResult.pull_request_diff:type_name -> forgetools.forge.v1.PullRequestDiff
+	47, // 41: forgetools.gateway.v1.ForgeCallResult.comparison:type_name -> forgetools.forge.v1.Comparison
+	48, // 42: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	49, // 43: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	49, // 44: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	50, // 45: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	51, // 46: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	52, // 47: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	41, // 48: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	53, // 49: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	54, // 50: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	55, // 51: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	56, // 52: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	57, // 53: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	58, // 54: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	59, // 55: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	60, // 56: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	61, // 57: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	62, // 58: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	63, // 59: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	9,  // 60: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	10, // 61: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	38, // 62: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	40, // 63: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	39, // 64: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	63, // [63:65] is the sub-list for method output_type
+	61, // [61:63] is the sub-list for method input_type
+	61, // [61:61] is the sub-list for extension type_name
+	61, // [61:61] is the sub-list for extension extendee
+	0,  // [0:61] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -3826,6 +4068,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[0].OneofWrappers = []any{
 		(*ForgeCallRequest_GetIssue)(nil),
 		(*ForgeCallRequest_GetPullRequest)(nil),
+		(*ForgeCallRequest_GetPullRequestDiff)(nil),
+		(*ForgeCallRequest_Compare)(nil),
 		(*ForgeCallRequest_ListIssues)(nil),
 		(*ForgeCallRequest_CommentOnIssue)(nil),
 		(*ForgeCallRequest_CommentOnPullRequest)(nil),
@@ -3848,16 +4092,18 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_RerunCi)(nil),
 		(*ForgeCallRequest_GetEvents)(nil),
 	}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
+		(*ForgeCallResult_PullRequestDiff)(nil),
+		(*ForgeCallResult_Comparison)(nil),
 		(*ForgeCallResult_Issues)(nil),
 		(*ForgeCallResult_IssueComment)(nil),
 		(*ForgeCallResult_PrComment)(nil),
@@ -3883,7 +4129,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      10,
-			NumMessages:   30,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   1,
 		},
