@@ -10,7 +10,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 
 	"github.com/forgetools/forgetools/providers/internal/unidiff"
 )
@@ -149,52 +148,48 @@ type Comparison struct {
 
 // Compare lists what head has that base has not, and counts the reverse.
 func (r *Repo) Compare(base, head plumbing.Hash) (Comparison, error) {
-	onBase, err := r.ancestors(base)
+	onBase, _, err := r.ancestors(base)
 	if err != nil {
 		return Comparison{}, err
 	}
-	onHead, err := r.ancestors(head)
+	onHead, order, err := r.ancestors(head)
 	if err != nil {
 		return Comparison{}, err
 	}
 	var out Comparison
-	for h, c := range onHead {
-		if _, shared := onBase[h]; !shared {
-			out.Ahead = append(out.Ahead, Commit{Hash: h, Title: title(c.Message), Author: c.Author.Name, When: c.Author.When})
+	// The walk meets a commit before its parents along each line of
+	// history: backwards, that is oldest first.
+	for _, c := range slices.Backward(order) {
+		if !onBase[c.Hash] {
+			out.Ahead = append(out.Ahead, Commit{Hash: c.Hash, Title: title(c.Message), Author: c.Author.Name, When: c.Author.When})
 		}
 	}
 	for h := range onBase {
-		if _, shared := onHead[h]; !shared {
+		if !onHead[h] {
 			out.Behind++
 		}
 	}
-	slices.SortFunc(out.Ahead, func(a, b Commit) int {
-		if c := a.When.Compare(b.When); c != 0 {
-			return c
-		}
-		return strings.Compare(a.Hash.String(), b.Hash.String())
-	})
 	return out, nil
 }
 
-// ancestors is every commit reachable from tip, tip included.
-func (r *Repo) ancestors(tip plumbing.Hash) (map[plumbing.Hash]*object.Commit, error) {
+// ancestors is every commit reachable from tip, tip included, as a set and
+// in the order a depth-first walk from tip meets them.
+func (r *Repo) ancestors(tip plumbing.Hash) (map[plumbing.Hash]bool, []*object.Commit, error) {
 	c, err := r.git.CommitObject(tip)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	seen := map[plumbing.Hash]*object.Commit{}
+	seen := map[plumbing.Hash]bool{}
+	var order []*object.Commit
 	err = object.NewCommitPreorderIter(c, nil, nil).ForEach(func(c *object.Commit) error {
-		if len(seen) == walkCap {
+		if len(order) == walkCap {
 			return fmt.Errorf("%w: the history is over %d commits, too long to compare here", ErrInvalid, walkCap)
 		}
-		seen[c.Hash] = c
+		seen[c.Hash] = true
+		order = append(order, c)
 		return nil
 	})
-	if err == storer.ErrStop {
-		err = nil
-	}
-	return seen, err
+	return seen, order, err
 }
 
 // title is a commit message's first line.
