@@ -1,0 +1,26 @@
+package giteatest
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
+)
+
+// getPull is GET .../pulls/{index}: the pull request, or with the
+// ".diff" suffix Gitea's pulls/{index}.{diffType} route, its diff as
+// text/plain (git's format; the fake diffs the base branch's files
+// against the head's).
+func (s *Server) getPull(c *call) answer {
+	index, isDiff := strings.CutSuffix(c.Value("index"), ".diff")
+	n, err := strconv.ParseInt(index, 10, 64)
+	it := c.r.Issue(n)
+	if err != nil || it == nil || it.Pull == nil {
+		return s.notFound()
+	}
+	if !isDiff {
+		return ok(s.pullJSON(c.r, it))
+	}
+	return answer{Status: http.StatusOK, Raw: []byte(forgemodel.GitDiff(c.r.Diff(it.Pull.Base, it.Pull.Head)))}
+}
