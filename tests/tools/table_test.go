@@ -66,7 +66,7 @@ var (
 
 // contracts is every tool's row in table order: issue 2's ten here, issue
 // 9's in hands_test.go, issue 15's in events_test.go.
-var contracts = slices.Concat(originalContracts, handsContracts, eventContracts)
+var contracts = slices.Concat(originalContracts[:2], diffContracts, originalContracts[2:], handsContracts, eventContracts)
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",

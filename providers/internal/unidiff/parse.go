@@ -199,7 +199,8 @@ header:
 func (p *parser) hunk(f *File) error {
 	at := p.i + 1
 	old, oldN, nu, newN, section, ok := hunkHeader(p.lines[p.i])
-	if !ok {
+	if !ok || oldN > 0 && old < 1 || newN > 0 && nu < 1 {
+		// A side that holds lines starts at line 1 at least.
 		return fmt.Errorf("line %d: malformed hunk header", at)
 	}
 	p.i++
