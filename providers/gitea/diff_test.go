@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/gitea"
 )
 
 // The pull request's diff comes from Gitea's pulls/{index}.diff: each
@@ -50,5 +51,52 @@ func TestPullRequestDiff(t *testing.T) {
 	wantCode(t, err, invalid, "not a next_cursor")
 	if _, err := p.GetPullRequestDiff(ctx, noCall, &gatewayv1.GetPullRequestDiffRequest{Repo: repo, PullNumber: 99}); err == nil {
 		t.Error("a missing pull request has a diff")
+	}
+}
+
+// Gitea's API has no diff of two refs: the comparison counts the commits
+// ahead and behind (the compare both ways), lists those ahead, and the
+// files they touch without hunks, to be read at the two refs' commits.
+func TestCompare(t *testing.T) {
+	s := fake(t, false)
+	p := provider(t, s, false, 0)
+	ctx := context.Background()
+	if _, err := p.WriteFile(ctx, noCall, &gatewayv1.WriteFileRequest{Repo: repo, Branch: "feature", Path: "docs/new.md", Content: "# New\n", Message: "Add docs"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := p.Compare(ctx, noCall, &gatewayv1.CompareRequest{Repo: repo, Base: "main", Head: "feature"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.GetBaseSha() != s.Head(repo, "main") || c.GetHeadSha() != s.Head(repo, "feature") || c.GetAheadBy() != 1 || c.GetBehindBy() != 0 ||
+		len(c.GetCommits()) != 1 || c.GetCommits()[0].GetSha() != s.Head(repo, "feature") || c.GetFilesChanged() != 1 {
+		t.Fatalf("comparison: %v", c)
+	}
+	if f := c.GetFiles()[0]; f.GetPath() != "docs/new.md" || f.GetStatus() != "added" || !f.GetTooLarge() || f.GetHunks() != "" {
+		t.Errorf("file: %v", f)
+	}
+	var paths []string
+	for _, r := range s.Requests() {
+		if strings.Contains(r.Path, "/compare/") {
+			paths = append(paths, r.Path)
+		}
+	}
+	if strings.Join(paths, " ") != "/repos/acme/widgets/compare/main...feature /repos/acme/widgets/compare/feature...main" {
+		t.Errorf("compares: %q", paths)
+	}
+}
+
+func TestNetStatus(t *testing.T) {
+	for _, c := range []struct{ steps, want string }{
+		{"added", "added"}, {"added modified", "added"}, {"added removed", ""}, {"modified removed", "deleted"},
+		{"removed added", "modified"}, {"modified", "modified"},
+	} {
+		st := ""
+		for _, s := range strings.Fields(c.steps) {
+			st = gitea.NetStatus(st, s)
+		}
+		if st != c.want {
+			t.Errorf("%s: %q, want %q", c.steps, st, c.want)
+		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 // Issue 21's diff on a real Gitea: the render of pulls/{index}.diff shows
 // the removed line on the LEFT and the added and context lines on the
 // RIGHT at their numbers, and review comments anchored by those numbers
-// land on those lines in Gitea's own record.
+// land on those lines in Gitea's own record. forge_compare reads the
+// branches' commits and the files they touch.
 func TestRealGiteaDiffAnchorsReview(t *testing.T) {
 	e := start(t, asBot)
 	e.openPull("fix")
@@ -18,6 +19,17 @@ func TestRealGiteaDiffAnchorsReview(t *testing.T) {
 		if !strings.Contains(got, l) {
 			t.Errorf("the diff shows no line %q:\n%s", l, got)
 		}
+	}
+	// The comparison of the branches: one commit ahead, none behind, the
+	// file it touched listed without hunks (Gitea's API diffs no two refs).
+	cmp := e.ok("forge_compare", `,"base":"main","head":"fix"`)
+	for _, l := range []string{"\nahead_by: 1\n", "\ncommits: 1\n", "<<<title-", "\nlouder\n", "\nstatus: modified\ntoo_large: true\n", "\nsrc/gadget.go\n"} {
+		if !strings.Contains(cmp, l) {
+			t.Errorf("the comparison shows no %q:\n%s", l, cmp)
+		}
+	}
+	if strings.Contains(cmp, "behind_by") {
+		t.Errorf("fix is behind main:\n%s", cmp)
 	}
 	wantPrefix(t, "review", e.ok("forge_submit_review", `,"pull_number":1,"verdict":"comment","body":"Notes.","comments":[`+
 		`{"path":"src/gadget.go","line":4,"side":"LEFT","body":"removed"},`+

@@ -1015,7 +1015,8 @@ type DiffFile struct {
 	Additions uint32 `protobuf:"varint,2,opt,name=additions,proto3" json:"additions,omitempty"`
 	Deletions uint32 `protobuf:"varint,3,opt,name=deletions,proto3" json:"deletions,omitempty"`
 	Binary    bool   `protobuf:"varint,4,opt,name=binary,proto3" json:"binary,omitempty"`
-	// The forge gives no diff for the file (too large for its diff API).
+	// The forge gives no hunks for the file (too large for its diff API, or
+	// an API without them): read it whole at base_sha and head_sha.
 	TooLarge bool   `protobuf:"varint,5,opt,name=too_large,json=tooLarge,proto3" json:"too_large,omitempty"`
 	Path     string `protobuf:"bytes,6,opt,name=path,proto3" json:"path,omitempty"`
 	// The path before a rename or copy.
