@@ -31,7 +31,8 @@ var diffLine = regexp.MustCompile(`(?m)^([RL])(\d+) ([ +-])(.*)$`)
 // (RIGHT) or at the base (LEFT). A diff line that reads like a fence
 // marker stays inside the fence; forge_compare shows the same files with
 // the commits ahead; a path filter, a bad cursor and an unchanged path
-// answer as they should.
+// answer as they should; a long diff reads page by page with no gap or
+// repeat, and a push since refuses an old cursor.
 func TestReviewWhatTheDiffShows(t *testing.T) {
 	t.Parallel()
 	storetest.Run(t, func(t *testing.T, dsn string) {
@@ -131,6 +132,50 @@ func TestReviewWhatTheDiffShows(t *testing.T) {
 			want(t, 1, `forge_get_pull_request_diff failed: invalid_argument: cursor "diff\.0\.1\.00000000\.00000000" is not a next_cursor this diff gave; omit it for the first page`)
 		alice("forge_compare", `{"repo":"demo/app","base":"main","head":"nowhere"}`).
 			want(t, 1, `forge_compare failed: not_found: .*`)
+
+		// A diff longer than a page: its pages, cursor to cursor, show
+		// every line once, in order; a push since refuses the old cursor.
+		var long []string
+		for i := 1; i <= 1500; i++ {
+			long = append(long, fmt.Sprintf("a long file's line number %d, padded out", i))
+		}
+		// ops writes: alice has read ops's review, so her pushes now wait
+		// for an operator (the untrusted-content rule).
+		write(ops, "fix", "long.txt", long, "")
+		var seen []string
+		cursor, pages := "", 0
+		for {
+			args := `{"repo":"demo/app","pull_number":1,"path":"long.txt"`
+			if cursor != "" {
+				args += `,"cursor":"` + cursor + `"`
+			}
+			page := alice("forge_get_pull_request_diff", args+"}").record(t)
+			pages++
+			for _, m := range diffLine.FindAllStringSubmatch(page, -1) {
+				seen = append(seen, m[1]+m[2]+" "+m[3]+m[4])
+			}
+			next := regexp.MustCompile(`\nnext_cursor: (\S+)\n`).FindStringSubmatch(page)
+			if next == nil {
+				break
+			}
+			cursor = next[1]
+			if pages > 10 {
+				t.Fatal("the pages do not end")
+			}
+		}
+		if pages < 2 || len(seen) != len(long) {
+			t.Fatalf("%d pages showed %d lines of %d", pages, len(seen), len(long))
+		}
+		for i, l := range seen {
+			if want := fmt.Sprintf("R%d +%s", i+1, long[i]); l != want {
+				t.Fatalf("line %d of the pages reads %q, want %q", i, l, want)
+			}
+		}
+		first := regexp.MustCompile(`\nnext_cursor: (\S+)\n`).FindStringSubmatch(
+			alice("forge_get_pull_request_diff", `{"repo":"demo/app","pull_number":1,"path":"long.txt"}`).record(t))[1]
+		write(ops, "fix", "later.txt", []string{"later"}, "")
+		alice("forge_get_pull_request_diff", `{"repo":"demo/app","pull_number":1,"path":"long.txt","cursor":"`+first+`"}`).
+			want(t, 1, `forge_get_pull_request_diff failed: failed_precondition: the diff changed since cursor .* was given \(new commits\): read it again from the first page`)
 	})
 }
 
