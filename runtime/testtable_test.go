@@ -20,7 +20,7 @@ func testTable() *runtime.Table {
 // issue 9's (issue 21's searches after forge_get_repo), then
 // forge_get_events (issue 15).
 var allTools = []string{
-	"forge_get_issue", "forge_get_pull_request", "forge_list_issues", "forge_list_comments",
+	"forge_get_issue", "forge_get_pull_request", "forge_get_pull_request_diff", "forge_compare", "forge_list_issues", "forge_list_comments",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 	"forge_list_review_threads", "forge_reply_to_review_thread", "forge_resolve_review_thread",
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
@@ -32,7 +32,7 @@ var allTools = []string{
 
 // readTools is the read tools in table order.
 var readTools = []string{
-	"forge_get_issue", "forge_get_pull_request", "forge_list_issues", "forge_list_comments", "forge_list_review_threads",
+	"forge_get_issue", "forge_get_pull_request", "forge_get_pull_request_diff", "forge_compare", "forge_list_issues", "forge_list_comments", "forge_list_review_threads",
 	"forge_get_repo", "forge_search_code", "forge_search_issues",
 	"forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
 	"forge_get_events",

@@ -39,6 +39,8 @@ var shapeSteps = []shapeStep{
 	{flat: "forge_create_pull_request", group: "forge_pull_request", action: "open", args: `{"repo":"demo/app","title":"Fix it","head_ref":"fix"}`},
 	{flat: "forge_get_pull_request", group: "forge_pull_request", action: "get", args: `{"repo":"demo/app","pull_number":2}`,
 		capture: "head", from: `\nhead_sha: ([0-9a-f]{40})\n`},
+	{flat: "forge_get_pull_request_diff", group: "forge_pull_request", action: "diff", args: `{"repo":"demo/app","pull_number":2}`},
+	{flat: "forge_compare", group: "forge_repo", action: "compare", args: `{"repo":"demo/app","base":"main","head":"fix"}`},
 	{flat: "forge_list_pull_requests", group: "forge_pull_request", action: "list", args: `{"repo":"demo/app"}`},
 	{flat: "forge_comment_on_pull_request", group: "forge_pull_request", action: "comment", args: `{"repo":"demo/app","pull_number":2,"body":"Ready."}`},
 	{flat: "forge_submit_review", group: "forge_pull_request", action: "review", args: `{"repo":"demo/app","pull_number":2,"verdict":"comment","body":"Fine.","comments":[{"path":"FIX.md","line":1,"body":"Why?"}]}`},

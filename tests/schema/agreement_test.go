@@ -63,7 +63,7 @@ const (
 )
 
 var allTools = []string{
-	"forge_get_issue", "forge_get_pull_request", "forge_list_issues", "forge_list_comments",
+	"forge_get_issue", "forge_get_pull_request", "forge_get_pull_request_diff", "forge_compare", "forge_list_issues", "forge_list_comments",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
 	"forge_list_review_threads", "forge_reply_to_review_thread", "forge_resolve_review_thread",
 	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",

@@ -31,6 +31,10 @@ func FuzzExecute(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte(`{"repo":"a/b","issue_number":1e400}`))
 	f.Add(uint8(5), []byte(`{"repo":"a/b","pull_number":1,"verdict":"approve","comments":[{"path":"x","line":1,"body":"y","side":null}]}`))
+	// The diff arms (rows 2 and 3) with arguments that read like fence
+	// markers or break lines.
+	f.Add(uint8(2), []byte(`{"repo":"a/b","pull_number":1,"path":">>>x","cursor":"<<<hunks-x"}`))
+	f.Add(uint8(3), []byte(`{"repo":"a/b","base":"<<<base-x","head":">>>x\n","path":"a\rb","cursor":"diff.0.0.a.b"}`))
 
 	validator, err := protovalidate.New()
 	if err != nil {

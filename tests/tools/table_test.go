@@ -68,7 +68,7 @@ var (
 // contracts is every tool's row in table order: issue 2's ten here (issue
 // 21's review-thread tools, in threads_test.go, after the sixth), issue
 // 9's in hands_test.go, issue 15's in events_test.go.
-var contracts = slices.Concat(originalContracts[:7], threadContracts, originalContracts[7:], handsContracts[:1], searchContracts, handsContracts[1:], eventContracts)
+var contracts = slices.Concat(originalContracts[:2], diffContracts, originalContracts[2:7], threadContracts, originalContracts[7:], handsContracts[:1], searchContracts, handsContracts[1:], eventContracts)
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",

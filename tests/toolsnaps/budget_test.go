@@ -20,7 +20,8 @@ import (
 // issue 21 (paging): +882 bytes for forge_list_comments and the cursor of forge_list_issues, forge_list_pull_requests and forge_list_ci_runs.
 // issue 21 (change sets): +1330 bytes for forge_commit_files
 // issue 21 (review threads): +1823 bytes for forge_list_review_threads, forge_reply_to_review_thread and forge_resolve_review_thread
-const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823
+// issue 21 (the diff): +1468 bytes for forge_get_pull_request_diff and forge_compare
+const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823 + 1468
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2

@@ -46,6 +46,8 @@ var tools = []struct {
 }{
 	{"forge_get_issue", read},
 	{"forge_get_pull_request", read},
+	{"forge_get_pull_request_diff", read},
+	{"forge_compare", read},
 	{"forge_list_issues", read},
 	{"forge_list_comments", read},
 	{"forge_comment_on_issue", comms},
@@ -210,6 +212,8 @@ func TestSchemaBounds(t *testing.T) {
 	// leave a state out; get_events' subscription may be empty (all of them).
 	overrides := map[string]map[string]check{
 		"forge_comment_on_issue":        {"body": nonBlank},
+		"forge_get_pull_request_diff":   {"path": optionalText},
+		"forge_compare":                 {"path": optionalText, "base": nonBlank, "head": nonBlank},
 		"forge_comment_on_pull_request": {"body": nonBlank},
 		"forge_reply_to_review_thread":  {"body": nonBlank},
 		"forge_submit_review":           {"body": optionalText},
@@ -229,6 +233,8 @@ func TestSchemaBounds(t *testing.T) {
 	expect := map[string]struct{ params, required []string }{
 		"forge_get_issue":               {[]string{"repo", "issue_number"}, []string{"repo", "issue_number"}},
 		"forge_get_pull_request":        {[]string{"repo", "pull_number"}, []string{"repo", "pull_number"}},
+		"forge_get_pull_request_diff":   {[]string{"repo", "pull_number", "path", "cursor"}, []string{"repo", "pull_number"}},
+		"forge_compare":                 {[]string{"repo", "base", "head", "path", "cursor"}, []string{"repo", "base", "head"}},
 		"forge_list_issues":             {[]string{"repo", "state", "labels", "limit", "assignee", "since", "cursor"}, []string{"repo"}},
 		"forge_list_comments":           {[]string{"repo", "kind", "number", "cursor", "limit"}, []string{"repo", "kind", "number"}},
 		"forge_comment_on_issue":        {[]string{"repo", "issue_number", "body"}, []string{"repo", "issue_number", "body"}},

@@ -101,7 +101,8 @@ func (s *Server) routes() {
 	s.item("POST "+repo+"/issues/{index}/comments", false, s.comment)
 	s.route("GET "+repo+"/pulls", s.listPulls)
 	s.route("POST "+repo+"/pulls", s.createPull)
-	s.item("GET "+repo+"/pulls/{index}", true, func(c *call, it *forgemodel.Item) answer { return ok(s.pullJSON(c.r, it)) })
+	s.route("GET "+repo+"/pulls/{index}", s.getPull)
+	s.route("GET "+repo+"/compare/{basehead...}", s.compare)
 	s.item("POST "+repo+"/pulls/{index}/merge", true, s.merge)
 	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgemodel.Item) answer {
 		return paged(s, c, it.Pull.Reviews, func(v *forgemodel.Review) any { return s.reviewJSON(c.r, it, v) })

@@ -110,6 +110,9 @@ func (s *Server) routes() {
 	s.thread("POST /projects/{id}/merge_requests/{iid}/discussions/{did}/notes", s.replyToDiscussion)
 	s.thread("PUT /projects/{id}/merge_requests/{iid}/discussions/{did}", s.resolveDiscussion)
 	s.mr("PUT /projects/{id}/merge_requests/{iid}/merge", s.merge)
+	s.mr("GET /projects/{id}/merge_requests/{iid}/diffs", s.mrDiffs)
+	s.route("GET /projects/{id}/repository/compare", s.compare)
+	s.route("GET /projects/{id}/repository/merge_base", s.mergeBase)
 	s.route("GET /projects/{id}/repository/tree", s.tree)
 	s.route("POST /projects/{id}/repository/branches", s.createBranch)
 	s.route("GET /projects/{id}/repository/files/{file}", s.file) // and HEAD

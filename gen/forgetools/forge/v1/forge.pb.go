@@ -1106,6 +1106,337 @@ func (x *PullRequestList) GetNextCursor() string {
 	return ""
 }
 
+// One changed file of a diff, or the part of it a page holds.
+type DiffFile struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// added, modified, deleted, renamed or copied.
+	Status    string `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`
+	Additions uint32 `protobuf:"varint,2,opt,name=additions,proto3" json:"additions,omitempty"`
+	Deletions uint32 `protobuf:"varint,3,opt,name=deletions,proto3" json:"deletions,omitempty"`
+	Binary    bool   `protobuf:"varint,4,opt,name=binary,proto3" json:"binary,omitempty"`
+	// The forge gives no hunks for the file (too large for its diff API, or
+	// an API without them): read it whole at base_sha and head_sha.
+	TooLarge bool   `protobuf:"varint,5,opt,name=too_large,json=tooLarge,proto3" json:"too_large,omitempty"`
+	Path     string `protobuf:"bytes,6,opt,name=path,proto3" json:"path,omitempty"`
+	// The path before a rename or copy.
+	PreviousPath string `protobuf:"bytes,7,opt,name=previous_path,json=previousPath,proto3" json:"previous_path,omitempty"`
+	// The hunks on this page: "@@ -a,b +c,d @@" headers, then one line per
+	// diff line, its side and number (R12, L7) before its +, - or space.
+	// The provider pages by bytes well under the cap.
+	Hunks         string `protobuf:"bytes,8,opt,name=hunks,proto3" json:"hunks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *DiffFile) Reset() {
+	*x = DiffFile{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *DiffFile) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*DiffFile) ProtoMessage() {}
+
+func (x *DiffFile) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use DiffFile.ProtoReflect.Descriptor instead.
+func (*DiffFile) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+}
+
+func (x *DiffFile) GetStatus() string {
+	if x != nil {
+		return x.Status
+	}
+	return ""
+}
+
+func (x *DiffFile) GetAdditions() uint32 {
+	if x != nil {
+		return x.Additions
+	}
+	return 0
+}
+
+func (x *DiffFile) GetDeletions() uint32 {
+	if x != nil {
+		return x.Deletions
+	}
+	return 0
+}
+
+func (x *DiffFile) GetBinary() bool {
+	if x != nil {
+		return x.Binary
+	}
+	return false
+}
+
+func (x *DiffFile) GetTooLarge() bool {
+	if x != nil {
+		return x.TooLarge
+	}
+	return false
+}
+
+func (x *DiffFile) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *DiffFile) GetPreviousPath() string {
+	if x != nil {
+		return x.PreviousPath
+	}
+	return ""
+}
+
+func (x *DiffFile) GetHunks() string {
+	if x != nil {
+		return x.Hunks
+	}
+	return ""
+}
+
+// A pull request's diff, one page of it.
+type PullRequestDiff struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Forge  *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo   string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Number uint64                 `protobuf:"varint,3,opt,name=number,proto3" json:"number,omitempty"`
+	// The commits the diff is between: the merge base and the head.
+	BaseSha string `protobuf:"bytes,4,opt,name=base_sha,json=baseSha,proto3" json:"base_sha,omitempty"`
+	HeadSha string `protobuf:"bytes,5,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// How many files the whole diff changes.
+	FilesChanged  uint32      `protobuf:"varint,6,opt,name=files_changed,json=filesChanged,proto3" json:"files_changed,omitempty"`
+	NextCursor    string      `protobuf:"bytes,7,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	Files         []*DiffFile `protobuf:"bytes,8,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PullRequestDiff) Reset() {
+	*x = PullRequestDiff{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PullRequestDiff) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PullRequestDiff) ProtoMessage() {}
+
+func (x *PullRequestDiff) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PullRequestDiff.ProtoReflect.Descriptor instead.
+func (*PullRequestDiff) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *PullRequestDiff) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *PullRequestDiff) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetNumber() uint64 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
+}
+
+func (x *PullRequestDiff) GetBaseSha() string {
+	if x != nil {
+		return x.BaseSha
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetFilesChanged() uint32 {
+	if x != nil {
+		return x.FilesChanged
+	}
+	return 0
+}
+
+func (x *PullRequestDiff) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+func (x *PullRequestDiff) GetFiles() []*DiffFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
+// How head compares with base.
+type Comparison struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The merge base and head commits the diff is between.
+	BaseSha string `protobuf:"bytes,3,opt,name=base_sha,json=baseSha,proto3" json:"base_sha,omitempty"`
+	HeadSha string `protobuf:"bytes,4,opt,name=head_sha,json=headSha,proto3" json:"head_sha,omitempty"`
+	// Commits on head not on base, and on base not on head.
+	AheadBy      uint32 `protobuf:"varint,5,opt,name=ahead_by,json=aheadBy,proto3" json:"ahead_by,omitempty"`
+	BehindBy     uint32 `protobuf:"varint,6,opt,name=behind_by,json=behindBy,proto3" json:"behind_by,omitempty"`
+	FilesChanged uint32 `protobuf:"varint,7,opt,name=files_changed,json=filesChanged,proto3" json:"files_changed,omitempty"`
+	NextCursor   string `protobuf:"bytes,8,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	// The commits ahead, oldest first, on the first page only.
+	Commits       []*Commit   `protobuf:"bytes,9,rep,name=commits,proto3" json:"commits,omitempty"`
+	Files         []*DiffFile `protobuf:"bytes,10,rep,name=files,proto3" json:"files,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Comparison) Reset() {
+	*x = Comparison{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Comparison) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Comparison) ProtoMessage() {}
+
+func (x *Comparison) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Comparison.ProtoReflect.Descriptor instead.
+func (*Comparison) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *Comparison) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *Comparison) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *Comparison) GetBaseSha() string {
+	if x != nil {
+		return x.BaseSha
+	}
+	return ""
+}
+
+func (x *Comparison) GetHeadSha() string {
+	if x != nil {
+		return x.HeadSha
+	}
+	return ""
+}
+
+func (x *Comparison) GetAheadBy() uint32 {
+	if x != nil {
+		return x.AheadBy
+	}
+	return 0
+}
+
+func (x *Comparison) GetBehindBy() uint32 {
+	if x != nil {
+		return x.BehindBy
+	}
+	return 0
+}
+
+func (x *Comparison) GetFilesChanged() uint32 {
+	if x != nil {
+		return x.FilesChanged
+	}
+	return 0
+}
+
+func (x *Comparison) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
+func (x *Comparison) GetCommits() []*Commit {
+	if x != nil {
+		return x.Commits
+	}
+	return nil
+}
+
+func (x *Comparison) GetFiles() []*DiffFile {
+	if x != nil {
+		return x.Files
+	}
+	return nil
+}
+
 // A write ack for a comment on an issue or pull request.
 type CommentRef struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1120,7 +1451,7 @@ type CommentRef struct {
 
 func (x *CommentRef) Reset() {
 	*x = CommentRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1132,7 +1463,7 @@ func (x *CommentRef) String() string {
 func (*CommentRef) ProtoMessage() {}
 
 func (x *CommentRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[10]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1145,7 +1476,7 @@ func (x *CommentRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentRef.ProtoReflect.Descriptor instead.
 func (*CommentRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *CommentRef) GetForge() *ForgeRef {
@@ -1198,7 +1529,7 @@ type ReviewRef struct {
 
 func (x *ReviewRef) Reset() {
 	*x = ReviewRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1210,7 +1541,7 @@ func (x *ReviewRef) String() string {
 func (*ReviewRef) ProtoMessage() {}
 
 func (x *ReviewRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[11]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1223,7 +1554,7 @@ func (x *ReviewRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewRef.ProtoReflect.Descriptor instead.
 func (*ReviewRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ReviewRef) GetForge() *ForgeRef {
@@ -1288,7 +1619,7 @@ type ReviewThread struct {
 
 func (x *ReviewThread) Reset() {
 	*x = ReviewThread{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1300,7 +1631,7 @@ func (x *ReviewThread) String() string {
 func (*ReviewThread) ProtoMessage() {}
 
 func (x *ReviewThread) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[12]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1313,7 +1644,7 @@ func (x *ReviewThread) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewThread.ProtoReflect.Descriptor instead.
 func (*ReviewThread) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *ReviewThread) GetThreadId() string {
@@ -1380,7 +1711,7 @@ type ReviewThreadList struct {
 
 func (x *ReviewThreadList) Reset() {
 	*x = ReviewThreadList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1392,7 +1723,7 @@ func (x *ReviewThreadList) String() string {
 func (*ReviewThreadList) ProtoMessage() {}
 
 func (x *ReviewThreadList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[13]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1405,7 +1736,7 @@ func (x *ReviewThreadList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewThreadList.ProtoReflect.Descriptor instead.
 func (*ReviewThreadList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *ReviewThreadList) GetForge() *ForgeRef {
@@ -1458,7 +1789,7 @@ type ReviewThreadRef struct {
 
 func (x *ReviewThreadRef) Reset() {
 	*x = ReviewThreadRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1470,7 +1801,7 @@ func (x *ReviewThreadRef) String() string {
 func (*ReviewThreadRef) ProtoMessage() {}
 
 func (x *ReviewThreadRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[14]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1483,7 +1814,7 @@ func (x *ReviewThreadRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewThreadRef.ProtoReflect.Descriptor instead.
 func (*ReviewThreadRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReviewThreadRef) GetForge() *ForgeRef {
@@ -1535,7 +1866,7 @@ type Subscription struct {
 
 func (x *Subscription) Reset() {
 	*x = Subscription{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1547,7 +1878,7 @@ func (x *Subscription) String() string {
 func (*Subscription) ProtoMessage() {}
 
 func (x *Subscription) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[15]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1560,7 +1891,7 @@ func (x *Subscription) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Subscription.ProtoReflect.Descriptor instead.
 func (*Subscription) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *Subscription) GetForge() *ForgeRef {
@@ -1607,7 +1938,7 @@ type Unsubscribed struct {
 
 func (x *Unsubscribed) Reset() {
 	*x = Unsubscribed{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1619,7 +1950,7 @@ func (x *Unsubscribed) String() string {
 func (*Unsubscribed) ProtoMessage() {}
 
 func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[16]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1632,7 +1963,7 @@ func (x *Unsubscribed) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Unsubscribed.ProtoReflect.Descriptor instead.
 func (*Unsubscribed) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *Unsubscribed) GetSubscriptionId() string {
@@ -1663,7 +1994,7 @@ type Repository struct {
 
 func (x *Repository) Reset() {
 	*x = Repository{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1675,7 +2006,7 @@ func (x *Repository) String() string {
 func (*Repository) ProtoMessage() {}
 
 func (x *Repository) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[17]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1688,7 +2019,7 @@ func (x *Repository) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Repository.ProtoReflect.Descriptor instead.
 func (*Repository) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *Repository) GetForge() *ForgeRef {
@@ -1771,7 +2102,7 @@ type CodeMatch struct {
 
 func (x *CodeMatch) Reset() {
 	*x = CodeMatch{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1783,7 +2114,7 @@ func (x *CodeMatch) String() string {
 func (*CodeMatch) ProtoMessage() {}
 
 func (x *CodeMatch) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[18]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1796,7 +2127,7 @@ func (x *CodeMatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatch.ProtoReflect.Descriptor instead.
 func (*CodeMatch) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CodeMatch) GetForge() *ForgeRef {
@@ -1845,7 +2176,7 @@ type CodeMatchList struct {
 
 func (x *CodeMatchList) Reset() {
 	*x = CodeMatchList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1857,7 +2188,7 @@ func (x *CodeMatchList) String() string {
 func (*CodeMatchList) ProtoMessage() {}
 
 func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[19]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1870,7 +2201,7 @@ func (x *CodeMatchList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CodeMatchList.ProtoReflect.Descriptor instead.
 func (*CodeMatchList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *CodeMatchList) GetMatches() []*CodeMatch {
@@ -1908,7 +2239,7 @@ type SearchHit struct {
 
 func (x *SearchHit) Reset() {
 	*x = SearchHit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1920,7 +2251,7 @@ func (x *SearchHit) String() string {
 func (*SearchHit) ProtoMessage() {}
 
 func (x *SearchHit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[20]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1933,7 +2264,7 @@ func (x *SearchHit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHit.ProtoReflect.Descriptor instead.
 func (*SearchHit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SearchHit) GetForge() *ForgeRef {
@@ -2010,7 +2341,7 @@ type SearchHitList struct {
 
 func (x *SearchHitList) Reset() {
 	*x = SearchHitList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2022,7 +2353,7 @@ func (x *SearchHitList) String() string {
 func (*SearchHitList) ProtoMessage() {}
 
 func (x *SearchHitList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[21]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2035,7 +2366,7 @@ func (x *SearchHitList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchHitList.ProtoReflect.Descriptor instead.
 func (*SearchHitList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SearchHitList) GetHits() []*SearchHit {
@@ -2078,7 +2409,7 @@ type FileContent struct {
 
 func (x *FileContent) Reset() {
 	*x = FileContent{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2090,7 +2421,7 @@ func (x *FileContent) String() string {
 func (*FileContent) ProtoMessage() {}
 
 func (x *FileContent) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[22]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2103,7 +2434,7 @@ func (x *FileContent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileContent.ProtoReflect.Descriptor instead.
 func (*FileContent) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *FileContent) GetForge() *ForgeRef {
@@ -2189,7 +2520,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2201,7 +2532,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[23]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2214,7 +2545,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *DirEntry) GetName() string {
@@ -2264,7 +2595,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2276,7 +2607,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[24]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2289,7 +2620,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -2358,7 +2689,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2370,7 +2701,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[25]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2383,7 +2714,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Commit) GetSha() string {
@@ -2436,7 +2767,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2448,7 +2779,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2461,7 +2792,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -2516,7 +2847,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2528,7 +2859,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2541,7 +2872,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -2610,7 +2941,7 @@ type FilesCommit struct {
 
 func (x *FilesCommit) Reset() {
 	*x = FilesCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2622,7 +2953,7 @@ func (x *FilesCommit) String() string {
 func (*FilesCommit) ProtoMessage() {}
 
 func (x *FilesCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2635,7 +2966,7 @@ func (x *FilesCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FilesCommit.ProtoReflect.Descriptor instead.
 func (*FilesCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FilesCommit) GetForge() *ForgeRef {
@@ -2702,7 +3033,7 @@ type CommittedFile struct {
 
 func (x *CommittedFile) Reset() {
 	*x = CommittedFile{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2714,7 +3045,7 @@ func (x *CommittedFile) String() string {
 func (*CommittedFile) ProtoMessage() {}
 
 func (x *CommittedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2727,7 +3058,7 @@ func (x *CommittedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommittedFile.ProtoReflect.Descriptor instead.
 func (*CommittedFile) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CommittedFile) GetPath() string {
@@ -2768,7 +3099,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2780,7 +3111,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2793,7 +3124,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -2854,7 +3185,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2866,7 +3197,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2879,7 +3210,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -2948,7 +3279,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2960,7 +3291,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2973,7 +3304,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -3064,7 +3395,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3076,7 +3407,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3089,7 +3420,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -3122,7 +3453,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3134,7 +3465,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3147,7 +3478,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{34}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -3240,7 +3571,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3252,7 +3583,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3265,7 +3596,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{35}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -3436,7 +3767,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3448,7 +3779,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3461,7 +3792,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{36}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -3589,7 +3920,45 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x0fPullRequestList\x12M\n" +
 	"\rpull_requests\x18\x01 \x03(\v2 .forgetools.forge.v1.PullRequestB\x06ڥ\x19\x02\x18dR\fpullRequests\x12'\n" +
 	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\"\xd6\x01\n" +
+	"nextCursor\"\xa6\x02\n" +
+	"\bDiffFile\x12\x1e\n" +
+	"\x06status\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x06status\x12$\n" +
+	"\tadditions\x18\x02 \x01(\rB\x06ڥ\x19\x02\b\x04R\tadditions\x12$\n" +
+	"\tdeletions\x18\x03 \x01(\rB\x06ڥ\x19\x02\b\x04R\tdeletions\x12\x1e\n" +
+	"\x06binary\x18\x04 \x01(\bB\x06ڥ\x19\x02\b\x04R\x06binary\x12#\n" +
+	"\ttoo_large\x18\x05 \x01(\bB\x06ڥ\x19\x02\b\x04R\btooLarge\x12\x1a\n" +
+	"\x04path\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04path\x12+\n" +
+	"\rprevious_path\x18\a \x01(\tB\x06ڥ\x19\x02\b\x01R\fpreviousPath\x12 \n" +
+	"\x05hunks\x18\b \x01(\tB\n" +
+	"ڥ\x19\x06\b\x010\xa0\x8d\x06R\x05hunks\"\xeb\x02\n" +
+	"\x0fPullRequestDiff\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12\x1e\n" +
+	"\x06number\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12!\n" +
+	"\bbase_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\abaseSha\x12!\n" +
+	"\bhead_sha\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12+\n" +
+	"\rfiles_changed\x18\x06 \x01(\rB\x06ڥ\x19\x02\b\x04R\ffilesChanged\x12'\n" +
+	"\vnext_cursor\x18\a \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12;\n" +
+	"\x05files\x18\b \x03(\v2\x1d.forgetools.forge.v1.DiffFileB\x06ڥ\x19\x02\x18dR\x05files\"\xcd\x03\n" +
+	"\n" +
+	"Comparison\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
+	"\x04repo\x18\x02 \x01(\tB\n" +
+	"ڥ\x19\x02\b\x03\xe8\xa5\x19\x02R\x04repo\x12!\n" +
+	"\bbase_sha\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x04R\abaseSha\x12!\n" +
+	"\bhead_sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\aheadSha\x12!\n" +
+	"\bahead_by\x18\x05 \x01(\rB\x06ڥ\x19\x02\b\x04R\aaheadBy\x12#\n" +
+	"\tbehind_by\x18\x06 \x01(\rB\x06ڥ\x19\x02\b\x04R\bbehindBy\x12+\n" +
+	"\rfiles_changed\x18\a \x01(\rB\x06ڥ\x19\x02\b\x04R\ffilesChanged\x12'\n" +
+	"\vnext_cursor\x18\b \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\x12=\n" +
+	"\acommits\x18\t \x03(\v2\x1b.forgetools.forge.v1.CommitB\x06ڥ\x19\x02\x18dR\acommits\x12;\n" +
+	"\x05files\x18\n" +
+	" \x03(\v2\x1d.forgetools.forge.v1.DiffFileB\x06ڥ\x19\x02\x18dR\x05files\"\xd6\x01\n" +
 	"\n" +
 	"CommentRef\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -3894,7 +4263,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),       // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),           // 1: forgetools.forge.v1.EventType
@@ -3908,33 +4277,36 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*CommentList)(nil),      // 9: forgetools.forge.v1.CommentList
 	(*PullRequest)(nil),      // 10: forgetools.forge.v1.PullRequest
 	(*PullRequestList)(nil),  // 11: forgetools.forge.v1.PullRequestList
-	(*CommentRef)(nil),       // 12: forgetools.forge.v1.CommentRef
-	(*ReviewRef)(nil),        // 13: forgetools.forge.v1.ReviewRef
-	(*ReviewThread)(nil),     // 14: forgetools.forge.v1.ReviewThread
-	(*ReviewThreadList)(nil), // 15: forgetools.forge.v1.ReviewThreadList
-	(*ReviewThreadRef)(nil),  // 16: forgetools.forge.v1.ReviewThreadRef
-	(*Subscription)(nil),     // 17: forgetools.forge.v1.Subscription
-	(*Unsubscribed)(nil),     // 18: forgetools.forge.v1.Unsubscribed
-	(*Repository)(nil),       // 19: forgetools.forge.v1.Repository
-	(*CodeMatch)(nil),        // 20: forgetools.forge.v1.CodeMatch
-	(*CodeMatchList)(nil),    // 21: forgetools.forge.v1.CodeMatchList
-	(*SearchHit)(nil),        // 22: forgetools.forge.v1.SearchHit
-	(*SearchHitList)(nil),    // 23: forgetools.forge.v1.SearchHitList
-	(*FileContent)(nil),      // 24: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),         // 25: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),       // 26: forgetools.forge.v1.DirListing
-	(*Commit)(nil),           // 27: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),        // 28: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),       // 29: forgetools.forge.v1.FileCommit
-	(*FilesCommit)(nil),      // 30: forgetools.forge.v1.FilesCommit
-	(*CommittedFile)(nil),    // 31: forgetools.forge.v1.CommittedFile
-	(*MergeResult)(nil),      // 32: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),            // 33: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),            // 34: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),        // 35: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),      // 36: forgetools.forge.v1.CITriggered
-	(*Event)(nil),            // 37: forgetools.forge.v1.Event
-	(*EventList)(nil),        // 38: forgetools.forge.v1.EventList
+	(*DiffFile)(nil),         // 12: forgetools.forge.v1.DiffFile
+	(*PullRequestDiff)(nil),  // 13: forgetools.forge.v1.PullRequestDiff
+	(*Comparison)(nil),       // 14: forgetools.forge.v1.Comparison
+	(*CommentRef)(nil),       // 15: forgetools.forge.v1.CommentRef
+	(*ReviewRef)(nil),        // 16: forgetools.forge.v1.ReviewRef
+	(*ReviewThread)(nil),     // 17: forgetools.forge.v1.ReviewThread
+	(*ReviewThreadList)(nil), // 18: forgetools.forge.v1.ReviewThreadList
+	(*ReviewThreadRef)(nil),  // 19: forgetools.forge.v1.ReviewThreadRef
+	(*Subscription)(nil),     // 20: forgetools.forge.v1.Subscription
+	(*Unsubscribed)(nil),     // 21: forgetools.forge.v1.Unsubscribed
+	(*Repository)(nil),       // 22: forgetools.forge.v1.Repository
+	(*CodeMatch)(nil),        // 23: forgetools.forge.v1.CodeMatch
+	(*CodeMatchList)(nil),    // 24: forgetools.forge.v1.CodeMatchList
+	(*SearchHit)(nil),        // 25: forgetools.forge.v1.SearchHit
+	(*SearchHitList)(nil),    // 26: forgetools.forge.v1.SearchHitList
+	(*FileContent)(nil),      // 27: forgetools.forge.v1.FileContent
+	(*DirEntry)(nil),         // 28: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),       // 29: forgetools.forge.v1.DirListing
+	(*Commit)(nil),           // 30: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),        // 31: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),       // 32: forgetools.forge.v1.FileCommit
+	(*FilesCommit)(nil),      // 33: forgetools.forge.v1.FilesCommit
+	(*CommittedFile)(nil),    // 34: forgetools.forge.v1.CommittedFile
+	(*MergeResult)(nil),      // 35: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),            // 36: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),            // 37: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),        // 38: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),      // 39: forgetools.forge.v1.CITriggered
+	(*Event)(nil),            // 40: forgetools.forge.v1.Event
+	(*EventList)(nil),        // 41: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -3951,39 +4323,44 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	6,  // 11: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
 	4,  // 12: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
 	10, // 13: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
-	2,  // 14: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 15: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	4,  // 16: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
-	2,  // 17: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
-	14, // 18: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
-	2,  // 19: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 20: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 21: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 22: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
-	20, // 23: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
-	2,  // 24: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	22, // 25: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
-	2,  // 26: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	25, // 28: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 29: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 30: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 31: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	31, // 32: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
-	2,  // 33: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 34: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	33, // 35: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	34, // 36: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 37: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 38: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 39: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 40: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	37, // 41: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	42, // [42:42] is the sub-list for method output_type
-	42, // [42:42] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	2,  // 14: forgetools.forge.v1.PullRequestDiff.forge:type_name -> forgetools.forge.v1.ForgeRef
+	12, // 15: forgetools.forge.v1.PullRequestDiff.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 16: forgetools.forge.v1.Comparison.forge:type_name -> forgetools.forge.v1.ForgeRef
+	30, // 17: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
+	12, // 18: forgetools.forge.v1.Comparison.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 19: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 20: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	4,  // 21: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
+	2,  // 22: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	17, // 23: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
+	2,  // 24: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 25: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
+	23, // 28: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
+	2,  // 29: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	25, // 30: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
+	2,  // 31: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 32: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	28, // 33: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 34: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 35: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 36: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	34, // 37: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 38: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 39: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	36, // 40: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	37, // 41: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 42: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 43: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 44: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 45: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	40, // 46: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	47, // [47:47] is the sub-list for method output_type
+	47, // [47:47] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -3997,7 +4374,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   37,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -637,6 +637,8 @@ type ForgeCallRequest struct {
 	//
 	//	*ForgeCallRequest_GetIssue
 	//	*ForgeCallRequest_GetPullRequest
+	//	*ForgeCallRequest_GetPullRequestDiff
+	//	*ForgeCallRequest_Compare
 	//	*ForgeCallRequest_ListIssues
 	//	*ForgeCallRequest_ListComments
 	//	*ForgeCallRequest_CommentOnIssue
@@ -732,6 +734,24 @@ func (x *ForgeCallRequest) GetGetPullRequest() *GetPullRequestRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_GetPullRequest); ok {
 			return x.GetPullRequest
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetGetPullRequestDiff() *GetPullRequestDiffRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_GetPullRequestDiff); ok {
+			return x.GetPullRequestDiff
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetCompare() *CompareRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_Compare); ok {
+			return x.Compare
 		}
 	}
 	return nil
@@ -1015,6 +1035,14 @@ type ForgeCallRequest_GetPullRequest struct {
 	GetPullRequest *GetPullRequestRequest `protobuf:"bytes,3,opt,name=get_pull_request,json=getPullRequest,proto3,oneof"`
 }
 
+type ForgeCallRequest_GetPullRequestDiff struct {
+	GetPullRequestDiff *GetPullRequestDiffRequest `protobuf:"bytes,26,opt,name=get_pull_request_diff,json=getPullRequestDiff,proto3,oneof"`
+}
+
+type ForgeCallRequest_Compare struct {
+	Compare *CompareRequest `protobuf:"bytes,27,opt,name=compare,proto3,oneof"`
+}
+
 type ForgeCallRequest_ListIssues struct {
 	ListIssues *ListIssuesRequest `protobuf:"bytes,4,opt,name=list_issues,json=listIssues,proto3,oneof"`
 }
@@ -1130,6 +1158,10 @@ type ForgeCallRequest_GetEvents struct {
 func (*ForgeCallRequest_GetIssue) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_GetPullRequest) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_GetPullRequestDiff) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_Compare) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ListIssues) isForgeCallRequest_Call() {}
 
@@ -1291,6 +1323,150 @@ func (x *GetPullRequestRequest) GetPullNumber() uint64 {
 	return 0
 }
 
+type GetPullRequestDiffRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Cursor        string                 `protobuf:"bytes,4,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *GetPullRequestDiffRequest) Reset() {
+	*x = GetPullRequestDiffRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *GetPullRequestDiffRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*GetPullRequestDiffRequest) ProtoMessage() {}
+
+func (x *GetPullRequestDiffRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use GetPullRequestDiffRequest.ProtoReflect.Descriptor instead.
+func (*GetPullRequestDiffRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *GetPullRequestDiffRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *GetPullRequestDiffRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *GetPullRequestDiffRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *GetPullRequestDiffRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+type CompareRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Base          string                 `protobuf:"bytes,2,opt,name=base,proto3" json:"base,omitempty"`
+	Head          string                 `protobuf:"bytes,3,opt,name=head,proto3" json:"head,omitempty"`
+	Path          string                 `protobuf:"bytes,4,opt,name=path,proto3" json:"path,omitempty"`
+	Cursor        string                 `protobuf:"bytes,5,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CompareRequest) Reset() {
+	*x = CompareRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CompareRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CompareRequest) ProtoMessage() {}
+
+func (x *CompareRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CompareRequest.ProtoReflect.Descriptor instead.
+func (*CompareRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *CompareRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetBase() string {
+	if x != nil {
+		return x.Base
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetHead() string {
+	if x != nil {
+		return x.Head
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *CompareRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
 type ListIssuesRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -1306,7 +1482,7 @@ type ListIssuesRequest struct {
 
 func (x *ListIssuesRequest) Reset() {
 	*x = ListIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1318,7 +1494,7 @@ func (x *ListIssuesRequest) String() string {
 func (*ListIssuesRequest) ProtoMessage() {}
 
 func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1331,7 +1507,7 @@ func (x *ListIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListIssuesRequest.ProtoReflect.Descriptor instead.
 func (*ListIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *ListIssuesRequest) GetRepo() string {
@@ -1396,7 +1572,7 @@ type ListCommentsRequest struct {
 
 func (x *ListCommentsRequest) Reset() {
 	*x = ListCommentsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1408,7 +1584,7 @@ func (x *ListCommentsRequest) String() string {
 func (*ListCommentsRequest) ProtoMessage() {}
 
 func (x *ListCommentsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1421,7 +1597,7 @@ func (x *ListCommentsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCommentsRequest.ProtoReflect.Descriptor instead.
 func (*ListCommentsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ListCommentsRequest) GetRepo() string {
@@ -1470,7 +1646,7 @@ type CommentOnIssueRequest struct {
 
 func (x *CommentOnIssueRequest) Reset() {
 	*x = CommentOnIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1482,7 +1658,7 @@ func (x *CommentOnIssueRequest) String() string {
 func (*CommentOnIssueRequest) ProtoMessage() {}
 
 func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1495,7 +1671,7 @@ func (x *CommentOnIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnIssueRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *CommentOnIssueRequest) GetRepo() string {
@@ -1530,7 +1706,7 @@ type CommentOnPullRequestRequest struct {
 
 func (x *CommentOnPullRequestRequest) Reset() {
 	*x = CommentOnPullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1542,7 +1718,7 @@ func (x *CommentOnPullRequestRequest) String() string {
 func (*CommentOnPullRequestRequest) ProtoMessage() {}
 
 func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1555,7 +1731,7 @@ func (x *CommentOnPullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommentOnPullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CommentOnPullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *CommentOnPullRequestRequest) GetRepo() string {
@@ -1592,7 +1768,7 @@ type ReviewCommentInput struct {
 
 func (x *ReviewCommentInput) Reset() {
 	*x = ReviewCommentInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1604,7 +1780,7 @@ func (x *ReviewCommentInput) String() string {
 func (*ReviewCommentInput) ProtoMessage() {}
 
 func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[7]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1617,7 +1793,7 @@ func (x *ReviewCommentInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReviewCommentInput.ProtoReflect.Descriptor instead.
 func (*ReviewCommentInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *ReviewCommentInput) GetPath() string {
@@ -1661,7 +1837,7 @@ type SubmitReviewRequest struct {
 
 func (x *SubmitReviewRequest) Reset() {
 	*x = SubmitReviewRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1673,7 +1849,7 @@ func (x *SubmitReviewRequest) String() string {
 func (*SubmitReviewRequest) ProtoMessage() {}
 
 func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[8]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1686,7 +1862,7 @@ func (x *SubmitReviewRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitReviewRequest.ProtoReflect.Descriptor instead.
 func (*SubmitReviewRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SubmitReviewRequest) GetRepo() string {
@@ -1735,7 +1911,7 @@ type ListReviewThreadsRequest struct {
 
 func (x *ListReviewThreadsRequest) Reset() {
 	*x = ListReviewThreadsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1747,7 +1923,7 @@ func (x *ListReviewThreadsRequest) String() string {
 func (*ListReviewThreadsRequest) ProtoMessage() {}
 
 func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[9]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1760,7 +1936,7 @@ func (x *ListReviewThreadsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListReviewThreadsRequest.ProtoReflect.Descriptor instead.
 func (*ListReviewThreadsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ListReviewThreadsRequest) GetRepo() string {
@@ -1796,7 +1972,7 @@ type ReplyToReviewThreadRequest struct {
 
 func (x *ReplyToReviewThreadRequest) Reset() {
 	*x = ReplyToReviewThreadRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1808,7 +1984,7 @@ func (x *ReplyToReviewThreadRequest) String() string {
 func (*ReplyToReviewThreadRequest) ProtoMessage() {}
 
 func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[10]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1821,7 +1997,7 @@ func (x *ReplyToReviewThreadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplyToReviewThreadRequest.ProtoReflect.Descriptor instead.
 func (*ReplyToReviewThreadRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ReplyToReviewThreadRequest) GetRepo() string {
@@ -1864,7 +2040,7 @@ type ResolveReviewThreadRequest struct {
 
 func (x *ResolveReviewThreadRequest) Reset() {
 	*x = ResolveReviewThreadRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1876,7 +2052,7 @@ func (x *ResolveReviewThreadRequest) String() string {
 func (*ResolveReviewThreadRequest) ProtoMessage() {}
 
 func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[11]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1889,7 +2065,7 @@ func (x *ResolveReviewThreadRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResolveReviewThreadRequest.ProtoReflect.Descriptor instead.
 func (*ResolveReviewThreadRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *ResolveReviewThreadRequest) GetRepo() string {
@@ -1934,7 +2110,7 @@ type CreateIssueRequest struct {
 
 func (x *CreateIssueRequest) Reset() {
 	*x = CreateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1946,7 +2122,7 @@ func (x *CreateIssueRequest) String() string {
 func (*CreateIssueRequest) ProtoMessage() {}
 
 func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1959,7 +2135,7 @@ func (x *CreateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateIssueRequest.ProtoReflect.Descriptor instead.
 func (*CreateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{12}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *CreateIssueRequest) GetRepo() string {
@@ -2018,7 +2194,7 @@ type CreatePullRequestRequest struct {
 
 func (x *CreatePullRequestRequest) Reset() {
 	*x = CreatePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2030,7 +2206,7 @@ func (x *CreatePullRequestRequest) String() string {
 func (*CreatePullRequestRequest) ProtoMessage() {}
 
 func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[13]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2043,7 +2219,7 @@ func (x *CreatePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreatePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*CreatePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{13}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *CreatePullRequestRequest) GetRepo() string {
@@ -2099,7 +2275,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2111,7 +2287,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2124,7 +2300,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{14}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -2157,7 +2333,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2169,7 +2345,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[15]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2182,7 +2358,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{15}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -2201,7 +2377,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2213,7 +2389,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2226,7 +2402,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -2250,7 +2426,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2262,7 +2438,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2275,7 +2451,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *SearchCodeRequest) GetRepo() string {
@@ -2319,7 +2495,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2331,7 +2507,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2344,7 +2520,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SearchIssuesRequest) GetRepo() string {
@@ -2393,7 +2569,7 @@ type ReadFileRequest struct {
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2405,7 +2581,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2418,7 +2594,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -2454,7 +2630,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2466,7 +2642,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2479,7 +2655,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -2524,7 +2700,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2536,7 +2712,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2549,7 +2725,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2607,7 +2783,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2619,7 +2795,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2632,7 +2808,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2680,7 +2856,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2692,7 +2868,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2705,7 +2881,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2738,7 +2914,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2750,7 +2926,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2763,7 +2939,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -2833,7 +3009,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2845,7 +3021,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2858,7 +3034,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -2896,7 +3072,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2908,7 +3084,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2921,7 +3097,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -2981,7 +3157,7 @@ type CommitFilesRequest struct {
 
 func (x *CommitFilesRequest) Reset() {
 	*x = CommitFilesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2993,7 +3169,7 @@ func (x *CommitFilesRequest) String() string {
 func (*CommitFilesRequest) ProtoMessage() {}
 
 func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3006,7 +3182,7 @@ func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
 func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CommitFilesRequest) GetRepo() string {
@@ -3057,7 +3233,7 @@ type FileChange struct {
 
 func (x *FileChange) Reset() {
 	*x = FileChange{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3069,7 +3245,7 @@ func (x *FileChange) String() string {
 func (*FileChange) ProtoMessage() {}
 
 func (x *FileChange) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3082,7 +3258,7 @@ func (x *FileChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
 func (*FileChange) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *FileChange) GetPath() string {
@@ -3125,7 +3301,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3137,7 +3313,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3150,7 +3326,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -3192,7 +3368,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3204,7 +3380,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3217,7 +3393,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *CIInput) GetName() string {
@@ -3246,7 +3422,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3258,7 +3434,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3271,7 +3447,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -3313,7 +3489,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3325,7 +3501,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3338,7 +3514,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -3375,7 +3551,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3387,7 +3563,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3400,7 +3576,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -3439,7 +3615,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3451,7 +3627,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3464,7 +3640,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -3501,7 +3677,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3513,7 +3689,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3526,7 +3702,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{35}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -3551,6 +3727,8 @@ type ForgeCallResult struct {
 	//
 	//	*ForgeCallResult_Issue
 	//	*ForgeCallResult_PullRequest
+	//	*ForgeCallResult_PullRequestDiff
+	//	*ForgeCallResult_Comparison
 	//	*ForgeCallResult_Issues
 	//	*ForgeCallResult_Comments
 	//	*ForgeCallResult_IssueComment
@@ -3583,7 +3761,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3595,7 +3773,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3608,7 +3786,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{36}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -3638,6 +3816,24 @@ func (x *ForgeCallResult) GetPullRequest() *v1.PullRequest {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_PullRequest); ok {
 			return x.PullRequest
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetPullRequestDiff() *v1.PullRequestDiff {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_PullRequestDiff); ok {
+			return x.PullRequestDiff
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallResult) GetComparison() *v1.Comparison {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_Comparison); ok {
+			return x.Comparison
 		}
 	}
 	return nil
@@ -3880,6 +4076,14 @@ type ForgeCallResult_PullRequest struct {
 	PullRequest *v1.PullRequest `protobuf:"bytes,3,opt,name=pull_request,json=pullRequest,proto3,oneof"`
 }
 
+type ForgeCallResult_PullRequestDiff struct {
+	PullRequestDiff *v1.PullRequestDiff `protobuf:"bytes,21,opt,name=pull_request_diff,json=pullRequestDiff,proto3,oneof"`
+}
+
+type ForgeCallResult_Comparison struct {
+	Comparison *v1.Comparison `protobuf:"bytes,22,opt,name=comparison,proto3,oneof"`
+}
+
 type ForgeCallResult_Issues struct {
 	Issues *v1.IssueList `protobuf:"bytes,4,opt,name=issues,proto3,oneof"`
 }
@@ -3984,6 +4188,10 @@ func (*ForgeCallResult_Issue) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_PullRequest) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_PullRequestDiff) isForgeCallResult_Result() {}
+
+func (*ForgeCallResult_Comparison) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Issues) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_Comments) isForgeCallResult_Result() {}
@@ -4047,7 +4255,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4059,7 +4267,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4072,7 +4280,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{37}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -4100,13 +4308,19 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xdaU\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x99[\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
 	"\x0fforge_get_issue\x10\x01\x1a8Read one issue: title, state, labels, body and comments.*\x05issueZ\x06issuesj\trepo:readp\x01z\tGet issue\x8a\x01\x05issue\x92\x01\x03getH\x00R\bgetIssue\x12\x9d\x02\n" +
 	"\x10get_pull_request\x18\x03 \x01(\v2,.forgetools.gateway.v1.GetPullRequestRequestB\xc2\x01¥\x19\xbd\x01\n" +
-	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xd3\x01\n" +
+	"\x16forge_get_pull_request\x10\x01\x1aPRead one pull request: refs, draft and checks state, body, reviews and comments.*\fpull_requestZ\rpull_requestsj\trepo:readp\x01z\x10Get pull request\x8a\x01\fpull_request\x92\x01\x03getH\x00R\x0egetPullRequest\x12\xb1\x03\n" +
+	"\x15get_pull_request_diff\x18\x1a \x01(\v20.forgetools.gateway.v1.GetPullRequestDiffRequestB\xc9\x02¥\x19\xc4\x02\n" +
+	"\x1bforge_get_pull_request_diff\x10\x01\x1a\xc6\x01A pull request's changed files and hunks, paged. A hunk line starts with the side and line forge_submit_review takes: R12 (+ or context), L7 (-). too_large: forge_read_file at base_sha and head_sha.*\x11pull_request_diffZ\rpull_requestsj\trepo:readp\x01z\x15Get pull request diff\x8a\x01\fpull_request\x92\x01\x04diffH\x00R\x12getPullRequestDiff\x12\x88\x02\n" +
+	"\acompare\x18\x1b \x01(\v2%.forgetools.gateway.v1.CompareRequestB\xc4\x01¥\x19\xbf\x01\n" +
+	"\rforge_compare\x10\x01\x1ahCommits head is ahead and behind base, and the base...head diff as forge_get_pull_request_diff shows it.*\n" +
+	"comparisonZ\n" +
+	"repositoryj\trepo:readp\x01z\fCompare refs\x8a\x01\x04repo\x92\x01\acompareH\x00R\acompare\x12\xd3\x01\n" +
 	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestB\x85\x01¥\x19\x80\x01\n" +
 	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issues\x8a\x01\x05issue\x92\x01\x04listH\x00R\n" +
 	"listIssues\x12\xf9\x01\n" +
@@ -4219,7 +4433,24 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
 	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
 	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
-	"pullNumber\"\xc0\x04\n" +
+	"pullNumber\"\xe8\x01\n" +
+	"\x19GetPullRequestDiffRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x123\n" +
+	"\x04path\x18\x03 \x01(\tB\x1f\xbaH\x05r\x03\x18\x80\bҥ\x19\x13\n" +
+	"\x0fOnly this file.8\x01R\x04path\x123\n" +
+	"\x06cursor\x18\x04 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\x93\x02\n" +
+	"\x0eCompareRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x121\n" +
+	"\x04base\x18\x02 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x04base\x121\n" +
+	"\x04head\x18\x03 \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]R\x04head\x123\n" +
+	"\x04path\x18\x04 \x01(\tB\x1f\xbaH\x05r\x03\x18\x80\bҥ\x19\x13\n" +
+	"\x0fOnly this file.8\x01R\x04path\x123\n" +
+	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\"\xc0\x04\n" +
 	"\x11ListIssuesRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12i\n" +
 	"\x05state\x18\x02 \x01(\x0e2'.forgetools.gateway.v1.IssueStateFilterB*\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x1e\n" +
@@ -4479,11 +4710,15 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xb4\x0e\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xcb\x0f\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
-	"\fpull_request\x18\x03 \x01(\v2 .forgetools.forge.v1.PullRequestH\x00R\vpullRequest\x128\n" +
+	"\fpull_request\x18\x03 \x01(\v2 .forgetools.forge.v1.PullRequestH\x00R\vpullRequest\x12R\n" +
+	"\x11pull_request_diff\x18\x15 \x01(\v2$.forgetools.forge.v1.PullRequestDiffH\x00R\x0fpullRequestDiff\x12A\n" +
+	"\n" +
+	"comparison\x18\x16 \x01(\v2\x1f.forgetools.forge.v1.ComparisonH\x00R\n" +
+	"comparison\x128\n" +
 	"\x06issues\x18\x04 \x01(\v2\x1e.forgetools.forge.v1.IssueListH\x00R\x06issues\x12>\n" +
 	"\bcomments\x18\x1c \x01(\v2 .forgetools.forge.v1.CommentListH\x00R\bcomments\x12F\n" +
 	"\rissue_comment\x18\x05 \x01(\v2\x1f.forgetools.forge.v1.CommentRefH\x00R\fissueComment\x12@\n" +
@@ -4650,7 +4885,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(CommentsOf)(0),                     // 1: forgetools.gateway.v1.CommentsOf
@@ -4666,153 +4901,161 @@ var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(*ForgeCallRequest)(nil),            // 11: forgetools.gateway.v1.ForgeCallRequest
 	(*GetIssueRequest)(nil),             // 12: forgetools.gateway.v1.GetIssueRequest
 	(*GetPullRequestRequest)(nil),       // 13: forgetools.gateway.v1.GetPullRequestRequest
-	(*ListIssuesRequest)(nil),           // 14: forgetools.gateway.v1.ListIssuesRequest
-	(*ListCommentsRequest)(nil),         // 15: forgetools.gateway.v1.ListCommentsRequest
-	(*CommentOnIssueRequest)(nil),       // 16: forgetools.gateway.v1.CommentOnIssueRequest
-	(*CommentOnPullRequestRequest)(nil), // 17: forgetools.gateway.v1.CommentOnPullRequestRequest
-	(*ReviewCommentInput)(nil),          // 18: forgetools.gateway.v1.ReviewCommentInput
-	(*SubmitReviewRequest)(nil),         // 19: forgetools.gateway.v1.SubmitReviewRequest
-	(*ListReviewThreadsRequest)(nil),    // 20: forgetools.gateway.v1.ListReviewThreadsRequest
-	(*ReplyToReviewThreadRequest)(nil),  // 21: forgetools.gateway.v1.ReplyToReviewThreadRequest
-	(*ResolveReviewThreadRequest)(nil),  // 22: forgetools.gateway.v1.ResolveReviewThreadRequest
-	(*CreateIssueRequest)(nil),          // 23: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 24: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 25: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 26: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 27: forgetools.gateway.v1.GetRepoRequest
-	(*SearchCodeRequest)(nil),           // 28: forgetools.gateway.v1.SearchCodeRequest
-	(*SearchIssuesRequest)(nil),         // 29: forgetools.gateway.v1.SearchIssuesRequest
-	(*ReadFileRequest)(nil),             // 30: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 31: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 32: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 33: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 34: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 35: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 36: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 37: forgetools.gateway.v1.WriteFileRequest
-	(*CommitFilesRequest)(nil),          // 38: forgetools.gateway.v1.CommitFilesRequest
-	(*FileChange)(nil),                  // 39: forgetools.gateway.v1.FileChange
-	(*MergePullRequestRequest)(nil),     // 40: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 41: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 42: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 43: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 44: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 45: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 46: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 47: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 48: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 49: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 50: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 51: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 52: forgetools.forge.v1.PullRequest
-	(*v1.IssueList)(nil),                // 53: forgetools.forge.v1.IssueList
-	(*v1.CommentList)(nil),              // 54: forgetools.forge.v1.CommentList
-	(*v1.CommentRef)(nil),               // 55: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 56: forgetools.forge.v1.ReviewRef
-	(*v1.ReviewThreadList)(nil),         // 57: forgetools.forge.v1.ReviewThreadList
-	(*v1.ReviewThreadRef)(nil),          // 58: forgetools.forge.v1.ReviewThreadRef
-	(*v1.Subscription)(nil),             // 59: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 60: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 61: forgetools.forge.v1.Repository
-	(*v1.CodeMatchList)(nil),            // 62: forgetools.forge.v1.CodeMatchList
-	(*v1.SearchHitList)(nil),            // 63: forgetools.forge.v1.SearchHitList
-	(*v1.FileContent)(nil),              // 64: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 65: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 66: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 67: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 68: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 69: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 70: forgetools.forge.v1.FileCommit
-	(*v1.FilesCommit)(nil),              // 71: forgetools.forge.v1.FilesCommit
-	(*v1.MergeResult)(nil),              // 72: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 73: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 74: forgetools.forge.v1.EventList
+	(*GetPullRequestDiffRequest)(nil),   // 14: forgetools.gateway.v1.GetPullRequestDiffRequest
+	(*CompareRequest)(nil),              // 15: forgetools.gateway.v1.CompareRequest
+	(*ListIssuesRequest)(nil),           // 16: forgetools.gateway.v1.ListIssuesRequest
+	(*ListCommentsRequest)(nil),         // 17: forgetools.gateway.v1.ListCommentsRequest
+	(*CommentOnIssueRequest)(nil),       // 18: forgetools.gateway.v1.CommentOnIssueRequest
+	(*CommentOnPullRequestRequest)(nil), // 19: forgetools.gateway.v1.CommentOnPullRequestRequest
+	(*ReviewCommentInput)(nil),          // 20: forgetools.gateway.v1.ReviewCommentInput
+	(*SubmitReviewRequest)(nil),         // 21: forgetools.gateway.v1.SubmitReviewRequest
+	(*ListReviewThreadsRequest)(nil),    // 22: forgetools.gateway.v1.ListReviewThreadsRequest
+	(*ReplyToReviewThreadRequest)(nil),  // 23: forgetools.gateway.v1.ReplyToReviewThreadRequest
+	(*ResolveReviewThreadRequest)(nil),  // 24: forgetools.gateway.v1.ResolveReviewThreadRequest
+	(*CreateIssueRequest)(nil),          // 25: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 26: forgetools.gateway.v1.CreatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 27: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 28: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 29: forgetools.gateway.v1.GetRepoRequest
+	(*SearchCodeRequest)(nil),           // 30: forgetools.gateway.v1.SearchCodeRequest
+	(*SearchIssuesRequest)(nil),         // 31: forgetools.gateway.v1.SearchIssuesRequest
+	(*ReadFileRequest)(nil),             // 32: forgetools.gateway.v1.ReadFileRequest
+	(*ListDirRequest)(nil),              // 33: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 34: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 35: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 36: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 37: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 38: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 39: forgetools.gateway.v1.WriteFileRequest
+	(*CommitFilesRequest)(nil),          // 40: forgetools.gateway.v1.CommitFilesRequest
+	(*FileChange)(nil),                  // 41: forgetools.gateway.v1.FileChange
+	(*MergePullRequestRequest)(nil),     // 42: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 43: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 44: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 45: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 46: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 47: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 48: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 49: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 50: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 51: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 52: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 53: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 54: forgetools.forge.v1.PullRequest
+	(*v1.PullRequestDiff)(nil),          // 55: forgetools.forge.v1.PullRequestDiff
+	(*v1.Comparison)(nil),               // 56: forgetools.forge.v1.Comparison
+	(*v1.IssueList)(nil),                // 57: forgetools.forge.v1.IssueList
+	(*v1.CommentList)(nil),              // 58: forgetools.forge.v1.CommentList
+	(*v1.CommentRef)(nil),               // 59: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 60: forgetools.forge.v1.ReviewRef
+	(*v1.ReviewThreadList)(nil),         // 61: forgetools.forge.v1.ReviewThreadList
+	(*v1.ReviewThreadRef)(nil),          // 62: forgetools.forge.v1.ReviewThreadRef
+	(*v1.Subscription)(nil),             // 63: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 64: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 65: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 66: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 67: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 68: forgetools.forge.v1.FileContent
+	(*v1.DirListing)(nil),               // 69: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 70: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 71: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 72: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 73: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 74: forgetools.forge.v1.FileCommit
+	(*v1.FilesCommit)(nil),              // 75: forgetools.forge.v1.FilesCommit
+	(*v1.MergeResult)(nil),              // 76: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 77: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 78: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
 	12, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
 	13, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
-	14, // 2: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
-	15, // 3: forgetools.gateway.v1.ForgeCallRequest.list_comments:type_name -> forgetools.gateway.v1.ListCommentsRequest
-	16, // 4: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
-	17, // 5: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
-	19, // 6: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	20, // 7: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
-	21, // 8: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
-	22, // 9: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
-	23, // 10: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	24, // 11: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	25, // 12: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	26, // 13: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	27, // 14: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	28, // 15: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
-	29, // 16: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
-	30, // 17: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	31, // 18: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	32, // 19: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	36, // 23: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	37, // 24: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	38, // 25: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
-	40, // 26: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	42, // 27: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	43, // 28: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	44, // 29: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	49, // 30: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 31: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	50, // 32: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	1,  // 33: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
-	3,  // 34: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	2,  // 35: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	18, // 36: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	4,  // 37: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	0,  // 38: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	4,  // 39: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	5,  // 40: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	6,  // 41: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	7,  // 42: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	8,  // 43: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	39, // 44: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
-	9,  // 45: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	41, // 46: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	51, // 47: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	52, // 48: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	53, // 49: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	54, // 50: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
-	55, // 51: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	55, // 52: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	56, // 53: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	57, // 54: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
-	55, // 55: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
-	58, // 56: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
-	59, // 57: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	60, // 58: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	48, // 59: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	61, // 60: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	62, // 61: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
-	63, // 62: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
-	64, // 63: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	65, // 64: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	66, // 65: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	67, // 66: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	68, // 67: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	69, // 68: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	70, // 69: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	71, // 70: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
-	72, // 71: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	73, // 72: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	74, // 73: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	10, // 74: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	11, // 75: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	45, // 76: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	47, // 77: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	46, // 78: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	77, // [77:79] is the sub-list for method output_type
-	75, // [75:77] is the sub-list for method input_type
-	75, // [75:75] is the sub-list for extension type_name
-	75, // [75:75] is the sub-list for extension extendee
-	0,  // [0:75] is the sub-list for field type_name
+	14, // 2: forgetools.gateway.v1.ForgeCallRequest.get_pull_request_diff:type_name -> forgetools.gateway.v1.GetPullRequestDiffRequest
+	15, // 3: forgetools.gateway.v1.ForgeCallRequest.compare:type_name -> forgetools.gateway.v1.CompareRequest
+	16, // 4: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
+	17, // 5: forgetools.gateway.v1.ForgeCallRequest.list_comments:type_name -> forgetools.gateway.v1.ListCommentsRequest
+	18, // 6: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
+	19, // 7: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
+	21, // 8: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
+	22, // 9: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
+	23, // 10: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
+	24, // 11: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
+	25, // 12: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	26, // 13: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	27, // 14: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	28, // 15: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	29, // 16: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	30, // 17: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
+	31, // 18: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
+	32, // 19: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	33, // 20: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	34, // 21: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	35, // 22: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	36, // 23: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	37, // 24: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	38, // 25: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	39, // 26: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	40, // 27: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
+	42, // 28: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	44, // 29: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	45, // 30: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	46, // 31: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	51, // 32: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 33: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	52, // 34: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	1,  // 35: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
+	3,  // 36: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	2,  // 37: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	20, // 38: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	4,  // 39: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 40: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	4,  // 41: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	5,  // 42: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	6,  // 43: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	7,  // 44: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	8,  // 45: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	41, // 46: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
+	9,  // 47: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	43, // 48: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	53, // 49: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	54, // 50: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	55, // 51: forgetools.gateway.v1.ForgeCallResult.pull_request_diff:type_name -> forgetools.forge.v1.PullRequestDiff
+	56, // 52: forgetools.gateway.v1.ForgeCallResult.comparison:type_name -> forgetools.forge.v1.Comparison
+	57, // 53: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	58, // 54: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
+	59, // 55: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	59, // 56: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	60, // 57: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	61, // 58: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
+	59, // 59: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
+	62, // 60: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
+	63, // 61: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	64, // 62: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	50, // 63: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	65, // 64: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	66, // 65: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	67, // 66: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	68, // 67: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	69, // 68: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	70, // 69: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	71, // 70: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	72, // 71: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	73, // 72: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	74, // 73: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	75, // 74: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
+	76, // 75: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	77, // 76: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	78, // 77: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	10, // 78: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	11, // 79: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	47, // 80: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	49, // 81: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	48, // 82: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	81, // [81:83] is the sub-list for method output_type
+	79, // [79:81] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -4823,6 +5066,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[0].OneofWrappers = []any{
 		(*ForgeCallRequest_GetIssue)(nil),
 		(*ForgeCallRequest_GetPullRequest)(nil),
+		(*ForgeCallRequest_GetPullRequestDiff)(nil),
+		(*ForgeCallRequest_Compare)(nil),
 		(*ForgeCallRequest_ListIssues)(nil),
 		(*ForgeCallRequest_ListComments)(nil),
 		(*ForgeCallRequest_CommentOnIssue)(nil),
@@ -4852,17 +5097,19 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_RerunCi)(nil),
 		(*ForgeCallRequest_GetEvents)(nil),
 	}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[3].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[4].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[12].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
+		(*ForgeCallResult_PullRequestDiff)(nil),
+		(*ForgeCallResult_Comparison)(nil),
 		(*ForgeCallResult_Issues)(nil),
 		(*ForgeCallResult_Comments)(nil),
 		(*ForgeCallResult_IssueComment)(nil),
@@ -4895,7 +5142,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
 			NumEnums:      11,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

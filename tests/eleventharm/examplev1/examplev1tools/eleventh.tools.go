@@ -161,6 +161,10 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "issue", Message: arm.Issue}
 	case *gatewayv1.ForgeCallResult_PullRequest:
 		return runtime.Outcome{Arm: "pull_request", Message: arm.PullRequest}
+	case *gatewayv1.ForgeCallResult_PullRequestDiff:
+		return runtime.Outcome{Arm: "pull_request_diff", Message: arm.PullRequestDiff}
+	case *gatewayv1.ForgeCallResult_Comparison:
+		return runtime.Outcome{Arm: "comparison", Message: arm.Comparison}
 	case *gatewayv1.ForgeCallResult_Issues:
 		return runtime.Outcome{Arm: "issues", Message: arm.Issues}
 	case *gatewayv1.ForgeCallResult_Comments:

@@ -25,9 +25,9 @@ const _ = toolserver.SupportPackageIsVersion1
 type ForgeHandler interface {
 	ForgeIssuesHandler
 	ForgePullRequestsHandler
+	ForgeRepositoryHandler
 	ForgeReviewsHandler
 	ForgeChangeNotificationsHandler
-	ForgeRepositoryHandler
 	ForgeSearchHandler
 	ForgeCiHandler
 	ForgePushHandler
@@ -62,6 +62,11 @@ type ForgePullRequestsHandler interface {
 	// GetPullRequest serves forge_get_pull_request: Read one pull request:
 	// refs, draft and checks state, body, reviews and comments.
 	GetPullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error)
+	// GetPullRequestDiff serves forge_get_pull_request_diff: A pull request's
+	// changed files and hunks, paged. A hunk line starts with the side and line
+	// forge_submit_review takes: R12 (+ or context), L7 (-). too_large:
+	// forge_read_file at base_sha and head_sha.
+	GetPullRequestDiff(ctx context.Context, c toolserver.Call, req *gatewayv1.GetPullRequestDiffRequest) (*forgev1.PullRequestDiff, error)
 	// CommentOnPullRequest serves forge_comment_on_pull_request: Post a
 	// conversation comment on a pull request (not a review).
 	CommentOnPullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnPullRequestRequest) (*forgev1.CommentRef, error)
@@ -75,6 +80,22 @@ type ForgePullRequestsHandler interface {
 	// MergePullRequest serves forge_merge_pull_request: Merge a pull request if
 	// its head is still expected_head_sha, the head_sha you reviewed.
 	MergePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.MergePullRequestRequest) (*forgev1.MergeResult, error)
+}
+
+// ForgeRepositoryHandler is the "repository" capability: a provider
+// implementing all of it serves these arms.
+type ForgeRepositoryHandler interface {
+	// Compare serves forge_compare: Commits head is ahead and behind base, and
+	// the base...head diff as forge_get_pull_request_diff shows it.
+	Compare(ctx context.Context, c toolserver.Call, req *gatewayv1.CompareRequest) (*forgev1.Comparison, error)
+	// GetRepo serves forge_get_repo: Read a repository: default branch,
+	// visibility, your permission.
+	GetRepo(ctx context.Context, c toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
+	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
+	// forge_write_file needs.
+	ReadFile(ctx context.Context, c toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
+	// ListDir serves forge_list_dir: List a directory at a ref.
+	ListDir(ctx context.Context, c toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
 
 // ForgeReviewsHandler is the "reviews" capability: a provider implementing all
@@ -109,19 +130,6 @@ type ForgeChangeNotificationsHandler interface {
 	// oldest first; own: true marks your own writes. Pass next_cursor as after
 	// to acknowledge a page; until then it is sent again.
 	GetEvents(ctx context.Context, c toolserver.Call, req *gatewayv1.GetEventsRequest) (*forgev1.EventList, error)
-}
-
-// ForgeRepositoryHandler is the "repository" capability: a provider
-// implementing all of it serves these arms.
-type ForgeRepositoryHandler interface {
-	// GetRepo serves forge_get_repo: Read a repository: default branch,
-	// visibility, your permission.
-	GetRepo(ctx context.Context, c toolserver.Call, req *gatewayv1.GetRepoRequest) (*forgev1.Repository, error)
-	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
-	// forge_write_file needs.
-	ReadFile(ctx context.Context, c toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
-	// ListDir serves forge_list_dir: List a directory at a ref.
-	ListDir(ctx context.Context, c toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
 
 // ForgeSearchHandler is the "search" capability: a provider implementing all of
@@ -177,6 +185,14 @@ func (UnimplementedForgeHandler) GetIssue(context.Context, toolserver.Call, *gat
 
 func (UnimplementedForgeHandler) GetPullRequest(context.Context, toolserver.Call, *gatewayv1.GetPullRequestRequest) (*forgev1.PullRequest, error) {
 	return nil, toolserver.Unimplemented("pull_requests", "get_pull_request")
+}
+
+func (UnimplementedForgeHandler) GetPullRequestDiff(context.Context, toolserver.Call, *gatewayv1.GetPullRequestDiffRequest) (*forgev1.PullRequestDiff, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "get_pull_request_diff")
+}
+
+func (UnimplementedForgeHandler) Compare(context.Context, toolserver.Call, *gatewayv1.CompareRequest) (*forgev1.Comparison, error) {
+	return nil, toolserver.Unimplemented("repository", "compare")
 }
 
 func (UnimplementedForgeHandler) ListIssues(context.Context, toolserver.Call, *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
@@ -305,6 +321,8 @@ var ForgeTable = &toolserver.Table{
 	Arms: []*toolserver.Arm{
 		forgeGetIssueArm,
 		forgeGetPullRequestArm,
+		forgeGetPullRequestDiffArm,
+		forgeCompareArm,
 		forgeListIssuesArm,
 		forgeListCommentsArm,
 		forgeCommentOnIssueArm,
@@ -397,6 +415,88 @@ func serveForgeGetPullRequest(ctx context.Context, h any, c toolserver.Call, req
 // forge_get_pull_request by.
 func scopeForgeGetPullRequest(m proto.Message) string {
 	return m.(*gatewayv1.GetPullRequestRequest).GetRepo()
+}
+
+// forgeGetPullRequestDiffArm is the get_pull_request_diff arm
+// (forge_get_pull_request_diff).
+var forgeGetPullRequestDiffArm = &toolserver.Arm{
+	Name:        "get_pull_request_diff",
+	Tool:        "forge_get_pull_request_diff",
+	Capability:  "pull_requests",
+	Result:      "pull_request_diff",
+	Approval:    toolserver.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeGetPullRequestDiff,
+	Paths:       pathsForgeGetPullRequestDiff,
+	Serve:       serveForgeGetPullRequestDiff,
+	Wrap:        wrapForgePullRequestDiffResult,
+}
+
+// serveForgeGetPullRequestDiff calls GetPullRequestDiff on a provider serving
+// the "pull_requests" capability.
+func serveForgeGetPullRequestDiff(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePullRequestsHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("pull_requests", "get_pull_request_diff")
+	}
+	return toolserver.Result(s.GetPullRequestDiff(ctx, c, req.(*gatewayv1.GetPullRequestDiffRequest)))
+}
+
+// scopeForgeGetPullRequestDiff returns the repo the gateway scopes
+// forge_get_pull_request_diff by.
+func scopeForgeGetPullRequestDiff(m proto.Message) string {
+	return m.(*gatewayv1.GetPullRequestDiffRequest).GetRepo()
+}
+
+// pathsForgeGetPullRequestDiff returns the repository paths the gateway checks
+// of a forge_get_pull_request_diff request.
+func pathsForgeGetPullRequestDiff(m proto.Message) []toolserver.RepoPath {
+	req := m.(*gatewayv1.GetPullRequestDiffRequest)
+	return []toolserver.RepoPath{
+		{Path: "path", Value: &req.Path},
+	}
+}
+
+// forgeCompareArm is the compare arm (forge_compare).
+var forgeCompareArm = &toolserver.Arm{
+	Name:        "compare",
+	Tool:        "forge_compare",
+	Capability:  "repository",
+	Result:      "comparison",
+	Approval:    toolserver.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeCompare,
+	Paths:       pathsForgeCompare,
+	Serve:       serveForgeCompare,
+	Wrap:        wrapForgeComparisonResult,
+}
+
+// serveForgeCompare calls Compare on a provider serving the "repository"
+// capability.
+func serveForgeCompare(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeRepositoryHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("repository", "compare")
+	}
+	return toolserver.Result(s.Compare(ctx, c, req.(*gatewayv1.CompareRequest)))
+}
+
+// scopeForgeCompare returns the repo the gateway scopes forge_compare by.
+func scopeForgeCompare(m proto.Message) string {
+	return m.(*gatewayv1.CompareRequest).GetRepo()
+}
+
+// pathsForgeCompare returns the repository paths the gateway checks of a
+// forge_compare request.
+func pathsForgeCompare(m proto.Message) []toolserver.RepoPath {
+	req := m.(*gatewayv1.CompareRequest)
+	return []toolserver.RepoPath{
+		{Path: "path", Value: &req.Path},
+	}
 }
 
 // forgeListIssuesArm is the list_issues arm (forge_list_issues).
@@ -1421,6 +1521,24 @@ func wrapForgePullRequestResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgePullRequestDiffResult puts a result into the pull_request_diff arm
+// of ForgeCallResult.
+func wrapForgePullRequestDiffResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_PullRequestDiff{PullRequestDiff: m.(*forgev1.PullRequestDiff)},
+	}
+}
+
+// wrapForgeComparisonResult puts a result into the comparison arm of
+// ForgeCallResult.
+func wrapForgeComparisonResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Comparison{Comparison: m.(*forgev1.Comparison)},
+	}
+}
+
 // wrapForgeIssuesResult puts a result into the issues arm of ForgeCallResult.
 func wrapForgeIssuesResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -1644,6 +1762,10 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeGetIssueArm, arm.GetIssue, env
 	case *gatewayv1.ForgeCallRequest_GetPullRequest:
 		return forgeGetPullRequestArm, arm.GetPullRequest, env
+	case *gatewayv1.ForgeCallRequest_GetPullRequestDiff:
+		return forgeGetPullRequestDiffArm, arm.GetPullRequestDiff, env
+	case *gatewayv1.ForgeCallRequest_Compare:
+		return forgeCompareArm, arm.Compare, env
 	case *gatewayv1.ForgeCallRequest_ListIssues:
 		return forgeListIssuesArm, arm.ListIssues, env
 	case *gatewayv1.ForgeCallRequest_ListComments:

@@ -38,6 +38,8 @@ var ForgeTools = &runtime.Table{
 	Tools: []*runtime.Tool{
 		ForgeGetIssueTool,
 		ForgeGetPullRequestTool,
+		ForgeGetPullRequestDiffTool,
+		ForgeCompareTool,
 		ForgeListIssuesTool,
 		ForgeListCommentsTool,
 		ForgeCommentOnIssueTool,
@@ -229,6 +231,185 @@ func buildForgeGetPullRequest(a runtime.Args, e runtime.Envelope) proto.Message 
 	return &gatewayv1.ForgeCallRequest{
 		CallId: e.CallID,
 		Call:   &gatewayv1.ForgeCallRequest_GetPullRequest{GetPullRequest: a.Request.(*gatewayv1.GetPullRequestRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeGetPullRequestDiffTool is forge_get_pull_request_diff, the
+// get_pull_request_diff arm of ForgeCallRequest.
+var ForgeGetPullRequestDiffTool = &runtime.Tool{
+	Name:        "forge_get_pull_request_diff",
+	Title:       "Get pull request diff",
+	Description: "A pull request's changed files and hunks, paged. A hunk line starts with the side and line forge_submit_review takes: R12 (+ or context), L7 (-). too_large: forge_read_file at base_sha and head_sha.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeGetPullRequestDiff,
+	ResultArm:   "pull_request_diff",
+	Group:       "pull_request",
+	Action:      "diff",
+	Decode:      decodeForgeGetPullRequestDiff,
+	Build:       buildForgeGetPullRequestDiff,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeGetPullRequestDiff is the input schema of
+// forge_get_pull_request_diff.
+func schemaForgeGetPullRequestDiff() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only this file.",
+				MaxLength:   schema.Uint(1024),
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeGetPullRequestDiff decodes the arguments of
+// forge_get_pull_request_diff.
+func decodeForgeGetPullRequestDiff(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "pull_number", "path", "cursor", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.GetPullRequestDiffRequest{
+		Repo:       args.String(o, "repo", args.Required),
+		PullNumber: args.Uint64(o, "pull_number", args.Required),
+		Path:       args.String(o, "path", args.Optional),
+		Cursor:     args.String(o, "cursor", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeGetPullRequestDiff puts a forge_get_pull_request_diff request into
+// the ForgeCallRequest envelope.
+func buildForgeGetPullRequestDiff(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_GetPullRequestDiff{GetPullRequestDiff: a.Request.(*gatewayv1.GetPullRequestDiffRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeCompareTool is forge_compare, the compare arm of ForgeCallRequest.
+var ForgeCompareTool = &runtime.Tool{
+	Name:        "forge_compare",
+	Title:       "Compare refs",
+	Description: "Commits head is ahead and behind base, and the base...head diff as forge_get_pull_request_diff shows it.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeCompare,
+	ResultArm:   "comparison",
+	Group:       "repo",
+	Action:      "compare",
+	Decode:      decodeForgeCompare,
+	Build:       buildForgeCompare,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeCompare is the input schema of forge_compare.
+func schemaForgeCompare() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "base", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "head", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only this file.",
+				MaxLength:   schema.Uint(1024),
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "base", "head"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeCompare decodes the arguments of forge_compare.
+func decodeForgeCompare(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "base", "head", "path", "cursor", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.CompareRequest{
+		Repo:   args.String(o, "repo", args.Required),
+		Base:   args.String(o, "base", args.Required),
+		Head:   args.String(o, "head", args.Required),
+		Path:   args.String(o, "path", args.Optional),
+		Cursor: args.String(o, "cursor", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeCompare puts a forge_compare request into the ForgeCallRequest
+// envelope.
+func buildForgeCompare(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_Compare{Compare: a.Request.(*gatewayv1.CompareRequest)},
 		Forge:  forgeSelector(a),
 	}
 }
@@ -2911,6 +3092,10 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "issue", Message: arm.Issue}
 	case *gatewayv1.ForgeCallResult_PullRequest:
 		return runtime.Outcome{Arm: "pull_request", Message: arm.PullRequest}
+	case *gatewayv1.ForgeCallResult_PullRequestDiff:
+		return runtime.Outcome{Arm: "pull_request_diff", Message: arm.PullRequestDiff}
+	case *gatewayv1.ForgeCallResult_Comparison:
+		return runtime.Outcome{Arm: "comparison", Message: arm.Comparison}
 	case *gatewayv1.ForgeCallResult_Issues:
 		return runtime.Outcome{Arm: "issues", Message: arm.Issues}
 	case *gatewayv1.ForgeCallResult_Comments:

@@ -1,0 +1,4 @@
+package gitea
+
+// NetStatus is netStatus, for the external tests.
+var NetStatus = netStatus

@@ -1,0 +1,93 @@
+package gitlabtest
+
+import (
+	"maps"
+	"net/http"
+	"slices"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
+)
+
+// diffJSON is one entry of a merge request's diffs or a compare's diffs:
+// the file's hunks as GitLab sends them ("@@" sections, no header).
+func diffJSON(d forgemodel.FileDiff) map[string]any {
+	mode := func(absent bool) string {
+		if absent {
+			return "0"
+		}
+		return "100644"
+	}
+	return map[string]any{
+		"old_path": d.Path, "new_path": d.Path, "a_mode": mode(d.Added), "b_mode": mode(d.Deleted), "diff": d.Patch,
+		"new_file": d.Added, "renamed_file": false, "deleted_file": d.Deleted, "generated_file": false,
+	}
+}
+
+// mrDiffs is GET .../merge_requests/{iid}/diffs, paged by files; the
+// fake diffs the target branch's files against the source's.
+func (s *Server) mrDiffs(c *call, m *forgemodel.Item) answer {
+	diffs := c.p.Diff(m.Pull.Base, m.Pull.Head)
+	return paged(c.Query, diffs, func(d forgemodel.FileDiff) any {
+		out := diffJSON(d)
+		out["collapsed"], out["too_large"] = false, false
+		return out
+	})
+}
+
+// compare is GET .../repository/compare?from=&to=: the commits on to's
+// files that differ from from's (the fake keeps the commit that last
+// touched each file, not a history), and the diffs.
+func (s *Server) compare(c *call) answer {
+	from, to := c.p.BranchAt(c.Query.Get("from")), c.p.BranchAt(c.Query.Get("to"))
+	if from == "" || to == "" {
+		return s.message(http.StatusNotFound, "404 Ref Not Found")
+	}
+	diffs := c.p.Diff(from, to)
+	shas := map[string]bool{}
+	out := []any{}
+	for _, d := range diffs {
+		if sha := c.p.LastCommit[to][d.Path]; sha != "" && sha != c.p.LastCommit[from][d.Path] {
+			shas[sha] = true
+		}
+	}
+	commits := []any{}
+	for _, sha := range slices.Sorted(maps.Keys(shas)) {
+		commits = append(commits, s.commitJSON(c.p, sha))
+	}
+	for _, d := range diffs {
+		out = append(out, diffJSON(d))
+	}
+	var head any
+	if len(diffs) > 0 {
+		head = s.commitJSON(c.p, c.p.Branches[to])
+	}
+	return ok(map[string]any{
+		"commit": head, "commits": commits, "diffs": out, "compare_timeout": false, "compare_same_ref": from == to,
+		"web_url": s.web("/%s/-/compare/%s...%s", c.p.Path, from, to),
+	})
+}
+
+// mergeBase is GET .../repository/merge_base?refs[]=&refs[]=: the fake
+// keeps no history, so the first ref's head stands for the merge base.
+func (s *Server) mergeBase(c *call) answer {
+	refs := c.Query["refs[]"]
+	if len(refs) != 2 {
+		return s.message(http.StatusBadRequest, "Provide exactly two refs")
+	}
+	b := c.p.BranchAt(refs[0])
+	if b == "" || c.p.BranchAt(refs[1]) == "" {
+		return s.message(http.StatusNotFound, "Could not find merge base")
+	}
+	return ok(s.commitJSON(c.p, c.p.Branches[b]))
+}
+
+// commitJSON is a commit as GitLab's commit entity spells it.
+func (s *Server) commitJSON(p *forgemodel.Repo, sha string) map[string]any {
+	at := stamp(s.Tick())
+	return map[string]any{
+		"id": sha, "short_id": sha[:8], "title": "Commit " + sha[:8], "message": "Commit " + sha[:8] + "\n",
+		"author_name": "forgetools-bot", "author_email": "bot@example.com", "authored_date": at,
+		"committer_name": "forgetools-bot", "committer_email": "bot@example.com", "committed_date": at, "created_at": at,
+		"parent_ids": []string{}, "web_url": s.web("/%s/-/commit/%s", p.Path, sha),
+	}
+}
