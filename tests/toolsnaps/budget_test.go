@@ -16,7 +16,8 @@ import (
 // it by 50 bytes for forge_list_dir's cursor (61 bytes with its bound).
 // github-mcp-server's equivalent tools measure about 15,000 for the first
 // ten alone.
-const surfaceBudget = 17050
+// issue 21 (line ranges, update pull request, list commits): +2054 bytes for forge_update_pull_request (1105), forge_list_commits (746) and forge_read_file's start_line and end_line (203)
+const surfaceBudget = 19104
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2
