@@ -95,6 +95,7 @@ type Pull struct {
 	Blocked    bool   // the forge refuses to merge it
 	Status     string // CI state of the head ("success", ...); "" for none
 	Reviews    []*Review
+	Requested  []string // reviewers asked for a review
 }
 
 // Comment is a comment (GitLab note) on an item; Position places a diff
