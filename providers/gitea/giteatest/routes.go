@@ -92,6 +92,8 @@ func (s *Server) routes() {
 	s.route("GET "+repo+"/pulls", s.listPulls)
 	s.route("POST "+repo+"/pulls", s.createPull)
 	s.item("GET "+repo+"/pulls/{index}", true, func(c *call, it *forgemodel.Item) answer { return ok(s.pullJSON(c.r, it)) })
+	s.item("PATCH "+repo+"/pulls/{index}", true, s.editPull)
+	s.item("POST "+repo+"/pulls/{index}/requested_reviewers", true, s.requestReviewers)
 	s.item("POST "+repo+"/pulls/{index}/merge", true, s.merge)
 	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgemodel.Item) answer {
 		return paged(s, c, it.Pull.Reviews, func(v *forgemodel.Review) any { return s.reviewJSON(c.r, it, v) })
