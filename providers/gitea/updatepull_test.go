@@ -115,4 +115,3 @@ func TestUpdatePullRequest(t *testing.T) {
 		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "merged")
 	}
 }
-
