@@ -131,4 +131,3 @@ func (p *Provider) ListCommits(ctx context.Context, _ toolserver.Call, req *gate
 		return out, nil
 	})
 }
-
