@@ -65,8 +65,9 @@ var (
 )
 
 // contracts is every tool's row in table order: issue 2's ten here, issue
-// 9's in hands_test.go, issue 15's in events_test.go.
-var contracts = slices.Concat(originalContracts, handsContracts, eventContracts)
+// 9's in hands_test.go, issue 15's in events_test.go, issue 21's in
+// updatepr_test.go (placed where the table has them).
+var contracts = inTableOrder(slices.Concat(originalContracts, handsContracts, eventContracts, updatePRContracts))
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",
