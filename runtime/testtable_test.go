@@ -17,12 +17,13 @@ func testTable() *runtime.Table {
 }
 
 // allTools is the tools in table order: the ten issue 2 names, then
-// issue 9's, then forge_get_events (issue 15).
+// issue 9's, then forge_get_events (issue 15); issue 21's where the table
+// declares them.
 var allTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
 	"forge_comment_on_issue", "forge_comment_on_pull_request", "forge_submit_review",
-	"forge_create_issue", "forge_create_pull_request", "forge_subscribe", "forge_unsubscribe",
-	"forge_get_repo", "forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
+	"forge_create_issue", "forge_create_pull_request", "forge_update_pull_request", "forge_subscribe", "forge_unsubscribe",
+	"forge_get_repo", "forge_read_file", "forge_list_commits", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
 	"forge_update_issue", "forge_create_branch", "forge_write_file", "forge_merge_pull_request", "forge_trigger_ci", "forge_rerun_ci",
 	"forge_get_events",
 }
@@ -30,7 +31,7 @@ var allTools = []string{
 // readTools is the read tools in table order.
 var readTools = []string{
 	"forge_get_issue", "forge_get_pull_request", "forge_list_issues",
-	"forge_get_repo", "forge_read_file", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
+	"forge_get_repo", "forge_read_file", "forge_list_commits", "forge_list_dir", "forge_list_pull_requests", "forge_list_ci_runs", "forge_get_ci_run",
 	"forge_get_events",
 }
 
