@@ -109,6 +109,8 @@ func (s *Server) routes() {
 	s.mr("POST /projects/{id}/merge_requests/{iid}/discussions", s.discussion)
 	s.mr("PUT /projects/{id}/merge_requests/{iid}/merge", s.merge)
 	s.route("GET /projects/{id}/repository/tree", s.tree)
+	s.route("GET /projects/{id}/repository/commits", s.listCommits)
+	s.route("GET /projects/{id}/repository/commits/{sha}", s.getCommit)
 	s.route("POST /projects/{id}/repository/branches", s.createBranch)
 	s.route("GET /projects/{id}/repository/files/{file}", s.file) // and HEAD
 	s.route("POST /projects/{id}/repository/files/{file}", s.writeFile)
