@@ -86,4 +86,3 @@ func TestListCommits(t *testing.T) {
 		t.Errorf("a bad cursor reached GitLab: %v", r)
 	}
 }
-
