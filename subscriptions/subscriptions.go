@@ -3,8 +3,9 @@
 // itself is only asked whether the artifact can be watched.
 //
 // Serve wraps a provider; the wrapper answers forge_subscribe,
-// forge_unsubscribe and forge_get_events for one subscription, and passes
-// every other arm to the provider. The gateway has already scoped a call
+// forge_unsubscribe and forge_get_events for one subscription, cuts
+// forge_read_file's answer to the line range asked for (so every forge
+// serves ranges alike), and passes every other arm to the provider. The gateway has already scoped a call
 // naming a subscription by the stored subscription's repository (its scope
 // field is marked SCOPE_SUBSCRIPTION) before the wrapper runs. State serves
 // forge_get_events for a call that names none: every subscription of the
@@ -27,6 +28,7 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/gen/forgetools/gateway/v1/gatewayv1handler"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
@@ -96,6 +98,20 @@ func (f *forge) RepoWriter(ctx context.Context, c toolserver.Call, repo, login s
 		return v.RepoWriter(ctx, c, repo, login)
 	}
 	return false, toolserver.Unimplemented("trusted_authors", "write permission")
+}
+
+// ReadFile reads the file through the provider and cuts it to the lines
+// the call asks for (kit.Window): the providers return the file's text up
+// to their read cap, and the range is cut here, once for every forge.
+func (f *forge) ReadFile(ctx context.Context, c toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
+	out, err := f.Provider.ReadFile(ctx, c, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := kit.Window(out, req.GetStartLine(), req.GetEndLine()); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // Subscribe asks the forge whether the artifact can be watched, then

@@ -181,7 +181,8 @@ type Pull struct {
 	MergedBy string
 	Changes  []Change
 	// Checks are the check runs on its head; a push clears them.
-	Checks []*Check
+	Checks    []*Check
+	Requested []string // reviewers asked for a review
 }
 
 // Comment is a comment (GitLab note) on an item; Position places a diff

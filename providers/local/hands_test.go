@@ -98,9 +98,11 @@ func TestRepositoryReads(t *testing.T) {
 			t.Errorf("binary file %v", png)
 		}
 		long := readFile(t, f, "acme/app", big.GetCommitSha()[:7], "docs/big file.md")
-		if !long.GetTruncated() || len(long.GetContent()) != 100_000 || long.GetSize() != 120_000 || long.GetSha() != big.GetBlobSha() ||
+		// Read whole, past the 100,000 bytes one answer shows: the
+		// gateway-side window (kit.Window) cuts the lines asked for.
+		if long.GetTruncated() || len(long.GetContent()) != 120_000 || long.GetSize() != 120_000 || long.GetSha() != big.GetBlobSha() ||
 			long.GetUrl() != testBase+"/acme/app/blob/"+big.GetCommitSha()[:7]+"/docs/big%20file.md" {
-			t.Errorf("capped file: truncated %v, %d of %d bytes, url %s", long.GetTruncated(), len(long.GetContent()), long.GetSize(), long.GetUrl())
+			t.Errorf("large file: truncated %v, %d of %d bytes, url %s", long.GetTruncated(), len(long.GetContent()), long.GetSize(), long.GetUrl())
 		}
 
 		root, err := f.ListDir(ctx, alice, &gatewayv1.ListDirRequest{Repo: "acme/app", Path: "/"})

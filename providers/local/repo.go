@@ -16,9 +16,11 @@ import (
 	"github.com/forgetools/forgetools/toolserver"
 )
 
-// maxFileBytes caps the text forge_read_file returns, as FileContent's
-// render budget does.
-const maxFileBytes = 100_000
+// maxFileBytes caps the text of a file forge_read_file reads: the whole
+// file up to it, which the gateway side cuts to the lines asked for (at
+// most FileContent's render budget per answer, kit.Window), so every line
+// of a text file below it is reachable.
+const maxFileBytes = 8 << 20
 
 // repository is a repository as the git arms use it: its database row and
 // its git repository, both made on first use. name is the spelling the

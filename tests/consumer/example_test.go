@@ -90,7 +90,7 @@ func Example() {
 
 	// Output:
 	// # forge tools false
-	// 29 tools, from forge_get_issue to forge_rerun_ci
+	// 31 tools, from forge_get_issue to forge_rerun_ci
 	// false Created issue #1 in acme/widgets: https://forge.example/acme/widgets/issues/1
 	// true forge_get_issue failed: invalid_argument: repo: must not be blank; issue_number: must be between 1 and 2147483647
 	// true forge_create_branch failed: permission_denied: not approved: no one approved this push (vcs:push, risk high)

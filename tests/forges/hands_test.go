@@ -81,7 +81,18 @@ sha: ` + gitBlob(content) + `
 size: ` + fmt.Sprint(len(content)) + `
 <<<content-NONCE
 ` + content + `>>>NONCE
-url: https://github.com/octocat/Hello-World/blob/main/README.md`
+url: https://github.com/octocat/Hello-World/blob/main/README.md
+total_lines: ` + fmt.Sprint(lineCount(content))
+}
+
+// lineCount is how many lines text has, a last one without "\n"
+// included: the total_lines the gateway reports for any forge's file.
+func lineCount(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
 }
 
 // readSHA is a file's blob sha at a ref, as forge_read_file shows it.

@@ -24,7 +24,7 @@ type toolCorpus struct {
 // corpus is every case: the shared ones for each tool, then its own.
 func corpus() []argCase {
 	var out []argCase
-	for _, tc := range slices.Concat(tools, handsTools, searchTools, threadTools, diffTools) {
+	for _, tc := range slices.Concat(tools, handsTools, searchTools, threadTools, diffTools, updatePRTools) {
 		out = append(out, shared(tc)...)
 		for _, c := range tc.own(tc.base) {
 			c.tool = tc.tool

@@ -103,7 +103,14 @@ func path(b obj) []argCase {
 	}
 }
 
-func readFile(b obj) []argCase { return append(path(b), ref(b, "ref")...) }
+func readFile(b obj) []argCase {
+	return append(append(path(b), ref(b, "ref")...), []argCase{
+		{name: "a line range", args: b.set("start_line", `4000`, "end_line", `4100`).String(), valid: true},
+		{name: "start_line 0", args: b.set("start_line", `0`).String()},
+		{name: "end_line beyond max", args: b.set("end_line", `100000001`).String()},
+		{name: "end_line before start_line", args: b.set("start_line", `9`, "end_line", `8`).String()},
+	}...)
+}
 
 func listDir(b obj) []argCase {
 	return append(ref(b, "ref"), []argCase{

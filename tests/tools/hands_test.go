@@ -51,7 +51,7 @@ var handsContracts = []contract{{
 		"sha: 3b18e512dba79e4c8300dd08aeb37f8e728b8dad\nsize: 27\n<<<content-NONCE\npackage main\n\nfunc main() {}\n>>>NONCE\n" +
 		"url: https://github.com/acme/widgets/blob/main/cmd/main.go",
 	wrong: repoResult, wrongName: "repository",
-	params: "repo, path, ref, forge_provider, forge_host",
+	params: "repo, path, ref, start_line, end_line, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"acme/widgets"}`, "path: missing required parameter"},
 		{`{"repo":"acme/widgets","path":"\t"}`, "path: must not be blank"},

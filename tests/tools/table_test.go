@@ -65,10 +65,10 @@ var (
 	prComment = &forgev1.CommentRef{Repo: "acme/widgets", Number: 4, CommentId: "77", Url: "https://github.com/acme/widgets/pull/4#issuecomment-77"}
 )
 
-// contracts is every tool's row in table order: issue 2's ten here (issue
-// 21's review-thread tools, in threads_test.go, after the sixth), issue
-// 9's in hands_test.go, issue 15's in events_test.go.
-var contracts = slices.Concat(originalContracts[:2], diffContracts, originalContracts[2:7], threadContracts, originalContracts[7:], handsContracts[:1], searchContracts, handsContracts[1:], eventContracts)
+// contracts is every tool's row in table order: issue 2's ten here, issue
+// 9's in hands_test.go, issue 15's in events_test.go, issue 21's in files
+// of their own (placed where the table has them).
+var contracts = inTableOrder(slices.Concat(originalContracts, diffContracts, threadContracts, handsContracts, searchContracts, eventContracts, updatePRContracts))
 
 var originalContracts = []contract{{
 	tool:    "forge_get_issue",

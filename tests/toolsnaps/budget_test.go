@@ -21,7 +21,8 @@ import (
 // issue 21 (change sets): +1330 bytes for forge_commit_files
 // issue 21 (review threads): +1823 bytes for forge_list_review_threads, forge_reply_to_review_thread and forge_resolve_review_thread
 // issue 21 (the diff): +1468 bytes for forge_get_pull_request_diff and forge_compare
-const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823 + 1468
+// issue 21 (line ranges, update pull request, list commits): +2054 bytes for forge_update_pull_request (1105), forge_list_commits (746) and forge_read_file's start_line and end_line (203)
+const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823 + 1468 + 2054
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2

@@ -122,6 +122,14 @@ func (s *Server) branchInfo(r *forgemodel.Repo, ref, sha string) map[string]any 
 	return map[string]any{"label": ref, "ref": ref, "sha": sha, "repo_id": r.ID, "repo": s.repoJSON(r)}
 }
 
+func (s *Server) usersJSON(logins []string) []any {
+	out := []any{}
+	for _, l := range logins {
+		out = append(out, s.userJSON(l))
+	}
+	return out
+}
+
 func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]any {
 	p := it.Pull
 	html := s.web("/%s/pulls/%d", r.Path, it.Number)
@@ -136,8 +144,8 @@ func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]an
 	return map[string]any{
 		"id": it.ID, "url": s.api("/repos/%s/pulls/%d", r.Path, it.Number), "number": it.Number,
 		"user": s.userJSON(it.Author), "title": it.Title, "body": it.Body, "labels": s.labelsJSON(r, it.Labels),
-		"milestone": nil, "assignee": nil, "assignees": []any{}, "requested_reviewers": []any{},
-		"state": it.State, "draft": false, "is_locked": false, "comments": len(it.Comments),
+		"milestone": nil, "assignee": nil, "assignees": []any{}, "requested_reviewers": s.usersJSON(p.Requested),
+		"state": it.State, "draft": workInProgress(it.Title), "is_locked": false, "comments": len(it.Comments),
 		"html_url": html, "diff_url": html + ".diff", "patch_url": html + ".patch",
 		"mergeable": !p.Blocked && !p.Merged && it.State == "open", "merged": p.Merged, "merged_at": mergedAt,
 		"merge_commit_sha": mergeSHA, "merged_by": nil, "allow_maintainer_edit": false,

@@ -183,7 +183,7 @@ func (s *Server) merge(c *call, it *forgemodel.Item) answer {
 	switch {
 	case p.Merged:
 		return s.apiError(http.StatusMethodNotAllowed, "The PR is already merged")
-	case strings.HasPrefix(strings.ToUpper(it.Title), "WIP:") || strings.HasPrefix(strings.ToUpper(it.Title), "[WIP]"):
+	case workInProgress(it.Title):
 		return s.apiError(http.StatusMethodNotAllowed, "Work in progress PRs cannot be merged")
 	case p.Blocked || it.State != "open":
 		return s.apiError(http.StatusMethodNotAllowed, "Please try again later")

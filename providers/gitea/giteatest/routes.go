@@ -103,6 +103,8 @@ func (s *Server) routes() {
 	s.route("POST "+repo+"/pulls", s.createPull)
 	s.route("GET "+repo+"/pulls/{index}", s.getPull)
 	s.route("GET "+repo+"/compare/{basehead...}", s.compare)
+	s.item("PATCH "+repo+"/pulls/{index}", true, s.editPull)
+	s.item("POST "+repo+"/pulls/{index}/requested_reviewers", true, s.requestReviewers)
 	s.item("POST "+repo+"/pulls/{index}/merge", true, s.merge)
 	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgemodel.Item) answer {
 		return paged(s, c, it.Pull.Reviews, func(v *forgemodel.Review) any { return s.reviewJSON(c.r, it, v) })

@@ -67,8 +67,10 @@ func (s *Server) createCommit(c *call) answer {
 		next[a.FilePath] = content
 	}
 	parent := p.Branches[in.Branch]
+	s.history(p, in.Branch) // seeded at the head before the write
 	p.Files[in.Branch] = next
 	sha := p.Commit(in.Branch, touched...)
+	s.recordCommit(p, in.Branch, sha, in.CommitMessage, c.user, touched...)
 	title, _, _ := strings.Cut(in.CommitMessage, "\n")
 	return created(map[string]any{
 		"id": sha, "short_id": sha[:8], "title": title, "message": in.CommitMessage,

@@ -52,14 +52,14 @@ func (s *Server) compare(c *call) answer {
 	}
 	commits := []any{}
 	for _, sha := range slices.Sorted(maps.Keys(shas)) {
-		commits = append(commits, s.commitJSON(c.p, sha))
+		commits = append(commits, s.commitOf(c.p, sha))
 	}
 	for _, d := range diffs {
 		out = append(out, diffJSON(d))
 	}
 	var head any
 	if len(diffs) > 0 {
-		head = s.commitJSON(c.p, c.p.Branches[to])
+		head = s.commitOf(c.p, c.p.Branches[to])
 	}
 	return ok(map[string]any{
 		"commit": head, "commits": commits, "diffs": out, "compare_timeout": false, "compare_same_ref": from == to,
@@ -78,16 +78,15 @@ func (s *Server) mergeBase(c *call) answer {
 	if b == "" || c.p.BranchAt(refs[1]) == "" {
 		return s.message(http.StatusNotFound, "Could not find merge base")
 	}
-	return ok(s.commitJSON(c.p, c.p.Branches[b]))
+	return ok(s.commitOf(c.p, c.p.Branches[b]))
 }
 
-// commitJSON is a commit as GitLab's commit entity spells it.
-func (s *Server) commitJSON(p *forgemodel.Repo, sha string) map[string]any {
-	at := stamp(s.Tick())
-	return map[string]any{
-		"id": sha, "short_id": sha[:8], "title": "Commit " + sha[:8], "message": "Commit " + sha[:8] + "\n",
-		"author_name": "forgetools-bot", "author_email": "bot@example.com", "authored_date": at,
-		"committer_name": "forgetools-bot", "committer_email": "bot@example.com", "committed_date": at, "created_at": at,
-		"parent_ids": []string{}, "web_url": s.web("/%s/-/commit/%s", p.Path, sha),
+// commitOf is the commit sha names, as GitLab's commit entity spells it:
+// the one a branch's history (commitlog.go) holds, else a stand-in for a
+// head the fake made without a log entry.
+func (s *Server) commitOf(p *forgemodel.Repo, sha string) map[string]any {
+	if h := s.upTo(p, sha); len(h) > 0 {
+		return s.commitJSON(p, h[len(h)-1])
 	}
+	return s.commitJSON(p, &logCommit{sha: sha, title: "Commit " + sha[:8], message: "Commit " + sha[:8] + "\n", author: "forgetools-bot", when: s.Tick()})
 }

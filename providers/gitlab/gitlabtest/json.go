@@ -26,6 +26,14 @@ func (s *Server) userJSON(name string) map[string]any {
 	}
 }
 
+func (s *Server) usersJSON(names []string) []any {
+	out := []any{}
+	for _, n := range names {
+		out = append(out, s.userJSON(n))
+	}
+	return out
+}
+
 func (s *Server) projectJSON(p *forgemodel.Repo) map[string]any {
 	open := 0
 	for _, i := range p.Kind(false) {
@@ -115,7 +123,7 @@ func (s *Server) mrJSON(p *forgemodel.Repo, m *forgemodel.Item, detailed bool) m
 		"id": m.ID, "iid": m.Number, "project_id": p.ID, "title": m.Title, "description": m.Body, "state": m.State,
 		"created_at": stamp(m.Created), "updated_at": stamp(m.Updated), "merged_at": mergedAt,
 		"target_branch": m.Pull.Base, "source_branch": m.Pull.Head, "author": s.userJSON(m.Author),
-		"assignees": []any{}, "reviewers": []any{}, "source_project_id": p.ID, "target_project_id": p.ID,
+		"assignees": []any{}, "reviewers": s.usersJSON(m.Pull.Requested), "source_project_id": p.ID, "target_project_id": p.ID,
 		"labels": []string{}, "draft": strings.HasPrefix(m.Title, "Draft:"), "work_in_progress": strings.HasPrefix(m.Title, "Draft:"),
 		"milestone": nil, "merge_when_pipeline_succeeds": false, "merge_status": "can_be_merged",
 		"detailed_merge_status": status, "sha": sha, "merge_commit_sha": mergeSHA, "squash_commit_sha": squashSHA,

@@ -53,6 +53,58 @@ func (s *Server) createMR(c *call) answer {
 	return created(s.mrJSON(c.p, m, true))
 }
 
+// updateMR is PUT .../merge_requests/:iid: title (a "Draft:" prefix
+// makes it a draft), description, target_branch (which must exist),
+// state_event close or reopen (ignored on a merged one, as GitLab does),
+// and reviewer_ids, which replace the reviewers.
+func (s *Server) updateMR(c *call, m *forgemodel.Item) answer {
+	var in struct {
+		Title        *string  `json:"title"`
+		Description  *string  `json:"description"`
+		TargetBranch *string  `json:"target_branch"`
+		StateEvent   *string  `json:"state_event"`
+		ReviewerIDs  *[]int64 `json:"reviewer_ids"`
+	}
+	if !forgefake.Decode(c.Body, &in) {
+		return s.message(http.StatusBadRequest, "400 Bad request")
+	}
+	if in.TargetBranch != nil {
+		if _, found := c.p.Branches[*in.TargetBranch]; !found {
+			return answer{Status: http.StatusBadRequest, Body: map[string]any{"message": map[string]any{"target_branch": []string{"doesn't exist"}}}}
+		}
+	}
+	var reviewers []string
+	if in.ReviewerIDs != nil {
+		names, found := s.usernames(*in.ReviewerIDs)
+		if !found {
+			return s.message(http.StatusNotFound, "404 User Not Found")
+		}
+		reviewers = names
+	}
+	if in.Title != nil {
+		m.Title = *in.Title
+	}
+	if in.Description != nil {
+		m.Body = *in.Description
+	}
+	if in.TargetBranch != nil {
+		m.Pull.Base = *in.TargetBranch
+	}
+	if in.ReviewerIDs != nil {
+		m.Pull.Requested = reviewers
+	}
+	m.Updated = s.Tick()
+	if m.State != "merged" {
+		switch deref(in.StateEvent) {
+		case "close":
+			m.State, m.Closed = "closed", &m.Updated
+		case "reopen":
+			m.State, m.Closed = "opened", nil
+		}
+	}
+	return ok(s.mrJSON(c.p, m, true))
+}
+
 func (s *Server) approvalsJSON(p *forgemodel.Repo, m *forgemodel.Item, user string) map[string]any {
 	by := []any{}
 	approvers := m.Pull.Approvers()

@@ -46,6 +46,7 @@ func (s *Server) createBranch(c *call) answer {
 		return s.message(http.StatusBadRequest, "Invalid reference name: "+in.Ref)
 	}
 	p.Branch(in.Branch, in.Ref)
+	s.copyHistory(p, in.Branch, in.Ref)
 	return created(map[string]any{
 		"name": in.Branch, "merged": false, "protected": false, "default": false, "can_push": true,
 		"web_url": s.web("/%s/-/tree/%s", p.Path, in.Branch),
@@ -121,7 +122,8 @@ func (s *Server) writeFile(c *call) answer {
 		content = string(raw)
 	}
 	files[name] = content
-	c.p.Commit(in.Branch, name)
+	s.history(c.p, in.Branch) // seeded at the head before the write
+	s.recordCommit(c.p, in.Branch, c.p.Commit(in.Branch, name), in.CommitMessage, c.user, name)
 	status := http.StatusCreated
 	if method == http.MethodPut {
 		status = http.StatusOK

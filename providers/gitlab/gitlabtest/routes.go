@@ -95,6 +95,7 @@ func (s *Server) routes() {
 	s.route("GET /projects/{id}/merge_requests", s.listMRs)
 	s.route("POST /projects/{id}/merge_requests", s.createMR)
 	s.mr("GET /projects/{id}/merge_requests/{iid}", func(c *call, m *forgemodel.Item) answer { return ok(s.mrJSON(c.p, m, true)) })
+	s.mr("PUT /projects/{id}/merge_requests/{iid}", s.updateMR)
 	s.mr("GET /projects/{id}/merge_requests/{iid}/approvals", func(c *call, m *forgemodel.Item) answer {
 		return ok(s.approvalsJSON(c.p, m, c.user))
 	})
@@ -114,6 +115,8 @@ func (s *Server) routes() {
 	s.route("GET /projects/{id}/repository/compare", s.compare)
 	s.route("GET /projects/{id}/repository/merge_base", s.mergeBase)
 	s.route("GET /projects/{id}/repository/tree", s.tree)
+	s.route("GET /projects/{id}/repository/commits", s.listCommits)
+	s.route("GET /projects/{id}/repository/commits/{sha}", s.getCommit)
 	s.route("POST /projects/{id}/repository/branches", s.createBranch)
 	s.route("GET /projects/{id}/repository/files/{file}", s.file) // and HEAD
 	s.route("POST /projects/{id}/repository/files/{file}", s.writeFile)

@@ -6,9 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// MaxFileText caps the text forge_read_file returns; the rest is cut and
-// the result says truncated.
-const MaxFileText = 256 << 10
+// MaxFileText caps the text of a file forge_read_file reads; the rest is
+// cut and the result says truncated. The gateway side cuts what was read
+// to the lines asked for (kit.Window), so every line below the cap is
+// reachable; base64 in a JSON answer, it stays below MaxResponseBytes.
+const MaxFileText = 8 << 20
 
 // MaxLogTail is how much of a failed CI job's log forge_get_ci_run
 // returns: its end, where the failure usually is.

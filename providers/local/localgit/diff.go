@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	fdiff "github.com/go-git/go-git/v5/plumbing/format/diff"
@@ -130,14 +129,6 @@ type onePatch struct{ fp fdiff.FilePatch }
 
 func (p onePatch) FilePatches() []fdiff.FilePatch { return []fdiff.FilePatch{p.fp} }
 func (p onePatch) Message() string                { return "" }
-
-// Commit is one commit as a comparison lists it.
-type Commit struct {
-	Hash   plumbing.Hash
-	Title  string
-	Author string
-	When   time.Time
-}
 
 // Comparison is how head and base have diverged: the commits on head not
 // on base (oldest first), and how many of base's are not on head.

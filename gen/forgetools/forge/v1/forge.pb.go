@@ -2400,9 +2400,17 @@ type FileContent struct {
 	// The text, cut at the provider's size cap (then truncated is true). The
 	// model may rewrite the file from it, so it is shown whole up to the cap
 	// providers use (100,000 bytes), not cut at the default fence budget.
-	Content       string `protobuf:"bytes,8,opt,name=content,proto3" json:"content,omitempty"`
-	Truncated     bool   `protobuf:"varint,9,opt,name=truncated,proto3" json:"truncated,omitempty"`
-	Url           string `protobuf:"bytes,10,opt,name=url,proto3" json:"url,omitempty"`
+	Content   string `protobuf:"bytes,8,opt,name=content,proto3" json:"content,omitempty"`
+	Truncated bool   `protobuf:"varint,9,opt,name=truncated,proto3" json:"truncated,omitempty"`
+	Url       string `protobuf:"bytes,10,opt,name=url,proto3" json:"url,omitempty"`
+	// The lines content holds (1-based, inclusive) when it is not the
+	// whole file; the gateway cuts them, whichever forge read the file.
+	StartLine uint32 `protobuf:"varint,11,opt,name=start_line,json=startLine,proto3" json:"start_line,omitempty"`
+	EndLine   uint32 `protobuf:"varint,12,opt,name=end_line,json=endLine,proto3" json:"end_line,omitempty"`
+	// How many lines the file has; 0 when the forge gave only its start.
+	TotalLines uint32 `protobuf:"varint,13,opt,name=total_lines,json=totalLines,proto3" json:"total_lines,omitempty"`
+	// Pass as start_line to read on; 0 once content reaches the file's end.
+	NextStartLine uint32 `protobuf:"varint,14,opt,name=next_start_line,json=nextStartLine,proto3" json:"next_start_line,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2507,6 +2515,113 @@ func (x *FileContent) GetUrl() string {
 	return ""
 }
 
+func (x *FileContent) GetStartLine() uint32 {
+	if x != nil {
+		return x.StartLine
+	}
+	return 0
+}
+
+func (x *FileContent) GetEndLine() uint32 {
+	if x != nil {
+		return x.EndLine
+	}
+	return 0
+}
+
+func (x *FileContent) GetTotalLines() uint32 {
+	if x != nil {
+		return x.TotalLines
+	}
+	return 0
+}
+
+func (x *FileContent) GetNextStartLine() uint32 {
+	if x != nil {
+		return x.NextStartLine
+	}
+	return 0
+}
+
+// A page of a ref's history, newest first.
+type CommitList struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	// The ref read: the one asked for, else the default branch.
+	Ref     string    `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	Commits []*Commit `protobuf:"bytes,4,rep,name=commits,proto3" json:"commits,omitempty"`
+	// Pass as cursor to read the next page; empty on the last.
+	NextCursor    string `protobuf:"bytes,5,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CommitList) Reset() {
+	*x = CommitList{}
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CommitList) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CommitList) ProtoMessage() {}
+
+func (x *CommitList) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CommitList.ProtoReflect.Descriptor instead.
+func (*CommitList) Descriptor() ([]byte, []int) {
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *CommitList) GetForge() *ForgeRef {
+	if x != nil {
+		return x.Forge
+	}
+	return nil
+}
+
+func (x *CommitList) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *CommitList) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *CommitList) GetCommits() []*Commit {
+	if x != nil {
+		return x.Commits
+	}
+	return nil
+}
+
+func (x *CommitList) GetNextCursor() string {
+	if x != nil {
+		return x.NextCursor
+	}
+	return ""
+}
+
 type DirEntry struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -2520,7 +2635,7 @@ type DirEntry struct {
 
 func (x *DirEntry) Reset() {
 	*x = DirEntry{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2532,7 +2647,7 @@ func (x *DirEntry) String() string {
 func (*DirEntry) ProtoMessage() {}
 
 func (x *DirEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[26]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2545,7 +2660,7 @@ func (x *DirEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirEntry.ProtoReflect.Descriptor instead.
 func (*DirEntry) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *DirEntry) GetName() string {
@@ -2595,7 +2710,7 @@ type DirListing struct {
 
 func (x *DirListing) Reset() {
 	*x = DirListing{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2607,7 +2722,7 @@ func (x *DirListing) String() string {
 func (*DirListing) ProtoMessage() {}
 
 func (x *DirListing) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[27]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2620,7 +2735,7 @@ func (x *DirListing) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DirListing.ProtoReflect.Descriptor instead.
 func (*DirListing) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *DirListing) GetForge() *ForgeRef {
@@ -2689,7 +2804,7 @@ type Commit struct {
 
 func (x *Commit) Reset() {
 	*x = Commit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2701,7 +2816,7 @@ func (x *Commit) String() string {
 func (*Commit) ProtoMessage() {}
 
 func (x *Commit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[28]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2714,7 +2829,7 @@ func (x *Commit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Commit.ProtoReflect.Descriptor instead.
 func (*Commit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Commit) GetSha() string {
@@ -2767,7 +2882,7 @@ type BranchRef struct {
 
 func (x *BranchRef) Reset() {
 	*x = BranchRef{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2779,7 +2894,7 @@ func (x *BranchRef) String() string {
 func (*BranchRef) ProtoMessage() {}
 
 func (x *BranchRef) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[29]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2792,7 +2907,7 @@ func (x *BranchRef) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BranchRef.ProtoReflect.Descriptor instead.
 func (*BranchRef) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *BranchRef) GetForge() *ForgeRef {
@@ -2847,7 +2962,7 @@ type FileCommit struct {
 
 func (x *FileCommit) Reset() {
 	*x = FileCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2859,7 +2974,7 @@ func (x *FileCommit) String() string {
 func (*FileCommit) ProtoMessage() {}
 
 func (x *FileCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[30]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2872,7 +2987,7 @@ func (x *FileCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileCommit.ProtoReflect.Descriptor instead.
 func (*FileCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *FileCommit) GetForge() *ForgeRef {
@@ -2941,7 +3056,7 @@ type FilesCommit struct {
 
 func (x *FilesCommit) Reset() {
 	*x = FilesCommit{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2953,7 +3068,7 @@ func (x *FilesCommit) String() string {
 func (*FilesCommit) ProtoMessage() {}
 
 func (x *FilesCommit) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[31]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2966,7 +3081,7 @@ func (x *FilesCommit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FilesCommit.ProtoReflect.Descriptor instead.
 func (*FilesCommit) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *FilesCommit) GetForge() *ForgeRef {
@@ -3033,7 +3148,7 @@ type CommittedFile struct {
 
 func (x *CommittedFile) Reset() {
 	*x = CommittedFile{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3045,7 +3160,7 @@ func (x *CommittedFile) String() string {
 func (*CommittedFile) ProtoMessage() {}
 
 func (x *CommittedFile) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[32]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3058,7 +3173,7 @@ func (x *CommittedFile) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommittedFile.ProtoReflect.Descriptor instead.
 func (*CommittedFile) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *CommittedFile) GetPath() string {
@@ -3099,7 +3214,7 @@ type MergeResult struct {
 
 func (x *MergeResult) Reset() {
 	*x = MergeResult{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3111,7 +3226,7 @@ func (x *MergeResult) String() string {
 func (*MergeResult) ProtoMessage() {}
 
 func (x *MergeResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[33]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3124,7 +3239,7 @@ func (x *MergeResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergeResult.ProtoReflect.Descriptor instead.
 func (*MergeResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *MergeResult) GetForge() *ForgeRef {
@@ -3185,7 +3300,7 @@ type CIJob struct {
 
 func (x *CIJob) Reset() {
 	*x = CIJob{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3197,7 +3312,7 @@ func (x *CIJob) String() string {
 func (*CIJob) ProtoMessage() {}
 
 func (x *CIJob) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[34]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3210,7 +3325,7 @@ func (x *CIJob) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIJob.ProtoReflect.Descriptor instead.
 func (*CIJob) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{34}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *CIJob) GetJobId() string {
@@ -3279,7 +3394,7 @@ type CIRun struct {
 
 func (x *CIRun) Reset() {
 	*x = CIRun{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3291,7 +3406,7 @@ func (x *CIRun) String() string {
 func (*CIRun) ProtoMessage() {}
 
 func (x *CIRun) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[35]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3304,7 +3419,7 @@ func (x *CIRun) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRun.ProtoReflect.Descriptor instead.
 func (*CIRun) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{35}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CIRun) GetForge() *ForgeRef {
@@ -3395,7 +3510,7 @@ type CIRunList struct {
 
 func (x *CIRunList) Reset() {
 	*x = CIRunList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3407,7 +3522,7 @@ func (x *CIRunList) String() string {
 func (*CIRunList) ProtoMessage() {}
 
 func (x *CIRunList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[36]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3420,7 +3535,7 @@ func (x *CIRunList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIRunList.ProtoReflect.Descriptor instead.
 func (*CIRunList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{36}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CIRunList) GetRuns() []*CIRun {
@@ -3453,7 +3568,7 @@ type CITriggered struct {
 
 func (x *CITriggered) Reset() {
 	*x = CITriggered{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3465,7 +3580,7 @@ func (x *CITriggered) String() string {
 func (*CITriggered) ProtoMessage() {}
 
 func (x *CITriggered) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[37]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3478,7 +3593,7 @@ func (x *CITriggered) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CITriggered.ProtoReflect.Descriptor instead.
 func (*CITriggered) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{37}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *CITriggered) GetForge() *ForgeRef {
@@ -3571,7 +3686,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3583,7 +3698,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[38]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3596,7 +3711,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{38}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Event) GetCursor() uint64 {
@@ -3767,7 +3882,7 @@ type EventList struct {
 
 func (x *EventList) Reset() {
 	*x = EventList{}
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3779,7 +3894,7 @@ func (x *EventList) String() string {
 func (*EventList) ProtoMessage() {}
 
 func (x *EventList) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[39]
+	mi := &file_forgetools_forge_v1_forge_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3792,7 +3907,7 @@ func (x *EventList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventList.ProtoReflect.Descriptor instead.
 func (*EventList) Descriptor() ([]byte, []int) {
-	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{39}
+	return file_forgetools_forge_v1_forge_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *EventList) GetEvents() []*Event {
@@ -4068,7 +4183,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\rSearchHitList\x12:\n" +
 	"\x04hits\x18\x01 \x03(\v2\x1e.forgetools.forge.v1.SearchHitB\x06ڥ\x19\x02\x182R\x04hits\x12'\n" +
 	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\"\xdc\x02\n" +
+	"nextCursor\"\xff\x03\n" +
 	"\vFileContent\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
@@ -4082,7 +4197,22 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"ڥ\x19\x06\b\x010\xa0\x8d\x06R\acontent\x12$\n" +
 	"\ttruncated\x18\t \x01(\bB\x06ڥ\x19\x02\b\x04R\ttruncated\x12\x18\n" +
 	"\x03url\x18\n" +
-	" \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\"x\n" +
+	" \x01(\tB\x06ڥ\x19\x02\b\x02R\x03url\x12%\n" +
+	"\n" +
+	"start_line\x18\v \x01(\rB\x06ڥ\x19\x02\b\x04R\tstartLine\x12!\n" +
+	"\bend_line\x18\f \x01(\rB\x06ڥ\x19\x02\b\x04R\aendLine\x12'\n" +
+	"\vtotal_lines\x18\r \x01(\rB\x06ڥ\x19\x02\b\x04R\n" +
+	"totalLines\x12.\n" +
+	"\x0fnext_start_line\x18\x0e \x01(\rB\x06ڥ\x19\x02\b\x04R\rnextStartLine\"\xeb\x01\n" +
+	"\n" +
+	"CommitList\x12?\n" +
+	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
+	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1a\n" +
+	"\x04repo\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x18\n" +
+	"\x03ref\x18\x03 \x01(\tB\x06ڥ\x19\x02\b\x01R\x03ref\x12=\n" +
+	"\acommits\x18\x04 \x03(\v2\x1b.forgetools.forge.v1.CommitB\x06ڥ\x19\x02\x18dR\acommits\x12'\n" +
+	"\vnext_cursor\x18\x05 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
+	"nextCursor\"x\n" +
 	"\bDirEntry\x12\x1a\n" +
 	"\x04name\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1a\n" +
 	"\x04type\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04type\x12\x1a\n" +
@@ -4263,7 +4393,7 @@ func file_forgetools_forge_v1_forge_proto_rawDescGZIP() []byte {
 }
 
 var file_forgetools_forge_v1_forge_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_forgetools_forge_v1_forge_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(ForgeProvider)(0),       // 0: forgetools.forge.v1.ForgeProvider
 	(EventType)(0),           // 1: forgetools.forge.v1.EventType
@@ -4293,20 +4423,21 @@ var file_forgetools_forge_v1_forge_proto_goTypes = []any{
 	(*SearchHit)(nil),        // 25: forgetools.forge.v1.SearchHit
 	(*SearchHitList)(nil),    // 26: forgetools.forge.v1.SearchHitList
 	(*FileContent)(nil),      // 27: forgetools.forge.v1.FileContent
-	(*DirEntry)(nil),         // 28: forgetools.forge.v1.DirEntry
-	(*DirListing)(nil),       // 29: forgetools.forge.v1.DirListing
-	(*Commit)(nil),           // 30: forgetools.forge.v1.Commit
-	(*BranchRef)(nil),        // 31: forgetools.forge.v1.BranchRef
-	(*FileCommit)(nil),       // 32: forgetools.forge.v1.FileCommit
-	(*FilesCommit)(nil),      // 33: forgetools.forge.v1.FilesCommit
-	(*CommittedFile)(nil),    // 34: forgetools.forge.v1.CommittedFile
-	(*MergeResult)(nil),      // 35: forgetools.forge.v1.MergeResult
-	(*CIJob)(nil),            // 36: forgetools.forge.v1.CIJob
-	(*CIRun)(nil),            // 37: forgetools.forge.v1.CIRun
-	(*CIRunList)(nil),        // 38: forgetools.forge.v1.CIRunList
-	(*CITriggered)(nil),      // 39: forgetools.forge.v1.CITriggered
-	(*Event)(nil),            // 40: forgetools.forge.v1.Event
-	(*EventList)(nil),        // 41: forgetools.forge.v1.EventList
+	(*CommitList)(nil),       // 28: forgetools.forge.v1.CommitList
+	(*DirEntry)(nil),         // 29: forgetools.forge.v1.DirEntry
+	(*DirListing)(nil),       // 30: forgetools.forge.v1.DirListing
+	(*Commit)(nil),           // 31: forgetools.forge.v1.Commit
+	(*BranchRef)(nil),        // 32: forgetools.forge.v1.BranchRef
+	(*FileCommit)(nil),       // 33: forgetools.forge.v1.FileCommit
+	(*FilesCommit)(nil),      // 34: forgetools.forge.v1.FilesCommit
+	(*CommittedFile)(nil),    // 35: forgetools.forge.v1.CommittedFile
+	(*MergeResult)(nil),      // 36: forgetools.forge.v1.MergeResult
+	(*CIJob)(nil),            // 37: forgetools.forge.v1.CIJob
+	(*CIRun)(nil),            // 38: forgetools.forge.v1.CIRun
+	(*CIRunList)(nil),        // 39: forgetools.forge.v1.CIRunList
+	(*CITriggered)(nil),      // 40: forgetools.forge.v1.CITriggered
+	(*Event)(nil),            // 41: forgetools.forge.v1.Event
+	(*EventList)(nil),        // 42: forgetools.forge.v1.EventList
 }
 var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	0,  // 0: forgetools.forge.v1.ForgeRef.provider:type_name -> forgetools.forge.v1.ForgeProvider
@@ -4326,7 +4457,7 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	2,  // 14: forgetools.forge.v1.PullRequestDiff.forge:type_name -> forgetools.forge.v1.ForgeRef
 	12, // 15: forgetools.forge.v1.PullRequestDiff.files:type_name -> forgetools.forge.v1.DiffFile
 	2,  // 16: forgetools.forge.v1.Comparison.forge:type_name -> forgetools.forge.v1.ForgeRef
-	30, // 17: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
+	31, // 17: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
 	12, // 18: forgetools.forge.v1.Comparison.files:type_name -> forgetools.forge.v1.DiffFile
 	2,  // 19: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
 	2,  // 20: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
@@ -4341,26 +4472,28 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	2,  // 29: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
 	25, // 30: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
 	2,  // 31: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 32: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	28, // 33: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 34: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 35: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 36: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	34, // 37: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
-	2,  // 38: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 39: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	36, // 40: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	37, // 41: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 42: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 43: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 44: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 45: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	40, // 46: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	47, // [47:47] is the sub-list for method output_type
-	47, // [47:47] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	2,  // 32: forgetools.forge.v1.CommitList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	31, // 33: forgetools.forge.v1.CommitList.commits:type_name -> forgetools.forge.v1.Commit
+	2,  // 34: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	29, // 35: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 36: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 37: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 38: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	35, // 39: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 40: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 41: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	37, // 42: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	38, // 43: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 44: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 45: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 46: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 47: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	41, // 48: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	49, // [49:49] is the sub-list for method output_type
+	49, // [49:49] is the sub-list for method input_type
+	49, // [49:49] is the sub-list for extension type_name
+	49, // [49:49] is the sub-list for extension extendee
+	0,  // [0:49] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }
@@ -4374,7 +4507,7 @@ func file_forgetools_forge_v1_forge_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_forge_v1_forge_proto_rawDesc), len(file_forgetools_forge_v1_forge_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   40,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -236,6 +236,55 @@ func (Side) EnumDescriptor() ([]byte, []int) {
 	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{3}
 }
 
+type PullRequestState int32
+
+const (
+	PullRequestState_PULL_REQUEST_STATE_UNSPECIFIED PullRequestState = 0
+	PullRequestState_PULL_REQUEST_STATE_OPEN        PullRequestState = 1
+	PullRequestState_PULL_REQUEST_STATE_CLOSED      PullRequestState = 2
+)
+
+// Enum value maps for PullRequestState.
+var (
+	PullRequestState_name = map[int32]string{
+		0: "PULL_REQUEST_STATE_UNSPECIFIED",
+		1: "PULL_REQUEST_STATE_OPEN",
+		2: "PULL_REQUEST_STATE_CLOSED",
+	}
+	PullRequestState_value = map[string]int32{
+		"PULL_REQUEST_STATE_UNSPECIFIED": 0,
+		"PULL_REQUEST_STATE_OPEN":        1,
+		"PULL_REQUEST_STATE_CLOSED":      2,
+	}
+)
+
+func (x PullRequestState) Enum() *PullRequestState {
+	p := new(PullRequestState)
+	*p = x
+	return p
+}
+
+func (x PullRequestState) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (PullRequestState) Descriptor() protoreflect.EnumDescriptor {
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4].Descriptor()
+}
+
+func (PullRequestState) Type() protoreflect.EnumType {
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4]
+}
+
+func (x PullRequestState) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use PullRequestState.Descriptor instead.
+func (PullRequestState) EnumDescriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+}
+
 type SubscriptionKind int32
 
 const (
@@ -269,11 +318,11 @@ func (x SubscriptionKind) String() string {
 }
 
 func (SubscriptionKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5].Descriptor()
 }
 
 func (SubscriptionKind) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[4]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5]
 }
 
 func (x SubscriptionKind) Number() protoreflect.EnumNumber {
@@ -282,7 +331,7 @@ func (x SubscriptionKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SubscriptionKind.Descriptor instead.
 func (SubscriptionKind) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{4}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
 }
 
 type PullRequestStateFilter int32
@@ -322,11 +371,11 @@ func (x PullRequestStateFilter) String() string {
 }
 
 func (PullRequestStateFilter) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6].Descriptor()
 }
 
 func (PullRequestStateFilter) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[5]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6]
 }
 
 func (x PullRequestStateFilter) Number() protoreflect.EnumNumber {
@@ -335,7 +384,7 @@ func (x PullRequestStateFilter) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use PullRequestStateFilter.Descriptor instead.
 func (PullRequestStateFilter) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{5}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
 }
 
 type CIStatusFilter int32
@@ -380,11 +429,11 @@ func (x CIStatusFilter) String() string {
 }
 
 func (CIStatusFilter) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7].Descriptor()
 }
 
 func (CIStatusFilter) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[6]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7]
 }
 
 func (x CIStatusFilter) Number() protoreflect.EnumNumber {
@@ -393,7 +442,7 @@ func (x CIStatusFilter) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use CIStatusFilter.Descriptor instead.
 func (CIStatusFilter) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{6}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
 }
 
 type IssueState int32
@@ -429,11 +478,11 @@ func (x IssueState) String() string {
 }
 
 func (IssueState) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8].Descriptor()
 }
 
 func (IssueState) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[7]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8]
 }
 
 func (x IssueState) Number() protoreflect.EnumNumber {
@@ -442,7 +491,7 @@ func (x IssueState) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use IssueState.Descriptor instead.
 func (IssueState) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{7}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
 }
 
 type StateReason int32
@@ -481,11 +530,11 @@ func (x StateReason) String() string {
 }
 
 func (StateReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9].Descriptor()
 }
 
 func (StateReason) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[8]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9]
 }
 
 func (x StateReason) Number() protoreflect.EnumNumber {
@@ -494,7 +543,7 @@ func (x StateReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use StateReason.Descriptor instead.
 func (StateReason) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{8}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
 }
 
 type MergeMethod int32
@@ -534,11 +583,11 @@ func (x MergeMethod) String() string {
 }
 
 func (MergeMethod) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10].Descriptor()
 }
 
 func (MergeMethod) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[9]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10]
 }
 
 func (x MergeMethod) Number() protoreflect.EnumNumber {
@@ -547,7 +596,7 @@ func (x MergeMethod) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use MergeMethod.Descriptor instead.
 func (MergeMethod) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{9}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
 }
 
 type ErrorCode int32
@@ -613,11 +662,11 @@ func (x ErrorCode) String() string {
 }
 
 func (ErrorCode) Descriptor() protoreflect.EnumDescriptor {
-	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10].Descriptor()
+	return file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[11].Descriptor()
 }
 
 func (ErrorCode) Type() protoreflect.EnumType {
-	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[10]
+	return &file_forgetools_gateway_v1_agent_gateway_proto_enumTypes[11]
 }
 
 func (x ErrorCode) Number() protoreflect.EnumNumber {
@@ -626,7 +675,7 @@ func (x ErrorCode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ErrorCode.Descriptor instead.
 func (ErrorCode) EnumDescriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{10}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{11}
 }
 
 type ForgeCallRequest struct {
@@ -649,12 +698,14 @@ type ForgeCallRequest struct {
 	//	*ForgeCallRequest_ResolveReviewThread
 	//	*ForgeCallRequest_CreateIssue
 	//	*ForgeCallRequest_CreatePullRequest
+	//	*ForgeCallRequest_UpdatePullRequest
 	//	*ForgeCallRequest_Subscribe
 	//	*ForgeCallRequest_Unsubscribe
 	//	*ForgeCallRequest_GetRepo
 	//	*ForgeCallRequest_SearchCode
 	//	*ForgeCallRequest_SearchIssues
 	//	*ForgeCallRequest_ReadFile
+	//	*ForgeCallRequest_ListCommits
 	//	*ForgeCallRequest_ListDir
 	//	*ForgeCallRequest_ListPullRequests
 	//	*ForgeCallRequest_ListCiRuns
@@ -847,6 +898,15 @@ func (x *ForgeCallRequest) GetCreatePullRequest() *CreatePullRequestRequest {
 	return nil
 }
 
+func (x *ForgeCallRequest) GetUpdatePullRequest() *UpdatePullRequestRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_UpdatePullRequest); ok {
+			return x.UpdatePullRequest
+		}
+	}
+	return nil
+}
+
 func (x *ForgeCallRequest) GetSubscribe() *SubscribeRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_Subscribe); ok {
@@ -896,6 +956,15 @@ func (x *ForgeCallRequest) GetReadFile() *ReadFileRequest {
 	if x != nil {
 		if x, ok := x.Call.(*ForgeCallRequest_ReadFile); ok {
 			return x.ReadFile
+		}
+	}
+	return nil
+}
+
+func (x *ForgeCallRequest) GetListCommits() *ListCommitsRequest {
+	if x != nil {
+		if x, ok := x.Call.(*ForgeCallRequest_ListCommits); ok {
+			return x.ListCommits
 		}
 	}
 	return nil
@@ -1083,6 +1152,12 @@ type ForgeCallRequest_CreatePullRequest struct {
 	CreatePullRequest *CreatePullRequestRequest `protobuf:"bytes,9,opt,name=create_pull_request,json=createPullRequest,proto3,oneof"`
 }
 
+type ForgeCallRequest_UpdatePullRequest struct {
+	// Retargeting (base_ref) is a write, not a push: it changes no branch,
+	// and a later merge into the new base is a push with its own approval.
+	UpdatePullRequest *UpdatePullRequestRequest `protobuf:"bytes,32,opt,name=update_pull_request,json=updatePullRequest,proto3,oneof"`
+}
+
 type ForgeCallRequest_Subscribe struct {
 	Subscribe *SubscribeRequest `protobuf:"bytes,10,opt,name=subscribe,proto3,oneof"`
 }
@@ -1105,6 +1180,10 @@ type ForgeCallRequest_SearchIssues struct {
 
 type ForgeCallRequest_ReadFile struct {
 	ReadFile *ReadFileRequest `protobuf:"bytes,15,opt,name=read_file,json=readFile,proto3,oneof"`
+}
+
+type ForgeCallRequest_ListCommits struct {
+	ListCommits *ListCommitsRequest `protobuf:"bytes,36,opt,name=list_commits,json=listCommits,proto3,oneof"`
 }
 
 type ForgeCallRequest_ListDir struct {
@@ -1183,6 +1262,8 @@ func (*ForgeCallRequest_CreateIssue) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_CreatePullRequest) isForgeCallRequest_Call() {}
 
+func (*ForgeCallRequest_UpdatePullRequest) isForgeCallRequest_Call() {}
+
 func (*ForgeCallRequest_Subscribe) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_Unsubscribe) isForgeCallRequest_Call() {}
@@ -1194,6 +1275,8 @@ func (*ForgeCallRequest_SearchCode) isForgeCallRequest_Call() {}
 func (*ForgeCallRequest_SearchIssues) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ReadFile) isForgeCallRequest_Call() {}
+
+func (*ForgeCallRequest_ListCommits) isForgeCallRequest_Call() {}
 
 func (*ForgeCallRequest_ListDir) isForgeCallRequest_Call() {}
 
@@ -2264,6 +2347,106 @@ func (x *CreatePullRequestRequest) GetDraft() bool {
 	return false
 }
 
+type UpdatePullRequestRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	PullNumber    uint64                 `protobuf:"varint,2,opt,name=pull_number,json=pullNumber,proto3" json:"pull_number,omitempty"`
+	State         PullRequestState       `protobuf:"varint,3,opt,name=state,proto3,enum=forgetools.gateway.v1.PullRequestState" json:"state,omitempty"`
+	Title         *string                `protobuf:"bytes,4,opt,name=title,proto3,oneof" json:"title,omitempty"`
+	Body          *string                `protobuf:"bytes,5,opt,name=body,proto3,oneof" json:"body,omitempty"`
+	Ready         bool                   `protobuf:"varint,6,opt,name=ready,proto3" json:"ready,omitempty"`
+	BaseRef       *string                `protobuf:"bytes,7,opt,name=base_ref,json=baseRef,proto3,oneof" json:"base_ref,omitempty"`
+	Reviewers     []string               `protobuf:"bytes,8,rep,name=reviewers,proto3" json:"reviewers,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UpdatePullRequestRequest) Reset() {
+	*x = UpdatePullRequestRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UpdatePullRequestRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UpdatePullRequestRequest) ProtoMessage() {}
+
+func (x *UpdatePullRequestRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UpdatePullRequestRequest.ProtoReflect.Descriptor instead.
+func (*UpdatePullRequestRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *UpdatePullRequestRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *UpdatePullRequestRequest) GetPullNumber() uint64 {
+	if x != nil {
+		return x.PullNumber
+	}
+	return 0
+}
+
+func (x *UpdatePullRequestRequest) GetState() PullRequestState {
+	if x != nil {
+		return x.State
+	}
+	return PullRequestState_PULL_REQUEST_STATE_UNSPECIFIED
+}
+
+func (x *UpdatePullRequestRequest) GetTitle() string {
+	if x != nil && x.Title != nil {
+		return *x.Title
+	}
+	return ""
+}
+
+func (x *UpdatePullRequestRequest) GetBody() string {
+	if x != nil && x.Body != nil {
+		return *x.Body
+	}
+	return ""
+}
+
+func (x *UpdatePullRequestRequest) GetReady() bool {
+	if x != nil {
+		return x.Ready
+	}
+	return false
+}
+
+func (x *UpdatePullRequestRequest) GetBaseRef() string {
+	if x != nil && x.BaseRef != nil {
+		return *x.BaseRef
+	}
+	return ""
+}
+
+func (x *UpdatePullRequestRequest) GetReviewers() []string {
+	if x != nil {
+		return x.Reviewers
+	}
+	return nil
+}
+
 type SubscribeRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -2275,7 +2458,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2287,7 +2470,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2300,7 +2483,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{16}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *SubscribeRequest) GetRepo() string {
@@ -2333,7 +2516,7 @@ type UnsubscribeRequest struct {
 
 func (x *UnsubscribeRequest) Reset() {
 	*x = UnsubscribeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2345,7 +2528,7 @@ func (x *UnsubscribeRequest) String() string {
 func (*UnsubscribeRequest) ProtoMessage() {}
 
 func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[17]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2358,7 +2541,7 @@ func (x *UnsubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UnsubscribeRequest.ProtoReflect.Descriptor instead.
 func (*UnsubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{17}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *UnsubscribeRequest) GetSubscriptionId() string {
@@ -2377,7 +2560,7 @@ type GetRepoRequest struct {
 
 func (x *GetRepoRequest) Reset() {
 	*x = GetRepoRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2389,7 +2572,7 @@ func (x *GetRepoRequest) String() string {
 func (*GetRepoRequest) ProtoMessage() {}
 
 func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[18]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2402,7 +2585,7 @@ func (x *GetRepoRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetRepoRequest.ProtoReflect.Descriptor instead.
 func (*GetRepoRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{18}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *GetRepoRequest) GetRepo() string {
@@ -2426,7 +2609,7 @@ type SearchCodeRequest struct {
 
 func (x *SearchCodeRequest) Reset() {
 	*x = SearchCodeRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2438,7 +2621,7 @@ func (x *SearchCodeRequest) String() string {
 func (*SearchCodeRequest) ProtoMessage() {}
 
 func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[19]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2451,7 +2634,7 @@ func (x *SearchCodeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchCodeRequest.ProtoReflect.Descriptor instead.
 func (*SearchCodeRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{19}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SearchCodeRequest) GetRepo() string {
@@ -2495,7 +2678,7 @@ type SearchIssuesRequest struct {
 
 func (x *SearchIssuesRequest) Reset() {
 	*x = SearchIssuesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2507,7 +2690,7 @@ func (x *SearchIssuesRequest) String() string {
 func (*SearchIssuesRequest) ProtoMessage() {}
 
 func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[20]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2520,7 +2703,7 @@ func (x *SearchIssuesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SearchIssuesRequest.ProtoReflect.Descriptor instead.
 func (*SearchIssuesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{20}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SearchIssuesRequest) GetRepo() string {
@@ -2563,13 +2746,15 @@ type ReadFileRequest struct {
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
 	Path          string                 `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
 	Ref           string                 `protobuf:"bytes,3,opt,name=ref,proto3" json:"ref,omitempty"`
+	StartLine     *uint32                `protobuf:"varint,4,opt,name=start_line,json=startLine,proto3,oneof" json:"start_line,omitempty"`
+	EndLine       *uint32                `protobuf:"varint,5,opt,name=end_line,json=endLine,proto3,oneof" json:"end_line,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ReadFileRequest) Reset() {
 	*x = ReadFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2581,7 +2766,7 @@ func (x *ReadFileRequest) String() string {
 func (*ReadFileRequest) ProtoMessage() {}
 
 func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[21]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2594,7 +2779,7 @@ func (x *ReadFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadFileRequest.ProtoReflect.Descriptor instead.
 func (*ReadFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{21}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ReadFileRequest) GetRepo() string {
@@ -2618,6 +2803,104 @@ func (x *ReadFileRequest) GetRef() string {
 	return ""
 }
 
+func (x *ReadFileRequest) GetStartLine() uint32 {
+	if x != nil && x.StartLine != nil {
+		return *x.StartLine
+	}
+	return 0
+}
+
+func (x *ReadFileRequest) GetEndLine() uint32 {
+	if x != nil && x.EndLine != nil {
+		return *x.EndLine
+	}
+	return 0
+}
+
+type ListCommitsRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
+	Ref           string                 `protobuf:"bytes,2,opt,name=ref,proto3" json:"ref,omitempty"`
+	Path          string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	Since         *timestamppb.Timestamp `protobuf:"bytes,4,opt,name=since,proto3" json:"since,omitempty"`
+	Cursor        string                 `protobuf:"bytes,5,opt,name=cursor,proto3" json:"cursor,omitempty"`
+	Limit         *uint32                `protobuf:"varint,6,opt,name=limit,proto3,oneof" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ListCommitsRequest) Reset() {
+	*x = ListCommitsRequest{}
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ListCommitsRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ListCommitsRequest) ProtoMessage() {}
+
+func (x *ListCommitsRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ListCommitsRequest.ProtoReflect.Descriptor instead.
+func (*ListCommitsRequest) Descriptor() ([]byte, []int) {
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+}
+
+func (x *ListCommitsRequest) GetRepo() string {
+	if x != nil {
+		return x.Repo
+	}
+	return ""
+}
+
+func (x *ListCommitsRequest) GetRef() string {
+	if x != nil {
+		return x.Ref
+	}
+	return ""
+}
+
+func (x *ListCommitsRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ListCommitsRequest) GetSince() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Since
+	}
+	return nil
+}
+
+func (x *ListCommitsRequest) GetCursor() string {
+	if x != nil {
+		return x.Cursor
+	}
+	return ""
+}
+
+func (x *ListCommitsRequest) GetLimit() uint32 {
+	if x != nil && x.Limit != nil {
+		return *x.Limit
+	}
+	return 0
+}
+
 type ListDirRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Repo          string                 `protobuf:"bytes,1,opt,name=repo,proto3" json:"repo,omitempty"`
@@ -2630,7 +2913,7 @@ type ListDirRequest struct {
 
 func (x *ListDirRequest) Reset() {
 	*x = ListDirRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2642,7 +2925,7 @@ func (x *ListDirRequest) String() string {
 func (*ListDirRequest) ProtoMessage() {}
 
 func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2655,7 +2938,7 @@ func (x *ListDirRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListDirRequest.ProtoReflect.Descriptor instead.
 func (*ListDirRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{22}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ListDirRequest) GetRepo() string {
@@ -2700,7 +2983,7 @@ type ListPullRequestsRequest struct {
 
 func (x *ListPullRequestsRequest) Reset() {
 	*x = ListPullRequestsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2712,7 +2995,7 @@ func (x *ListPullRequestsRequest) String() string {
 func (*ListPullRequestsRequest) ProtoMessage() {}
 
 func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2725,7 +3008,7 @@ func (x *ListPullRequestsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListPullRequestsRequest.ProtoReflect.Descriptor instead.
 func (*ListPullRequestsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{23}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *ListPullRequestsRequest) GetRepo() string {
@@ -2783,7 +3066,7 @@ type ListCIRunsRequest struct {
 
 func (x *ListCIRunsRequest) Reset() {
 	*x = ListCIRunsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2795,7 +3078,7 @@ func (x *ListCIRunsRequest) String() string {
 func (*ListCIRunsRequest) ProtoMessage() {}
 
 func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2808,7 +3091,7 @@ func (x *ListCIRunsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ListCIRunsRequest.ProtoReflect.Descriptor instead.
 func (*ListCIRunsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{24}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *ListCIRunsRequest) GetRepo() string {
@@ -2856,7 +3139,7 @@ type GetCIRunRequest struct {
 
 func (x *GetCIRunRequest) Reset() {
 	*x = GetCIRunRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2868,7 +3151,7 @@ func (x *GetCIRunRequest) String() string {
 func (*GetCIRunRequest) ProtoMessage() {}
 
 func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2881,7 +3164,7 @@ func (x *GetCIRunRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetCIRunRequest.ProtoReflect.Descriptor instead.
 func (*GetCIRunRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{25}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetCIRunRequest) GetRepo() string {
@@ -2914,7 +3197,7 @@ type UpdateIssueRequest struct {
 
 func (x *UpdateIssueRequest) Reset() {
 	*x = UpdateIssueRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2926,7 +3209,7 @@ func (x *UpdateIssueRequest) String() string {
 func (*UpdateIssueRequest) ProtoMessage() {}
 
 func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2939,7 +3222,7 @@ func (x *UpdateIssueRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UpdateIssueRequest.ProtoReflect.Descriptor instead.
 func (*UpdateIssueRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{26}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *UpdateIssueRequest) GetRepo() string {
@@ -3009,7 +3292,7 @@ type CreateBranchRequest struct {
 
 func (x *CreateBranchRequest) Reset() {
 	*x = CreateBranchRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3021,7 +3304,7 @@ func (x *CreateBranchRequest) String() string {
 func (*CreateBranchRequest) ProtoMessage() {}
 
 func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[27]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3034,7 +3317,7 @@ func (x *CreateBranchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CreateBranchRequest.ProtoReflect.Descriptor instead.
 func (*CreateBranchRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{27}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *CreateBranchRequest) GetRepo() string {
@@ -3072,7 +3355,7 @@ type WriteFileRequest struct {
 
 func (x *WriteFileRequest) Reset() {
 	*x = WriteFileRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3084,7 +3367,7 @@ func (x *WriteFileRequest) String() string {
 func (*WriteFileRequest) ProtoMessage() {}
 
 func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3097,7 +3380,7 @@ func (x *WriteFileRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WriteFileRequest.ProtoReflect.Descriptor instead.
 func (*WriteFileRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{28}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *WriteFileRequest) GetRepo() string {
@@ -3157,7 +3440,7 @@ type CommitFilesRequest struct {
 
 func (x *CommitFilesRequest) Reset() {
 	*x = CommitFilesRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3169,7 +3452,7 @@ func (x *CommitFilesRequest) String() string {
 func (*CommitFilesRequest) ProtoMessage() {}
 
 func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[29]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3182,7 +3465,7 @@ func (x *CommitFilesRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitFilesRequest.ProtoReflect.Descriptor instead.
 func (*CommitFilesRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{29}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *CommitFilesRequest) GetRepo() string {
@@ -3233,7 +3516,7 @@ type FileChange struct {
 
 func (x *FileChange) Reset() {
 	*x = FileChange{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3245,7 +3528,7 @@ func (x *FileChange) String() string {
 func (*FileChange) ProtoMessage() {}
 
 func (x *FileChange) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[30]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3258,7 +3541,7 @@ func (x *FileChange) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FileChange.ProtoReflect.Descriptor instead.
 func (*FileChange) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{30}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *FileChange) GetPath() string {
@@ -3301,7 +3584,7 @@ type MergePullRequestRequest struct {
 
 func (x *MergePullRequestRequest) Reset() {
 	*x = MergePullRequestRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3313,7 +3596,7 @@ func (x *MergePullRequestRequest) String() string {
 func (*MergePullRequestRequest) ProtoMessage() {}
 
 func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[31]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3326,7 +3609,7 @@ func (x *MergePullRequestRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MergePullRequestRequest.ProtoReflect.Descriptor instead.
 func (*MergePullRequestRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{31}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *MergePullRequestRequest) GetRepo() string {
@@ -3368,7 +3651,7 @@ type CIInput struct {
 
 func (x *CIInput) Reset() {
 	*x = CIInput{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3380,7 +3663,7 @@ func (x *CIInput) String() string {
 func (*CIInput) ProtoMessage() {}
 
 func (x *CIInput) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[32]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3393,7 +3676,7 @@ func (x *CIInput) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CIInput.ProtoReflect.Descriptor instead.
 func (*CIInput) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{32}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *CIInput) GetName() string {
@@ -3422,7 +3705,7 @@ type TriggerCIRequest struct {
 
 func (x *TriggerCIRequest) Reset() {
 	*x = TriggerCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3434,7 +3717,7 @@ func (x *TriggerCIRequest) String() string {
 func (*TriggerCIRequest) ProtoMessage() {}
 
 func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[33]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3447,7 +3730,7 @@ func (x *TriggerCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TriggerCIRequest.ProtoReflect.Descriptor instead.
 func (*TriggerCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{33}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *TriggerCIRequest) GetRepo() string {
@@ -3489,7 +3772,7 @@ type RerunCIRequest struct {
 
 func (x *RerunCIRequest) Reset() {
 	*x = RerunCIRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3501,7 +3784,7 @@ func (x *RerunCIRequest) String() string {
 func (*RerunCIRequest) ProtoMessage() {}
 
 func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[34]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3514,7 +3797,7 @@ func (x *RerunCIRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RerunCIRequest.ProtoReflect.Descriptor instead.
 func (*RerunCIRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{34}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *RerunCIRequest) GetRepo() string {
@@ -3551,7 +3834,7 @@ type GetEventsRequest struct {
 
 func (x *GetEventsRequest) Reset() {
 	*x = GetEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3563,7 +3846,7 @@ func (x *GetEventsRequest) String() string {
 func (*GetEventsRequest) ProtoMessage() {}
 
 func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3576,7 +3859,7 @@ func (x *GetEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetEventsRequest.ProtoReflect.Descriptor instead.
 func (*GetEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{35}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *GetEventsRequest) GetSubscriptionId() string {
@@ -3615,7 +3898,7 @@ type WaitEventsRequest struct {
 
 func (x *WaitEventsRequest) Reset() {
 	*x = WaitEventsRequest{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3627,7 +3910,7 @@ func (x *WaitEventsRequest) String() string {
 func (*WaitEventsRequest) ProtoMessage() {}
 
 func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3640,7 +3923,7 @@ func (x *WaitEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsRequest.ProtoReflect.Descriptor instead.
 func (*WaitEventsRequest) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{36}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *WaitEventsRequest) GetSubscriptionId() string {
@@ -3677,7 +3960,7 @@ type WaitEventsResponse struct {
 
 func (x *WaitEventsResponse) Reset() {
 	*x = WaitEventsResponse{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3689,7 +3972,7 @@ func (x *WaitEventsResponse) String() string {
 func (*WaitEventsResponse) ProtoMessage() {}
 
 func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3702,7 +3985,7 @@ func (x *WaitEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WaitEventsResponse.ProtoReflect.Descriptor instead.
 func (*WaitEventsResponse) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{37}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *WaitEventsResponse) GetCursor() uint64 {
@@ -3744,6 +4027,7 @@ type ForgeCallResult struct {
 	//	*ForgeCallResult_CodeMatches
 	//	*ForgeCallResult_SearchResults
 	//	*ForgeCallResult_File
+	//	*ForgeCallResult_Commits
 	//	*ForgeCallResult_Dir
 	//	*ForgeCallResult_PullRequests
 	//	*ForgeCallResult_CiRuns
@@ -3761,7 +4045,7 @@ type ForgeCallResult struct {
 
 func (x *ForgeCallResult) Reset() {
 	*x = ForgeCallResult{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3773,7 +4057,7 @@ func (x *ForgeCallResult) String() string {
 func (*ForgeCallResult) ProtoMessage() {}
 
 func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3786,7 +4070,7 @@ func (x *ForgeCallResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallResult.ProtoReflect.Descriptor instead.
 func (*ForgeCallResult) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{38}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ForgeCallResult) GetCallId() string {
@@ -3974,6 +4258,15 @@ func (x *ForgeCallResult) GetFile() *v1.FileContent {
 	return nil
 }
 
+func (x *ForgeCallResult) GetCommits() *v1.CommitList {
+	if x != nil {
+		if x, ok := x.Result.(*ForgeCallResult_Commits); ok {
+			return x.Commits
+		}
+	}
+	return nil
+}
+
 func (x *ForgeCallResult) GetDir() *v1.DirListing {
 	if x != nil {
 		if x, ok := x.Result.(*ForgeCallResult_Dir); ok {
@@ -4144,6 +4437,10 @@ type ForgeCallResult_File struct {
 	File *v1.FileContent `protobuf:"bytes,12,opt,name=file,proto3,oneof"`
 }
 
+type ForgeCallResult_Commits struct {
+	Commits *v1.CommitList `protobuf:"bytes,31,opt,name=commits,proto3,oneof"`
+}
+
 type ForgeCallResult_Dir struct {
 	Dir *v1.DirListing `protobuf:"bytes,13,opt,name=dir,proto3,oneof"`
 }
@@ -4222,6 +4519,8 @@ func (*ForgeCallResult_SearchResults) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_File) isForgeCallResult_Result() {}
 
+func (*ForgeCallResult_Commits) isForgeCallResult_Result() {}
+
 func (*ForgeCallResult_Dir) isForgeCallResult_Result() {}
 
 func (*ForgeCallResult_PullRequests) isForgeCallResult_Result() {}
@@ -4255,7 +4554,7 @@ type ForgeCallError struct {
 
 func (x *ForgeCallError) Reset() {
 	*x = ForgeCallError{}
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4267,7 +4566,7 @@ func (x *ForgeCallError) String() string {
 func (*ForgeCallError) ProtoMessage() {}
 
 func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
-	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[39]
+	mi := &file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4280,7 +4579,7 @@ func (x *ForgeCallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ForgeCallError.ProtoReflect.Descriptor instead.
 func (*ForgeCallError) Descriptor() ([]byte, []int) {
-	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{39}
+	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ForgeCallError) GetCode() ErrorCode {
@@ -4308,7 +4607,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x99[\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x87`\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -4343,6 +4642,8 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x12forge_create_issue\x10\x02\x1auOpen an issue. A retry with the same call id, or the same arguments within the dedup window, returns the first issue.\"\vattribution*\x05issue0\x01:(Created issue #{number} in {repo}: {url}B?Issue #{number} in {repo} already created by an earlier attemptH\x01Z\x06issues`\x01j\x0ecomms:externalp\x02z\fCreate issue\x8a\x01\x05issue\x92\x01\x04openH\x00R\vcreateIssue\x12\xf9\x03\n" +
 	"\x13create_pull_request\x18\t \x01(\v2/.forgetools.gateway.v1.CreatePullRequestRequestB\x95\x03¥\x19\x90\x03\n" +
 	"\x19forge_create_pull_request\x10\x02\x1a\x9f\x01Open a pull request from a branch you have already pushed. A retry with the same call id, or the same arguments within the dedup window, returns the first one.\"\vattribution*\fpull_request0\x01:$Opened PR #{number} in {repo}: {url}B<PR #{number} in {repo} already created by an earlier attemptH\x01Z\rpull_requests`\x01j\x0ecomms:externalp\x02z\x13Create pull request\x8a\x01\fpull_request\x92\x01\x04openH\x00R\x11createPullRequest\x12\x80\x03\n" +
+	"\x13update_pull_request\x18  \x01(\v2/.forgetools.gateway.v1.UpdatePullRequestRequestB\x9c\x02¥\x19\x97\x02\n" +
+	"\x19forge_update_pull_request\x10\x02\x1afClose, reopen, retitle or edit a pull request, mark a draft ready, change its base, request reviewers.\"\vattribution*\fpull_request:%Updated PR #{number} in {repo}: {url}H\x01Z\rpull_requestsj\x0ecomms:externalp\x02z\x13Update pull request\x8a\x01\fpull_request\x92\x01\x06updateH\x00R\x11updatePullRequest\x12\x80\x03\n" +
 	"\tsubscribe\x18\n" +
 	" \x01(\v2'.forgetools.gateway.v1.SubscribeRequestB\xb6\x02¥\x19\xb1\x02\n" +
 	"\x0fforge_subscribe\x10\x02\x1arWatch an issue or pull request; forge_get_events reads its changes. Forges that cannot watch return unimplemented.*\n" +
@@ -4360,7 +4661,10 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x13forge_search_issues\x10\x01\x1aXFind issues and pull requests by literal text; no repo = every repository in your scope.*\x0esearch_resultsZ\x06searchj\trepo:readp\x01z\rSearch issues\x80\x01\x04\x8a\x01\x05issue\x92\x01\x06searchH\x00R\fsearchIssues\x12\xde\x01\n" +
 	"\tread_file\x18\x0f \x01(\v2&.forgetools.gateway.v1.ReadFileRequestB\x96\x01¥\x19\x91\x01\n" +
 	"\x0fforge_read_file\x10\x01\x1a?Read a file at a ref, with the blob sha forge_write_file needs.*\x04fileZ\n" +
-	"repositoryj\trepo:readp\x01z\tRead file\x8a\x01\x04repo\x92\x01\tread_fileH\x00R\breadFile\x12\xb6\x01\n" +
+	"repositoryj\trepo:readp\x01z\tRead file\x8a\x01\x04repo\x92\x01\tread_fileH\x00R\breadFile\x12\xe8\x01\n" +
+	"\flist_commits\x18$ \x01(\v2).forgetools.gateway.v1.ListCommitsRequestB\x97\x01¥\x19\x92\x01\n" +
+	"\x12forge_list_commits\x10\x01\x1a4List the commits reachable from a ref, newest first.*\acommitsZ\n" +
+	"repositoryj\trepo:readp\x01z\fList commits\x8a\x01\x04repo\x92\x01\flist_commitsH\x00R\vlistCommits\x12\xb6\x01\n" +
 	"\blist_dir\x18\x10 \x01(\v2%.forgetools.gateway.v1.ListDirRequestBr¥\x19n\n" +
 	"\x0eforge_list_dir\x10\x01\x1a\x1aList a directory at a ref.*\x03dirZ\n" +
 	"repositoryj\trepo:readp\x01z\x0eList directory\x8a\x01\x04repo\x92\x01\blist_dirH\x00R\alistDir\x12\xfa\x01\n" +
@@ -4558,7 +4862,26 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x19Branch with your changes.R\aheadRef\x12\\\n" +
 	"\bbase_ref\x18\x05 \x01(\tBA\xbaH\x05r\x03\x18\xff\x01ҥ\x195\n" +
 	"3Branch to merge into; omitted = the default branch.R\abaseRef\x12\x14\n" +
-	"\x05draft\x18\x06 \x01(\bR\x05draft\"\xb6\x01\n" +
+	"\x05draft\x18\x06 \x01(\bR\x05draft\"\xfe\x05\n" +
+	"\x18UpdatePullRequestRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12.\n" +
+	"\vpull_number\x18\x02 \x01(\x04B\r\xbaH\n" +
+	"2\b\x18\xff\xff\xff\xff\a(\x01R\n" +
+	"pullNumber\x12G\n" +
+	"\x05state\x18\x03 \x01(\x0e2'.forgetools.gateway.v1.PullRequestStateB\b\xbaH\x05\x82\x01\x02\x10\x01R\x05state\x12>\n" +
+	"\x05title\x18\x04 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\x022\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x02\x18\x01H\x00R\x05title\x88\x01\x01\x125\n" +
+	"\x04body\x18\x05 \x01(\tB\x1c\xbaH\x06r\x04\x18\xe0\xd4\x03ҥ\x19\x0f\n" +
+	"\tMarkdown.\x18\x01(\x01H\x01R\x04body\x88\x01\x01\x12:\n" +
+	"\x05ready\x18\x06 \x01(\bB$ҥ\x19 \n" +
+	"\x1eMark a draft ready for review.R\x05ready\x12=\n" +
+	"\bbase_ref\x18\a \x01(\tB\x1d\xbaH\x1ar\x18\x10\x01\x18\xff\x012\x11[^\\t-\\r\\x85\\p{Z}]H\x02R\abaseRef\x88\x01\x01\x12`\n" +
+	"\treviewers\x18\b \x03(\tBB\xbaH \x92\x01\x1d\x10\n" +
+	"\"\x19r\x17\x10\x01\x18d2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x1b\n" +
+	"\x19Logins to ask for review.R\treviewers:\xc1\x01\xbaH\xbd\x01\x1a\xba\x01\n" +
+	"\x1fupdate_pull_request.some_change\x12!give at least one field to change\x1atthis.state != 0 || has(this.title) || has(this.body) || this.ready || has(this.base_ref) || size(this.reviewers) > 0B\b\n" +
+	"\x06_titleB\a\n" +
+	"\x05_bodyB\v\n" +
+	"\t_base_ref\"\xb6\x01\n" +
 	"\x10SubscribeRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12H\n" +
 	"\x04kind\x18\x02 \x01(\x0e2'.forgetools.gateway.v1.SubscriptionKindB\v\xbaH\b\xc8\x01\x01\x82\x01\x02\x10\x01R\x04kind\x12%\n" +
@@ -4583,11 +4906,30 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04kind\x18\x04 \x01(\x0e2'.forgetools.gateway.v1.SubscriptionKindB\x1d\xbaH\x05\x82\x01\x02\x10\x01ҥ\x19\x11\n" +
 	"\x0fOmitted = both.R\x04kind\x123\n" +
 	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
-	"\x0eA next_cursor.R\x06cursor\"\x99\x01\n" +
+	"\x0eA next_cursor.R\x06cursor\"\xca\x03\n" +
 	"\x0fReadFileRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x127\n" +
 	"\x04path\x18\x02 \x01(\tB#\xbaH\x1ar\x18\x10\x01\x18\x80\b2\x11[^\\t-\\r\\x85\\p{Z}]ҥ\x19\x028\x01R\x04path\x12\x1a\n" +
-	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\"\xcd\x01\n" +
+	"\x03ref\x18\x03 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x120\n" +
+	"\n" +
+	"start_line\x18\x04 \x01(\rB\f\xbaH\t*\a\x18\x80\xc2\xd7/(\x01H\x00R\tstartLine\x88\x01\x01\x12V\n" +
+	"\bend_line\x18\x05 \x01(\rB6\xbaH\t*\a\x18\x80\xc2\xd7/(\x01ҥ\x19&\n" +
+	"$Inclusive; omitted = as many as fit.H\x01R\aendLine\x88\x01\x01:\x88\x01\xbaH\x84\x01\x1a\x81\x01\n" +
+	"\x14read_file.line_order\x12\x17end_line >= start_line.\x1aP!has(this.start_line) || !has(this.end_line) || this.end_line >= this.start_lineB\r\n" +
+	"\v_start_lineB\v\n" +
+	"\t_end_line\"\xfa\x02\n" +
+	"\x12ListCommitsRequest\x121\n" +
+	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x12\x1a\n" +
+	"\x03ref\x18\x02 \x01(\tB\b\xbaH\x05r\x03\x18\xff\x01R\x03ref\x12@\n" +
+	"\x04path\x18\x03 \x01(\tB,\xbaH\x05r\x03\x18\x80\bҥ\x19 \n" +
+	"\x1cOnly commits that change it.8\x01R\x04path\x12[\n" +
+	"\x05since\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampB)ҥ\x19%\n" +
+	"#Only commits at or after this time.R\x05since\x123\n" +
+	"\x06cursor\x18\x05 \x01(\tB\x1b\xbaH\x04r\x02\x18@ҥ\x19\x10\n" +
+	"\x0eA next_cursor.R\x06cursor\x127\n" +
+	"\x05limit\x18\x06 \x01(\rB\x1c\xbaH\x06*\x04\x18d(\x01ҥ\x19\x0f\n" +
+	"\rOmitted = 30.H\x00R\x05limit\x88\x01\x01B\b\n" +
+	"\x06_limit\"\xcd\x01\n" +
 	"\x0eListDirRequest\x121\n" +
 	"\x04repo\x18\x01 \x01(\tB\x1d\xbaH\x14r\x122\x10^[\\w./-]{1,200}$ҥ\x19\x02 \x01R\x04repo\x127\n" +
 	"\x04path\x18\x02 \x01(\tB#\xbaH\x05r\x03\x18\x80\bҥ\x19\x17\n" +
@@ -4710,7 +5052,7 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x06_after\"W\n" +
 	"\x12WaitEventsResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\x04R\x06cursor\x12)\n" +
-	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\xcb\x0f\n" +
+	"\x10subscription_ids\x18\x02 \x03(\tR\x0fsubscriptionIds\"\x88\x10\n" +
 	"\x0fForgeCallResult\x12\x1f\n" +
 	"\acall_id\x18\x01 \x01(\tB\x06ʥ\x19\x02\b\x01R\x06callId\x122\n" +
 	"\x05issue\x18\x02 \x01(\v2\x1a.forgetools.forge.v1.IssueH\x00R\x05issue\x12E\n" +
@@ -4739,7 +5081,8 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"repository\x12G\n" +
 	"\fcode_matches\x18\x1d \x01(\v2\".forgetools.forge.v1.CodeMatchListH\x00R\vcodeMatches\x12K\n" +
 	"\x0esearch_results\x18\x1e \x01(\v2\".forgetools.forge.v1.SearchHitListH\x00R\rsearchResults\x126\n" +
-	"\x04file\x18\f \x01(\v2 .forgetools.forge.v1.FileContentH\x00R\x04file\x123\n" +
+	"\x04file\x18\f \x01(\v2 .forgetools.forge.v1.FileContentH\x00R\x04file\x12;\n" +
+	"\acommits\x18\x1f \x01(\v2\x1f.forgetools.forge.v1.CommitListH\x00R\acommits\x123\n" +
 	"\x03dir\x18\r \x01(\v2\x1f.forgetools.forge.v1.DirListingH\x00R\x03dir\x12K\n" +
 	"\rpull_requests\x18\x0e \x01(\v2$.forgetools.forge.v1.PullRequestListH\x00R\fpullRequests\x129\n" +
 	"\aci_runs\x18\x0f \x01(\v2\x1e.forgetools.forge.v1.CIRunListH\x00R\x06ciRuns\x123\n" +
@@ -4787,7 +5130,14 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x04LEFT\x12\x1b\n" +
 	"\n" +
 	"SIDE_RIGHT\x10\x02\x1a\v¥\x19\a\n" +
-	"\x05RIGHT*\x97\x01\n" +
+	"\x05RIGHT*\x8c\x01\n" +
+	"\x10PullRequestState\x12\"\n" +
+	"\x1ePULL_REQUEST_STATE_UNSPECIFIED\x10\x00\x12'\n" +
+	"\x17PULL_REQUEST_STATE_OPEN\x10\x01\x1a\n" +
+	"¥\x19\x06\n" +
+	"\x04open\x12+\n" +
+	"\x19PULL_REQUEST_STATE_CLOSED\x10\x02\x1a\f¥\x19\b\n" +
+	"\x06closed*\x97\x01\n" +
 	"\x10SubscriptionKind\x12!\n" +
 	"\x1dSUBSCRIPTION_KIND_UNSPECIFIED\x10\x00\x12(\n" +
 	"\x17SUBSCRIPTION_KIND_ISSUE\x10\x01\x1a\v¥\x19\a\n" +
@@ -4884,178 +5234,187 @@ func file_forgetools_gateway_v1_agent_gateway_proto_rawDescGZIP() []byte {
 	return file_forgetools_gateway_v1_agent_gateway_proto_rawDescData
 }
 
-var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 11)
-var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_forgetools_gateway_v1_agent_gateway_proto_enumTypes = make([]protoimpl.EnumInfo, 12)
+var file_forgetools_gateway_v1_agent_gateway_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_forgetools_gateway_v1_agent_gateway_proto_goTypes = []any{
 	(IssueStateFilter)(0),               // 0: forgetools.gateway.v1.IssueStateFilter
 	(CommentsOf)(0),                     // 1: forgetools.gateway.v1.CommentsOf
 	(Verdict)(0),                        // 2: forgetools.gateway.v1.Verdict
 	(Side)(0),                           // 3: forgetools.gateway.v1.Side
-	(SubscriptionKind)(0),               // 4: forgetools.gateway.v1.SubscriptionKind
-	(PullRequestStateFilter)(0),         // 5: forgetools.gateway.v1.PullRequestStateFilter
-	(CIStatusFilter)(0),                 // 6: forgetools.gateway.v1.CIStatusFilter
-	(IssueState)(0),                     // 7: forgetools.gateway.v1.IssueState
-	(StateReason)(0),                    // 8: forgetools.gateway.v1.StateReason
-	(MergeMethod)(0),                    // 9: forgetools.gateway.v1.MergeMethod
-	(ErrorCode)(0),                      // 10: forgetools.gateway.v1.ErrorCode
-	(*ForgeCallRequest)(nil),            // 11: forgetools.gateway.v1.ForgeCallRequest
-	(*GetIssueRequest)(nil),             // 12: forgetools.gateway.v1.GetIssueRequest
-	(*GetPullRequestRequest)(nil),       // 13: forgetools.gateway.v1.GetPullRequestRequest
-	(*GetPullRequestDiffRequest)(nil),   // 14: forgetools.gateway.v1.GetPullRequestDiffRequest
-	(*CompareRequest)(nil),              // 15: forgetools.gateway.v1.CompareRequest
-	(*ListIssuesRequest)(nil),           // 16: forgetools.gateway.v1.ListIssuesRequest
-	(*ListCommentsRequest)(nil),         // 17: forgetools.gateway.v1.ListCommentsRequest
-	(*CommentOnIssueRequest)(nil),       // 18: forgetools.gateway.v1.CommentOnIssueRequest
-	(*CommentOnPullRequestRequest)(nil), // 19: forgetools.gateway.v1.CommentOnPullRequestRequest
-	(*ReviewCommentInput)(nil),          // 20: forgetools.gateway.v1.ReviewCommentInput
-	(*SubmitReviewRequest)(nil),         // 21: forgetools.gateway.v1.SubmitReviewRequest
-	(*ListReviewThreadsRequest)(nil),    // 22: forgetools.gateway.v1.ListReviewThreadsRequest
-	(*ReplyToReviewThreadRequest)(nil),  // 23: forgetools.gateway.v1.ReplyToReviewThreadRequest
-	(*ResolveReviewThreadRequest)(nil),  // 24: forgetools.gateway.v1.ResolveReviewThreadRequest
-	(*CreateIssueRequest)(nil),          // 25: forgetools.gateway.v1.CreateIssueRequest
-	(*CreatePullRequestRequest)(nil),    // 26: forgetools.gateway.v1.CreatePullRequestRequest
-	(*SubscribeRequest)(nil),            // 27: forgetools.gateway.v1.SubscribeRequest
-	(*UnsubscribeRequest)(nil),          // 28: forgetools.gateway.v1.UnsubscribeRequest
-	(*GetRepoRequest)(nil),              // 29: forgetools.gateway.v1.GetRepoRequest
-	(*SearchCodeRequest)(nil),           // 30: forgetools.gateway.v1.SearchCodeRequest
-	(*SearchIssuesRequest)(nil),         // 31: forgetools.gateway.v1.SearchIssuesRequest
-	(*ReadFileRequest)(nil),             // 32: forgetools.gateway.v1.ReadFileRequest
-	(*ListDirRequest)(nil),              // 33: forgetools.gateway.v1.ListDirRequest
-	(*ListPullRequestsRequest)(nil),     // 34: forgetools.gateway.v1.ListPullRequestsRequest
-	(*ListCIRunsRequest)(nil),           // 35: forgetools.gateway.v1.ListCIRunsRequest
-	(*GetCIRunRequest)(nil),             // 36: forgetools.gateway.v1.GetCIRunRequest
-	(*UpdateIssueRequest)(nil),          // 37: forgetools.gateway.v1.UpdateIssueRequest
-	(*CreateBranchRequest)(nil),         // 38: forgetools.gateway.v1.CreateBranchRequest
-	(*WriteFileRequest)(nil),            // 39: forgetools.gateway.v1.WriteFileRequest
-	(*CommitFilesRequest)(nil),          // 40: forgetools.gateway.v1.CommitFilesRequest
-	(*FileChange)(nil),                  // 41: forgetools.gateway.v1.FileChange
-	(*MergePullRequestRequest)(nil),     // 42: forgetools.gateway.v1.MergePullRequestRequest
-	(*CIInput)(nil),                     // 43: forgetools.gateway.v1.CIInput
-	(*TriggerCIRequest)(nil),            // 44: forgetools.gateway.v1.TriggerCIRequest
-	(*RerunCIRequest)(nil),              // 45: forgetools.gateway.v1.RerunCIRequest
-	(*GetEventsRequest)(nil),            // 46: forgetools.gateway.v1.GetEventsRequest
-	(*WaitEventsRequest)(nil),           // 47: forgetools.gateway.v1.WaitEventsRequest
-	(*WaitEventsResponse)(nil),          // 48: forgetools.gateway.v1.WaitEventsResponse
-	(*ForgeCallResult)(nil),             // 49: forgetools.gateway.v1.ForgeCallResult
-	(*ForgeCallError)(nil),              // 50: forgetools.gateway.v1.ForgeCallError
-	(*v1.ForgeRef)(nil),                 // 51: forgetools.forge.v1.ForgeRef
-	(*timestamppb.Timestamp)(nil),       // 52: google.protobuf.Timestamp
-	(*v1.Issue)(nil),                    // 53: forgetools.forge.v1.Issue
-	(*v1.PullRequest)(nil),              // 54: forgetools.forge.v1.PullRequest
-	(*v1.PullRequestDiff)(nil),          // 55: forgetools.forge.v1.PullRequestDiff
-	(*v1.Comparison)(nil),               // 56: forgetools.forge.v1.Comparison
-	(*v1.IssueList)(nil),                // 57: forgetools.forge.v1.IssueList
-	(*v1.CommentList)(nil),              // 58: forgetools.forge.v1.CommentList
-	(*v1.CommentRef)(nil),               // 59: forgetools.forge.v1.CommentRef
-	(*v1.ReviewRef)(nil),                // 60: forgetools.forge.v1.ReviewRef
-	(*v1.ReviewThreadList)(nil),         // 61: forgetools.forge.v1.ReviewThreadList
-	(*v1.ReviewThreadRef)(nil),          // 62: forgetools.forge.v1.ReviewThreadRef
-	(*v1.Subscription)(nil),             // 63: forgetools.forge.v1.Subscription
-	(*v1.Unsubscribed)(nil),             // 64: forgetools.forge.v1.Unsubscribed
-	(*v1.Repository)(nil),               // 65: forgetools.forge.v1.Repository
-	(*v1.CodeMatchList)(nil),            // 66: forgetools.forge.v1.CodeMatchList
-	(*v1.SearchHitList)(nil),            // 67: forgetools.forge.v1.SearchHitList
-	(*v1.FileContent)(nil),              // 68: forgetools.forge.v1.FileContent
-	(*v1.DirListing)(nil),               // 69: forgetools.forge.v1.DirListing
-	(*v1.PullRequestList)(nil),          // 70: forgetools.forge.v1.PullRequestList
-	(*v1.CIRunList)(nil),                // 71: forgetools.forge.v1.CIRunList
-	(*v1.CIRun)(nil),                    // 72: forgetools.forge.v1.CIRun
-	(*v1.BranchRef)(nil),                // 73: forgetools.forge.v1.BranchRef
-	(*v1.FileCommit)(nil),               // 74: forgetools.forge.v1.FileCommit
-	(*v1.FilesCommit)(nil),              // 75: forgetools.forge.v1.FilesCommit
-	(*v1.MergeResult)(nil),              // 76: forgetools.forge.v1.MergeResult
-	(*v1.CITriggered)(nil),              // 77: forgetools.forge.v1.CITriggered
-	(*v1.EventList)(nil),                // 78: forgetools.forge.v1.EventList
+	(PullRequestState)(0),               // 4: forgetools.gateway.v1.PullRequestState
+	(SubscriptionKind)(0),               // 5: forgetools.gateway.v1.SubscriptionKind
+	(PullRequestStateFilter)(0),         // 6: forgetools.gateway.v1.PullRequestStateFilter
+	(CIStatusFilter)(0),                 // 7: forgetools.gateway.v1.CIStatusFilter
+	(IssueState)(0),                     // 8: forgetools.gateway.v1.IssueState
+	(StateReason)(0),                    // 9: forgetools.gateway.v1.StateReason
+	(MergeMethod)(0),                    // 10: forgetools.gateway.v1.MergeMethod
+	(ErrorCode)(0),                      // 11: forgetools.gateway.v1.ErrorCode
+	(*ForgeCallRequest)(nil),            // 12: forgetools.gateway.v1.ForgeCallRequest
+	(*GetIssueRequest)(nil),             // 13: forgetools.gateway.v1.GetIssueRequest
+	(*GetPullRequestRequest)(nil),       // 14: forgetools.gateway.v1.GetPullRequestRequest
+	(*GetPullRequestDiffRequest)(nil),   // 15: forgetools.gateway.v1.GetPullRequestDiffRequest
+	(*CompareRequest)(nil),              // 16: forgetools.gateway.v1.CompareRequest
+	(*ListIssuesRequest)(nil),           // 17: forgetools.gateway.v1.ListIssuesRequest
+	(*ListCommentsRequest)(nil),         // 18: forgetools.gateway.v1.ListCommentsRequest
+	(*CommentOnIssueRequest)(nil),       // 19: forgetools.gateway.v1.CommentOnIssueRequest
+	(*CommentOnPullRequestRequest)(nil), // 20: forgetools.gateway.v1.CommentOnPullRequestRequest
+	(*ReviewCommentInput)(nil),          // 21: forgetools.gateway.v1.ReviewCommentInput
+	(*SubmitReviewRequest)(nil),         // 22: forgetools.gateway.v1.SubmitReviewRequest
+	(*ListReviewThreadsRequest)(nil),    // 23: forgetools.gateway.v1.ListReviewThreadsRequest
+	(*ReplyToReviewThreadRequest)(nil),  // 24: forgetools.gateway.v1.ReplyToReviewThreadRequest
+	(*ResolveReviewThreadRequest)(nil),  // 25: forgetools.gateway.v1.ResolveReviewThreadRequest
+	(*CreateIssueRequest)(nil),          // 26: forgetools.gateway.v1.CreateIssueRequest
+	(*CreatePullRequestRequest)(nil),    // 27: forgetools.gateway.v1.CreatePullRequestRequest
+	(*UpdatePullRequestRequest)(nil),    // 28: forgetools.gateway.v1.UpdatePullRequestRequest
+	(*SubscribeRequest)(nil),            // 29: forgetools.gateway.v1.SubscribeRequest
+	(*UnsubscribeRequest)(nil),          // 30: forgetools.gateway.v1.UnsubscribeRequest
+	(*GetRepoRequest)(nil),              // 31: forgetools.gateway.v1.GetRepoRequest
+	(*SearchCodeRequest)(nil),           // 32: forgetools.gateway.v1.SearchCodeRequest
+	(*SearchIssuesRequest)(nil),         // 33: forgetools.gateway.v1.SearchIssuesRequest
+	(*ReadFileRequest)(nil),             // 34: forgetools.gateway.v1.ReadFileRequest
+	(*ListCommitsRequest)(nil),          // 35: forgetools.gateway.v1.ListCommitsRequest
+	(*ListDirRequest)(nil),              // 36: forgetools.gateway.v1.ListDirRequest
+	(*ListPullRequestsRequest)(nil),     // 37: forgetools.gateway.v1.ListPullRequestsRequest
+	(*ListCIRunsRequest)(nil),           // 38: forgetools.gateway.v1.ListCIRunsRequest
+	(*GetCIRunRequest)(nil),             // 39: forgetools.gateway.v1.GetCIRunRequest
+	(*UpdateIssueRequest)(nil),          // 40: forgetools.gateway.v1.UpdateIssueRequest
+	(*CreateBranchRequest)(nil),         // 41: forgetools.gateway.v1.CreateBranchRequest
+	(*WriteFileRequest)(nil),            // 42: forgetools.gateway.v1.WriteFileRequest
+	(*CommitFilesRequest)(nil),          // 43: forgetools.gateway.v1.CommitFilesRequest
+	(*FileChange)(nil),                  // 44: forgetools.gateway.v1.FileChange
+	(*MergePullRequestRequest)(nil),     // 45: forgetools.gateway.v1.MergePullRequestRequest
+	(*CIInput)(nil),                     // 46: forgetools.gateway.v1.CIInput
+	(*TriggerCIRequest)(nil),            // 47: forgetools.gateway.v1.TriggerCIRequest
+	(*RerunCIRequest)(nil),              // 48: forgetools.gateway.v1.RerunCIRequest
+	(*GetEventsRequest)(nil),            // 49: forgetools.gateway.v1.GetEventsRequest
+	(*WaitEventsRequest)(nil),           // 50: forgetools.gateway.v1.WaitEventsRequest
+	(*WaitEventsResponse)(nil),          // 51: forgetools.gateway.v1.WaitEventsResponse
+	(*ForgeCallResult)(nil),             // 52: forgetools.gateway.v1.ForgeCallResult
+	(*ForgeCallError)(nil),              // 53: forgetools.gateway.v1.ForgeCallError
+	(*v1.ForgeRef)(nil),                 // 54: forgetools.forge.v1.ForgeRef
+	(*timestamppb.Timestamp)(nil),       // 55: google.protobuf.Timestamp
+	(*v1.Issue)(nil),                    // 56: forgetools.forge.v1.Issue
+	(*v1.PullRequest)(nil),              // 57: forgetools.forge.v1.PullRequest
+	(*v1.PullRequestDiff)(nil),          // 58: forgetools.forge.v1.PullRequestDiff
+	(*v1.Comparison)(nil),               // 59: forgetools.forge.v1.Comparison
+	(*v1.IssueList)(nil),                // 60: forgetools.forge.v1.IssueList
+	(*v1.CommentList)(nil),              // 61: forgetools.forge.v1.CommentList
+	(*v1.CommentRef)(nil),               // 62: forgetools.forge.v1.CommentRef
+	(*v1.ReviewRef)(nil),                // 63: forgetools.forge.v1.ReviewRef
+	(*v1.ReviewThreadList)(nil),         // 64: forgetools.forge.v1.ReviewThreadList
+	(*v1.ReviewThreadRef)(nil),          // 65: forgetools.forge.v1.ReviewThreadRef
+	(*v1.Subscription)(nil),             // 66: forgetools.forge.v1.Subscription
+	(*v1.Unsubscribed)(nil),             // 67: forgetools.forge.v1.Unsubscribed
+	(*v1.Repository)(nil),               // 68: forgetools.forge.v1.Repository
+	(*v1.CodeMatchList)(nil),            // 69: forgetools.forge.v1.CodeMatchList
+	(*v1.SearchHitList)(nil),            // 70: forgetools.forge.v1.SearchHitList
+	(*v1.FileContent)(nil),              // 71: forgetools.forge.v1.FileContent
+	(*v1.CommitList)(nil),               // 72: forgetools.forge.v1.CommitList
+	(*v1.DirListing)(nil),               // 73: forgetools.forge.v1.DirListing
+	(*v1.PullRequestList)(nil),          // 74: forgetools.forge.v1.PullRequestList
+	(*v1.CIRunList)(nil),                // 75: forgetools.forge.v1.CIRunList
+	(*v1.CIRun)(nil),                    // 76: forgetools.forge.v1.CIRun
+	(*v1.BranchRef)(nil),                // 77: forgetools.forge.v1.BranchRef
+	(*v1.FileCommit)(nil),               // 78: forgetools.forge.v1.FileCommit
+	(*v1.FilesCommit)(nil),              // 79: forgetools.forge.v1.FilesCommit
+	(*v1.MergeResult)(nil),              // 80: forgetools.forge.v1.MergeResult
+	(*v1.CITriggered)(nil),              // 81: forgetools.forge.v1.CITriggered
+	(*v1.EventList)(nil),                // 82: forgetools.forge.v1.EventList
 }
 var file_forgetools_gateway_v1_agent_gateway_proto_depIdxs = []int32{
-	12, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
-	13, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
-	14, // 2: forgetools.gateway.v1.ForgeCallRequest.get_pull_request_diff:type_name -> forgetools.gateway.v1.GetPullRequestDiffRequest
-	15, // 3: forgetools.gateway.v1.ForgeCallRequest.compare:type_name -> forgetools.gateway.v1.CompareRequest
-	16, // 4: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
-	17, // 5: forgetools.gateway.v1.ForgeCallRequest.list_comments:type_name -> forgetools.gateway.v1.ListCommentsRequest
-	18, // 6: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
-	19, // 7: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
-	21, // 8: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
-	22, // 9: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
-	23, // 10: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
-	24, // 11: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
-	25, // 12: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
-	26, // 13: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
-	27, // 14: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
-	28, // 15: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
-	29, // 16: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
-	30, // 17: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
-	31, // 18: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
-	32, // 19: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
-	33, // 20: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
-	34, // 21: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
-	35, // 22: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
-	36, // 23: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
-	37, // 24: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
-	38, // 25: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
-	39, // 26: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
-	40, // 27: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
-	42, // 28: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
-	44, // 29: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
-	45, // 30: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
-	46, // 31: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
-	51, // 32: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	0,  // 33: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	52, // 34: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
-	1,  // 35: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
-	3,  // 36: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
-	2,  // 37: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
-	20, // 38: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
-	4,  // 39: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	0,  // 40: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
-	4,  // 41: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
-	5,  // 42: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
-	6,  // 43: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
-	7,  // 44: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
-	8,  // 45: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
-	41, // 46: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
-	9,  // 47: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
-	43, // 48: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
-	53, // 49: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
-	54, // 50: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
-	55, // 51: forgetools.gateway.v1.ForgeCallResult.pull_request_diff:type_name -> forgetools.forge.v1.PullRequestDiff
-	56, // 52: forgetools.gateway.v1.ForgeCallResult.comparison:type_name -> forgetools.forge.v1.Comparison
-	57, // 53: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
-	58, // 54: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
-	59, // 55: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
-	59, // 56: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
-	60, // 57: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
-	61, // 58: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
-	59, // 59: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
-	62, // 60: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
-	63, // 61: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
-	64, // 62: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
-	50, // 63: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
-	65, // 64: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
-	66, // 65: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
-	67, // 66: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
-	68, // 67: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
-	69, // 68: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
-	70, // 69: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
-	71, // 70: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
-	72, // 71: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
-	73, // 72: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
-	74, // 73: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
-	75, // 74: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
-	76, // 75: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
-	77, // 76: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
-	78, // 77: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
-	10, // 78: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
-	11, // 79: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
-	47, // 80: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
-	49, // 81: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
-	48, // 82: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
-	81, // [81:83] is the sub-list for method output_type
-	79, // [79:81] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	13, // 0: forgetools.gateway.v1.ForgeCallRequest.get_issue:type_name -> forgetools.gateway.v1.GetIssueRequest
+	14, // 1: forgetools.gateway.v1.ForgeCallRequest.get_pull_request:type_name -> forgetools.gateway.v1.GetPullRequestRequest
+	15, // 2: forgetools.gateway.v1.ForgeCallRequest.get_pull_request_diff:type_name -> forgetools.gateway.v1.GetPullRequestDiffRequest
+	16, // 3: forgetools.gateway.v1.ForgeCallRequest.compare:type_name -> forgetools.gateway.v1.CompareRequest
+	17, // 4: forgetools.gateway.v1.ForgeCallRequest.list_issues:type_name -> forgetools.gateway.v1.ListIssuesRequest
+	18, // 5: forgetools.gateway.v1.ForgeCallRequest.list_comments:type_name -> forgetools.gateway.v1.ListCommentsRequest
+	19, // 6: forgetools.gateway.v1.ForgeCallRequest.comment_on_issue:type_name -> forgetools.gateway.v1.CommentOnIssueRequest
+	20, // 7: forgetools.gateway.v1.ForgeCallRequest.comment_on_pull_request:type_name -> forgetools.gateway.v1.CommentOnPullRequestRequest
+	22, // 8: forgetools.gateway.v1.ForgeCallRequest.submit_review:type_name -> forgetools.gateway.v1.SubmitReviewRequest
+	23, // 9: forgetools.gateway.v1.ForgeCallRequest.list_review_threads:type_name -> forgetools.gateway.v1.ListReviewThreadsRequest
+	24, // 10: forgetools.gateway.v1.ForgeCallRequest.reply_to_review_thread:type_name -> forgetools.gateway.v1.ReplyToReviewThreadRequest
+	25, // 11: forgetools.gateway.v1.ForgeCallRequest.resolve_review_thread:type_name -> forgetools.gateway.v1.ResolveReviewThreadRequest
+	26, // 12: forgetools.gateway.v1.ForgeCallRequest.create_issue:type_name -> forgetools.gateway.v1.CreateIssueRequest
+	27, // 13: forgetools.gateway.v1.ForgeCallRequest.create_pull_request:type_name -> forgetools.gateway.v1.CreatePullRequestRequest
+	28, // 14: forgetools.gateway.v1.ForgeCallRequest.update_pull_request:type_name -> forgetools.gateway.v1.UpdatePullRequestRequest
+	29, // 15: forgetools.gateway.v1.ForgeCallRequest.subscribe:type_name -> forgetools.gateway.v1.SubscribeRequest
+	30, // 16: forgetools.gateway.v1.ForgeCallRequest.unsubscribe:type_name -> forgetools.gateway.v1.UnsubscribeRequest
+	31, // 17: forgetools.gateway.v1.ForgeCallRequest.get_repo:type_name -> forgetools.gateway.v1.GetRepoRequest
+	32, // 18: forgetools.gateway.v1.ForgeCallRequest.search_code:type_name -> forgetools.gateway.v1.SearchCodeRequest
+	33, // 19: forgetools.gateway.v1.ForgeCallRequest.search_issues:type_name -> forgetools.gateway.v1.SearchIssuesRequest
+	34, // 20: forgetools.gateway.v1.ForgeCallRequest.read_file:type_name -> forgetools.gateway.v1.ReadFileRequest
+	35, // 21: forgetools.gateway.v1.ForgeCallRequest.list_commits:type_name -> forgetools.gateway.v1.ListCommitsRequest
+	36, // 22: forgetools.gateway.v1.ForgeCallRequest.list_dir:type_name -> forgetools.gateway.v1.ListDirRequest
+	37, // 23: forgetools.gateway.v1.ForgeCallRequest.list_pull_requests:type_name -> forgetools.gateway.v1.ListPullRequestsRequest
+	38, // 24: forgetools.gateway.v1.ForgeCallRequest.list_ci_runs:type_name -> forgetools.gateway.v1.ListCIRunsRequest
+	39, // 25: forgetools.gateway.v1.ForgeCallRequest.get_ci_run:type_name -> forgetools.gateway.v1.GetCIRunRequest
+	40, // 26: forgetools.gateway.v1.ForgeCallRequest.update_issue:type_name -> forgetools.gateway.v1.UpdateIssueRequest
+	41, // 27: forgetools.gateway.v1.ForgeCallRequest.create_branch:type_name -> forgetools.gateway.v1.CreateBranchRequest
+	42, // 28: forgetools.gateway.v1.ForgeCallRequest.write_file:type_name -> forgetools.gateway.v1.WriteFileRequest
+	43, // 29: forgetools.gateway.v1.ForgeCallRequest.commit_files:type_name -> forgetools.gateway.v1.CommitFilesRequest
+	45, // 30: forgetools.gateway.v1.ForgeCallRequest.merge_pull_request:type_name -> forgetools.gateway.v1.MergePullRequestRequest
+	47, // 31: forgetools.gateway.v1.ForgeCallRequest.trigger_ci:type_name -> forgetools.gateway.v1.TriggerCIRequest
+	48, // 32: forgetools.gateway.v1.ForgeCallRequest.rerun_ci:type_name -> forgetools.gateway.v1.RerunCIRequest
+	49, // 33: forgetools.gateway.v1.ForgeCallRequest.get_events:type_name -> forgetools.gateway.v1.GetEventsRequest
+	54, // 34: forgetools.gateway.v1.ForgeCallRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	0,  // 35: forgetools.gateway.v1.ListIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	55, // 36: forgetools.gateway.v1.ListIssuesRequest.since:type_name -> google.protobuf.Timestamp
+	1,  // 37: forgetools.gateway.v1.ListCommentsRequest.kind:type_name -> forgetools.gateway.v1.CommentsOf
+	3,  // 38: forgetools.gateway.v1.ReviewCommentInput.side:type_name -> forgetools.gateway.v1.Side
+	2,  // 39: forgetools.gateway.v1.SubmitReviewRequest.verdict:type_name -> forgetools.gateway.v1.Verdict
+	21, // 40: forgetools.gateway.v1.SubmitReviewRequest.comments:type_name -> forgetools.gateway.v1.ReviewCommentInput
+	4,  // 41: forgetools.gateway.v1.UpdatePullRequestRequest.state:type_name -> forgetools.gateway.v1.PullRequestState
+	5,  // 42: forgetools.gateway.v1.SubscribeRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	0,  // 43: forgetools.gateway.v1.SearchIssuesRequest.state:type_name -> forgetools.gateway.v1.IssueStateFilter
+	5,  // 44: forgetools.gateway.v1.SearchIssuesRequest.kind:type_name -> forgetools.gateway.v1.SubscriptionKind
+	55, // 45: forgetools.gateway.v1.ListCommitsRequest.since:type_name -> google.protobuf.Timestamp
+	6,  // 46: forgetools.gateway.v1.ListPullRequestsRequest.state:type_name -> forgetools.gateway.v1.PullRequestStateFilter
+	7,  // 47: forgetools.gateway.v1.ListCIRunsRequest.status:type_name -> forgetools.gateway.v1.CIStatusFilter
+	8,  // 48: forgetools.gateway.v1.UpdateIssueRequest.state:type_name -> forgetools.gateway.v1.IssueState
+	9,  // 49: forgetools.gateway.v1.UpdateIssueRequest.state_reason:type_name -> forgetools.gateway.v1.StateReason
+	44, // 50: forgetools.gateway.v1.CommitFilesRequest.files:type_name -> forgetools.gateway.v1.FileChange
+	10, // 51: forgetools.gateway.v1.MergePullRequestRequest.method:type_name -> forgetools.gateway.v1.MergeMethod
+	46, // 52: forgetools.gateway.v1.TriggerCIRequest.inputs:type_name -> forgetools.gateway.v1.CIInput
+	56, // 53: forgetools.gateway.v1.ForgeCallResult.issue:type_name -> forgetools.forge.v1.Issue
+	57, // 54: forgetools.gateway.v1.ForgeCallResult.pull_request:type_name -> forgetools.forge.v1.PullRequest
+	58, // 55: forgetools.gateway.v1.ForgeCallResult.pull_request_diff:type_name -> forgetools.forge.v1.PullRequestDiff
+	59, // 56: forgetools.gateway.v1.ForgeCallResult.comparison:type_name -> forgetools.forge.v1.Comparison
+	60, // 57: forgetools.gateway.v1.ForgeCallResult.issues:type_name -> forgetools.forge.v1.IssueList
+	61, // 58: forgetools.gateway.v1.ForgeCallResult.comments:type_name -> forgetools.forge.v1.CommentList
+	62, // 59: forgetools.gateway.v1.ForgeCallResult.issue_comment:type_name -> forgetools.forge.v1.CommentRef
+	62, // 60: forgetools.gateway.v1.ForgeCallResult.pr_comment:type_name -> forgetools.forge.v1.CommentRef
+	63, // 61: forgetools.gateway.v1.ForgeCallResult.review:type_name -> forgetools.forge.v1.ReviewRef
+	64, // 62: forgetools.gateway.v1.ForgeCallResult.review_threads:type_name -> forgetools.forge.v1.ReviewThreadList
+	62, // 63: forgetools.gateway.v1.ForgeCallResult.thread_reply:type_name -> forgetools.forge.v1.CommentRef
+	65, // 64: forgetools.gateway.v1.ForgeCallResult.thread_resolved:type_name -> forgetools.forge.v1.ReviewThreadRef
+	66, // 65: forgetools.gateway.v1.ForgeCallResult.subscribed:type_name -> forgetools.forge.v1.Subscription
+	67, // 66: forgetools.gateway.v1.ForgeCallResult.unsubscribed:type_name -> forgetools.forge.v1.Unsubscribed
+	53, // 67: forgetools.gateway.v1.ForgeCallResult.error:type_name -> forgetools.gateway.v1.ForgeCallError
+	68, // 68: forgetools.gateway.v1.ForgeCallResult.repository:type_name -> forgetools.forge.v1.Repository
+	69, // 69: forgetools.gateway.v1.ForgeCallResult.code_matches:type_name -> forgetools.forge.v1.CodeMatchList
+	70, // 70: forgetools.gateway.v1.ForgeCallResult.search_results:type_name -> forgetools.forge.v1.SearchHitList
+	71, // 71: forgetools.gateway.v1.ForgeCallResult.file:type_name -> forgetools.forge.v1.FileContent
+	72, // 72: forgetools.gateway.v1.ForgeCallResult.commits:type_name -> forgetools.forge.v1.CommitList
+	73, // 73: forgetools.gateway.v1.ForgeCallResult.dir:type_name -> forgetools.forge.v1.DirListing
+	74, // 74: forgetools.gateway.v1.ForgeCallResult.pull_requests:type_name -> forgetools.forge.v1.PullRequestList
+	75, // 75: forgetools.gateway.v1.ForgeCallResult.ci_runs:type_name -> forgetools.forge.v1.CIRunList
+	76, // 76: forgetools.gateway.v1.ForgeCallResult.ci_run:type_name -> forgetools.forge.v1.CIRun
+	77, // 77: forgetools.gateway.v1.ForgeCallResult.branch:type_name -> forgetools.forge.v1.BranchRef
+	78, // 78: forgetools.gateway.v1.ForgeCallResult.file_commit:type_name -> forgetools.forge.v1.FileCommit
+	79, // 79: forgetools.gateway.v1.ForgeCallResult.files_commit:type_name -> forgetools.forge.v1.FilesCommit
+	80, // 80: forgetools.gateway.v1.ForgeCallResult.merge:type_name -> forgetools.forge.v1.MergeResult
+	81, // 81: forgetools.gateway.v1.ForgeCallResult.ci_triggered:type_name -> forgetools.forge.v1.CITriggered
+	82, // 82: forgetools.gateway.v1.ForgeCallResult.events:type_name -> forgetools.forge.v1.EventList
+	11, // 83: forgetools.gateway.v1.ForgeCallError.code:type_name -> forgetools.gateway.v1.ErrorCode
+	12, // 84: forgetools.gateway.v1.AgentGateway.Forge:input_type -> forgetools.gateway.v1.ForgeCallRequest
+	50, // 85: forgetools.gateway.v1.AgentGateway.WaitEvents:input_type -> forgetools.gateway.v1.WaitEventsRequest
+	52, // 86: forgetools.gateway.v1.AgentGateway.Forge:output_type -> forgetools.gateway.v1.ForgeCallResult
+	51, // 87: forgetools.gateway.v1.AgentGateway.WaitEvents:output_type -> forgetools.gateway.v1.WaitEventsResponse
+	86, // [86:88] is the sub-list for method output_type
+	84, // [84:86] is the sub-list for method input_type
+	84, // [84:84] is the sub-list for extension type_name
+	84, // [84:84] is the sub-list for extension extendee
+	0,  // [0:84] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_gateway_v1_agent_gateway_proto_init() }
@@ -5078,12 +5437,14 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallRequest_ResolveReviewThread)(nil),
 		(*ForgeCallRequest_CreateIssue)(nil),
 		(*ForgeCallRequest_CreatePullRequest)(nil),
+		(*ForgeCallRequest_UpdatePullRequest)(nil),
 		(*ForgeCallRequest_Subscribe)(nil),
 		(*ForgeCallRequest_Unsubscribe)(nil),
 		(*ForgeCallRequest_GetRepo)(nil),
 		(*ForgeCallRequest_SearchCode)(nil),
 		(*ForgeCallRequest_SearchIssues)(nil),
 		(*ForgeCallRequest_ReadFile)(nil),
+		(*ForgeCallRequest_ListCommits)(nil),
 		(*ForgeCallRequest_ListDir)(nil),
 		(*ForgeCallRequest_ListPullRequests)(nil),
 		(*ForgeCallRequest_ListCiRuns)(nil),
@@ -5100,12 +5461,15 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[5].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[6].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[14].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[16].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[22].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[23].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[24].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[25].OneofWrappers = []any{}
 	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[26].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[35].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[36].OneofWrappers = []any{}
-	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38].OneofWrappers = []any{
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[28].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[37].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[38].OneofWrappers = []any{}
+	file_forgetools_gateway_v1_agent_gateway_proto_msgTypes[40].OneofWrappers = []any{
 		(*ForgeCallResult_Issue)(nil),
 		(*ForgeCallResult_PullRequest)(nil),
 		(*ForgeCallResult_PullRequestDiff)(nil),
@@ -5125,6 +5489,7 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		(*ForgeCallResult_CodeMatches)(nil),
 		(*ForgeCallResult_SearchResults)(nil),
 		(*ForgeCallResult_File)(nil),
+		(*ForgeCallResult_Commits)(nil),
 		(*ForgeCallResult_Dir)(nil),
 		(*ForgeCallResult_PullRequests)(nil),
 		(*ForgeCallResult_CiRuns)(nil),
@@ -5141,8 +5506,8 @@ func file_forgetools_gateway_v1_agent_gateway_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc), len(file_forgetools_gateway_v1_agent_gateway_proto_rawDesc)),
-			NumEnums:      11,
-			NumMessages:   40,
+			NumEnums:      12,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

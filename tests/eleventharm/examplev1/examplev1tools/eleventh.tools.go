@@ -199,6 +199,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "search_results", Message: arm.SearchResults}
 	case *gatewayv1.ForgeCallResult_File:
 		return runtime.Outcome{Arm: "file", Message: arm.File}
+	case *gatewayv1.ForgeCallResult_Commits:
+		return runtime.Outcome{Arm: "commits", Message: arm.Commits}
 	case *gatewayv1.ForgeCallResult_Dir:
 		return runtime.Outcome{Arm: "dir", Message: arm.Dir}
 	case *gatewayv1.ForgeCallResult_PullRequests:

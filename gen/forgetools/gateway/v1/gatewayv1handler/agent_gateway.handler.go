@@ -74,6 +74,13 @@ type ForgePullRequestsHandler interface {
 	// from a branch you have already pushed. A retry with the same call id, or
 	// the same arguments within the dedup window, returns the first one.
 	CreatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.CreatePullRequestRequest) (*forgev1.PullRequest, error)
+	// UpdatePullRequest serves forge_update_pull_request: Close, reopen,
+	// retitle or edit a pull request, mark a draft ready, change its base,
+	// request reviewers.
+	//
+	// Retargeting (base_ref) is a write, not a push: it changes no branch,
+	// and a later merge into the new base is a push with its own approval.
+	UpdatePullRequest(ctx context.Context, c toolserver.Call, req *gatewayv1.UpdatePullRequestRequest) (*forgev1.PullRequest, error)
 	// ListPullRequests serves forge_list_pull_requests: List pull requests,
 	// newest first.
 	ListPullRequests(ctx context.Context, c toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error)
@@ -94,6 +101,9 @@ type ForgeRepositoryHandler interface {
 	// ReadFile serves forge_read_file: Read a file at a ref, with the blob sha
 	// forge_write_file needs.
 	ReadFile(ctx context.Context, c toolserver.Call, req *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error)
+	// ListCommits serves forge_list_commits: List the commits reachable from a
+	// ref, newest first.
+	ListCommits(ctx context.Context, c toolserver.Call, req *gatewayv1.ListCommitsRequest) (*forgev1.CommitList, error)
 	// ListDir serves forge_list_dir: List a directory at a ref.
 	ListDir(ctx context.Context, c toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error)
 }
@@ -235,6 +245,10 @@ func (UnimplementedForgeHandler) CreatePullRequest(context.Context, toolserver.C
 	return nil, toolserver.Unimplemented("pull_requests", "create_pull_request")
 }
 
+func (UnimplementedForgeHandler) UpdatePullRequest(context.Context, toolserver.Call, *gatewayv1.UpdatePullRequestRequest) (*forgev1.PullRequest, error) {
+	return nil, toolserver.Unimplemented("pull_requests", "update_pull_request")
+}
+
 func (UnimplementedForgeHandler) Subscribe(context.Context, toolserver.Call, *gatewayv1.SubscribeRequest) (*forgev1.Subscription, error) {
 	return nil, toolserver.Unimplemented("change_notifications", "subscribe")
 }
@@ -257,6 +271,10 @@ func (UnimplementedForgeHandler) SearchIssues(context.Context, toolserver.Call, 
 
 func (UnimplementedForgeHandler) ReadFile(context.Context, toolserver.Call, *gatewayv1.ReadFileRequest) (*forgev1.FileContent, error) {
 	return nil, toolserver.Unimplemented("repository", "read_file")
+}
+
+func (UnimplementedForgeHandler) ListCommits(context.Context, toolserver.Call, *gatewayv1.ListCommitsRequest) (*forgev1.CommitList, error) {
+	return nil, toolserver.Unimplemented("repository", "list_commits")
 }
 
 func (UnimplementedForgeHandler) ListDir(context.Context, toolserver.Call, *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
@@ -333,12 +351,14 @@ var ForgeTable = &toolserver.Table{
 		forgeResolveReviewThreadArm,
 		forgeCreateIssueArm,
 		forgeCreatePullRequestArm,
+		forgeUpdatePullRequestArm,
 		forgeSubscribeArm,
 		forgeUnsubscribeArm,
 		forgeGetRepoArm,
 		forgeSearchCodeArm,
 		forgeSearchIssuesArm,
 		forgeReadFileArm,
+		forgeListCommitsArm,
 		forgeListDirArm,
 		forgeListPullRequestsArm,
 		forgeListCiRunsArm,
@@ -897,6 +917,53 @@ func textsForgeCreatePullRequest(m proto.Message) []toolserver.Text {
 	}
 }
 
+// forgeUpdatePullRequestArm is the update_pull_request arm
+// (forge_update_pull_request).
+//
+// Retargeting (base_ref) is a write, not a push: it changes no branch,
+// and a later merge into the new base is a push with its own approval.
+var forgeUpdatePullRequestArm = &toolserver.Arm{
+	Name:        "update_pull_request",
+	Tool:        "forge_update_pull_request",
+	Capability:  "pull_requests",
+	Result:      "pull_request",
+	Approval:    toolserver.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        toolserver.RiskMedium,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeUpdatePullRequest,
+	Texts:       textsForgeUpdatePullRequest,
+	Serve:       serveForgeUpdatePullRequest,
+	Wrap:        wrapForgePullRequestResult,
+}
+
+// serveForgeUpdatePullRequest calls UpdatePullRequest on a provider serving the
+// "pull_requests" capability.
+func serveForgeUpdatePullRequest(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgePullRequestsHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("pull_requests", "update_pull_request")
+	}
+	return toolserver.Result(s.UpdatePullRequest(ctx, c, req.(*gatewayv1.UpdatePullRequestRequest)))
+}
+
+// scopeForgeUpdatePullRequest returns the repo the gateway scopes
+// forge_update_pull_request by.
+func scopeForgeUpdatePullRequest(m proto.Message) string {
+	return m.(*gatewayv1.UpdatePullRequestRequest).GetRepo()
+}
+
+// textsForgeUpdatePullRequest returns the text the gateway stamps or strips of
+// a forge_update_pull_request request.
+func textsForgeUpdatePullRequest(m proto.Message) []toolserver.Text {
+	req := m.(*gatewayv1.UpdatePullRequestRequest)
+	var texts []toolserver.Text
+	if req.Body != nil {
+		texts = append(texts, toolserver.Text{Path: "body", Value: req.Body, Attribution: toolserver.Stamp})
+	}
+	return texts
+}
+
 // forgeSubscribeArm is the subscribe arm (forge_subscribe).
 var forgeSubscribeArm = &toolserver.Arm{
 	Name:        "subscribe",
@@ -1087,6 +1154,47 @@ func scopeForgeReadFile(m proto.Message) string {
 // forge_read_file request.
 func pathsForgeReadFile(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.ReadFileRequest)
+	return []toolserver.RepoPath{
+		{Path: "path", Value: &req.Path},
+	}
+}
+
+// forgeListCommitsArm is the list_commits arm (forge_list_commits).
+var forgeListCommitsArm = &toolserver.Arm{
+	Name:        "list_commits",
+	Tool:        "forge_list_commits",
+	Capability:  "repository",
+	Result:      "commits",
+	Approval:    toolserver.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        toolserver.RiskLow,
+	Scope:       toolserver.ScopeRepository,
+	ScopeKey:    scopeForgeListCommits,
+	Paths:       pathsForgeListCommits,
+	Serve:       serveForgeListCommits,
+	Wrap:        wrapForgeCommitsResult,
+}
+
+// serveForgeListCommits calls ListCommits on a provider serving the
+// "repository" capability.
+func serveForgeListCommits(ctx context.Context, h any, c toolserver.Call, req proto.Message) (proto.Message, error) {
+	s, ok := h.(ForgeRepositoryHandler)
+	if !ok {
+		return nil, toolserver.Unimplemented("repository", "list_commits")
+	}
+	return toolserver.Result(s.ListCommits(ctx, c, req.(*gatewayv1.ListCommitsRequest)))
+}
+
+// scopeForgeListCommits returns the repo the gateway scopes forge_list_commits
+// by.
+func scopeForgeListCommits(m proto.Message) string {
+	return m.(*gatewayv1.ListCommitsRequest).GetRepo()
+}
+
+// pathsForgeListCommits returns the repository paths the gateway checks of a
+// forge_list_commits request.
+func pathsForgeListCommits(m proto.Message) []toolserver.RepoPath {
+	req := m.(*gatewayv1.ListCommitsRequest)
 	return []toolserver.RepoPath{
 		{Path: "path", Value: &req.Path},
 	}
@@ -1662,6 +1770,14 @@ func wrapForgeFileResult(callID string, m proto.Message) proto.Message {
 	}
 }
 
+// wrapForgeCommitsResult puts a result into the commits arm of ForgeCallResult.
+func wrapForgeCommitsResult(callID string, m proto.Message) proto.Message {
+	return &gatewayv1.ForgeCallResult{
+		CallId: callID,
+		Result: &gatewayv1.ForgeCallResult_Commits{Commits: m.(*forgev1.CommitList)},
+	}
+}
+
 // wrapForgeDirResult puts a result into the dir arm of ForgeCallResult.
 func wrapForgeDirResult(callID string, m proto.Message) proto.Message {
 	return &gatewayv1.ForgeCallResult{
@@ -1786,6 +1902,8 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeCreateIssueArm, arm.CreateIssue, env
 	case *gatewayv1.ForgeCallRequest_CreatePullRequest:
 		return forgeCreatePullRequestArm, arm.CreatePullRequest, env
+	case *gatewayv1.ForgeCallRequest_UpdatePullRequest:
+		return forgeUpdatePullRequestArm, arm.UpdatePullRequest, env
 	case *gatewayv1.ForgeCallRequest_Subscribe:
 		return forgeSubscribeArm, arm.Subscribe, env
 	case *gatewayv1.ForgeCallRequest_Unsubscribe:
@@ -1798,6 +1916,8 @@ func splitForgeRequest(m proto.Message) (*toolserver.Arm, proto.Message, toolser
 		return forgeSearchIssuesArm, arm.SearchIssues, env
 	case *gatewayv1.ForgeCallRequest_ReadFile:
 		return forgeReadFileArm, arm.ReadFile, env
+	case *gatewayv1.ForgeCallRequest_ListCommits:
+		return forgeListCommitsArm, arm.ListCommits, env
 	case *gatewayv1.ForgeCallRequest_ListDir:
 		return forgeListDirArm, arm.ListDir, env
 	case *gatewayv1.ForgeCallRequest_ListPullRequests:

@@ -50,12 +50,14 @@ var ForgeTools = &runtime.Table{
 		ForgeResolveReviewThreadTool,
 		ForgeCreateIssueTool,
 		ForgeCreatePullRequestTool,
+		ForgeUpdatePullRequestTool,
 		ForgeSubscribeTool,
 		ForgeUnsubscribeTool,
 		ForgeGetRepoTool,
 		ForgeSearchCodeTool,
 		ForgeSearchIssuesTool,
 		ForgeReadFileTool,
+		ForgeListCommitsTool,
 		ForgeListDirTool,
 		ForgeListPullRequestsTool,
 		ForgeListCiRunsTool,
@@ -1436,6 +1438,139 @@ func textsForgeCreatePullRequest(m proto.Message) []runtime.Text {
 	}
 }
 
+// ForgeUpdatePullRequestTool is forge_update_pull_request, the
+// update_pull_request arm of ForgeCallRequest.
+//
+// Retargeting (base_ref) is a write, not a push: it changes no branch,
+// and a later merge into the new base is a push with its own approval.
+var ForgeUpdatePullRequestTool = &runtime.Tool{
+	Name:        "forge_update_pull_request",
+	Title:       "Update pull request",
+	Description: "Close, reopen, retitle or edit a pull request, mark a draft ready, change its base, request reviewers. Never write an attribution header; the gateway stamps one. Give at least one field to change.",
+	Approval:    runtime.ApprovalWrite,
+	ActionClass: "comms:external",
+	Risk:        runtime.RiskMedium,
+	Hints:       runtime.Hints{ReadOnly: false, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeUpdatePullRequest,
+	ResultArm:   "pull_request",
+	Ack:         "Updated PR #{number} in {repo}: {url}",
+	Group:       "pull_request",
+	Action:      "update",
+	Decode:      decodeForgeUpdatePullRequest,
+	Build:       buildForgeUpdatePullRequest,
+	Texts:       textsForgeUpdatePullRequest,
+}
+
+// schemaForgeUpdatePullRequest is the input schema of
+// forge_update_pull_request.
+func schemaForgeUpdatePullRequest() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "pull_number", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "2147483647",
+			}},
+			{Name: "state", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"open", "closed"},
+			}},
+			{Name: "title", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(256),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "body", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Markdown.",
+				MaxLength:   schema.Uint(60000),
+			}},
+			{Name: "ready", Schema: &schema.Schema{
+				Type:        schema.Types{"boolean"},
+				Description: "Mark a draft ready for review.",
+			}},
+			{Name: "base_ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+				Pattern:   `[^\t-\r\x85\p{Z}]`,
+			}},
+			{Name: "reviewers", Schema: &schema.Schema{
+				Type:        schema.Types{"array"},
+				Description: "Logins to ask for review.",
+				MaxItems:    schema.Uint(10),
+				Items: &schema.Schema{
+					Type:      schema.Types{"string"},
+					MaxLength: schema.Uint(100),
+					Pattern:   `[^\t-\r\x85\p{Z}]`,
+				},
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo", "pull_number"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeUpdatePullRequest decodes the arguments of
+// forge_update_pull_request.
+func decodeForgeUpdatePullRequest(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "pull_number", "state", "title", "body", "ready", "base_ref", "reviewers", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.UpdatePullRequestRequest{
+		Repo:       args.String(o, "repo", args.Required),
+		PullNumber: args.Uint64(o, "pull_number", args.Required),
+		State:      args.Enum(o, "state", args.Optional, pullRequestStateNames),
+		Title:      args.Ptr(o, "title", args.String),
+		Body:       args.Ptr(o, "body", args.String),
+		Ready:      args.Bool(o, "ready", args.Optional),
+		BaseRef:    args.Ptr(o, "base_ref", args.String),
+		Reviewers:  args.Strings(o, "reviewers", args.Optional),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeUpdatePullRequest puts a forge_update_pull_request request into the
+// ForgeCallRequest envelope.
+func buildForgeUpdatePullRequest(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_UpdatePullRequest{UpdatePullRequest: a.Request.(*gatewayv1.UpdatePullRequestRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// textsForgeUpdatePullRequest returns the agent-authored text of a
+// forge_update_pull_request request.
+func textsForgeUpdatePullRequest(m proto.Message) []runtime.Text {
+	req := m.(*gatewayv1.UpdatePullRequestRequest)
+	var texts []runtime.Text
+	if req.Title != nil {
+		texts = append(texts, runtime.Text{Param: "title", Value: req.Title})
+	}
+	if req.Body != nil {
+		texts = append(texts, runtime.Text{Param: "body", Value: req.Body})
+	}
+	return texts
+}
+
 // ForgeSubscribeTool is forge_subscribe, the subscribe arm of ForgeCallRequest.
 var ForgeSubscribeTool = &runtime.Tool{
 	Name:        "forge_subscribe",
@@ -1834,7 +1969,7 @@ func buildForgeSearchIssues(a runtime.Args, e runtime.Envelope) proto.Message {
 var ForgeReadFileTool = &runtime.Tool{
 	Name:        "forge_read_file",
 	Title:       "Read file",
-	Description: "Read a file at a ref, with the blob sha forge_write_file needs.",
+	Description: "Read a file at a ref, with the blob sha forge_write_file needs. End_line >= start_line.",
 	Approval:    runtime.ApprovalRead,
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
@@ -1866,6 +2001,17 @@ func schemaForgeReadFile() *schema.Schema {
 				Type:      schema.Types{"string"},
 				MaxLength: schema.Uint(255),
 			}},
+			{Name: "start_line", Schema: &schema.Schema{
+				Type:    schema.Types{"integer"},
+				Minimum: "1",
+				Maximum: "100000000",
+			}},
+			{Name: "end_line", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Inclusive; omitted = as many as fit.",
+				Minimum:     "1",
+				Maximum:     "100000000",
+			}},
 			{Name: "forge_provider", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
 				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
@@ -1882,14 +2028,16 @@ func schemaForgeReadFile() *schema.Schema {
 
 // decodeForgeReadFile decodes the arguments of forge_read_file.
 func decodeForgeReadFile(data []byte) (runtime.Args, error) {
-	o, err := args.Parse(data, "repo", "path", "ref", "forge_provider", "forge_host")
+	o, err := args.Parse(data, "repo", "path", "ref", "start_line", "end_line", "forge_provider", "forge_host")
 	if err != nil {
 		return runtime.Args{}, err
 	}
 	req := &gatewayv1.ReadFileRequest{
-		Repo: args.String(o, "repo", args.Required),
-		Path: args.String(o, "path", args.Required),
-		Ref:  args.String(o, "ref", args.Optional),
+		Repo:      args.String(o, "repo", args.Required),
+		Path:      args.String(o, "path", args.Required),
+		Ref:       args.String(o, "ref", args.Optional),
+		StartLine: args.Ptr(o, "start_line", args.Uint32),
+		EndLine:   args.Ptr(o, "end_line", args.Uint32),
 	}
 	selector := decodeForgeSelector(o)
 	if err := o.Err(); err != nil {
@@ -1904,6 +2052,104 @@ func buildForgeReadFile(a runtime.Args, e runtime.Envelope) proto.Message {
 	return &gatewayv1.ForgeCallRequest{
 		CallId: e.CallID,
 		Call:   &gatewayv1.ForgeCallRequest_ReadFile{ReadFile: a.Request.(*gatewayv1.ReadFileRequest)},
+		Forge:  forgeSelector(a),
+	}
+}
+
+// ForgeListCommitsTool is forge_list_commits, the list_commits arm of
+// ForgeCallRequest.
+var ForgeListCommitsTool = &runtime.Tool{
+	Name:        "forge_list_commits",
+	Title:       "List commits",
+	Description: "List the commits reachable from a ref, newest first.",
+	Approval:    runtime.ApprovalRead,
+	ActionClass: "repo:read",
+	Risk:        runtime.RiskLow,
+	Hints:       runtime.Hints{ReadOnly: true, Destructive: false, Idempotent: true, OpenWorld: true},
+	InputSchema: schemaForgeListCommits,
+	ResultArm:   "commits",
+	Group:       "repo",
+	Action:      "list_commits",
+	Decode:      decodeForgeListCommits,
+	Build:       buildForgeListCommits,
+	Texts:       forgeNoTexts,
+}
+
+// schemaForgeListCommits is the input schema of forge_list_commits.
+func schemaForgeListCommits() *schema.Schema {
+	return &schema.Schema{
+		Type: schema.Types{"object"},
+		Properties: schema.Properties{
+			{Name: "repo", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w./-]{1,200}$`,
+			}},
+			{Name: "ref", Schema: &schema.Schema{
+				Type:      schema.Types{"string"},
+				MaxLength: schema.Uint(255),
+			}},
+			{Name: "path", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only commits that change it.",
+				MaxLength:   schema.Uint(1024),
+			}},
+			{Name: "since", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "Only commits at or after this time.",
+				Format:      "date-time",
+			}},
+			{Name: "cursor", Schema: &schema.Schema{
+				Type:        schema.Types{"string"},
+				Description: "A next_cursor.",
+				MaxLength:   schema.Uint(64),
+			}},
+			{Name: "limit", Schema: &schema.Schema{
+				Type:        schema.Types{"integer"},
+				Description: "Omitted = 30.",
+				Minimum:     "1",
+				Maximum:     "100",
+			}},
+			{Name: "forge_provider", Schema: &schema.Schema{
+				Type: schema.Types{"string"},
+				Enum: []any{"github", "gitlab", "gitea", "forgejo", "linear", "local"},
+			}},
+			{Name: "forge_host", Schema: &schema.Schema{
+				Type:    schema.Types{"string"},
+				Pattern: `^[\w.:-]{0,253}$`,
+			}},
+		},
+		Required:             []string{"repo"},
+		AdditionalProperties: schema.False,
+	}
+}
+
+// decodeForgeListCommits decodes the arguments of forge_list_commits.
+func decodeForgeListCommits(data []byte) (runtime.Args, error) {
+	o, err := args.Parse(data, "repo", "ref", "path", "since", "cursor", "limit", "forge_provider", "forge_host")
+	if err != nil {
+		return runtime.Args{}, err
+	}
+	req := &gatewayv1.ListCommitsRequest{
+		Repo:   args.String(o, "repo", args.Required),
+		Ref:    args.String(o, "ref", args.Optional),
+		Path:   args.String(o, "path", args.Optional),
+		Since:  args.Timestamp(o, "since", args.Optional),
+		Cursor: args.String(o, "cursor", args.Optional),
+		Limit:  args.Ptr(o, "limit", args.Uint32),
+	}
+	selector := decodeForgeSelector(o)
+	if err := o.Err(); err != nil {
+		return runtime.Args{}, err
+	}
+	return runtime.Args{Request: req, Forge: selector}, nil
+}
+
+// buildForgeListCommits puts a forge_list_commits request into the
+// ForgeCallRequest envelope.
+func buildForgeListCommits(a runtime.Args, e runtime.Envelope) proto.Message {
+	return &gatewayv1.ForgeCallRequest{
+		CallId: e.CallID,
+		Call:   &gatewayv1.ForgeCallRequest_ListCommits{ListCommits: a.Request.(*gatewayv1.ListCommitsRequest)},
 		Forge:  forgeSelector(a),
 	}
 }
@@ -3130,6 +3376,8 @@ func unwrapForgeResult(m proto.Message) runtime.Outcome {
 		return runtime.Outcome{Arm: "search_results", Message: arm.SearchResults}
 	case *gatewayv1.ForgeCallResult_File:
 		return runtime.Outcome{Arm: "file", Message: arm.File}
+	case *gatewayv1.ForgeCallResult_Commits:
+		return runtime.Outcome{Arm: "commits", Message: arm.Commits}
 	case *gatewayv1.ForgeCallResult_Dir:
 		return runtime.Outcome{Arm: "dir", Message: arm.Dir}
 	case *gatewayv1.ForgeCallResult_PullRequests:
@@ -3217,6 +3465,10 @@ var (
 		"approve":         gatewayv1.Verdict_VERDICT_APPROVE,
 		"request_changes": gatewayv1.Verdict_VERDICT_REQUEST_CHANGES,
 		"comment":         gatewayv1.Verdict_VERDICT_COMMENT,
+	}
+	pullRequestStateNames = map[string]gatewayv1.PullRequestState{
+		"open":   gatewayv1.PullRequestState_PULL_REQUEST_STATE_OPEN,
+		"closed": gatewayv1.PullRequestState_PULL_REQUEST_STATE_CLOSED,
 	}
 	subscriptionKindNames = map[string]gatewayv1.SubscriptionKind{
 		"issue":        gatewayv1.SubscriptionKind_SUBSCRIPTION_KIND_ISSUE,
