@@ -16,6 +16,10 @@ import (
 type Git struct {
 	Tags    map[string]string  // name -> commit
 	Commits map[string]*Commit // sha -> commit
+	// Blobs and Trees are objects written through a git data API
+	// (gitdata.go) that no commit may hold yet.
+	Blobs map[string][]byte
+	Trees map[string]map[string]Object
 }
 
 // Object is one path of a commit's tree: a file's Content, a symlink

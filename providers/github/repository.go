@@ -14,18 +14,20 @@ import (
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/internal/dirpage"
+	"github.com/forgetools/forgetools/providers/internal/rest"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
 const (
-	// maxFileBytes caps the text forge_read_file returns; the rest is cut
-	// and the result says truncated.
-	maxFileBytes = 100 << 10
+	// maxFileBytes caps the text forge_read_file reads, as on every forge
+	// (the gateway cuts it to the lines asked for); the rest is cut and
+	// the result says truncated.
+	maxFileBytes = rest.MaxFileText
 	// binarySniff is how much of a file is looked at for a NUL byte, git's
 	// own test for binary content.
 	binarySniff = 8000
-	// mediaRaw asks the contents API for a file's bytes as they are: the
-	// JSON form carries no content for files over 1 MB.
+	// mediaRaw asks the blobs API for a blob's bytes as they are: the
+	// contents API's JSON form carries no content for files over 1 MB.
 	mediaRaw = "application/vnd.github.raw+json"
 )
 
@@ -114,7 +116,7 @@ func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gateway
 		case "submodule":
 			return nil, toolserver.InvalidArgument("%s in %s at %s is a submodule (%s): its files are in that repository", path, repo, ref, f.GetSubmoduleGitURL())
 		}
-		content, err := p.fileBytes(ctx, repo, path, ref, f)
+		content, err := p.fileBytes(ctx, repo, path, f)
 		if err != nil {
 			return nil, err
 		}
@@ -134,9 +136,11 @@ func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gateway
 
 // fileBytes is a file's content, at most maxFileBytes+1 bytes of it (enough
 // to tell it was cut). The JSON answer carries files up to 1 MB base64
-// encoded; a larger one comes with encoding "none" and is fetched raw,
-// reading only what is kept.
-func (p *Provider) fileBytes(ctx context.Context, repo repoName, path, ref string, f *gh.RepositoryContent) ([]byte, error) {
+// encoded; a larger one comes with encoding "none" and its blob is
+// fetched raw by sha (the blobs API serves up to 100 MB), so the bytes
+// are the blob the answer named even if the ref moved, reading only what
+// is kept.
+func (p *Provider) fileBytes(ctx context.Context, repo repoName, path string, f *gh.RepositoryContent) ([]byte, error) {
 	if f.GetEncoding() != "none" {
 		s, err := f.GetContent()
 		if err != nil {
@@ -144,7 +148,10 @@ func (p *Provider) fileBytes(ctx context.Context, repo repoName, path, ref strin
 		}
 		return []byte(s[:min(len(s), maxFileBytes+1)]), nil
 	}
-	u := fmt.Sprintf("repos/%s/%s/contents/%s?ref=%s", repo.owner, repo.name, escapePath(path), url.QueryEscape(ref))
+	if !shaPattern.MatchString(f.GetSHA()) {
+		return nil, toolserver.Unavailable("GitHub's answer for %s names its blob %q, which is not a sha", path, f.GetSHA())
+	}
+	u := fmt.Sprintf("repos/%s/%s/git/blobs/%s", repo.owner, repo.name, f.GetSHA())
 	r, err := p.author.NewRequest("GET", u, nil)
 	if err != nil {
 		return nil, err

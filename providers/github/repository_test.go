@@ -122,18 +122,19 @@ func TestReadFileBinaryAndTruncated(t *testing.T) {
 }
 
 // Files over 1 MB come without content in the JSON form; the read fetches
-// them raw from the API host and keeps only what it returns.
+// the blob the answer names raw, by sha, and keeps all of it up to the
+// cap every forge reads to.
 func TestReadFileOverOneMegabyte(t *testing.T) {
 	big := strings.Repeat("0123456789\n", 150000)
 	f := newFake(t,
 		contentsRead("data/big.csv", "main", fixture(t, "content_large.json")),
-		exchange{method: "GET", path: repoPath + "/contents/data/big.csv", query: q("ref", "main"), accept: mediaRaw, reply: big},
+		exchange{method: "GET", path: repoPath + "/git/blobs/8a9f4afdddc3eaf074a01117aa5dea6336758b0e", accept: mediaRaw, reply: big},
 	)
 	got, err := f.provider(t).ReadFile(ctx, noCall, &gatewayv1.ReadFileRequest{Repo: hello, Path: "data/big.csv", Ref: "main"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.GetTruncated() || got.GetContent() != big[:maxFileBytes] || got.GetSize() != 1500000 {
+	if got.GetTruncated() || got.GetContent() != big || got.GetSize() != 1500000 {
 		t.Errorf("truncated %v, %d bytes, size %d", got.GetTruncated(), len(got.GetContent()), got.GetSize())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"fmt"
 	"strings"
+
+	"github.com/forgetools/forgetools/internal/forgemodel"
 )
 
 // The JSON shapes of the contents, commits, refs and merge endpoints, named
@@ -155,7 +157,7 @@ func (s *Server) gitCommitJSON(r *repo, c *commit) gitCommitJSON {
 	out := gitCommitJSON{
 		SHA: c.SHA, NodeID: "C_kwDO" + c.SHA[:12], URL: s.api("/repos/%s/git/commits/%s", r.Path, c.SHA),
 		HTMLURL: s.web("/%s/commit/%s", r.Path, c.SHA), Author: who, Committer: who, Message: c.Message,
-		Tree:         commitRefJSON{URL: s.api("/repos/%s/git/trees/%s", r.Path, hashOf("tree", c.SHA)), SHA: hashOf("tree", c.SHA)},
+		Tree:         commitRefJSON{URL: s.api("/repos/%s/git/trees/%s", r.Path, forgemodel.TreeSHA(c.Tree)), SHA: forgemodel.TreeSHA(c.Tree)},
 		Parents:      []commitRefJSON{},
 		Verification: verificationJSON{Reason: "unsigned"},
 	}
