@@ -42,6 +42,7 @@ var arms = []arm{
 	{"submit_review", `{"repo":"{repo}","pull_number":{pull},"verdict":"VERDICT_COMMENT","body":"looks fine"}`, false},
 	{"create_branch", `{"repo":"{repo}","branch":"cost-{size}","from_ref":"main"}`, false},
 	{"write_file", `{"repo":"{repo}","branch":"cost-{size}","path":"cost.txt","content":"x\n","message":"cost"}`, false},
+	{"commit_files", `{"repo":"{repo}","branch":"cost-{size}","message":"cost set","files":[{"path":"cost/a.txt","content":"a\n"},{"path":"cost/b.txt","content":"b\n"}]}`, false},
 	{"create_pull_request", `{"repo":"{repo}","title":"cost {size}","body":"b","head_ref":"cost-{size}","base_ref":"main"}`, false},
 	{"trigger_ci", `{"repo":"{repo}","workflow":"{workflow}","ref":"main"}`, false},
 	{"rerun_ci", `{"repo":"{repo}","run_id":"{run}","failed_only":true}`, false},
