@@ -42,15 +42,8 @@ func (p *Provider) CommitFiles(ctx context.Context, hc toolserver.Call, req *gat
 	}
 	what := fmt.Sprintf("commit %d files to %s in %s", len(paths), branch, repo)
 	return call(ctx, p, what, func(ctx context.Context) (*forgev1.FilesCommit, error) {
-		if !hc.PushToDefaultBranch {
-			def, err := p.defaultBranch(ctx, repo)
-			if err != nil {
-				return nil, err
-			}
-			if strings.EqualFold(branch, def) {
-				return nil, toolserver.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), commit there and open a pull request",
-					what, def, repo)
-			}
+		if err := p.mayCommit(ctx, hc, repo, branch, what); err != nil {
+			return nil, err
 		}
 		ref, _, err := p.author.Git.GetRef(ctx, repo.owner, repo.name, "heads/"+branch)
 		if status, _ := answered(err); status == 404 {
@@ -128,6 +121,23 @@ func (p *Provider) CommitFiles(ctx context.Context, hc toolserver.Call, req *gat
 		}
 		return out, nil
 	})
+}
+
+// mayCommit refuses a commit to the repository's default branch unless
+// the call allows it, before anything is written.
+func (p *Provider) mayCommit(ctx context.Context, c toolserver.Call, repo repoName, branch, what string) error {
+	if c.PushToDefaultBranch {
+		return nil
+	}
+	def, err := p.defaultBranch(ctx, repo)
+	if err != nil {
+		return err
+	}
+	if strings.EqualFold(branch, def) {
+		return toolserver.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
+			what, def, repo)
+	}
+	return nil
 }
 
 // answeredSHA refuses an answer naming object (what GitHub was asked

@@ -87,15 +87,8 @@ func (p *Provider) WriteFile(ctx context.Context, c toolserver.Call, req *gatewa
 	}
 	what := fmt.Sprintf("write %s to %s in %s", path, branch, repo)
 	return call(ctx, p, what, func(ctx context.Context) (*forgev1.FileCommit, error) {
-		if !c.PushToDefaultBranch {
-			def, err := p.defaultBranch(ctx, repo)
-			if err != nil {
-				return nil, err
-			}
-			if strings.EqualFold(branch, def) {
-				return nil, toolserver.PermissionDenied("%s: %s is the default branch of %s, and this account may not commit to it; nothing was written: create a branch (forge_create_branch), write there and open a pull request",
-					what, def, repo)
-			}
+		if err := p.mayCommit(ctx, c, repo, branch, what); err != nil {
+			return nil, err
 		}
 		// CreateFile and UpdateFile are the same PUT; the sha makes it an update.
 		res, _, err := p.author.Repositories.CreateFile(ctx, repo.owner, repo.name, escapePath(path), in)
