@@ -131,7 +131,7 @@ func TestWindowLongLine(t *testing.T) {
 	}
 }
 
-// A provider that cut the file itself (GitHub's 100 KiB read): whole lines
+// A provider that cut the file itself (at its 8 MiB read cap): whole lines
 // only, no total, and a line past the read is refused as not implemented.
 func TestWindowProviderCut(t *testing.T) {
 	text, lines := numbered(3000, 40)
