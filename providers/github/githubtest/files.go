@@ -24,7 +24,7 @@ type fileJSON struct {
 	BlobURL     string `json:"blob_url"`
 	RawURL      string `json:"raw_url"`
 	ContentsURL string `json:"contents_url"`
-	Patch       string `json:"patch"`
+	Patch       string `json:"patch,omitempty"` // none for a binary or too large file
 }
 
 // files is GET /repos/o/n/pulls/N/files, paged.
