@@ -11,15 +11,19 @@ import (
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/unidiff"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
+// filePages is how many pages of a pull request's files one diff reads:
+// GitHub lists at most 3,000 files, a hundred a page.
+const filePages = 30
+
 // GetPullRequestDiff reads a pull request's diff from its files list
-// (GET pulls/{n}/files, each file with its hunks as "patch", up to
-// GitHub's own cap of 3,000 files), between the pull request's base and
-// head commits, and cuts the page the cursor names. Every page of the
-// list is read (at most pageLimit of a hundred), since a page of the
-// render is cut by bytes across them.
+// (GET pulls/{n}/files, each file with its hunks as "patch"), between
+// the pull request's base and head commits, and cuts the page the cursor
+// names. Every page of the list is read (up to GitHub's own cap of 3,000
+// files), since a page of the render is cut by bytes across them.
 func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestDiffRequest) (*forgev1.PullRequestDiff, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
@@ -30,8 +34,9 @@ func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, re
 		if err != nil {
 			return nil, err
 		}
-		got, err := collect(maxPerPage, func(o gh.ListOptions) ([]*gh.CommitFile, *gh.Response, error) {
-			return p.author.PullRequests.ListFiles(ctx, repo.owner, repo.name, n, &o)
+		got, err := kit.Collect(filePages, func(next int) (kit.Page[*gh.CommitFile, int], error) {
+			files, resp, err := p.author.PullRequests.ListFiles(ctx, repo.owner, repo.name, n, &gh.ListOptions{PerPage: maxPerPage, Page: next})
+			return kit.Page[*gh.CommitFile, int]{Items: files, Next: nextPage(resp)}, err
 		})
 		if err != nil {
 			return nil, err

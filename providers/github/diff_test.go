@@ -372,3 +372,25 @@ func TestListCommitsRefusesAnOversizedPage(t *testing.T) {
 	_, err = p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: "octocat/Hello-World", Limit: &limit})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE, "5 commits for a page of 2")
 }
+
+// A forge naming a next page of files forever is read for thirty pages
+// (GitHub's 3,000 files at a hundred a page) and no more.
+func TestGetPullRequestDiffStopsAtGitHubsFileCap(t *testing.T) {
+	srv, p := stateful(t)
+	n := srv.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Endless", Head: "feature"})
+	one := "@@ -1 +1 @@\n-a\n+b"
+	route := fmt.Sprintf("GET %s/pulls/%d/files", repoPath, n)
+	for i := range 40 {
+		body, _ := json.Marshal([]map[string]any{diffEntry(fmt.Sprintf("f%02d", i), "modified", &one, nil)})
+		next := fmt.Sprintf(`<%srepos/octocat/Hello-World/pulls/%d/files?per_page=100&page=%d>; rel="next"`, srv.APIURL(), n, i+2)
+		srv.Inject(route, githubtest.Response{Body: string(body), Header: http.Header{"Link": {next}}})
+	}
+	mark := len(srv.Requests())
+	got, err := p.GetPullRequestDiff(ctx, noCall, &gatewayv1.GetPullRequestDiffRequest{Repo: "octocat/Hello-World", PullNumber: uint64(n)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sent := len(srv.Requests()) - mark; sent != 31 || got.GetFilesChanged() != 30 {
+		t.Errorf("%d requests, %d files; want the pull request and 30 pages of one file", sent, got.GetFilesChanged())
+	}
+}
