@@ -9,6 +9,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -337,7 +340,23 @@ func TestListCommitsFilters(t *testing.T) {
 	if len(out.GetCommits()) != 1 || out.GetCommits()[0].GetSha() != a || out.GetNextCursor() != "" {
 		t.Errorf("docs history %v", out.GetCommits())
 	}
+	all, err := p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Ref: "feature"})
+	if err != nil || len(all.GetCommits()) != 3 {
+		t.Fatalf("feature history %v %v", all, err)
+	}
+	at, err := time.Parse(time.RFC3339, all.GetCommits()[0].GetAuthoredAt())
+	if err != nil {
+		t.Fatal(err)
+	}
 	mark := len(srv.Requests())
+	recent, err := p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Ref: "feature", Since: timestamppb.New(at)})
+	if err != nil || len(recent.GetCommits()) != 1 || recent.GetCommits()[0].GetTitle() != "Touch code" {
+		t.Errorf("since %s: %v %v", at, recent.GetCommits(), err)
+	}
+	if got := srv.Requests()[len(srv.Requests())-1].Query.Get("since"); got != at.UTC().Format(time.RFC3339) {
+		t.Errorf("since sent as %q", got)
+	}
+	mark = len(srv.Requests())
 	for _, c := range []string{"nope", "cAAAA.x.2", "c" + strings.Repeat("A", 27) + ".02.2"} {
 		_, err := p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Cursor: c})
 		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor")
