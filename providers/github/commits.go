@@ -31,6 +31,9 @@ func (p *Provider) ListCommits(ctx context.Context, _ toolserver.Call, req *gate
 	if err != nil {
 		return nil, err
 	}
+	if err := checkRef("ref", req.GetRef()); err != nil {
+		return nil, err
+	}
 	return call(ctx, p, "list commits in "+repo.String(), func(ctx context.Context) (*forgev1.CommitList, error) {
 		ref, err := p.refOrDefault(ctx, repo, req.GetRef())
 		if err != nil {

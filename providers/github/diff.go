@@ -126,7 +126,8 @@ func (p *Provider) commitOf(ctx context.Context, repo repoName, ref, param strin
 // checkRef refuses what no git ref or commit id can be (git's own rules:
 // no "..", no control character, none of ~^:?*[\ and no "%" or "#"),
 // so a ref can never change the compare path's "base...head" split or
-// the URL around it.
+// the URL around it: go-github resolves a path against the API root, and
+// a "../" segment of commits/{ref} would climb out of the repository.
 func checkRef(param, ref string) error {
 	if strings.Contains(ref, "..") || strings.ContainsAny(ref, "~^:?*[\\%# ") ||
 		strings.ContainsFunc(ref, func(r rune) bool { return r < 0x20 || r == 0x7f }) {

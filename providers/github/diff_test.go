@@ -366,6 +366,12 @@ func TestListCommitsFilters(t *testing.T) {
 	// forge's 404 says so.
 	_, err = p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Ref: "main", Cursor: "c" + strings.Repeat("A", 27) + ".2.2"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor", "does not have")
+	// A ref that would climb out of the repository's path is refused
+	// before anything is sent.
+	mark = len(srv.Requests())
+	_, err = p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Ref: "../../../other/secret/commits/main"})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "ref")
+	wantSent(t, srv, mark)
 	_, err = p.ListCommits(ctx, noCall, &gatewayv1.ListCommitsRequest{Repo: repo, Ref: "nope"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "nope")
 }
