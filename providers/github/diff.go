@@ -123,15 +123,21 @@ func (p *Provider) commitOf(ctx context.Context, repo repoName, ref, param strin
 	return sha, nil
 }
 
-// checkRef refuses what no git ref or commit id can be (git's own rules:
-// no "..", no control character, none of ~^:?*[\ and no "%" or "#"),
-// so a ref can never change the compare path's "base...head" split or
-// the URL around it: go-github resolves a path against the API root, and
-// a "../" segment of commits/{ref} would climb out of the repository.
+// checkRef refuses what no git ref or commit id can be (git's own
+// check-ref-format rules: no "..", "@{", control character, space or any
+// of ~^:?*[\, no empty component or one starting with ".", no "." at the
+// end; and no "%" or "#"), so a ref can never change the compare path's
+// "base...head" split or the URL around it: go-github resolves a path
+// against the API root, and a "../" or "./" segment of commits/{ref}
+// would climb out of the repository or name another ref.
 func checkRef(param, ref string) error {
-	if strings.Contains(ref, "..") || strings.ContainsAny(ref, "~^:?*[\\%# ") ||
-		strings.ContainsFunc(ref, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return toolserver.InvalidArgument("%s %q is not a branch, tag or commit name (git refuses \"..\", spaces, control characters and ~^:?*[\\)", param, ref)
+	bad := strings.Contains(ref, "..") || strings.Contains(ref, "@{") || strings.ContainsAny(ref, "~^:?*[\\%# ") ||
+		strings.HasSuffix(ref, ".") || strings.ContainsFunc(ref, func(r rune) bool { return r < 0x20 || r == 0x7f })
+	for _, c := range strings.Split(ref, "/") {
+		bad = bad || ref != "" && (c == "" || strings.HasPrefix(c, "."))
+	}
+	if bad {
+		return toolserver.InvalidArgument("%s %q is not a branch, tag or commit name (git refuses \"..\", spaces, control characters, ~^:?*[\\, and empty or dot-led components)", param, ref)
 	}
 	return nil
 }
