@@ -257,7 +257,7 @@ func TestCompare(t *testing.T) {
 	if added.GetPath() != "a.txt" || added.GetStatus() != "added" || !strings.Contains(added.GetHunks(), "R1 +one\nR2 +two\n") {
 		t.Errorf("a.txt: %v", added)
 	}
-	// A later page of the same compare holds no commits.
+	// The path filter reads one file of the same compare.
 	paged, err := p.Compare(ctx, noCall, &gatewayv1.CompareRequest{Repo: repo, Base: "main", Head: "feature", Path: "a.txt"})
 	if err != nil || len(paged.GetFiles()) != 1 || paged.GetFiles()[0].GetPath() != "a.txt" {
 		t.Fatalf("path filter: %v %v", paged, err)
