@@ -27,7 +27,12 @@ type FileDiff struct {
 // no history, so the diff is of the two branches' files (a forge diffs
 // from the merge base; a test that wants that shape branches from base).
 func (r *Repo) Diff(base, head string) []FileDiff {
-	from, to := r.Files[base], r.Files[head]
+	return DiffFiles(r.Files[base], r.Files[head])
+}
+
+// DiffFiles is what the files to change from the files from, by path
+// (a fake that keeps commits diffs two commits' trees through it).
+func DiffFiles(from, to map[string]string) []FileDiff {
 	paths := map[string]bool{}
 	for p := range from {
 		paths[p] = true

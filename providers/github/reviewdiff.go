@@ -12,8 +12,8 @@ import (
 	gh "github.com/google/go-github/v84/github"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
-	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
 	"github.com/forgetools/forgetools/providers/internal/rest"
+	"github.com/forgetools/forgetools/providers/internal/unidiff"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
@@ -36,10 +36,10 @@ func (p *Provider) outsideDiff(ctx context.Context, c *gh.Client, repo repoName,
 	if ferr != nil {
 		return nil
 	}
-	diffs := map[string]diffmap.Lines{}
+	diffs := map[string]unidiff.Anchors{}
 	var paths []string
 	for _, f := range files {
-		diffs[f.GetFilename()] = diffmap.Parse(f.GetPatch())
+		diffs[f.GetFilename()] = unidiff.AnchorsOf(f.GetPatch())
 		paths = append(paths, f.GetFilename())
 	}
 	var blamed []string
@@ -78,7 +78,7 @@ func (p *Provider) outsideDiff(ctx context.Context, c *gh.Client, repo repoName,
 	return e
 }
 
-// maxLine is the largest line a diff can show (diffmap bounds hunks).
+// maxLine is the largest line a diff can show (unidiff bounds hunks).
 const maxLine = 1 << 30
 
 // ranges spells a set of line numbers as "3, 10-13", at most eight runs.

@@ -142,7 +142,7 @@ func start(t *testing.T, opts ...setting) *env {
 	// fix-crash changes src/parse.go (new lines 40-44) and deletes
 	// src/old.go's lines 7-8: the lines reviews may comment on.
 	e.github.AddBranch("octocat/Hello-World", "fix-crash",
-		githubtest.Change{Path: "src/parse.go", Patch: "@@ -40,3 +40,5 @@ func parse(in []byte) error {\n \tif in == nil {\n+\t\treturn errEmpty\n+\t}\n+\tif len(in) == 0 {\n \t\treturn errEmpty"},
+		githubtest.Change{Path: "src/parse.go", Patch: "@@ -40,2 +40,5 @@ func parse(in []byte) error {\n \tif in == nil {\n+\t\treturn errEmpty\n+\t}\n+\tif len(in) == 0 {\n \t\treturn errEmpty"},
 		githubtest.Change{Path: "src/old.go", Patch: "@@ -6,3 +6,1 @@\n package old\n-func legacy() {}\n-// kept for v1"})
 	e.github.AddIssue("octocat/Hello-World", githubtest.Issue{Title: "Found a bug", Body: "It crashes on start.", Labels: []string{"bug"}})
 	e.github.AddPull("octocat/Hello-World", githubtest.Pull{Title: "Amazing new feature", Body: "Please pull.", Head: "new-topic"})

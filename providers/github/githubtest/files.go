@@ -4,9 +4,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/forgetools/forgetools/providers/github/internal/diffmap"
-
 	"github.com/forgetools/forgetools/internal/forgemodel"
+	"github.com/forgetools/forgetools/providers/internal/unidiff"
 )
 
 // Change is one file a pull request changes, with its unified diff patch as
@@ -24,7 +23,7 @@ type fileJSON struct {
 	BlobURL     string `json:"blob_url"`
 	RawURL      string `json:"raw_url"`
 	ContentsURL string `json:"contents_url"`
-	Patch       string `json:"patch"`
+	Patch       string `json:"patch,omitempty"` // none for a binary or too large file
 }
 
 // files is GET /repos/o/n/pulls/N/files, paged.
@@ -65,7 +64,7 @@ func patchOf(p *pull, path string) string {
 func unresolved(p *pull, path string, line int, side string) string {
 	for _, f := range p.Changes {
 		if f.Path == path {
-			if diffmap.Parse(f.Patch).Shows(side, line) {
+			if unidiff.AnchorsOf(f.Patch).Shows(side, line) {
 				return ""
 			}
 			return "Line could not be resolved"

@@ -96,6 +96,8 @@ func (s *Server) repoRoutes() *forgefake.Router {
 		cs := since(c.Query, inlines(it.Pull), func(v inline) time.Time { return v.review.Created })
 		return page(s, c.path, c.Query, cs, func(v inline) any { return s.reviewCommentJSON(c.rp, it, v) })
 	})
+	on(rt, "GET /commits", func(c *call) answer { return s.listCommits(c.rp, c.path, c.Query) })
+	on(rt, "GET /compare/{basehead...}", func(c *call) answer { return s.compare(c.rp, c.Value("basehead")) })
 	on(rt, "GET /commits/{sha}/status", func(c *call) answer { return s.combinedStatus(c.rp, c.Value("sha")) })
 	on(rt, "GET /commits/{sha}/check-runs", func(c *call) answer {
 		return s.checkRuns(c.rp, c.path, c.Value("sha"), c.Query)

@@ -3,8 +3,8 @@
 // their old and new line numbers, and cuts them into the pages
 // forge_get_pull_request_diff and forge_compare return (page.go), each line
 // written with the side and number forge_submit_review takes for it
-// (render.go). Every forge but GitHub reads its diffs through it; GitHub's
-// providers/github/internal/diffmap moves onto it next.
+// (render.go). Every forge reads its diffs through it, and GitHub's
+// review-comment lines are read from it too (anchors.go).
 //
 // A diff is forge content and may be hostile: the parser counts each
 // hunk's lines from its header, so a removed line that reads "--- a/x" or
