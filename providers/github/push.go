@@ -30,6 +30,11 @@ func (p *Provider) CreateBranch(ctx context.Context, _ toolserver.Call, req *gat
 	if err != nil {
 		return nil, err
 	}
+	// from_ref goes into a request path; checkRef keeps it inside the
+	// repository (diff.go says why).
+	if err := checkRef("from_ref", req.GetFromRef()); err != nil {
+		return nil, err
+	}
 	what := fmt.Sprintf("create branch %s in %s", branch, repo)
 	return call(ctx, p, what, func(ctx context.Context) (*forgev1.BranchRef, error) {
 		from, err := p.refOrDefault(ctx, repo, req.GetFromRef())

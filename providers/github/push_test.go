@@ -213,3 +213,17 @@ func TestMergePullRequestRefused(t *testing.T) {
 	_, err = p.MergePullRequest(ctx, noCall, merge)
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_FAILED_PRECONDITION, "merge pull request octocat/Hello-World#1350: GitHub cannot merge it: Pull Request is not mergeable; nothing was merged")
 }
+
+// from_ref goes into a request path (commits/{ref}), and go-github resolves
+// the path against the API root: a ref climbing out with ".." would read
+// another repository's commit with the author's token. Such a ref is
+// refused before any request.
+func TestCreateBranchRefusesAFromRefThatLeavesTheRepository(t *testing.T) {
+	srv, p := stateful(t)
+	mark := len(srv.Requests())
+	for _, ref := range []string{"../../other/repo/commits/main", "main/../../x", "a?b", "%2e%2e", "."} {
+		_, err := p.CreateBranch(ctx, noCall, &gatewayv1.CreateBranchRequest{Repo: "octocat/Hello-World", Branch: "topic", FromRef: ref})
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "from_ref")
+	}
+	wantSent(t, srv, mark)
+}
