@@ -119,6 +119,7 @@ func (s *Server) repoRoutes() *forgefake.Router {
 		return s.collaboratorPermission(c.rp, c.Value("username"))
 	})
 	s.actionRoutes(rt)
+	s.pullEditRoutes(rt)
 	return rt
 }
 
