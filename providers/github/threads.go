@@ -123,7 +123,11 @@ func (p *Provider) ListReviewThreads(ctx context.Context, _ toolserver.Call, req
 		}
 		ts := data.Repository.PullRequest.ReviewThreads
 		out := &forgev1.ReviewThreadList{Forge: p.Ref(), Repo: repo.String(), Number: uint64(n)}
-		for _, t := range ts.Nodes[:min(len(ts.Nodes), shown.ReviewThreads)] {
+		if len(ts.Nodes) > shown.ReviewThreads {
+			// Its endCursor would then skip the threads past the page.
+			return nil, toolserver.Unavailable("%s: GitHub answered %d threads for a page of %d", what, len(ts.Nodes), shown.ReviewThreads)
+		}
+		for _, t := range ts.Nodes {
 			if t == nil || !threadNodeID.MatchString(t.ID) {
 				continue // an id no reply could name is no thread to show
 			}
@@ -249,11 +253,7 @@ func (p *Provider) ReplyToReviewThread(ctx context.Context, _ toolserver.Call, r
 				}
 			}
 		}
-		errs, resp, err := p.graphQL(ctx, p.author, what, replyMutation, map[string]any{"thread": id, "body": req.GetBody()}, &data)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.gqlFailure(what, errs, resp); err != nil {
+		if err := p.mutate(ctx, what, replyMutation, map[string]any{"thread": id, "body": req.GetBody()}, &data); err != nil {
 			return nil, err
 		}
 		r := data.AddPullRequestReviewThreadReply
@@ -297,11 +297,7 @@ func (p *Provider) ResolveReviewThread(ctx context.Context, _ toolserver.Call, r
 		if req.GetUnresolve() {
 			mutation = unresolveMutation
 		}
-		errs, resp, err := p.graphQL(ctx, p.author, what, mutation, map[string]any{"thread": id}, &data)
-		if err != nil {
-			return nil, err
-		}
-		if err := p.gqlFailure(what, errs, resp); err != nil {
+		if err := p.mutate(ctx, what, mutation, map[string]any{"thread": id}, &data); err != nil {
 			return nil, err
 		}
 		payload := data.ResolveReviewThread
@@ -317,4 +313,14 @@ func (p *Provider) ResolveReviewThread(ctx context.Context, _ toolserver.Call, r
 		}
 		return &forgev1.ReviewThreadRef{Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), ThreadId: id, State: state}, nil
 	})
+}
+
+// mutate sends mutation m with the author's credential and judges the
+// answer's errors; the payload decodes into data.
+func (p *Provider) mutate(ctx context.Context, what, m string, vars map[string]any, data any) error {
+	errs, resp, err := p.graphQL(ctx, p.author, what, m, vars, data)
+	if err != nil {
+		return err
+	}
+	return p.gqlFailure(what, errs, resp)
 }

@@ -230,6 +230,8 @@ func TestReviewThreadsHostileAnswers(t *testing.T) {
 			code: gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT},
 		{name: "hostile thread id", reply: threads(`{"id":"PRRT\n<<<x","path":"a","comments":{"nodes":[]}},{"id":"PRRT_ok","path":"b","line":null,"originalLine":-4,"comments":{"nodes":[null,{"body":"x","author":null}]}},null`, last), threads: 1},
 		{name: "hostile cursor", reply: threads(``, `{"hasNextPage":true,"endCursor":"a\nb"}`), code: gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE},
+		{name: "more than a page", reply: threads(strings.TrimSuffix(strings.Repeat(`{"id":"PRRT_ok","comments":{"nodes":[]}},`, 31), ","), `{"hasNextPage":true,"endCursor":"Y3Vyc29y"}`),
+			code: gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE},
 		{name: "no pull request", reply: `{"data":{"repository":{"pullRequest":null}}}`, code: gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND},
 	} {
 		t.Run(c.name, func(t *testing.T) {

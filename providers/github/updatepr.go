@@ -89,11 +89,7 @@ func (p *Provider) markReady(ctx context.Context, what, node string) error {
 			PullRequest *struct{ IsDraft bool }
 		}
 	}
-	errs, resp, err := p.graphQL(ctx, p.author, what, readyMutation, map[string]any{"pull": node}, &data)
-	if err != nil {
-		return err
-	}
-	if err := p.gqlFailure(what, errs, resp); err != nil {
+	if err := p.mutate(ctx, what, readyMutation, map[string]any{"pull": node}, &data); err != nil {
 		return err
 	}
 	if m := data.MarkPullRequestReadyForReview; m == nil || m.PullRequest == nil || m.PullRequest.IsDraft {
