@@ -59,7 +59,8 @@ func (p *Provider) GetPullRequest(ctx context.Context, _ toolserver.Call, req *g
 
 // pullQuery is the one GraphQL read of a pull request's aggregates. The
 // review threads are read for the side of the diff each inline comment is
-// on, which GitHub's GraphQL API keeps on the thread, not the comment.
+// on, which GitHub's GraphQL API keeps on the thread, not the comment, and
+// for the thread's id, which forge_reply_to_review_thread takes.
 // At most reviews x reviewComments + threads x threadComments + comments
 // nodes (600 + 10,000 + 30 at the shown sizes), well under GitHub's
 // 500,000-node limit; the roll-up is read as counts by state, so 250 check
@@ -81,6 +82,7 @@ const pullQuery = `query PullRequestAggregates($owner: String!, $name: String!, 
       }
       reviewThreads(first: $threads) {
         nodes {
+          id
           diffSide
           comments(first: $threadComments) { nodes { id } }
         }
@@ -129,8 +131,8 @@ type pullQueryData struct {
 			}
 			ReviewThreads struct {
 				Nodes []*struct {
-					DiffSide string
-					Comments struct {
+					ID, DiffSide string
+					Comments     struct {
 						Nodes []*struct{ ID string }
 					}
 				}
@@ -206,7 +208,7 @@ func (p *Provider) pullAggregates(ctx context.Context, repo repoName, what strin
 	q := d.Repository.PullRequest
 	out := &pullAggregates{}
 
-	side := map[string]string{}
+	side, thread := map[string]string{}, map[string]string{}
 	for _, t := range q.ReviewThreads.Nodes {
 		if t == nil {
 			continue
@@ -214,6 +216,9 @@ func (p *Provider) pullAggregates(ctx context.Context, repo repoName, what strin
 		for _, c := range t.Comments.Nodes {
 			if c != nil {
 				side[c.ID] = t.DiffSide
+				if threadNodeID.MatchString(t.ID) {
+					thread[c.ID] = t.ID
+				}
 			}
 		}
 	}
@@ -234,7 +239,7 @@ func (p *Provider) pullAggregates(ctx context.Context, repo repoName, what strin
 				// original line is where it was written.
 				line = c.OriginalLine
 			}
-			rc := &forgev1.ReviewComment{Path: c.Path, Side: side[c.ID], Author: c.Author.login(), Body: c.Body}
+			rc := &forgev1.ReviewComment{Path: c.Path, Side: side[c.ID], Author: c.Author.login(), Body: c.Body, ThreadId: thread[c.ID]}
 			if line != nil {
 				rc.Line = uint64(max(*line, 0))
 			}

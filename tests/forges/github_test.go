@@ -288,6 +288,7 @@ author: forgetools-reviewer
 <<<body-NONCE
 Handle empty input.
 >>>NONCE
+thread_id: `+threadAfter(t, changes, 1)+`
 # reviews[1].comments[1]
 <<<path-NONCE
 src/old.go
@@ -298,6 +299,7 @@ author: forgetools-reviewer
 <<<body-NONCE
 Why removed?
 >>>NONCE
+thread_id: `+threadAfter(t, changes, 2)+`
 comments: 1
 # comments[0]
 author: forgetools-bot

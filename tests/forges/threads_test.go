@@ -46,8 +46,8 @@ func TestReviewThreadsOnGitLab(t *testing.T) {
 }
 
 // The same on Gitea's fake (Gitea 1.27's endpoints); Forgejo lists
-// threads but answers unimplemented for a reply, GitHub (this session)
-// and Linear for every thread arm, and nothing is written.
+// threads but answers unimplemented for a reply, Linear for every thread
+// arm, and nothing is written.
 func TestReviewThreadsOnGiteaAndTheRest(t *testing.T) {
 	e := start(t)
 	for _, f := range []*giteatest.Server{e.gitea, e.forgejo} {
@@ -85,11 +85,7 @@ func TestReviewThreadsOnGiteaAndTheRest(t *testing.T) {
 		t.Error("a refused Forgejo reply reached Forgejo")
 	}
 
-	// GitHub gets the arms next session; Linear has no pull requests.
-	// (GitHub's wording is the generated embedding's, the capability's
-	// name: the GitHub provider is not this branch's to edit.)
-	want(t, "github", e.fails("forge_list_review_threads", `{"repo":"octocat/Hello-World","pull_number":1}`),
-		"forge_list_review_threads failed: unimplemented: github has no reviews, so list_review_threads cannot run on forge github/github.com")
+	// GitHub's are in github_threads_test.go; Linear has no pull requests.
 	want(t, "linear", e.fails("forge_resolve_review_thread", `{"repo":"ENG","forge_provider":"linear","pull_number":1,"thread_id":"x"}`),
 		"forge_resolve_review_thread failed: unimplemented: Linear has no pull requests or reviews: only the issue tools work on a Linear forge, so resolve_review_thread cannot run on forge linear/linear.app")
 }

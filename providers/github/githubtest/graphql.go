@@ -148,8 +148,8 @@ func (s *Server) answerGraphQL(c *forgefake.Call) answer {
 	}
 	var op *ast.OperationDefinition
 	if err == nil {
-		if op = qd.Operations.ForName(in.OperationName); op == nil || op.Operation != ast.Query {
-			err = fmt.Errorf("the fake answers one query operation (no mutations or subscriptions)")
+		if op = qd.Operations.ForName(in.OperationName); op == nil || op.Operation == ast.Subscription {
+			err = fmt.Errorf("the fake answers one query or mutation operation (no subscriptions)")
 		}
 	}
 	if err != nil {
@@ -158,7 +158,11 @@ func (s *Server) answerGraphQL(c *forgefake.Call) answer {
 		return a
 	}
 	e := &gqlExec{doc: qd, vars: in.Variables}
-	data := e.object(s.gqlRoot(login), op.SelectionSet, nil)
+	root := s.gqlRoot(login)
+	if op.Operation == ast.Mutation {
+		root = s.gqlMutationRoot(login)
+	}
+	data := e.object(root, op.SelectionSet, nil)
 	a := gqlAnswer(data, e.errs)
 	a.Header = header()
 	return a

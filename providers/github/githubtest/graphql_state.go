@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 )
@@ -14,10 +15,11 @@ import (
 // either), Repository.pullRequest, and of a pull request its number,
 // headRefOid, reviews (with their inline comments), reviewThreads,
 // conversation comments and commits(last:) down to the head commit's
-// statusCheckRollup (the state and the counts by state of its check runs).
-// What it does not: commit statuses (the fake has none, as its REST
-// combined status says), reply threads (each inline comment is its own
-// thread), any field or type not listed here, mutations, and GitHub's
+// statusCheckRollup (the state and the counts by state of its check runs);
+// Query.node and the mutations of review threads and drafts
+// (graphql_threads.go). What it does not: commit statuses (the fake has
+// none, as its REST combined status says), any field or type not listed
+// here, other mutations, and GitHub's
 // GraphQL rate limit by points (a query costs one request of the login's
 // hourly quota, as a REST call does).
 
@@ -33,6 +35,7 @@ func (s *Server) gqlRoot(login string) *gqlObject {
 			}
 			return s.gqlRepo(r, login), nil
 		},
+		"node": s.gqlNode,
 	}}
 }
 
@@ -53,6 +56,8 @@ func (s *Server) gqlRepo(r *repo, login string) *gqlObject {
 func (s *Server) gqlPull(r *repo, it *item) *gqlObject {
 	p := it.Pull
 	return &gqlObject{typename: "PullRequest", interfaces: []string{"Node"}, fields: map[string]gqlField{
+		"id":         constant(fmt.Sprintf("PR_kwDO%d", p.ID)),
+		"isDraft":    constant(p.Draft),
 		"number":     constant(it.Number),
 		"headRefOid": constant(r.PullHead(p)),
 		"reviews": func(args map[string]any) (any, *gqlError) {
@@ -64,8 +69,8 @@ func (s *Server) gqlPull(r *repo, it *item) *gqlObject {
 		},
 		"reviewThreads": func(args map[string]any) (any, *gqlError) {
 			items := []any{}
-			for _, c := range inlines(p) {
-				items = append(items, s.gqlThread(r, it, c))
+			for _, t := range threads(p) {
+				items = append(items, s.gqlThread(r, it, t))
 			}
 			return connection("PullRequestReviewThreadConnection", items, args, nil)
 		},
@@ -116,26 +121,13 @@ func (s *Server) gqlReviewComment(r *repo, it *item, c inline) *gqlObject {
 	line, _ := c.Line()
 	return &gqlObject{typename: "PullRequestReviewComment", interfaces: []string{"Node", "Comment"}, fields: map[string]gqlField{
 		"id":           constant(fmt.Sprintf("PRRC_kwDO%d", c.ID)),
+		"databaseId":   constant(c.ID),
 		"path":         constant(c.Path),
 		"line":         constant(line),
 		"originalLine": constant(line),
 		"body":         constant(c.Body),
 		"url":          constant(s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID)),
-		"author":       constant(s.gqlActor(c.review.Author)),
-	}}
-}
-
-// gqlThread is the thread an inline comment starts; the fake models no
-// replies, so it holds that one comment.
-func (s *Server) gqlThread(r *repo, it *item, c inline) *gqlObject {
-	line, side := c.Line()
-	return &gqlObject{typename: "PullRequestReviewThread", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"diffSide": constant(side),
-		"path":     constant(c.Path),
-		"line":     constant(line),
-		"comments": func(args map[string]any) (any, *gqlError) {
-			return connection("PullRequestReviewCommentConnection", []any{s.gqlReviewComment(r, it, c)}, args, nil)
-		},
+		"author":       constant(s.gqlActor(cmp.Or(c.Author, c.review.Author))),
 	}}
 }
 

@@ -506,7 +506,7 @@ func (s *Server) reviewCommentJSON(r *repo, it *item, c inline) reviewCommentJSO
 		URL: s.api("/repos/%s/pulls/comments/%d", r.Path, c.ID), PullRequestReviewID: c.review.ID,
 		ID: c.ID, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.ID), Path: c.Path, DiffHunk: patchOf(it.Pull, c.Path),
 		CommitID: r.PullHead(it.Pull), OriginalCommitID: r.PullHead(it.Pull),
-		User: s.userJSON(c.review.Author), Body: c.Body, CreatedAt: stamp(c.review.Created), UpdatedAt: stamp(c.review.Created),
+		User: s.userJSON(cmp.Or(c.Author, c.review.Author)), Body: c.Body, CreatedAt: stamp(c.review.Created), UpdatedAt: stamp(c.review.Created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID),
 		PullRequestURL: s.api("/repos/%s/pulls/%d", r.Path, it.Number), AuthorAssociation: "COLLABORATOR",
 		Line: line, OriginalLine: line, Side: side, SubjectType: "line",

@@ -122,6 +122,7 @@ func (s *Server) repoRoutes() *forgefake.Router {
 	})
 	s.actionRoutes(rt)
 	s.gitDataRoutes(rt)
+	s.pullEditRoutes(rt)
 	return rt
 }
 
