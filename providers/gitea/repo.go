@@ -130,7 +130,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Name: e.Name, Type: e.Type, Size: uint64(max(e.Size, 0)), Sha: e.SHA,
 			})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, dirpage.Cut(out, req)
 	})
 }
 

@@ -188,7 +188,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		shown = "the root"
 	}
 	return call(ctx, p, fmt.Sprintf("list %s in %s", shown, repo), func(ctx context.Context) (*forgev1.DirListing, error) {
-		ref, f, dir, err := p.contents(ctx, repo, path, req.GetRef())
+		ref, f, dir, err := p.listing(ctx, repo, path, req.GetRef())
 		if err != nil {
 			return nil, err
 		}
@@ -204,7 +204,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Sha:  e.GetSHA(),
 			})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, dirpage.Cut(out, req)
 	})
 }
 

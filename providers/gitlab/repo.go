@@ -106,7 +106,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		for _, n := range nodes {
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, dirpage.Cut(out, req)
 	})
 }
 

@@ -8,53 +8,44 @@
 package dirpage
 
 import (
-	"strconv"
-	"strings"
+	"math"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
+	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/internal/shown"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
 // Size is a page's entries: what the renderer shows of a listing.
 var Size = shown.Of(&forgev1.DirListing{}, "entries")
 
-// prefix marks a cursor as a directory offset, so a cursor of another list
-// (or a made-up one) is refused rather than read as a number.
-const prefix = "entry:"
+// tool names the arm in a refused cursor.
+const tool = "forge_list_dir"
 
-// Offset reads a cursor: "" is the first page.
-func Offset(cursor string) (int, error) {
-	if cursor == "" {
-		return 0, nil
-	}
-	n, err := strconv.Atoi(strings.TrimPrefix(cursor, prefix))
-	if !strings.HasPrefix(cursor, prefix) || err != nil || n < 0 {
-		return 0, toolserver.InvalidArgument("cursor %q is not a next_cursor forge_list_dir gave; omit it for the first page", cursor)
-	}
-	return n, nil
-}
-
-// Cut keeps the page of out's entries that cursor names, sets
+// Cut keeps the page of out's entries that req's cursor names, sets
 // next_cursor when entries follow it and, when the directory takes more
-// than one page, entries_total to its count. A cursor past the end is
-// refused, naming the count.
-func Cut(out *forgev1.DirListing, cursor string) error {
-	off, err := Offset(cursor)
+// than one page, entries_total to its count. The cursor is bound to req's
+// repository, path and ref (kit.Cursors), so one issued for another
+// directory or ref, which would read at an offset of a listing it was
+// not counted in, is refused; so is one past the end, naming the count.
+func Cut(out *forgev1.DirListing, req *gatewayv1.ListDirRequest) error {
+	cur := kit.CursorsFor(tool, req)
+	off, err := cur.Key(req.GetCursor(), math.MaxInt32)
 	if err != nil {
 		return err
 	}
 	all := len(out.Entries)
-	if off > all || off == all && off > 0 {
-		return toolserver.InvalidArgument("cursor %q is past the directory's %d entries (it changed since, or the cursor is not one forge_list_dir gave)", cursor, all)
+	if off >= int64(all) && off > 0 {
+		return toolserver.InvalidArgument("cursor %q is past the directory's %d entries (it changed since); omit it for the first page", req.GetCursor(), all)
 	}
-	end := min(off+Size, all)
+	end := min(int(off)+Size, all)
 	out.Entries = out.Entries[off:end]
 	if off > 0 || end < all {
 		out.EntriesTotal = uint32(all)
 	}
 	if end < all {
-		out.NextCursor = prefix + strconv.Itoa(end)
+		out.NextCursor = cur.NextKey(int64(end))
 	}
 	return nil
 }
