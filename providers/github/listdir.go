@@ -2,9 +2,10 @@ package github
 
 import (
 	"context"
-	"net/url"
 
 	gh "github.com/google/go-github/v84/github"
+
+	"github.com/forgetools/forgetools/providers/internal/dirpage"
 )
 
 // listing reads the directory (or file) at path and ref in one request
@@ -19,21 +20,12 @@ func (p *Provider) listing(ctx context.Context, repo repoName, path, ref string)
 		return ref, f, dir, err
 	}
 	if f != nil {
-		ref = refOfURL(f.GetURL())
+		ref = dirpage.RefOf(f.GetURL())
 	} else if len(dir) > 0 {
-		ref = refOfURL(dir[0].GetURL())
+		ref = dirpage.RefOf(dir[0].GetURL())
 	}
 	if ref == "" {
 		ref, err = p.defaultBranch(ctx, repo)
 	}
 	return ref, f, dir, err
-}
-
-// refOfURL is the ref a contents url names in its query, "" for none.
-func refOfURL(u string) string {
-	parsed, err := url.Parse(u)
-	if err != nil {
-		return ""
-	}
-	return parsed.Query().Get("ref")
 }

@@ -9,6 +9,7 @@ package dirpage
 
 import (
 	"math"
+	"net/url"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -19,6 +20,12 @@ import (
 
 // Size is a page's entries: what the renderer shows of a listing.
 var Size = shown.Of(&forgev1.DirListing{}, "entries")
+
+// DefaultRef is the ref a listing names when the forge read its default
+// branch without saying which branch that is (GitLab's tree): HEAD, which
+// git and the forges resolve to the default branch, and which no branch
+// can be named.
+const DefaultRef = "HEAD"
 
 // tool names the arm in a refused cursor.
 const tool = "forge_list_dir"
@@ -48,4 +55,17 @@ func Cut(out *forgev1.DirListing, req *gatewayv1.ListDirRequest) error {
 		out.NextCursor = cur.NextKey(int64(end))
 	}
 	return nil
+}
+
+// RefOf is the ref a contents url names in its query
+// (".../contents/<path>?ref=<ref>"), "" for none. GitHub and Gitea name
+// the ref they read in every entry's url, the default branch's name when
+// none was asked for, so a listing says which branch it read without a
+// second request for the repository.
+func RefOf(contentsURL string) string {
+	u, err := url.Parse(contentsURL)
+	if err != nil {
+		return ""
+	}
+	return u.Query().Get("ref")
 }
