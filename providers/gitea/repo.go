@@ -110,6 +110,10 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(c *sdk.Client) (*forgev1.DirListing, error) {
 		ref, entries, err := p.listing(c, repo, path, req.GetRef())
 		if err != nil {
@@ -121,7 +125,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Name: e.Name, Type: e.Type, Size: uint64(max(e.Size, 0)), Sha: e.SHA,
 			})
 		}
-		return out, dirpage.Cut(out, req)
+		return out, page.Cut(out)
 	})
 }
 

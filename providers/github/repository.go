@@ -183,6 +183,10 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	shown := path
 	if shown == "" {
 		shown = "the root"
@@ -204,7 +208,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Sha:  e.GetSHA(),
 			})
 		}
-		return out, dirpage.Cut(out, req)
+		return out, page.Cut(out)
 	})
 }
 

@@ -82,6 +82,10 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		return nil, err
 	}
 	path := strings.Trim(req.GetPath(), "/")
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(ro gl.RequestOptionFunc) (*forgev1.DirListing, error) {
 		ref, shownRef := req.GetRef(), req.GetRef()
 		opt := &gl.ListTreeOptions{}
@@ -109,7 +113,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		for _, n := range nodes {
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
-		return out, dirpage.Cut(out, req)
+		return out, page.Cut(out)
 	})
 }
 

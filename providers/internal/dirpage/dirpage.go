@@ -30,31 +30,52 @@ const DefaultRef = "HEAD"
 // tool names the arm in a refused cursor.
 const tool = "forge_list_dir"
 
-// Cut keeps the page of out's entries that req's cursor names, sets
-// next_cursor when entries follow it and, when the directory takes more
-// than one page, entries_total to its count. The cursor is bound to req's
-// repository, path and ref (kit.Cursors), so one issued for another
-// directory or ref, which would read at an offset of a listing it was
-// not counted in, is refused; so is one past the end, naming the count.
-func Cut(out *forgev1.DirListing, req *gatewayv1.ListDirRequest) error {
+// Page is the page of a listing its request's cursor names. The cursor
+// is bound to the request's repository, path and ref (kit.Cursors), so
+// one issued for another directory or ref, which would read at an offset
+// of a listing it was not counted in, is refused; it is read before the
+// forge is asked, so a refused cursor costs no request.
+type Page struct {
+	cur    kit.Cursors
+	cursor string
+	off    int
+}
+
+// PageOf reads req's cursor: the first page for none.
+func PageOf(req *gatewayv1.ListDirRequest) (Page, error) {
 	cur := kit.CursorsFor(tool, req)
 	off, err := cur.Key(req.GetCursor(), math.MaxInt32)
-	if err != nil {
-		return err
-	}
+	return Page{cur: cur, cursor: req.GetCursor(), off: int(off)}, err
+}
+
+// Cut keeps the page's entries of out (the whole directory), sets
+// next_cursor when entries follow it and, when the directory takes more
+// than one page, entries_total to its count. A cursor past the end (the
+// directory shrank) is refused, naming the count.
+func (p Page) Cut(out *forgev1.DirListing) error {
 	all := len(out.Entries)
-	if off >= int64(all) && off > 0 {
-		return toolserver.InvalidArgument("cursor %q is past the directory's %d entries (it changed since); omit it for the first page", req.GetCursor(), all)
+	if p.off >= all && p.off > 0 {
+		return toolserver.InvalidArgument("cursor %q is past the directory's %d entries (it changed since); omit it for the first page", p.cursor, all)
 	}
-	end := min(int(off)+Size, all)
-	out.Entries = out.Entries[off:end]
-	if off > 0 || end < all {
+	end := min(p.off+Size, all)
+	out.Entries = out.Entries[p.off:end]
+	if p.off > 0 || end < all {
 		out.EntriesTotal = uint32(all)
 	}
 	if end < all {
-		out.NextCursor = cur.NextKey(int64(end))
+		out.NextCursor = p.cur.NextKey(int64(end))
 	}
 	return nil
+}
+
+// Cut reads req's cursor and keeps that page of out: PageOf and Page.Cut
+// in one, for a forge that is asked nothing (the local forge).
+func Cut(out *forgev1.DirListing, req *gatewayv1.ListDirRequest) error {
+	page, err := PageOf(req)
+	if err != nil {
+		return err
+	}
+	return page.Cut(out)
 }
 
 // RefOf is the ref a contents url names in its query
