@@ -110,19 +110,14 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(c *sdk.Client) (*forgev1.DirListing, error) {
-		ref := req.GetRef()
-		if ref == "" {
-			if ref, err = defaultBranch(c, repo); err != nil {
-				return nil, err
-			}
-		}
-		entries, resp, err := c.ListContents(repo.owner, repo.name, ref, path)
+		ref, entries, err := p.listing(c, repo, path, req.GetRef())
 		if err != nil {
-			if resp != nil && resp.StatusCode == http.StatusOK {
-				return nil, toolserver.InvalidArgument("%s in %s is a file; read it with forge_read_file", path, repo)
-			}
-			return nil, fail(resp, err)
+			return nil, err
 		}
 		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
 		for _, e := range entries {
@@ -130,7 +125,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Name: e.Name, Type: e.Type, Size: uint64(max(e.Size, 0)), Sha: e.SHA,
 			})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, page.Cut(out)
 	})
 }
 

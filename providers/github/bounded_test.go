@@ -135,33 +135,53 @@ func TestGetIssueKeepsTheShownCommentsOfAnOversizedPage(t *testing.T) {
 }
 
 // forge_list_dir pages a directory of 450 entries: 200 a page, a
-// next_cursor while more follow, the count on every page.
+// next_cursor while more follow, the count on every page, one request a
+// page (the default branch named by the listing itself). A cursor is
+// bound to the directory and ref it was issued for: passed with another
+// path or ref, or made up, it is refused rather than read at its offset.
 func TestListDirPages(t *testing.T) {
 	srv, p := stateful(t)
 	var files []githubtest.File
 	for i := range 450 {
 		files = append(files, githubtest.File{Path: fmt.Sprintf("big/f%03d.txt", i), Content: "x"})
+		files = append(files, githubtest.File{Path: fmt.Sprintf("other/g%03d.txt", i), Content: "y"})
 	}
 	srv.Commit("octocat/Hello-World", "main", "many files", files...)
 	var names []string
-	cursor := ""
-	for range 3 {
+	cursor, second := "", ""
+	for page := range 3 {
+		before := len(srv.Requests())
 		got, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: cursor})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.GetEntriesTotal() != 450 || len(got.GetEntries()) > 200 {
-			t.Fatalf("page: %d entries of %d", len(got.GetEntries()), got.GetEntriesTotal())
+		if n := len(srv.Requests()) - before; n != 1 {
+			t.Errorf("page %d: %d requests; want 1", page, n)
+		}
+		if got.GetEntriesTotal() != 450 || len(got.GetEntries()) > 200 || got.GetRef() != "main" {
+			t.Fatalf("page: %d entries of %d at %q", len(got.GetEntries()), got.GetEntriesTotal(), got.GetRef())
 		}
 		for _, e := range got.GetEntries() {
 			names = append(names, e.GetName())
 		}
 		cursor = got.GetNextCursor()
+		if page == 0 {
+			second = cursor
+		}
 	}
 	if cursor != "" || len(names) != 450 || names[449] != "f449.txt" {
 		t.Errorf("three pages: %d entries, last cursor %q", len(names), cursor)
 	}
-	_, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: "entry:9999"})
+	for _, req := range []*gatewayv1.ListDirRequest{
+		{Repo: "octocat/Hello-World", Path: "other", Cursor: second},
+		{Repo: "octocat/Hello-World", Path: "big", Ref: "main", Cursor: second},
+		{Repo: "octocat/Hello-World", Path: "big", Cursor: "entry:200"},
+	} {
+		_, err := p.ListDir(ctx, noCall, req)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "forge_list_dir")
+	}
+	past := second[:strings.Index(second, ".")+1] + "9999"
+	_, err := p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: "octocat/Hello-World", Path: "big", Cursor: past})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "past the directory's 450 entries")
 }
 

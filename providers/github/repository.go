@@ -190,12 +190,16 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 	if err != nil {
 		return nil, err
 	}
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	shown := path
 	if shown == "" {
 		shown = "the root"
 	}
 	return call(ctx, p, fmt.Sprintf("list %s in %s", shown, repo), func(ctx context.Context) (*forgev1.DirListing, error) {
-		ref, f, dir, err := p.contents(ctx, repo, path, req.GetRef())
+		ref, f, dir, err := p.listing(ctx, repo, path, req.GetRef())
 		if err != nil {
 			return nil, err
 		}
@@ -211,7 +215,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 				Sha:  e.GetSHA(),
 			})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, page.Cut(out)
 	})
 }
 

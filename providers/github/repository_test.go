@@ -202,8 +202,8 @@ func TestListDir(t *testing.T) {
 
 func TestListDirRootAndFile(t *testing.T) {
 	f := newFake(t,
+		exchange{method: "GET", path: repoPath + "/contents/", reply: "[]"},
 		repoRead(t, fixtureWith(t, "repo.json", "default_branch", "trunk")),
-		exchange{method: "GET", path: repoPath + "/contents/", query: q("ref", "trunk"), reply: "[]"},
 		contentsRead("README.md", "trunk", fixture(t, "content_file.json")),
 	)
 	p := f.provider(t)
@@ -216,6 +216,21 @@ func TestListDirRootAndFile(t *testing.T) {
 	}
 	_, err = p.ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: hello, Path: "README.md", Ref: "trunk"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "README.md in octocat/Hello-World at trunk is a file, not a directory; read it with forge_read_file")
+}
+
+// Without a ref, the listing is one request: GitHub reads the default
+// branch and names it in each entry's url, so no repository lookup is
+// sent (only an empty answer, above, names nothing and costs one).
+func TestListDirNamesTheDefaultBranchFromItsAnswer(t *testing.T) {
+	dir := strings.ReplaceAll(fixture(t, "content_dir.json"), "?ref=main", "?ref=release%2F2.x")
+	f := newFake(t, exchange{method: "GET", path: repoPath + "/contents/lib", reply: dir})
+	got, err := f.provider(t).ListDir(ctx, noCall, &gatewayv1.ListDirRequest{Repo: hello, Path: "lib"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.GetRef() != "release/2.x" || len(got.GetEntries()) != 4 {
+		t.Errorf("listing: ref %q, %d entries; want release/2.x, 4", got.GetRef(), len(got.GetEntries()))
+	}
 }
 
 func TestFileTextKeepsCharactersWhole(t *testing.T) {

@@ -72,21 +72,28 @@ func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gateway
 }
 
 // ListDir lists a directory (the repository tree, one level) at a ref.
-// GitLab's tree has no sizes.
+// GitLab's tree has no sizes. Without a ref it reads the default branch in
+// the one request, and the listing says HEAD (git's name for it) rather
+// than naming the branch: the tree answer does not say which branch it
+// read, and naming it would cost a lookup of the project per page.
 func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	path := strings.Trim(req.GetPath(), "/")
+	page, err := dirpage.PageOf(req)
+	if err != nil {
+		return nil, err
+	}
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(ro gl.RequestOptionFunc) (*forgev1.DirListing, error) {
-		ref := req.GetRef()
-		if ref == "" {
-			if ref, err = p.defaultBranch(repo, ro); err != nil {
-				return nil, err
-			}
+		ref, shownRef := req.GetRef(), req.GetRef()
+		opt := &gl.ListTreeOptions{}
+		if ref != "" {
+			opt.Ref = ptr(ref)
+		} else {
+			shownRef, ref = dirpage.DefaultRef, "the default branch"
 		}
-		opt := &gl.ListTreeOptions{Ref: ptr(ref)}
 		if path != "" {
 			opt.Path = ptr(path)
 		}
@@ -102,11 +109,11 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 			// directory (a file, or nothing).
 			return nil, toolserver.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
 		}
-		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: ref}
+		out := &forgev1.DirListing{Forge: p.Ref(), Repo: repo.String(), Path: path, Ref: shownRef}
 		for _, n := range nodes {
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
-		return out, dirpage.Cut(out, req.GetCursor())
+		return out, page.Cut(out)
 	})
 }
 

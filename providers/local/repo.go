@@ -181,7 +181,7 @@ func (f *Forge) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.L
 	for _, e := range entries {
 		out.Entries = append(out.Entries, &forgev1.DirEntry{Name: e.Name, Type: e.Type, Size: uint64(e.Size), Sha: e.Hash.String()})
 	}
-	return out, dirpage.Cut(out, req.GetCursor())
+	return out, dirpage.Cut(out, req)
 }
 
 // pageURL is BaseURL/<repo>/<kind>/<ref>[/<path>], each segment escaped.

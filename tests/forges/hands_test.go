@@ -48,9 +48,10 @@ url: https://github.com/octocat/Hello-World`)
 	want(t, "list a subdirectory", entriesOf(e.ok("forge_list_dir", `{`+hello+`,"path":"vendor","ref":"main"}`)), "lib submodule")
 
 	want(t, "read file", e.ok("forge_read_file", `{`+hello+`,"path":"README.md"}`), readmeOnMain(readme))
+	// The root listing names main from its own answer (each entry's url
+	// says ?ref=main): no read of the repository first.
 	wantSent(t, "reads", sent(t, gh, 2),
-		"GET /repos/octocat/Hello-World author",
-		"GET /repos/octocat/Hello-World/contents/?ref=main author",
+		"GET /repos/octocat/Hello-World/contents/ author",
 		"GET /repos/octocat/Hello-World/contents/vendor?ref=main author",
 		"GET /repos/octocat/Hello-World author",
 		"GET /repos/octocat/Hello-World/contents/README.md?ref=main author")

@@ -201,6 +201,7 @@ func (s *Server) dirJSON(r *forgemodel.Repo, ref, path string) map[string]any {
 	return map[string]any{
 		"name": path[lastSlash(path)+1:], "path": path, "sha": r.TreeID(ref, path), "type": "dir", "size": 0,
 		"encoding": nil, "content": nil, "html_url": s.web("/%s/src/branch/%s/%s", r.Path, ref, path),
+		"url": s.api("/repos/%s/contents/%s?ref=%s", r.Path, path, ref),
 	}
 }
 

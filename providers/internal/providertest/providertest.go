@@ -1,5 +1,6 @@
 // Package providertest is what the REST providers' tests share: checking
-// an in-band error's code and wording. Only tests import it.
+// an in-band error's code and wording, and paging a directory. Only tests
+// import it.
 package providertest
 
 import (

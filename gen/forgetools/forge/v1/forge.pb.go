@@ -2693,12 +2693,15 @@ func (x *DirEntry) GetSha() string {
 
 // One directory at a ref.
 type DirListing struct {
-	state   protoimpl.MessageState `protogen:"open.v1"`
-	Forge   *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
-	Repo    string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
-	Path    string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
-	Ref     string                 `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
-	Entries []*DirEntry            `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Forge *ForgeRef              `protobuf:"bytes,1,opt,name=forge,proto3" json:"forge,omitempty"`
+	Repo  string                 `protobuf:"bytes,2,opt,name=repo,proto3" json:"repo,omitempty"`
+	Path  string                 `protobuf:"bytes,3,opt,name=path,proto3" json:"path,omitempty"`
+	// The ref read: the one asked for, else the default branch's name, or
+	// HEAD (the default branch) where the forge's listing does not name it
+	// (GitLab).
+	Ref     string      `protobuf:"bytes,4,opt,name=ref,proto3" json:"ref,omitempty"`
+	Entries []*DirEntry `protobuf:"bytes,5,rep,name=entries,proto3" json:"entries,omitempty"`
 	// Pass as cursor to read the next page of entries; empty on the last.
 	NextCursor string `protobuf:"bytes,6,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	// How many entries the directory holds, on every page when it takes
