@@ -55,9 +55,10 @@ func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gateway
 	})
 }
 
-// ListIssues lists issues newest first. GitHub's issues endpoint returns
-// pull requests among them; those are dropped and further pages read until
-// `limit` issues are found or the listing (or the page limit) ends.
+// ListIssues lists issues newest first, one page of at most limit.
+// GitHub's issues endpoint returns pull requests among them; those are
+// dropped from the page, which may then show fewer than limit issues
+// (or none) with a next_cursor naming the rest (paging.go).
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -69,16 +70,18 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 			return nil, toolserver.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
-	limit := listLimit(req.Limit)
+	cur := kit.CursorsFor("forge_list_issues", req)
+	page, err := listPage(cur, req.GetCursor(), req.Limit)
+	if err != nil {
+		return nil, err
+	}
 	opts := &gh.IssueListByRepoOptions{
-		State:     issueState(req.GetState()),
-		Labels:    req.GetLabels(),
-		Assignee:  req.GetAssignee(),
-		Sort:      "created",
-		Direction: "desc",
-		// A page of at least GitHub's default size, so a small limit in a
-		// repository busy with pull requests still fills from one page.
-		ListOptions: gh.ListOptions{PerPage: max(limit, defaultListLimit)},
+		State:       issueState(req.GetState()),
+		Labels:      req.GetLabels(),
+		Assignee:    req.GetAssignee(),
+		Sort:        "created",
+		Direction:   "desc",
+		ListOptions: page,
 	}
 	if req.Since != nil {
 		// GitHub's since is the same "updated at or after" filter, in its
@@ -86,18 +89,17 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		opts.Since = req.GetSince().AsTime().UTC()
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
-		list := &forgev1.IssueList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue, int], error) {
-			opts.ListOptions.Page = next
-			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-			return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
-		}, func(i *gh.Issue) bool {
+		is, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
+		if err != nil {
+			return nil, err
+		}
+		list := &forgev1.IssueList{NextCursor: nextCursor(cur, page, resp)}
+		for _, i := range is[:min(len(is), page.PerPage)] {
 			if !i.IsPullRequest() {
 				list.Issues = append(list.Issues, p.issue(repo, i, nil))
 			}
-			return len(list.Issues) < limit
-		})
-		return list, err
+		}
+		return list, nil
 	})
 }
 
