@@ -180,8 +180,8 @@ func (s *Server) searchCode(c *call) answer {
 		api := s.api("/repos/%s/contents/%s?ref=%s", h.r.Path, url.PathEscape(h.path), h.r.Branches[h.r.DefaultBranch])
 		out := map[string]any{
 			"name": name, "path": h.path, "sha": h.sha, "url": api,
-			"git_url":  s.api("/repos/%s/git/blobs/%s", h.r.Path, h.sha),
-			"html_url": s.web("/%s/blob/%s/%s", h.r.Path, h.r.Branches[h.r.DefaultBranch], h.path),
+			"git_url":    s.api("/repos/%s/git/blobs/%s", h.r.Path, h.sha),
+			"html_url":   s.web("/%s/blob/%s/%s", h.r.Path, h.r.Branches[h.r.DefaultBranch], h.path),
 			"repository": s.minimalRepoJSON(h.r), "score": 1.0,
 		}
 		if withText {
