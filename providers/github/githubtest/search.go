@@ -3,7 +3,6 @@ package githubtest
 import (
 	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"sort"
 	"strings"
@@ -177,7 +176,7 @@ func (s *Server) searchCode(c *call) answer {
 	withText := strings.Contains(c.R.Header.Get("Accept"), "text-match")
 	return searchPage(s, c, hits, func(h hit) any {
 		name := h.path[strings.LastIndex(h.path, "/")+1:]
-		api := s.api("/repos/%s/contents/%s?ref=%s", h.r.Path, url.PathEscape(h.path), h.r.Branches[h.r.DefaultBranch])
+		api := s.api("/repos/%s/contents/%s?ref=%s", h.r.Path, h.path, h.r.Branches[h.r.DefaultBranch])
 		out := map[string]any{
 			"name": name, "path": h.path, "sha": h.sha, "url": api,
 			"git_url":    s.api("/repos/%s/git/blobs/%s", h.r.Path, h.sha),
