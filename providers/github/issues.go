@@ -3,7 +3,9 @@ package github
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	gh "github.com/google/go-github/v84/github"
@@ -55,10 +57,13 @@ func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gateway
 	})
 }
 
-// ListIssues lists issues newest first, one page of at most limit.
+// ListIssues lists issues newest first, one GitHub page a call (paging.go).
 // GitHub's issues endpoint returns pull requests among them; those are
-// dropped from the page, which may then show fewer than limit issues
-// (or none) with a next_cursor naming the rest (paging.go).
+// dropped. A page of at least GitHub's default size is read, so a small
+// limit in a repository busy with pull requests still fills from one
+// request, and the cursor names where in that page the next call starts
+// (issuePosition); a page of nothing but pull requests shows fewer than
+// limit issues, or none, with a next_cursor naming the rest.
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -70,8 +75,10 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 			return nil, toolserver.InvalidArgument("label %q contains a comma, which GitHub's label filter cannot express", l)
 		}
 	}
+	limit := listLimit(req.Limit)
+	per := max(limit, defaultListLimit)
 	cur := kit.CursorsFor("forge_list_issues", req)
-	page, err := listPage(cur, req.GetCursor(), req.Limit)
+	at, err := readIssuePosition(cur, req.GetCursor(), per)
 	if err != nil {
 		return nil, err
 	}
@@ -81,7 +88,10 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		Assignee:    req.GetAssignee(),
 		Sort:        "created",
 		Direction:   "desc",
-		ListOptions: page,
+		ListOptions: gh.ListOptions{PerPage: per},
+	}
+	if at.page > 1 {
+		opts.ListOptions.Page = at.page
 	}
 	if req.Since != nil {
 		// GitHub's since is the same "updated at or after" filter, in its
@@ -93,14 +103,47 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		if err != nil {
 			return nil, err
 		}
-		list := &forgev1.IssueList{NextCursor: nextCursor(cur, page, resp)}
-		for _, i := range is[:min(len(is), page.PerPage)] {
-			if !i.IsPullRequest() {
-				list.Issues = append(list.Issues, p.issue(repo, i, nil))
+		is = is[:min(len(is), per)]
+		list := &forgev1.IssueList{}
+		i := at.offset
+		for ; i < len(is) && len(list.Issues) < limit; i++ {
+			if !is[i].IsPullRequest() {
+				list.Issues = append(list.Issues, p.issue(repo, is[i], nil))
 			}
 		}
-		return list, nil
+		switch next := nextPage(resp); {
+		case i < len(is):
+			list.NextCursor, err = cur.Next(issuePosition{max(at.page, 1), i}.String())
+		case next > max(at.page, 1):
+			list.NextCursor, err = cur.Next(issuePosition{next, 0}.String())
+		}
+		return list, err
 	})
+}
+
+// issuePosition is where a forge_list_issues page starts: a GitHub page
+// (from 1) and the offset of the first item not yet shown on it, written
+// "page_offset".
+type issuePosition struct{ page, offset int }
+
+func (ip issuePosition) String() string { return strconv.Itoa(ip.page) + "_" + strconv.Itoa(ip.offset) }
+
+// readIssuePosition reads a forge_list_issues cursor strictly, as String
+// writes it, with the offset inside a page of per items; page 1, offset 0
+// for none.
+func readIssuePosition(cur kit.Cursors, cursor string, per int) (issuePosition, error) {
+	pos, err := cur.Position(cursor)
+	if err != nil || pos == "" {
+		return issuePosition{1, 0}, err
+	}
+	pg, off, _ := strings.Cut(pos, "_")
+	page, err1 := strconv.Atoi(pg)
+	offset, err2 := strconv.Atoi(off)
+	ip := issuePosition{page, offset}
+	if err1 != nil || err2 != nil || page < 1 || page > math.MaxInt32 || offset < 0 || offset >= per || ip.String() != pos {
+		return issuePosition{}, toolserver.InvalidArgument("cursor %q is not a next_cursor forge_list_issues gave; omit it for the first page", cursor)
+	}
+	return ip, nil
 }
 
 // listLimit is a list's wire limit: omitted = 30, never more than a page.

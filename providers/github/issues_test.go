@@ -224,24 +224,39 @@ func TestListIssuesDefaultsAndEndOfListing(t *testing.T) {
 	}
 }
 
-// A small limit is a small page: one request at per_page = limit, even
-// when a pull request on it leaves fewer issues than the limit.
-func TestListIssuesSmallLimitIsOnePage(t *testing.T) {
+// A small limit still reads a page of GitHub's default size, so pull
+// requests on it do not leave the page short; the cursor names the offset
+// in that page where the next call starts, which reads it again (one
+// request a call).
+func TestListIssuesSmallLimitFillsFromOnePage(t *testing.T) {
 	f := newFake(t)
-	query := q("state", "all", "sort", "created", "direction", "desc", "per_page", "2")
-	f.expect(exchange{
-		method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
-		reply: issuesPage(t, span(40, 39), map[int]bool{40: true}), header: f.linkNext(repoPath+"/issues", query, 2, 20),
-	})
+	query := q("state", "all", "sort", "created", "direction", "desc", "per_page", "30")
+	for range 2 {
+		f.expect(exchange{
+			method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
+			reply: issuesPage(t, span(40, 11), map[int]bool{40: true, 37: true}), header: f.linkNext(repoPath+"/issues", query, 2, 3),
+		})
+	}
 	limit := uint32(2)
-	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
-		Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit,
-	})
+	req := &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit}
+	got, err := f.provider(t).ListIssues(ctx, noCall, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(numbers(got)) != "[39]" || got.GetNextCursor() == "" {
-		t.Errorf("numbers = %v (cursor %q), want [39] and a next_cursor", numbers(got), got.GetNextCursor())
+	if fmt.Sprint(numbers(got)) != "[39 38]" || got.GetNextCursor() == "" {
+		t.Fatalf("numbers = %v (cursor %q), want [39 38] and a next_cursor", numbers(got), got.GetNextCursor())
+	}
+	req.Cursor = got.GetNextCursor()
+	if got, err = f.provider(t).ListIssues(ctx, noCall, req); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(numbers(got)) != "[36 35]" {
+		t.Errorf("page 2 numbers = %v, want [36 35]", numbers(got))
+	}
+	for _, bad := range []string{"_0", "1_30", "0_0", "1_01", "1_-1", "2", "1_0_0"} {
+		_, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: req.Repo, State: req.State, Limit: req.Limit,
+			Cursor: strings.SplitN(req.Cursor, ".", 2)[0] + "." + bad})
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor")
 	}
 }
 
