@@ -56,23 +56,6 @@ func searchQuery(tool, text string, repos []repoName, extra ...string) (string, 
 	return strings.Join(append(parts, extra...), " "), nil
 }
 
-// searchRepos is what a search covers, each a checked repository name.
-func searchRepos(tool, named string, c toolserver.Call) ([]repoName, error) {
-	names, err := searchpage.Repos(tool, named, c)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]repoName, 0, len(names))
-	for _, n := range names {
-		r, err := parseRepo(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
-}
-
 // searchPage is the search options of the page the cursor names.
 func searchPage(cur kit.Cursors, cursor string) (*gh.SearchOptions, gh.ListOptions, error) {
 	page, err := cur.Page(cursor)
@@ -91,7 +74,7 @@ func (p *Provider) SearchCode(ctx context.Context, c toolserver.Call, req *gatew
 	if req.GetRef() != "" {
 		return nil, toolserver.InvalidArgument("GitHub's code search searches only each repository's default branch: omit ref, or read the file at %q with forge_read_file", req.GetRef())
 	}
-	repos, err := searchRepos(tool, req.GetRepo(), c)
+	repos, err := searchpage.Parsed(tool, req.GetRepo(), c, parseRepo)
 	if err != nil {
 		return nil, err
 	}
@@ -142,7 +125,7 @@ var (
 // kind and state.
 func (p *Provider) SearchIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchIssuesRequest) (*forgev1.SearchHitList, error) {
 	const tool = "forge_search_issues"
-	repos, err := searchRepos(tool, req.GetRepo(), c)
+	repos, err := searchpage.Parsed(tool, req.GetRepo(), c, parseRepo)
 	if err != nil {
 		return nil, err
 	}
