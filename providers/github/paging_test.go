@@ -106,3 +106,56 @@ func TestListIssuesPagesEveryIssue(t *testing.T) {
 		t.Errorf("%d pages cost %d requests, want one each", pages, sent)
 	}
 }
+
+// forge_list_pull_requests and forge_list_ci_runs page by the Link
+// header too: 35 of each at limit 20 are two pages, no gap or repeat,
+// one request each.
+func TestListPullsAndRunsPage(t *testing.T) {
+	srv, p := stateful(t)
+	const repo = "octocat/Hello-World"
+	srv.AddWorkflow(repo, githubtest.Workflow{Name: "CI", Path: ".github/workflows/ci.yml"})
+	for i := range 35 {
+		srv.AddPull(repo, githubtest.Pull{Title: fmt.Sprint("Pull ", i), Head: "feature"})
+		srv.AddRun(repo, githubtest.Run{Workflow: "ci.yml", Conclusion: "success"})
+	}
+	limit := uint32(20)
+	before := len(srv.Requests())
+	pulls, runs := map[uint64]bool{}, map[string]bool{}
+	pages := 0
+	for req := (&gatewayv1.ListPullRequestsRequest{Repo: repo, Limit: &limit}); ; pages++ {
+		got, err := p.ListPullRequests(ctx, noCall, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pr := range got.GetPullRequests() {
+			if pulls[pr.GetNumber()] {
+				t.Errorf("pull request #%d listed twice", pr.GetNumber())
+			}
+			pulls[pr.GetNumber()] = true
+		}
+		if req.Cursor = got.GetNextCursor(); req.Cursor == "" {
+			break
+		}
+	}
+	for req := (&gatewayv1.ListCIRunsRequest{Repo: repo, Limit: &limit}); ; pages++ {
+		got, err := p.ListCiRuns(ctx, noCall, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range got.GetRuns() {
+			if runs[r.GetRunId()] {
+				t.Errorf("run %s listed twice", r.GetRunId())
+			}
+			runs[r.GetRunId()] = true
+		}
+		if req.Cursor = got.GetNextCursor(); req.Cursor == "" {
+			break
+		}
+	}
+	if len(pulls) != 35 || len(runs) != 35 {
+		t.Errorf("%d pull requests and %d runs listed, want 35 of each", len(pulls), len(runs))
+	}
+	if sent := len(srv.Requests()) - before; sent != pages+2 || pages != 2 {
+		t.Errorf("%d requests for %d+2 pages, want 4 pages, one request each", sent, pages)
+	}
+}
