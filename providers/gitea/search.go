@@ -30,17 +30,9 @@ func (p *Provider) SearchCode(context.Context, toolserver.Call, *gatewayv1.Searc
 // a list of repositories.
 func (p *Provider) SearchIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchIssuesRequest) (*forgev1.SearchHitList, error) {
 	const tool = "forge_search_issues"
-	names, err := searchpage.Repos(tool, req.GetRepo(), c)
+	repos, err := searchpage.Parsed(tool, req.GetRepo(), c, p.parseRepo)
 	if err != nil {
 		return nil, err
-	}
-	repos := make([]repoName, 0, len(names))
-	for _, n := range names {
-		r, err := p.parseRepo(n)
-		if err != nil {
-			return nil, err
-		}
-		repos = append(repos, r)
 	}
 	cur, err := searchpage.Parse(tool, req.GetCursor(), len(repos), 1)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
@@ -28,23 +29,29 @@ var ciStatuses = map[gatewayv1.CIStatusFilter]string{
 	gatewayv1.CIStatusFilter_CI_STATUS_FILTER_FAILURE:     "failure",
 }
 
-// ListCiRuns lists the repository's workflow runs, newest first.
+// ListCiRuns lists the repository's workflow runs, newest first, one
+// page of at most limit (paging.go).
 func (p *Provider) ListCiRuns(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCIRunsRequest) (*forgev1.CIRunList, error) {
 	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	cur := kit.CursorsFor("forge_list_ci_runs", req)
+	page, err := listPage(cur, req.GetCursor(), req.Limit)
 	if err != nil {
 		return nil, err
 	}
 	opts := &gh.ListWorkflowRunsOptions{
 		Branch:      req.GetRef(),
 		Status:      ciStatuses[req.GetStatus()],
-		ListOptions: gh.ListOptions{PerPage: listLimit(req.Limit)},
+		ListOptions: page,
 	}
 	return call(ctx, p, "list CI runs in "+repo.String(), func(ctx context.Context) (*forgev1.CIRunList, error) {
-		runs, _, err := p.author.Actions.ListRepositoryWorkflowRuns(ctx, repo.owner, repo.name, opts)
+		runs, resp, err := p.author.Actions.ListRepositoryWorkflowRuns(ctx, repo.owner, repo.name, opts)
 		if err != nil {
 			return nil, err
 		}
-		list := &forgev1.CIRunList{}
+		list := &forgev1.CIRunList{NextCursor: nextCursor(cur, page, resp)}
 		for _, r := range runs.WorkflowRuns[:min(len(runs.WorkflowRuns), opts.PerPage)] {
 			list.Runs = append(list.Runs, p.ciRun(repo, r))
 		}

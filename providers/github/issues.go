@@ -3,7 +3,9 @@ package github
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	gh "github.com/google/go-github/v84/github"
@@ -55,9 +57,13 @@ func (p *Provider) GetIssue(ctx context.Context, _ toolserver.Call, req *gateway
 	})
 }
 
-// ListIssues lists issues newest first. GitHub's issues endpoint returns
-// pull requests among them; those are dropped and further pages read until
-// `limit` issues are found or the listing (or the page limit) ends.
+// ListIssues lists issues newest first, one GitHub page a call (paging.go).
+// GitHub's issues endpoint returns pull requests among them; those are
+// dropped. A page of at least GitHub's default size is read, so a small
+// limit in a repository busy with pull requests still fills from one
+// request, and the cursor names where in that page the next call starts
+// (issuePosition); a page of nothing but pull requests shows fewer than
+// limit issues, or none, with a next_cursor naming the rest.
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
@@ -70,15 +76,22 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		}
 	}
 	limit := listLimit(req.Limit)
+	per := max(limit, defaultListLimit)
+	cur := kit.CursorsFor("forge_list_issues", req)
+	at, err := readIssuePosition(cur, req.GetCursor(), per)
+	if err != nil {
+		return nil, err
+	}
 	opts := &gh.IssueListByRepoOptions{
-		State:     issueState(req.GetState()),
-		Labels:    req.GetLabels(),
-		Assignee:  req.GetAssignee(),
-		Sort:      "created",
-		Direction: "desc",
-		// A page of at least GitHub's default size, so a small limit in a
-		// repository busy with pull requests still fills from one page.
-		ListOptions: gh.ListOptions{PerPage: max(limit, defaultListLimit)},
+		State:       issueState(req.GetState()),
+		Labels:      req.GetLabels(),
+		Assignee:    req.GetAssignee(),
+		Sort:        "created",
+		Direction:   "desc",
+		ListOptions: gh.ListOptions{PerPage: per},
+	}
+	if at.page > 1 {
+		opts.ListOptions.Page = at.page
 	}
 	if req.Since != nil {
 		// GitHub's since is the same "updated at or after" filter, in its
@@ -86,19 +99,51 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 		opts.Since = req.GetSince().AsTime().UTC()
 	}
 	return call(ctx, p, "list issues in "+repo.String(), func(ctx context.Context) (*forgev1.IssueList, error) {
+		is, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
+		if err != nil {
+			return nil, err
+		}
+		is = is[:min(len(is), per)]
 		list := &forgev1.IssueList{}
-		err := kit.Pages(pageLimit, func(next int) (kit.Page[*gh.Issue, int], error) {
-			opts.ListOptions.Page = next
-			page, resp, err := p.author.Issues.ListByRepo(ctx, repo.owner, repo.name, opts)
-			return kit.Page[*gh.Issue, int]{Items: page, Next: nextPage(resp)}, err
-		}, func(i *gh.Issue) bool {
-			if !i.IsPullRequest() {
-				list.Issues = append(list.Issues, p.issue(repo, i, nil))
+		i := at.offset
+		for ; i < len(is) && len(list.Issues) < limit; i++ {
+			if !is[i].IsPullRequest() {
+				list.Issues = append(list.Issues, p.issue(repo, is[i], nil))
 			}
-			return len(list.Issues) < limit
-		})
+		}
+		switch next := nextPage(resp); {
+		case i < len(is):
+			list.NextCursor, err = cur.Next(issuePosition{max(at.page, 1), i}.String())
+		case next > max(at.page, 1):
+			list.NextCursor, err = cur.Next(issuePosition{next, 0}.String())
+		}
 		return list, err
 	})
+}
+
+// issuePosition is where a forge_list_issues page starts: a GitHub page
+// (from 1) and the offset of the first item not yet shown on it, written
+// "page_offset".
+type issuePosition struct{ page, offset int }
+
+func (ip issuePosition) String() string { return strconv.Itoa(ip.page) + "_" + strconv.Itoa(ip.offset) }
+
+// readIssuePosition reads a forge_list_issues cursor strictly, as String
+// writes it, with the offset inside a page of per items; page 1, offset 0
+// for none.
+func readIssuePosition(cur kit.Cursors, cursor string, per int) (issuePosition, error) {
+	pos, err := cur.Position(cursor)
+	if err != nil || pos == "" {
+		return issuePosition{1, 0}, err
+	}
+	pg, off, _ := strings.Cut(pos, "_")
+	page, err1 := strconv.Atoi(pg)
+	offset, err2 := strconv.Atoi(off)
+	ip := issuePosition{page, offset}
+	if err1 != nil || err2 != nil || page < 1 || page > math.MaxInt32 || offset < 0 || offset >= per || ip.String() != pos {
+		return issuePosition{}, toolserver.InvalidArgument("cursor %q is not a next_cursor forge_list_issues gave; omit it for the first page", cursor)
+	}
+	return ip, nil
 }
 
 // listLimit is a list's wire limit: omitted = 30, never more than a page.

@@ -152,35 +152,45 @@ func numbers(l *forgev1.IssueList) []uint64 {
 	return out
 }
 
-func TestListIssuesDropsPullRequestsAndPagesToFillLimit(t *testing.T) {
+// A page is one request at per_page = limit: the pull requests GitHub
+// lists among issues are dropped from it, and next_cursor names the page
+// the Link header names, read with the same arguments.
+func TestListIssuesDropsPullRequestsAndPagesByCursor(t *testing.T) {
 	pulls := map[int]bool{58: true, 55: true, 50: true, 44: true, 40: true, 29: true, 27: true}
 	query := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30")
 	page2 := q("state", "closed", "labels", "bug,ui", "sort", "created", "direction", "desc", "per_page", "30", "page", "2")
 	f := newFake(t)
 	f.expect(
 		exchange{method: "GET", path: repoPath + "/issues", query: query, accept: acceptReactions,
-			reply: issuesPage(t, span(60, 31), pulls), header: f.linkNext(repoPath+"/issues", query, 2, 5)},
+			reply: issuesPage(t, span(60, 31), pulls), header: f.linkNext(repoPath+"/issues", query, 2, 2)},
 		exchange{method: "GET", path: repoPath + "/issues", query: page2, accept: acceptReactions,
-			reply: issuesPage(t, span(30, 1), pulls), header: f.linkNext(repoPath+"/issues", query, 3, 5)},
+			reply: issuesPage(t, span(30, 1), pulls)},
 	)
 	limit := uint32(30)
-	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
+	req := &gatewayv1.ListIssuesRequest{
 		Repo:   "octocat/Hello-World",
 		State:  gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED,
 		Labels: []string{"bug", "ui"},
 		Limit:  &limit,
-	})
+	}
+	got, err := f.provider(t).ListIssues(ctx, noCall, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want []uint64
-	for _, n := range span(60, 1) {
-		if !pulls[n] && len(want) < 30 {
-			want = append(want, uint64(n))
+	wantNumbers := func(top, bottom int) string {
+		var want []uint64
+		for _, n := range span(top, bottom) {
+			if !pulls[n] {
+				want = append(want, uint64(n))
+			}
 		}
+		return fmt.Sprint(want)
 	}
-	if fmt.Sprint(numbers(got)) != fmt.Sprint(want) {
-		t.Errorf("numbers = %v, want %v", numbers(got), want)
+	if fmt.Sprint(numbers(got)) != wantNumbers(60, 31) {
+		t.Errorf("page 1 numbers = %v, want %v", numbers(got), wantNumbers(60, 31))
+	}
+	if got.GetNextCursor() == "" {
+		t.Fatal("page 1 has no next_cursor though the Link header names page 2")
 	}
 	first := got.GetIssues()[0]
 	wantProto(t, first, &forgev1.Issue{
@@ -189,6 +199,14 @@ func TestListIssuesDropsPullRequestsAndPagesToFillLimit(t *testing.T) {
 		Title: "Item 60", Body: "I'm having a problem with this.\n\nSteps:\n1. open the app\n2. it crashes",
 		CreatedAt: "2026-11-20T09:12:41Z", UpdatedAt: "2026-11-20T09:12:41Z",
 	})
+	req.Cursor = got.GetNextCursor()
+	got, err = f.provider(t).ListIssues(ctx, noCall, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(numbers(got)) != wantNumbers(30, 1) || got.GetNextCursor() != "" {
+		t.Errorf("page 2 numbers = %v (cursor %q), want %v and none", numbers(got), got.GetNextCursor(), wantNumbers(30, 1))
+	}
 }
 
 func TestListIssuesDefaultsAndEndOfListing(t *testing.T) {
@@ -206,47 +224,61 @@ func TestListIssuesDefaultsAndEndOfListing(t *testing.T) {
 	}
 }
 
-func TestListIssuesSmallLimitStopsEarly(t *testing.T) {
+// A small limit still reads a page of GitHub's default size, so pull
+// requests on it do not leave the page short; the cursor names the offset
+// in that page where the next call starts, which reads it again (one
+// request a call).
+func TestListIssuesSmallLimitFillsFromOnePage(t *testing.T) {
 	f := newFake(t)
 	query := q("state", "all", "sort", "created", "direction", "desc", "per_page", "30")
-	f.expect(exchange{
-		method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
-		reply: issuesPage(t, span(40, 11), map[int]bool{40: true}), header: f.linkNext(repoPath+"/issues", query, 2, 3),
-	})
+	for range 2 {
+		f.expect(exchange{
+			method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
+			reply: issuesPage(t, span(40, 11), map[int]bool{40: true, 37: true}), header: f.linkNext(repoPath+"/issues", query, 2, 3),
+		})
+	}
 	limit := uint32(2)
-	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{
-		Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit,
-	})
+	req := &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World", State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_ALL, Limit: &limit}
+	got, err := f.provider(t).ListIssues(ctx, noCall, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if fmt.Sprint(numbers(got)) != "[39 38]" {
-		t.Errorf("numbers = %v, want [39 38]", numbers(got))
+	if fmt.Sprint(numbers(got)) != "[39 38]" || got.GetNextCursor() == "" {
+		t.Fatalf("numbers = %v (cursor %q), want [39 38] and a next_cursor", numbers(got), got.GetNextCursor())
+	}
+	req.Cursor = got.GetNextCursor()
+	if got, err = f.provider(t).ListIssues(ctx, noCall, req); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(numbers(got)) != "[36 35]" {
+		t.Errorf("page 2 numbers = %v, want [36 35]", numbers(got))
+	}
+	for _, bad := range []string{"_0", "1_30", "0_0", "1_01", "1_-1", "2", "1_0_0"} {
+		_, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: req.Repo, State: req.State, Limit: req.Limit,
+			Cursor: strings.SplitN(req.Cursor, ".", 2)[0] + "." + bad})
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor")
 	}
 }
 
-func TestListIssuesStopsAtPageLimit(t *testing.T) {
+// A cursor is bound to the arguments it was issued for: another limit,
+// state or a made-up one is refused before GitHub is asked.
+func TestListIssuesRefusesForeignCursor(t *testing.T) {
 	f := newFake(t)
 	query := q("state", "open", "sort", "created", "direction", "desc", "per_page", "30")
-	allPulls := map[int]bool{}
-	for n := 1; n <= 1000; n++ {
-		allPulls[n] = true
-	}
-	for page := 1; page <= pageLimit; page++ {
-		pq := q("state", "open", "sort", "created", "direction", "desc", "per_page", "30")
-		if page > 1 {
-			pq.Set("page", fmt.Sprint(page))
-		}
-		top := 1000 - (page-1)*30
-		f.expect(exchange{method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: pq,
-			reply: issuesPage(t, span(top, top-29), allPulls), header: f.linkNext(repoPath+"/issues", query, page+1, 34)})
-	}
+	f.expect(exchange{method: "GET", path: repoPath + "/issues", accept: acceptReactions, query: query,
+		reply: issuesPage(t, span(60, 31), nil), header: f.linkNext(repoPath+"/issues", query, 2, 2)})
 	got, err := f.provider(t).ListIssues(ctx, noCall, &gatewayv1.ListIssuesRequest{Repo: "octocat/Hello-World"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got.GetIssues()) != 0 {
-		t.Errorf("got %d issues from a listing of pull requests", len(got.GetIssues()))
+	limit := uint32(5)
+	for _, req := range []*gatewayv1.ListIssuesRequest{
+		{Repo: "octocat/Hello-World", Cursor: got.GetNextCursor(), Limit: &limit},
+		{Repo: "octocat/Hello-World", Cursor: got.GetNextCursor(), State: gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_CLOSED},
+		{Repo: "octocat/Hello-World", Cursor: "abc.2"},
+	} {
+		_, err := f.provider(t).ListIssues(ctx, noCall, req)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor")
 	}
 }
 

@@ -127,11 +127,16 @@ var pullStates = map[gatewayv1.PullRequestStateFilter]string{
 }
 
 // ListPullRequests lists pull requests newest first, one page of at most
-// limit. GitHub's listing carries each head sha and merge time but never
+// limit (paging.go). GitHub's listing carries each head sha and merge time but never
 // mergeability (it computes that per pull request), so mergeable is empty
 // here; forge_get_pull_request has it.
 func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListPullRequestsRequest) (*forgev1.PullRequestList, error) {
 	repo, err := parseRepo(req.GetRepo())
+	if err != nil {
+		return nil, err
+	}
+	cur := kit.CursorsFor("forge_list_pull_requests", req)
+	page, err := listPage(cur, req.GetCursor(), req.Limit)
 	if err != nil {
 		return nil, err
 	}
@@ -141,14 +146,14 @@ func (p *Provider) ListPullRequests(ctx context.Context, _ toolserver.Call, req 
 		Head:        qualifiedHead(repo, req.GetHead()),
 		Sort:        "created",
 		Direction:   "desc",
-		ListOptions: gh.ListOptions{PerPage: listLimit(req.Limit)},
+		ListOptions: page,
 	}
 	return call(ctx, p, "list pull requests in "+repo.String(), func(ctx context.Context) (*forgev1.PullRequestList, error) {
-		prs, _, err := p.author.PullRequests.List(ctx, repo.owner, repo.name, opts)
+		prs, resp, err := p.author.PullRequests.List(ctx, repo.owner, repo.name, opts)
 		if err != nil {
 			return nil, err
 		}
-		list := &forgev1.PullRequestList{}
+		list := &forgev1.PullRequestList{NextCursor: nextCursor(cur, page, resp)}
 		for _, pr := range prs[:min(len(prs), opts.PerPage)] {
 			list.PullRequests = append(list.PullRequests, p.pullRequest(repo, pr))
 		}

@@ -3,6 +3,7 @@ package github
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,13 +26,32 @@ import (
 // fails at once with a *gateClosed and never leaves. Any other answer GitHub
 // gives (a success, a 404, a 422: anything but a limit or a 5xx) opens it
 // again: GitHub is answering.
+//
+// The search API has a quota of its own (30 requests a minute), so its
+// requests pass a gate of their own: a search limit stops searches only,
+// and the core quota's limit does not stop searches.
 type rateGate struct {
 	next http.RoundTripper
 	now  func() time.Time
 
-	mu     sync.Mutex
+	mu    sync.Mutex
+	gates map[string]closedUntil // by quota (quotaOf)
+}
+
+// closedUntil is one quota's gate: closed before until, for reason.
+type closedUntil struct {
 	until  time.Time
 	reason string
+}
+
+// quotaOf is the quota a request counts against: "search" for the search
+// API (/search/..., below /api/v3 on Enterprise Server; not a repository
+// whose owner is named search), "" for the rest.
+func quotaOf(r *http.Request) string {
+	if before, _, ok := strings.Cut(r.URL.Path, "/search/"); ok && (before == "" || before == "/api/v3") {
+		return "search"
+	}
+	return ""
 }
 
 // gateClosed is a request the gate refused: an earlier answer asked to
@@ -47,24 +67,25 @@ func (e *gateClosed) Error() string {
 }
 
 func (g *rateGate) RoundTrip(r *http.Request) (*http.Response, error) {
+	quota := quotaOf(r)
 	g.mu.Lock()
-	until, reason := g.until, g.reason
+	closed := g.gates[quota]
 	g.mu.Unlock()
-	if g.now().Before(until) {
+	if g.now().Before(closed.until) {
 		if r.Body != nil {
 			r.Body.Close() // RoundTrip owns the body, even when refusing.
 		}
-		return nil, &gateClosed{until: until, reason: reason}
+		return nil, &gateClosed{until: closed.until, reason: closed.reason}
 	}
 	resp, err := g.next.RoundTrip(r)
 	if err == nil {
-		g.observe(resp)
+		g.observe(quota, resp)
 	}
 	return resp, err
 }
 
-// observe moves the gate on one answer.
-func (g *rateGate) observe(resp *http.Response) {
+// observe moves the gate of quota on one answer.
+func (g *rateGate) observe(quota string, resp *http.Response) {
 	wait, reason, limited := g.limit(resp)
 	if !limited && resp.StatusCode >= 500 {
 		return // an outage says nothing about the limit
@@ -72,11 +93,14 @@ func (g *rateGate) observe(resp *http.Response) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if !limited {
-		g.until, g.reason = time.Time{}, ""
+		delete(g.gates, quota)
 		return
 	}
-	if until := g.now().Add(min(wait, rest.MaxWait)); until.After(g.until) {
-		g.until, g.reason = until, reason
+	if until := g.now().Add(min(wait, rest.MaxWait)); until.After(g.gates[quota].until) {
+		if g.gates == nil {
+			g.gates = map[string]closedUntil{}
+		}
+		g.gates[quota] = closedUntil{until, reason}
 	}
 }
 

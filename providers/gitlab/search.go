@@ -30,7 +30,7 @@ var _ gatewayv1handler.ForgeSearchHandler = (*Provider)(nil)
 // its first line that holds the query (else the chunk's start).
 func (p *Provider) SearchCode(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchCodeRequest) (*forgev1.CodeMatchList, error) {
 	const tool = "forge_search_code"
-	repos, err := searchProjects(tool, req.GetRepo(), c)
+	repos, err := searchpage.Parsed(tool, req.GetRepo(), c, parseRepo)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +101,7 @@ func searchKinds(k gatewayv1.SubscriptionKind) []string {
 // GitLab's state filter names one state, so that page is filtered here.
 func (p *Provider) SearchIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.SearchIssuesRequest) (*forgev1.SearchHitList, error) {
 	const tool = "forge_search_issues"
-	repos, err := searchProjects(tool, req.GetRepo(), c)
+	repos, err := searchpage.Parsed(tool, req.GetRepo(), c, parseRepo)
 	if err != nil {
 		return nil, err
 	}
@@ -171,23 +171,6 @@ type searched struct {
 	iid               int64
 	state, title, url string
 	updated           *time.Time
-}
-
-// searchProjects is what a search covers, each a checked project path.
-func searchProjects(tool, named string, c toolserver.Call) ([]project, error) {
-	names, err := searchpage.Repos(tool, named, c)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]project, 0, len(names))
-	for _, n := range names {
-		r, err := parseRepo(n)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, nil
 }
 
 // withState adds GitLab's state filter to a search request.

@@ -322,8 +322,8 @@ Rebased.
 	}
 }
 
-// GitHub's issues endpoint can fill whole pages with pull requests; the
-// list reads on until it has `limit` issues.
+// GitHub's issues endpoint can fill whole pages with pull requests; a
+// list reads one page a call and names the next with next_cursor.
 func TestGitHubListPagesPastPullRequests(t *testing.T) {
 	e := start(t)
 	for i := range 35 {
@@ -346,7 +346,12 @@ func TestGitHubListPagesPastPullRequests(t *testing.T) {
 		"GET /repos/octocat/Hello-World/issues?direction=desc&labels=bug&per_page=30&sort=created&state=all author")
 
 	got = e.ok("forge_list_issues", `{`+hello+`,"limit":1}`)
-	got += e.ok("forge_list_issues", `{`+hello+`,"limit":2}`)
+	page := e.ok("forge_list_issues", `{`+hello+`,"limit":2}`)
+	cursor, ok := strings.CutPrefix(strings.Split(page, "\n")[2], "next_cursor: ")
+	if !ok {
+		t.Fatalf("a page of pull requests names no next page:\n%s", page)
+	}
+	got += page + e.ok("forge_list_issues", `{`+hello+`,"limit":2,"cursor":"`+cursor+`"}`)
 	if strings.Count(got, "# issues[") != 3 || !strings.Contains(got, "number: 1\n") {
 		t.Errorf("lists past 36 pull requests:\n%s", got)
 	}

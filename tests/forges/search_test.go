@@ -3,6 +3,8 @@ package forges_test
 import (
 	"strings"
 	"testing"
+
+	"github.com/forgetools/forgetools/providers/github/githubtest"
 )
 
 // Search through the gateway on each forge's fake: GitLab's project search
@@ -10,8 +12,9 @@ import (
 // says it has no code search; Linear, whose scope entry here names its
 // team exactly, searches that team when no repo is given; a scope of
 // patterns (GitLab's platform/infra/*) refuses a search without a repo
-// rather than search the forge; GitHub answers unimplemented until its
-// session.
+// rather than search the forge; GitHub's search API finds code and an
+// issue in the repository named, and a repo: qualifier in the agent's
+// query does not reach another repository.
 func TestSearchOnTheFakes(t *testing.T) {
 	e := start(t)
 	got := e.ok("forge_search_code", `{`+onGitLab+`,"query":"replicas"}`)
@@ -42,7 +45,30 @@ func TestSearchOnTheFakes(t *testing.T) {
 	if got := e.fails("forge_search_code", `{`+eng+`,"query":"x"}`); !strings.Contains(got, "unimplemented") {
 		t.Errorf("linear code search: %s", got)
 	}
-	if got := e.fails("forge_search_issues", `{"repo":"octocat/Hello-World","query":"bug"}`); !strings.Contains(got, "unimplemented") {
-		t.Errorf("github issue search: %s", got)
+
+	e.github.AddRepo("other/x", "main")
+	for _, r := range []string{"octocat/Hello-World", "other/x"} {
+		e.github.Commit(r, "main", "add parse", githubtest.File{Path: "src/parse.go", Content: "package src\n\nfunc parseWidget() {}\n"})
+		e.github.AddIssue(r, githubtest.Issue{Title: "parseWidget crashes"})
+	}
+	got = e.ok("forge_search_code", `{"repo":"octocat/Hello-World","query":"func parseWidget"}`)
+	for _, part := range []string{"repo: octocat/Hello-World\n", "src/parse.go", "func parseWidget() {}"} {
+		if !strings.Contains(got, part) {
+			t.Errorf("github code search lacks %q:\n%s", part, got)
+		}
+	}
+	got = e.ok("forge_search_issues", `{"repo":"octocat/Hello-World","query":"bug","state":"all"}`)
+	if !strings.Contains(got, "Found a bug") || !strings.Contains(got, "kind: issue\n") {
+		t.Errorf("github issue search:\n%s", got)
+	}
+	for _, q := range []string{"parseWidget repo:other/x", "repo:other/x"} {
+		for _, tool := range []string{"forge_search_code", "forge_search_issues"} {
+			if got := e.ok(tool, `{"repo":"octocat/Hello-World","query":"`+q+`"}`); strings.Contains(got, "other/x") || strings.Contains(got, "parseWidget crashes") || strings.Contains(got, "src/parse.go") {
+				t.Errorf("github %s %q widened the search:\n%s", tool, q, got)
+			}
+		}
+	}
+	if got := e.fails("forge_search_issues", `{"repo":"octocat/Hello-World","query":"bug\" repo:other/x \""}`); !strings.Contains(got, "invalid_argument") {
+		t.Errorf("github search with a quote: %s", got)
 	}
 }

@@ -30,7 +30,7 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 			return h(c, ru)
 		})
 	}
-	on(rt, "GET /actions/runs", func(c *call) answer { return s.listRuns(c.rp, c.Query) })
+	on(rt, "GET /actions/runs", func(c *call) answer { return s.listRuns(c.rp, c.path, c.Query) })
 	onRun("GET /actions/runs/{id}", docRuns+"#get-a-workflow-run", func(c *call, ru *run) answer {
 		return jsonAnswer(http.StatusOK, s.runJSON(c.rp, ru))
 	})
@@ -62,7 +62,7 @@ func (s *Server) actionRoutes(rt *forgefake.Router) {
 
 // listRuns is GET /repos/o/n/actions/runs: newest first, filtered by
 // branch, event, head sha and status (a status or a conclusion), paged.
-func (s *Server) listRuns(r *repo, q url.Values) answer {
+func (s *Server) listRuns(r *repo, path string, q url.Values) answer {
 	var runs []*run
 	for _, ru := range slices.Backward(r.Runs) {
 		st := q.Get("status")
@@ -71,12 +71,13 @@ func (s *Server) listRuns(r *repo, q url.Values) answer {
 			runs = append(runs, ru)
 		}
 	}
-	// The fake sends no Link header here (GitHub does); total_count
-	// says how many.
-	n, per, _ := s.pageOf("", q, len(runs))
+	// total_count says how many; the Link header names the other pages.
+	n, per, header := s.pageOf(path, q, len(runs))
 	out := workflowRunsJSON{TotalCount: len(runs)}
 	out.WorkflowRuns, _ = forgefake.Page(runs, n, per, func(ru *run) any { return s.runJSON(r, ru) })
-	return jsonAnswer(http.StatusOK, out)
+	a := jsonAnswer(http.StatusOK, out)
+	a.Header = header
+	return a
 }
 
 // dispatch is POST /repos/o/n/actions/workflows/{id|file}/dispatches: an

@@ -122,6 +122,7 @@ func New(o Options) *Server {
 	s.Counters = forgemodel.Counters{Clock: o.Clock, IDsAfter: 1000, FirstUser: 9000}
 	s.clock = s.Now()
 	s.userRoutes()
+	s.searchRoutes()
 	s.repoMux = s.repoRoutes()
 	s.Mount(s.graphQLPath(), "/graphql", s.answerGraphQL)
 	s.logHost = o.LogHost

@@ -111,3 +111,21 @@ func Fan[T any](cur Cursor, phases, first int, fetch func(phase, page int) ([]T,
 	}
 	return nil, "", nil
 }
+
+// Parsed is Repos with each name read by the forge's parse (which checks
+// it), in order.
+func Parsed[T any](tool, named string, c toolserver.Call, parse func(string) (T, error)) ([]T, error) {
+	names, err := Repos(tool, named, c)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(names))
+	for _, n := range names {
+		r, err := parse(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}

@@ -59,3 +59,26 @@ func TestFan(t *testing.T) {
 		t.Errorf("cursors %q, want %q", cursors, want)
 	}
 }
+
+// Parsed reads the named repository, else the gateway's list, each by
+// the forge's parse, and refuses the whole search for one it refuses.
+func TestParsed(t *testing.T) {
+	upper := func(s string) (string, error) {
+		if s == "bad" {
+			return "", toolserver.InvalidArgument("bad repo")
+		}
+		return s + "!", nil
+	}
+	if got, err := Parsed("t", "", toolserver.Call{Repos: []string{"a/b", "c/d"}}, upper); err != nil || !slices.Equal(got, []string{"a/b!", "c/d!"}) {
+		t.Errorf("the list: %v, %v", got, err)
+	}
+	if got, err := Parsed("t", "x/y", toolserver.Call{Repos: []string{"a/b"}}, upper); err != nil || !slices.Equal(got, []string{"x/y!"}) {
+		t.Errorf("the named repo: %v, %v", got, err)
+	}
+	if _, err := Parsed("t", "", toolserver.Call{Repos: []string{"a/b", "bad"}}, upper); err == nil {
+		t.Error("a list with a repository parse refuses was accepted")
+	}
+	if _, err := Parsed("t", "", toolserver.Call{}, upper); err == nil {
+		t.Error("no repo and no list was accepted")
+	}
+}
