@@ -137,6 +137,9 @@ var (
 	anyNonce = regexp.MustCompile(`(<<<\S*?-|>>>)[0-9a-f]{6,}\b`)
 	hexSHA   = regexp.MustCompile(`\b[0-9a-f]{40}\b`)
 	anyTime  = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z`)
+	// A cursor that pins a commit (forge_list_commits) hashes its sha, so
+	// it differs between the worlds as the sha does.
+	anyCursor = regexp.MustCompile(`(?m)^(\s*next_cursor: )\S+$`)
 )
 
 func nonceless(s string) string { return anyNonce.ReplaceAllString(s, "${1}NONCE") }
@@ -149,6 +152,7 @@ func sameWorld(r result, vars map[string]string) result {
 		out = strings.ReplaceAll(out, v, "{"+k+"}")
 	}
 	out = hexSHA.ReplaceAllString(out, "SHA")
+	out = anyCursor.ReplaceAllString(out, "${1}CURSOR")
 	r.stdout = anyTime.ReplaceAllString(out, "TIME")
 	r.stderr = ""
 	return r
