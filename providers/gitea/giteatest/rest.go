@@ -192,8 +192,12 @@ func (s *Server) merge(c *call, it *forgemodel.Item) answer {
 	case !slices.Contains([]string{"merge", "rebase", "rebase-merge", "squash", "fast-forward-only"}, in.Do):
 		return s.apiError(http.StatusUnprocessableEntity, "[Do]: In")
 	}
+	before := s.snapshot(rp, p.Base)
 	rp.MergePull(p)
 	p.MergeSHA = rp.Commit(p.Base)
+	// The merge commit alone: the pull's own commits are not copied into
+	// the base's log.
+	s.recordCommit(rp, p.Base, mergeMessage(it), c.login, before)
 	it.State, it.Updated = "closed", s.Tick()
 	it.Closed = &it.Updated
 	return answer{Status: http.StatusOK}
@@ -284,6 +288,7 @@ func (s *Server) createBranch(c *call) answer {
 		return s.apiError(http.StatusConflict, "The branch already exists.")
 	}
 	rp.Branch(in.New, old)
+	s.copyHistory(rp, in.New, old)
 	return created(map[string]any{
 		"name": in.New, "protected": false, "user_can_push": true, "user_can_merge": true,
 		"commit": map[string]any{

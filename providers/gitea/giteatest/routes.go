@@ -114,6 +114,7 @@ func (s *Server) routes() {
 	s.item("POST "+repo+"/pulls/{index}/comments/{id}/replies", true, s.replyToReviewComment)
 	s.route("POST "+repo+"/pulls/comments/{id}/resolve", func(c *call) answer { return s.resolveReviewComment(c, true) })
 	s.route("POST "+repo+"/pulls/comments/{id}/unresolve", func(c *call) answer { return s.resolveReviewComment(c, false) })
+	s.route("GET "+repo+"/commits", s.listCommits)
 	s.route("GET "+repo+"/commits/{ref}/status", s.combinedStatus)
 	s.route("GET "+repo+"/git/commits/{sha}", func(c *call) answer {
 		// A branch, a tag or a commit; this fake knows branches and their
