@@ -19,7 +19,8 @@ const commitsRangeSize = 50
 // listCommits is GET .../commits as Gitea 1.27's GetAllCommits serves it:
 // sha (a branch, tag or commit; the default branch when left out), path
 // (a file or directory), not (a ref whose history is left out), since
-// and until (RFC 3339, 422 otherwise), page and limit (default 30, at
+// and until (RFC 3339, 422 otherwise; since is then ignored, as on
+// Gitea), page and limit (default 30, at
 // most 50); stat, verification and files each on unless "false". Newest
 // first, with X-Total-Count, Link (next, last, first, prev), and the
 // older X-Page, X-PerPage, X-Total, X-PageCount and X-HasMore.
@@ -30,11 +31,11 @@ const commitsRangeSize = 50
 // what left none). Both are modelled as it does them.
 func (s *Server) listCommits(c *call) answer {
 	q := c.Query
-	var since, until time.Time
+	var ignored, until time.Time
 	for _, f := range []struct {
 		name string
 		at   *time.Time
-	}{{"since", &since}, {"until", &until}} {
+	}{{"since", &ignored}, {"until", &until}} {
 		if v := q.Get(f.name); v != "" {
 			t, err := time.Parse(time.RFC3339, v)
 			if err != nil {
@@ -65,9 +66,10 @@ func (s *Server) listCommits(c *call) answer {
 			left[cm.sha] = true
 		}
 	}
-	dated := func(cm *logCommit) bool {
-		return (since.IsZero() || !cm.when.Before(since)) && (until.IsZero() || !cm.when.After(until))
-	}
+	// Gitea 1.27.3 checks since's format but lists as if it were not
+	// given (a since in the year 2999 still lists everything, measured
+	// on the real server); until it applies.
+	dated := func(cm *logCommit) bool { return until.IsZero() || !cm.when.After(until) }
 	var all []*logCommit
 	touched := false
 	for i := len(h) - 1; i >= 0; i-- {
