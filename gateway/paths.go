@@ -11,9 +11,13 @@ import (
 // fields: every repository path (param).repo_path marks is held to git's
 // own rules, for every forge, before any provider runs, so a path no
 // clone could check out (a .git look-alike, "..") is invalid_argument
-// and reaches no forge.
+// and reaches no forge; so is every git ref (param).git_ref marks
+// (refs.go).
 func (s *Service) validateCall(o *operation, req proto.Message) error {
 	if err := s.validate(req); err != nil {
+		return err
+	}
+	if err := checkRefs(o); err != nil {
 		return err
 	}
 	if o.arm.Paths == nil {

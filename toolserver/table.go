@@ -133,11 +133,23 @@ type Arm struct {
 	// (param).repo_path), for the gateway to hold to git's path rules
 	// before any provider runs; nil when the arm has none.
 	Paths func(req proto.Message) []RepoPath
+
+	// Refs returns the request's git refs (fields marked (param).git_ref),
+	// for the gateway to hold to git's ref-name rules before any provider
+	// runs; nil when the arm has none.
+	Refs func(req proto.Message) []GitRef
 }
 
 // RepoPath is one repository path of a request.
 type RepoPath struct {
 	// Path names the field by proto field names ("comments[2].path").
+	Path  string
+	Value *string
+}
+
+// GitRef is one git ref (branch, tag or commit name) of a request.
+type GitRef struct {
+	// Path names the field by proto field names ("base_ref").
 	Path  string
 	Value *string
 }
