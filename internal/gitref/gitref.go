@@ -42,6 +42,12 @@ func Problem(ref string) string {
 		return "it is not valid UTF-8"
 	case ref == "@":
 		return `it is "@", which git reads as HEAD`
+	case strings.Contains(ref, ".."):
+		return `it contains ".."`
+	case strings.Contains(ref, "@{"):
+		return `it contains "@{"`
+	case strings.Contains(ref, "//"):
+		return `it contains "//"`
 	case strings.HasPrefix(ref, "-"):
 		return `it starts with "-", which git would read as an option`
 	case strings.HasPrefix(ref, "/"):
@@ -50,12 +56,6 @@ func Problem(ref string) string {
 		return `it ends with "/"`
 	case strings.HasSuffix(ref, "."):
 		return `it ends with "."`
-	case strings.Contains(ref, "//"):
-		return `it contains "//"`
-	case strings.Contains(ref, ".."):
-		return `it contains ".."`
-	case strings.Contains(ref, "@{"):
-		return `it contains "@{"`
 	}
 	for _, r := range ref {
 		switch {
