@@ -140,19 +140,19 @@ type Arm struct {
 	Refs func(req proto.Message) []GitRef
 }
 
-// RepoPath is one repository path of a request.
-type RepoPath struct {
+// CheckedField is one string field of a request that the gateway holds
+// to a rule of its own before any provider runs.
+type CheckedField struct {
 	// Path names the field by proto field names ("comments[2].path").
 	Path  string
 	Value *string
 }
 
+// RepoPath is one repository path of a request.
+type RepoPath = CheckedField
+
 // GitRef is one git ref (branch, tag or commit name) of a request.
-type GitRef struct {
-	// Path names the field by proto field names ("base_ref").
-	Path  string
-	Value *string
-}
+type GitRef = CheckedField
 
 // Approval is what an arm may change, from its (tool).approval option: the
 // level the gateway's approval policy keys on first. It is the agent
