@@ -133,14 +133,26 @@ type Arm struct {
 	// (param).repo_path), for the gateway to hold to git's path rules
 	// before any provider runs; nil when the arm has none.
 	Paths func(req proto.Message) []RepoPath
+
+	// Refs returns the request's git refs (fields marked (param).git_ref),
+	// for the gateway to hold to git's ref-name rules before any provider
+	// runs; nil when the arm has none.
+	Refs func(req proto.Message) []GitRef
 }
 
-// RepoPath is one repository path of a request.
-type RepoPath struct {
+// CheckedField is one string field of a request that the gateway holds
+// to a rule of its own before any provider runs.
+type CheckedField struct {
 	// Path names the field by proto field names ("comments[2].path").
 	Path  string
 	Value *string
 }
+
+// RepoPath is one repository path of a request.
+type RepoPath = CheckedField
+
+// GitRef is one git ref (branch, tag or commit name) of a request.
+type GitRef = CheckedField
 
 // Approval is what an arm may change, from its (tool).approval option: the
 // level the gateway's approval policy keys on first. It is the agent

@@ -3,12 +3,12 @@ package github
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	gh "github.com/google/go-github/v84/github"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/internal/gitref"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/unidiff"
 	"github.com/forgetools/forgetools/providers/kit"
@@ -123,21 +123,21 @@ func (p *Provider) commitOf(ctx context.Context, repo repoName, ref, param strin
 	return sha, nil
 }
 
-// checkRef refuses what no git ref or commit id can be (git's own
-// check-ref-format rules: no "..", "@{", control character, space or any
-// of ~^:?*[\, no empty component or one starting with ".", no "." at the
-// end; and no "%" or "#"), so a ref can never change the compare path's
-// "base...head" split or the URL around it: go-github resolves a path
-// against the API root, and a "../" or "./" segment of commits/{ref}
-// would climb out of the repository or name another ref.
+// checkRef refuses what no git ref or commit id can be, by the rules the
+// gateway already holds every (param).git_ref field to (internal/gitref:
+// git check-ref-format's, and no "%" or "#"), so a ref can never change
+// the compare path's "base...head" split or the URL around it: go-github
+// resolves a path against the API root, and a "../" or "./" segment of
+// commits/{ref} would climb out of the repository or name another ref.
+// Through the gateway it never refuses; it stays as defence in depth for
+// a caller of the provider that is not the gateway, and for an arm whose
+// ref field lost its option. An empty ref is the default branch.
 func checkRef(param, ref string) error {
-	bad := strings.Contains(ref, "..") || strings.Contains(ref, "@{") || strings.ContainsAny(ref, "~^:?*[\\%# ") ||
-		strings.HasSuffix(ref, ".") || strings.ContainsFunc(ref, func(r rune) bool { return r < 0x20 || r == 0x7f })
-	for _, c := range strings.Split(ref, "/") {
-		bad = bad || ref != "" && (c == "" || strings.HasPrefix(c, "."))
+	if ref == "" {
+		return nil
 	}
-	if bad {
-		return toolserver.InvalidArgument("%s %q is not a branch, tag or commit name (git refuses \"..\", spaces, control characters, ~^:?*[\\, and empty or dot-led components)", param, ref)
+	if why := gitref.Problem(ref); why != "" {
+		return toolserver.InvalidArgument("%s %q is not a branch, tag or commit name: %s", param, ref, why)
 	}
 	return nil
 }

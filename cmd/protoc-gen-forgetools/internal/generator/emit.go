@@ -54,7 +54,9 @@ func (h *helpers) emit() {
 	}
 	e.messageWalkers(agentTexts)
 	e.messageWalkers(serverTexts)
-	e.messageWalkers(serverPaths)
+	for _, side := range checkedSides {
+		e.messageWalkers(side)
+	}
 	e.enumTables()
 }
 

@@ -156,9 +156,12 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	if texts {
 		items = append(items, field("Texts", jen.Id(textsFunc(t.name))))
 	}
-	paths := hasText(t.obj, serverPaths)
-	if paths {
-		items = append(items, field("Paths", jen.Id(serverPaths.funcName(t.name))))
+	var checked []*textSide
+	for _, side := range checkedSides {
+		if hasText(t.obj, side) {
+			checked = append(checked, side)
+			items = append(items, field(side.armField, jen.Id(side.funcName(t.name))))
+		}
 	}
 	items = append(items,
 		field("Serve", jen.Id(serveFunc(t.name))),
@@ -188,8 +191,8 @@ func (e *emitter) arm(ts *toolset, t *tool) {
 	if texts {
 		e.texts(t, serverTexts)
 	}
-	if paths {
-		e.texts(t, serverPaths)
+	for _, side := range checked {
+		e.texts(t, side)
 	}
 }
 

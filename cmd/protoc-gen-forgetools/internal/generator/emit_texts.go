@@ -15,12 +15,16 @@ import (
 // the same way, so one emitter writes both walkers.
 type textSide struct {
 	support string // package of the Text type
-	typ     string // the type's name there: Text (or RepoPath)
-	prefix  string // the walkers' names start with it: texts (or paths)
-	pathKey string // the Text field holding the path
-	want    func(p *param) bool
-	name    func(p *param) string
-	extra   func(p *param) []jen.Code // further fields of each Text
+	typ     string // the type's name there: Text (or RepoPath, GitRef)
+	prefix  string // the walkers' names start with it: texts (or paths, refs)
+	// armField is the toolserver.Arm field holding the tool's walker, for
+	// the sides whose fields the gateway checks (Paths, Refs); "" for the
+	// text sides, wired by hand.
+	armField string
+	pathKey  string // the Text field holding the path
+	want     func(p *param) bool
+	name     func(p *param) string
+	extra    func(p *param) []jen.Code // further fields of each Text
 }
 
 var agentTexts = &textSide{
@@ -51,13 +55,31 @@ var serverTexts = &textSide{
 // serverPaths hands the gateway the fields marked (param).repo_path, so
 // it checks every repository path with git's rules whatever the arm.
 var serverPaths = &textSide{
-	support: toolserverPkg,
-	typ:     "RepoPath",
-	prefix:  "paths",
-	pathKey: "Path",
-	want:    func(p *param) bool { return p.repoPath },
-	name:    func(p *param) string { return string(p.field.Desc.Name()) },
+	support:  toolserverPkg,
+	typ:      "RepoPath",
+	prefix:   "paths",
+	pathKey:  "Path",
+	armField: "Paths",
+	want:     func(p *param) bool { return p.repoPath },
+	name:     func(p *param) string { return string(p.field.Desc.Name()) },
 }
+
+// serverRefs hands the gateway the fields marked (param).git_ref, so it
+// checks every branch, tag and commit name with git's rules whatever the
+// arm.
+var serverRefs = &textSide{
+	support:  toolserverPkg,
+	typ:      "GitRef",
+	prefix:   "refs",
+	pathKey:  "Path",
+	armField: "Refs",
+	want:     func(p *param) bool { return p.gitRef },
+	name:     func(p *param) string { return string(p.field.Desc.Name()) },
+}
+
+// checkedSides are the sides whose fields the gateway checks before any
+// provider runs, each wired into the arm as its armField.
+var checkedSides = []*textSide{serverPaths, serverRefs}
 
 // funcName names side's walker of a tool's request.
 func (side *textSide) funcName(tool string) string {
@@ -128,6 +150,8 @@ func (e *emitter) texts(t *tool, side *textSide) {
 		what = "the text the gateway stamps or strips"
 	case serverPaths:
 		what = "the repository paths the gateway checks"
+	case serverRefs:
+		what = "the git refs the gateway checks"
 	}
 	e.doc(side.funcName(t.name) + " returns " + what + " of a " + t.name + " request.")
 	e.f.Func().Id(side.funcName(t.name)).Params(jen.Id("m").Qual(protoPkg, "Message")).Index().Qual(side.support, side.typ).Block(body...)
@@ -159,8 +183,11 @@ func (e *emitter) messageWalkers(side *textSide) {
 		name := e.messageFunc(obj, side.messageFunc)
 		body := append(e.walk(obj, jen.Id("m"), "prefix", side), jen.Return(jen.Id("texts")))
 		noun := "text"
-		if side == serverPaths {
+		switch side {
+		case serverPaths:
 			noun = "repository path"
+		case serverRefs:
+			noun = "git ref"
 		}
 		e.doc(name + " appends the " + noun + " fields of a " + string(obj.msg.Desc.Name()) + ", their paths prefixed.")
 		e.f.Func().Id(name).Params(

@@ -82,7 +82,7 @@ func (r *reader) checkGroup(g *group) {
 				for _, name := range []string{toolVar(t.name), decodeFunc(t.name), buildFunc(t.name), textsFunc(t.name)} {
 					tools.declare(name, what, t.arm.Desc, at)
 				}
-				for _, name := range []string{armVar(t.name), serveFunc(t.name), scopeFunc(t.name), textsFunc(t.name), serverPaths.funcName(t.name)} {
+				for _, name := range []string{armVar(t.name), serveFunc(t.name), scopeFunc(t.name), textsFunc(t.name), serverPaths.funcName(t.name), serverRefs.funcName(t.name)} {
 					handlers.declare(name, what, t.arm.Desc, at)
 				}
 				if toolsetNameShape.MatchString(t.capability) { // else refused already
@@ -107,7 +107,9 @@ func (r *reader) checkGroup(g *group) {
 					name := messageTextsFunc(local, id, pkgs[id.GoImportPath])
 					tools.declare(name, what, p.field.Desc, nil)
 					handlers.declare(name, what, p.field.Desc, nil)
-					handlers.declare(serverPaths.messageFunc(local, id, pkgs[id.GoImportPath]), what, p.field.Desc, nil)
+					for _, side := range checkedSides {
+						handlers.declare(side.messageFunc(local, id, pkgs[id.GoImportPath]), what, p.field.Desc, nil)
+					}
 				})
 			}
 		}

@@ -40,6 +40,8 @@ type param struct {
 	// repoPath: the value is a repository path the gateway checks
 	// ((param).repo_path).
 	repoPath bool
+	// gitRef: the value is a git ref the gateway checks ((param).git_ref).
+	gitRef   bool
 	rules    *validate.FieldRules // nil when the field has none
 	obj      *object              // for message fields
 	enum     []enumValue          // for enum fields: the values the model may name
@@ -128,6 +130,10 @@ func (o *objects) request(m *protogen.Message) *object {
 		p.repoPath = opts.GetRepoPath()
 		if p.repoPath && (f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsMap() || f.Desc.HasPresence() || p.wkt != wkNone) {
 			o.problems.add(f.Desc, nil, "repo_path is set on %s, which is not a plain string (or list of strings)", f.Desc.FullName())
+		}
+		p.gitRef = opts.GetGitRef()
+		if p.gitRef && (f.Desc.Kind() != protoreflect.StringKind || f.Desc.IsMap() || p.wkt != wkNone) {
+			o.problems.add(f.Desc, nil, "git_ref is set on %s, which is not a string (or optional string, or list of strings)", f.Desc.FullName())
 		}
 		if p.agentText && !textKind(p) {
 			o.problems.add(f.Desc, nil, "agent_text is set on %s, which is not a string (or a list, oneof member or StringValue of strings)", f.Desc.FullName())

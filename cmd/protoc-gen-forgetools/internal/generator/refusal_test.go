@@ -223,6 +223,10 @@ func TestRefusals(t *testing.T) {
 		edits: []string{"optional uint32 count = 2 [", "optional uint32 count = 2 [(forgetools.options.v1.param).repo_path = true, "},
 		want:  `minimal.proto:46: repo_path is set on minimal.v1.PingRequest.count, which is not a plain string (or list of strings)`,
 	}, {
+		name:  "git_ref on a number",
+		edits: []string{"optional uint32 count = 2 [", "optional uint32 count = 2 [(forgetools.options.v1.param).git_ref = true, "},
+		want:  `minimal.proto:46: git_ref is set on minimal.v1.PingRequest.count, which is not a string (or optional string, or list of strings)`,
+	}, {
 		name:  "result without an error arm",
 		edits: []string{`    Failure failure = 2 [(forgetools.options.v1.result).error = true];`, `    Failure failure = 2;`},
 		want:  `minimal.proto:60: result oneof minimal.v1.Outcome.result has no error arm: the gateway answers failures in-band, so mark one arm (forgetools.options.v1.result).error`,

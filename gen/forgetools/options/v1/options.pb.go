@@ -1180,7 +1180,13 @@ type ParamOptions struct {
 	// "..", an empty component, an absolute path) before any provider runs.
 	// An empty value is left to the field's own rules (the root, or
 	// omitted).
-	RepoPath      bool `protobuf:"varint,7,opt,name=repo_path,json=repoPath,proto3" json:"repo_path,omitempty"`
+	RepoPath bool `protobuf:"varint,7,opt,name=repo_path,json=repoPath,proto3" json:"repo_path,omitempty"`
+	// The value is a git ref: a branch, tag or commit name (a string, or a
+	// list of them). The gateway refuses, for every forge, a name git
+	// check-ref-format refuses (and a "%", "#" or leading "-") before any
+	// provider runs, since providers put refs into request paths. An empty
+	// value is left to the field's own rules (the default branch).
+	GitRef        bool `protobuf:"varint,8,opt,name=git_ref,json=gitRef,proto3" json:"git_ref,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1260,6 +1266,13 @@ func (x *ParamOptions) GetExposeDeprecated() bool {
 func (x *ParamOptions) GetRepoPath() bool {
 	if x != nil {
 		return x.RepoPath
+	}
+	return false
+}
+
+func (x *ParamOptions) GetGitRef() bool {
+	if x != nil {
+		return x.GitRef
 	}
 	return false
 }
@@ -1624,7 +1637,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\x1a?\n" +
 	"\x11DescriptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xa7\x02\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc0\x02\n" +
 	"\fParamOptions\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1d\n" +
@@ -1633,7 +1646,8 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\x05scope\x18\x04 \x01(\x0e2\x1c.forgetools.options.v1.ScopeR\x05scope\x12D\n" +
 	"\vattribution\x18\x05 \x01(\x0e2\".forgetools.options.v1.AttributionR\vattribution\x12+\n" +
 	"\x11expose_deprecated\x18\x06 \x01(\bR\x10exposeDeprecated\x12\x1b\n" +
-	"\trepo_path\x18\a \x01(\bR\brepoPath\"&\n" +
+	"\trepo_path\x18\a \x01(\bR\brepoPath\x12\x17\n" +
+	"\agit_ref\x18\b \x01(\bR\x06gitRef\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\xe3\x01\n" +
 	"\rRenderOptions\x12-\n" +

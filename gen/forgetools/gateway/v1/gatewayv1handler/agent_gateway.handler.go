@@ -491,6 +491,7 @@ var forgeCompareArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCompare,
 	Paths:       pathsForgeCompare,
+	Refs:        refsForgeCompare,
 	Serve:       serveForgeCompare,
 	Wrap:        wrapForgeComparisonResult,
 }
@@ -516,6 +517,16 @@ func pathsForgeCompare(m proto.Message) []toolserver.RepoPath {
 	req := m.(*gatewayv1.CompareRequest)
 	return []toolserver.RepoPath{
 		{Path: "path", Value: &req.Path},
+	}
+}
+
+// refsForgeCompare returns the git refs the gateway checks of a forge_compare
+// request.
+func refsForgeCompare(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.CompareRequest)
+	return []toolserver.GitRef{
+		{Path: "base", Value: &req.Base},
+		{Path: "head", Value: &req.Head},
 	}
 }
 
@@ -888,6 +899,7 @@ var forgeCreatePullRequestArm = &toolserver.Arm{
 	Scope:          toolserver.ScopeRepository,
 	ScopeKey:       scopeForgeCreatePullRequest,
 	Texts:          textsForgeCreatePullRequest,
+	Refs:           refsForgeCreatePullRequest,
 	Serve:          serveForgeCreatePullRequest,
 	Wrap:           wrapForgePullRequestResult,
 }
@@ -917,6 +929,16 @@ func textsForgeCreatePullRequest(m proto.Message) []toolserver.Text {
 	}
 }
 
+// refsForgeCreatePullRequest returns the git refs the gateway checks of a
+// forge_create_pull_request request.
+func refsForgeCreatePullRequest(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.CreatePullRequestRequest)
+	return []toolserver.GitRef{
+		{Path: "head_ref", Value: &req.HeadRef},
+		{Path: "base_ref", Value: &req.BaseRef},
+	}
+}
+
 // forgeUpdatePullRequestArm is the update_pull_request arm
 // (forge_update_pull_request).
 //
@@ -933,6 +955,7 @@ var forgeUpdatePullRequestArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeUpdatePullRequest,
 	Texts:       textsForgeUpdatePullRequest,
+	Refs:        refsForgeUpdatePullRequest,
 	Serve:       serveForgeUpdatePullRequest,
 	Wrap:        wrapForgePullRequestResult,
 }
@@ -960,6 +983,17 @@ func textsForgeUpdatePullRequest(m proto.Message) []toolserver.Text {
 	var texts []toolserver.Text
 	if req.Body != nil {
 		texts = append(texts, toolserver.Text{Path: "body", Value: req.Body, Attribution: toolserver.Stamp})
+	}
+	return texts
+}
+
+// refsForgeUpdatePullRequest returns the git refs the gateway checks of a
+// forge_update_pull_request request.
+func refsForgeUpdatePullRequest(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.UpdatePullRequestRequest)
+	var texts []toolserver.GitRef
+	if req.BaseRef != nil {
+		texts = append(texts, toolserver.GitRef{Path: "base_ref", Value: req.BaseRef})
 	}
 	return texts
 }
@@ -1067,6 +1101,7 @@ var forgeSearchCodeArm = &toolserver.Arm{
 	Scope:          toolserver.ScopeRepository,
 	ScopeKey:       scopeForgeSearchCode,
 	ScopeWhenEmpty: toolserver.ScopeAccountRepositories,
+	Refs:           refsForgeSearchCode,
 	Serve:          serveForgeSearchCode,
 	Wrap:           wrapForgeCodeMatchesResult,
 }
@@ -1085,6 +1120,15 @@ func serveForgeSearchCode(ctx context.Context, h any, c toolserver.Call, req pro
 // by.
 func scopeForgeSearchCode(m proto.Message) string {
 	return m.(*gatewayv1.SearchCodeRequest).GetRepo()
+}
+
+// refsForgeSearchCode returns the git refs the gateway checks of a
+// forge_search_code request.
+func refsForgeSearchCode(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.SearchCodeRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
 }
 
 // forgeSearchIssuesArm is the search_issues arm (forge_search_issues).
@@ -1131,6 +1175,7 @@ var forgeReadFileArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeReadFile,
 	Paths:       pathsForgeReadFile,
+	Refs:        refsForgeReadFile,
 	Serve:       serveForgeReadFile,
 	Wrap:        wrapForgeFileResult,
 }
@@ -1159,6 +1204,15 @@ func pathsForgeReadFile(m proto.Message) []toolserver.RepoPath {
 	}
 }
 
+// refsForgeReadFile returns the git refs the gateway checks of a
+// forge_read_file request.
+func refsForgeReadFile(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.ReadFileRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
+}
+
 // forgeListCommitsArm is the list_commits arm (forge_list_commits).
 var forgeListCommitsArm = &toolserver.Arm{
 	Name:        "list_commits",
@@ -1171,6 +1225,7 @@ var forgeListCommitsArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListCommits,
 	Paths:       pathsForgeListCommits,
+	Refs:        refsForgeListCommits,
 	Serve:       serveForgeListCommits,
 	Wrap:        wrapForgeCommitsResult,
 }
@@ -1200,6 +1255,15 @@ func pathsForgeListCommits(m proto.Message) []toolserver.RepoPath {
 	}
 }
 
+// refsForgeListCommits returns the git refs the gateway checks of a
+// forge_list_commits request.
+func refsForgeListCommits(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.ListCommitsRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
+}
+
 // forgeListDirArm is the list_dir arm (forge_list_dir).
 var forgeListDirArm = &toolserver.Arm{
 	Name:        "list_dir",
@@ -1212,6 +1276,7 @@ var forgeListDirArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListDir,
 	Paths:       pathsForgeListDir,
+	Refs:        refsForgeListDir,
 	Serve:       serveForgeListDir,
 	Wrap:        wrapForgeDirResult,
 }
@@ -1240,6 +1305,15 @@ func pathsForgeListDir(m proto.Message) []toolserver.RepoPath {
 	}
 }
 
+// refsForgeListDir returns the git refs the gateway checks of a forge_list_dir
+// request.
+func refsForgeListDir(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.ListDirRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
+}
+
 // forgeListPullRequestsArm is the list_pull_requests arm
 // (forge_list_pull_requests).
 var forgeListPullRequestsArm = &toolserver.Arm{
@@ -1252,6 +1326,7 @@ var forgeListPullRequestsArm = &toolserver.Arm{
 	Risk:        toolserver.RiskLow,
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListPullRequests,
+	Refs:        refsForgeListPullRequests,
 	Serve:       serveForgeListPullRequests,
 	Wrap:        wrapForgePullRequestsResult,
 }
@@ -1272,6 +1347,16 @@ func scopeForgeListPullRequests(m proto.Message) string {
 	return m.(*gatewayv1.ListPullRequestsRequest).GetRepo()
 }
 
+// refsForgeListPullRequests returns the git refs the gateway checks of a
+// forge_list_pull_requests request.
+func refsForgeListPullRequests(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.ListPullRequestsRequest)
+	return []toolserver.GitRef{
+		{Path: "base", Value: &req.Base},
+		{Path: "head", Value: &req.Head},
+	}
+}
+
 // forgeListCiRunsArm is the list_ci_runs arm (forge_list_ci_runs).
 var forgeListCiRunsArm = &toolserver.Arm{
 	Name:        "list_ci_runs",
@@ -1283,6 +1368,7 @@ var forgeListCiRunsArm = &toolserver.Arm{
 	Risk:        toolserver.RiskLow,
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeListCiRuns,
+	Refs:        refsForgeListCiRuns,
 	Serve:       serveForgeListCiRuns,
 	Wrap:        wrapForgeCiRunsResult,
 }
@@ -1301,6 +1387,15 @@ func serveForgeListCiRuns(ctx context.Context, h any, c toolserver.Call, req pro
 // by.
 func scopeForgeListCiRuns(m proto.Message) string {
 	return m.(*gatewayv1.ListCIRunsRequest).GetRepo()
+}
+
+// refsForgeListCiRuns returns the git refs the gateway checks of a
+// forge_list_ci_runs request.
+func refsForgeListCiRuns(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.ListCIRunsRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
 }
 
 // forgeGetCiRunArm is the get_ci_run arm (forge_get_ci_run).
@@ -1386,6 +1481,7 @@ var forgeCreateBranchArm = &toolserver.Arm{
 	Risk:        toolserver.RiskHigh,
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCreateBranch,
+	Refs:        refsForgeCreateBranch,
 	Serve:       serveForgeCreateBranch,
 	Wrap:        wrapForgeBranchResult,
 }
@@ -1406,6 +1502,16 @@ func scopeForgeCreateBranch(m proto.Message) string {
 	return m.(*gatewayv1.CreateBranchRequest).GetRepo()
 }
 
+// refsForgeCreateBranch returns the git refs the gateway checks of a
+// forge_create_branch request.
+func refsForgeCreateBranch(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.CreateBranchRequest)
+	return []toolserver.GitRef{
+		{Path: "branch", Value: &req.Branch},
+		{Path: "from_ref", Value: &req.FromRef},
+	}
+}
+
 // forgeWriteFileArm is the write_file arm (forge_write_file).
 var forgeWriteFileArm = &toolserver.Arm{
 	Name:        "write_file",
@@ -1418,6 +1524,7 @@ var forgeWriteFileArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeWriteFile,
 	Paths:       pathsForgeWriteFile,
+	Refs:        refsForgeWriteFile,
 	Serve:       serveForgeWriteFile,
 	Wrap:        wrapForgeFileCommitResult,
 }
@@ -1446,6 +1553,15 @@ func pathsForgeWriteFile(m proto.Message) []toolserver.RepoPath {
 	}
 }
 
+// refsForgeWriteFile returns the git refs the gateway checks of a
+// forge_write_file request.
+func refsForgeWriteFile(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.WriteFileRequest)
+	return []toolserver.GitRef{
+		{Path: "branch", Value: &req.Branch},
+	}
+}
+
 // forgeCommitFilesArm is the commit_files arm (forge_commit_files).
 var forgeCommitFilesArm = &toolserver.Arm{
 	Name:        "commit_files",
@@ -1458,6 +1574,7 @@ var forgeCommitFilesArm = &toolserver.Arm{
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeCommitFiles,
 	Paths:       pathsForgeCommitFiles,
+	Refs:        refsForgeCommitFiles,
 	Serve:       serveForgeCommitFiles,
 	Wrap:        wrapForgeFilesCommitResult,
 }
@@ -1487,6 +1604,15 @@ func pathsForgeCommitFiles(m proto.Message) []toolserver.RepoPath {
 		texts = pathsFileChange(texts, fmt.Sprintf("files[%d].", i), item)
 	}
 	return texts
+}
+
+// refsForgeCommitFiles returns the git refs the gateway checks of a
+// forge_commit_files request.
+func refsForgeCommitFiles(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.CommitFilesRequest)
+	return []toolserver.GitRef{
+		{Path: "branch", Value: &req.Branch},
+	}
 }
 
 // forgeMergePullRequestArm is the merge_pull_request arm
@@ -1532,6 +1658,7 @@ var forgeTriggerCiArm = &toolserver.Arm{
 	Risk:        toolserver.RiskMedium,
 	Scope:       toolserver.ScopeRepository,
 	ScopeKey:    scopeForgeTriggerCi,
+	Refs:        refsForgeTriggerCi,
 	Serve:       serveForgeTriggerCi,
 	Wrap:        wrapForgeCiTriggeredResult,
 }
@@ -1549,6 +1676,15 @@ func serveForgeTriggerCi(ctx context.Context, h any, c toolserver.Call, req prot
 // scopeForgeTriggerCi returns the repo the gateway scopes forge_trigger_ci by.
 func scopeForgeTriggerCi(m proto.Message) string {
 	return m.(*gatewayv1.TriggerCIRequest).GetRepo()
+}
+
+// refsForgeTriggerCi returns the git refs the gateway checks of a
+// forge_trigger_ci request.
+func refsForgeTriggerCi(m proto.Message) []toolserver.GitRef {
+	req := m.(*gatewayv1.TriggerCIRequest)
+	return []toolserver.GitRef{
+		{Path: "ref", Value: &req.Ref},
+	}
 }
 
 // forgeRerunCiArm is the rerun_ci arm (forge_rerun_ci).
