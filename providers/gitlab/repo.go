@@ -124,7 +124,7 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
 		seen := (page-1)*dirPage + int64(len(nodes))
-		total, counted := treeTotal(resp)
+		total, counted := listTotal(resp)
 		more := seen < total
 		if !counted {
 			// GitLab's first tree page names page 2 whatever follows, but
@@ -150,9 +150,9 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 // request, so that a page costs one.
 const dirPage = perPage
 
-// treeTotal is the entry count a tree page's X-Total header gives, and
+// listTotal is the item count a list page's X-Total header gives, and
 // whether it gives one (GitLab omits it past its count limit).
-func treeTotal(resp *gl.Response) (int64, bool) {
+func listTotal(resp *gl.Response) (int64, bool) {
 	if resp == nil || resp.Header.Get("X-Total") == "" {
 		return 0, false
 	}
