@@ -3,11 +3,13 @@ package gitlab_test
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 
 	forgev1 "github.com/forgetools/forgetools/gen/forgetools/forge/v1"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
+	"github.com/forgetools/forgetools/providers/gitlab/gitlabtest"
 	"github.com/forgetools/forgetools/providers/internal/providertest"
 	"github.com/forgetools/forgetools/runtime/render"
 )
@@ -99,5 +101,55 @@ func TestListDirSmallIsWhole(t *testing.T) {
 	root, err := p.ListDir(context.Background(), noCall, &gatewayv1.ListDirRequest{Repo: proj})
 	if err != nil || root.GetNextCursor() != "" || root.GetEntriesTotal() != 0 || root.GetEntriesTotalUnknown() {
 		t.Errorf("root of %s: %v, %v", proj, root, err)
+	}
+}
+
+// A hostile or drifting GitLab cannot make the listing lie past what it
+// sent: a count beyond the nodes on a short page names no next page, a
+// count below them never hides any, a negative or absurd one is no count
+// (or is capped), and more than a page of nodes is cut to the page.
+func TestListDirHostileCounts(t *testing.T) {
+	node := func(i int) string {
+		return fmt.Sprintf(`{"id":"%040d","name":"f%03d","type":"blob","path":"d/f%03d","mode":"100644"}`, i, i, i)
+	}
+	nodes := func(n int) string {
+		var b strings.Builder
+		b.WriteString("[")
+		for i := range n {
+			if i > 0 {
+				b.WriteString(",")
+			}
+			b.WriteString(node(i))
+		}
+		return b.String() + "]"
+	}
+	for _, tc := range []struct {
+		name, total string
+		nodes       int
+		wantNext    bool
+		wantTotal   uint32
+		unknown     bool
+	}{
+		{"count past a short page", "5000", 3, false, 0, false},
+		{"count below the page", "2", 100, false, 0, false},
+		{"negative count", "-7", 100, true, 0, true},
+		{"absurd count", "99999999999", 100, true, 4294967295, false},
+		{"over a page of nodes", "150", 150, true, 150, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := fake(t)
+			s.Inject("GET "+escaped+"/repository/tree", gitlabtest.Response{
+				Header: http.Header{"Content-Type": {"application/json"}, "X-Total": {tc.total}, "X-Next-Page": {"2"}, "X-Page": {"1"}},
+				Body:   nodes(tc.nodes),
+			})
+			got, err := provider(t, s, 0).ListDir(context.Background(), noCall, &gatewayv1.ListDirRequest{Repo: proj, Path: "d"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.GetEntries()) > 100 || (got.GetNextCursor() != "") != tc.wantNext || got.GetEntriesTotal() != tc.wantTotal || got.GetEntriesTotalUnknown() != tc.unknown {
+				t.Errorf("%d entries, next %q, total %d (unknown %v); want next %v, total %d (unknown %v)",
+					len(got.GetEntries()), got.GetNextCursor(), got.GetEntriesTotal(), got.GetEntriesTotalUnknown(), tc.wantNext, tc.wantTotal, tc.unknown)
+			}
+		})
 	}
 }

@@ -124,14 +124,11 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
 		seen := (page-1)*dirPage + int64(len(nodes))
+		// GitLab's first tree page names page 2 whatever follows, but
+		// sends the count there; a later page names a next one only when
+		// there is one. A short page is the last, whatever a count says.
 		total, counted := listTotal(resp)
-		more := seen < total
-		if !counted {
-			// GitLab's first tree page names page 2 whatever follows, but
-			// sends the count there; a later page names a next one only
-			// when there is one.
-			more = len(nodes) == dirPage && nextPage(resp) != 0
-		}
+		more := len(nodes) == dirPage && (counted && seen < total || !counted && nextPage(resp) != 0)
 		if more {
 			out.NextCursor = cur.NextKey(page + 1)
 		}
