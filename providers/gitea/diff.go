@@ -42,15 +42,9 @@ func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, re
 		if pr.Head != nil {
 			head = pr.Head.Sha
 		}
-		scope := fmt.Sprintf("pull %s#%d", repo, n)
-		pg, err := unidiff.Cut(unidiff.Diff{Files: files, Scope: scope, Rev: pr.MergeBase + "..." + head}, req.GetPath(), req.GetCursor(), 0)
-		if err != nil {
-			return nil, err
-		}
-		return &forgev1.PullRequestDiff{
-			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), BaseSha: pr.MergeBase, HeadSha: head,
-			FilesChanged: pg.Changed, NextCursor: pg.Next, Files: pg.Files,
-		}, nil
+		return unidiff.PullRequestDiff(unidiff.PullRequest{
+			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), Base: pr.MergeBase, Head: head,
+		}, unidiff.Whole(files), req.GetPath(), req.GetCursor())
 	})
 }
 

@@ -11,19 +11,19 @@ import (
 	"github.com/forgetools/forgetools/internal/gitref"
 	"github.com/forgetools/forgetools/internal/shown"
 	"github.com/forgetools/forgetools/providers/internal/unidiff"
-	"github.com/forgetools/forgetools/providers/kit"
 	"github.com/forgetools/forgetools/toolserver"
 )
 
-// filePages is how many pages of a pull request's files one diff reads:
-// GitHub lists at most 3,000 files, a hundred a page.
+// filePages is how many pages of a pull request's files a diff may
+// read: GitHub lists at most 3,000 files, a hundred a page.
 const filePages = 30
 
 // GetPullRequestDiff reads a pull request's diff from its files list
 // (GET pulls/{n}/files, each file with its hunks as "patch"), between
 // the pull request's base and head commits, and cuts the page the cursor
-// names. Every page of the list is read (up to GitHub's own cap of 3,000
-// files), since a page of the render is cut by bytes across them.
+// names. Only the list's pages that page shows files of are read (one or
+// two: the cursor names the file the page starts at); the pull request's
+// changed_files counts them all.
 func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestDiffRequest) (*forgev1.PullRequestDiff, error) {
 	repo, n, err := parseNumbered(req.GetRepo(), req.GetPullNumber(), "pull request")
 	if err != nil {
@@ -34,27 +34,23 @@ func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, re
 		if err != nil {
 			return nil, err
 		}
-		got, err := kit.Collect(filePages, func(next int) (kit.Page[*gh.CommitFile, int], error) {
-			files, resp, err := p.author.PullRequests.ListFiles(ctx, repo.owner, repo.name, n, &gh.ListOptions{PerPage: maxPerPage, Page: next})
-			return kit.Page[*gh.CommitFile, int]{Items: files, Next: nextPage(resp)}, err
-		})
-		if err != nil {
-			return nil, err
-		}
-		files, err := diffFiles(got)
-		if err != nil {
-			return nil, err
-		}
-		base, head := pr.GetBase().GetSHA(), pr.GetHead().GetSHA()
-		scope := fmt.Sprintf("pull %s#%d", repo, n)
-		pg, err := unidiff.Cut(unidiff.Diff{Files: files, Scope: scope, Rev: base + "..." + head}, req.GetPath(), req.GetCursor(), 0)
-		if err != nil {
-			return nil, err
-		}
-		return &forgev1.PullRequestDiff{
-			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), BaseSha: base, HeadSha: head,
-			FilesChanged: pg.Changed, NextCursor: pg.Next, Files: pg.Files,
-		}, nil
+		pages := unidiff.Pages{PerPage: maxPerPage, MaxPages: filePages, Read: func(page int) ([]unidiff.File, bool, int, error) {
+			o := &gh.ListOptions{PerPage: maxPerPage}
+			if page > 1 {
+				// The first page is asked for without page=1, as every
+				// other list's is.
+				o.Page = page
+			}
+			got, resp, err := p.author.PullRequests.ListFiles(ctx, repo.owner, repo.name, n, o)
+			if err != nil {
+				return nil, false, 0, err
+			}
+			files, err := diffFiles(got)
+			return files, nextPage(resp) != 0, pr.GetChangedFiles(), err
+		}}
+		return unidiff.PullRequestDiff(unidiff.PullRequest{
+			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), Base: pr.GetBase().GetSHA(), Head: pr.GetHead().GetSHA(),
+		}, pages, req.GetPath(), req.GetCursor())
 	})
 }
 

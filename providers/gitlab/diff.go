@@ -19,8 +19,9 @@ import (
 // (each file's hunks, or too_large or collapsed where GitLab gives none),
 // between the diff_refs' base and head, and cuts the page the cursor
 // names. GitLab pages the list by files, up to its own cap on a merge
-// request's diff files; every page is read, since a page of the render is
-// cut by bytes across them.
+// request's diff files; only the pages that page shows files of are read
+// (one or two: the cursor names the file the page starts at), and the
+// files are counted by the list's X-Total.
 func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, req *gatewayv1.GetPullRequestDiffRequest) (*forgev1.PullRequestDiff, error) {
 	repo, n, err := target(req.GetRepo(), req.GetPullNumber(), "merge request")
 	if err != nil {
@@ -31,30 +32,29 @@ func (p *Provider) GetPullRequestDiff(ctx context.Context, _ toolserver.Call, re
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		diffs, err := collect(func(o gl.ListOptions) ([]*gl.MergeRequestDiff, *gl.Response, error) {
-			return p.author.MergeRequests.ListMergeRequestDiffs(repo.String(), n, &gl.ListMergeRequestDiffsOptions{ListOptions: o}, ro)
-		})
-		if err != nil {
-			return nil, err
-		}
-		files := make([]unidiff.File, 0, len(diffs))
-		for _, d := range diffs {
-			f, err := diffFile(d.OldPath, d.NewPath, d.Diff, d.NewFile, d.RenamedFile, d.DeletedFile, d.TooLarge || d.Collapsed)
+		pages := unidiff.Pages{PerPage: perPage, MaxPages: pageLimit, Read: func(page int) ([]unidiff.File, bool, int, error) {
+			diffs, resp, err := p.author.MergeRequests.ListMergeRequestDiffs(repo.String(), n,
+				&gl.ListMergeRequestDiffsOptions{ListOptions: gl.ListOptions{PerPage: perPage, Page: int64(page)}}, ro)
 			if err != nil {
-				return nil, err
+				return nil, false, 0, fail(resp, err)
 			}
-			files = append(files, f)
-		}
-		base, head := mr.DiffRefs.BaseSha, mr.DiffRefs.HeadSha
-		scope := fmt.Sprintf("merge request %s!%d", repo, n)
-		pg, err := unidiff.Cut(unidiff.Diff{Files: files, Scope: scope, Rev: base + "..." + head}, req.GetPath(), req.GetCursor(), 0)
-		if err != nil {
-			return nil, err
-		}
-		return &forgev1.PullRequestDiff{
-			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), BaseSha: base, HeadSha: head,
-			FilesChanged: pg.Changed, NextCursor: pg.Next, Files: pg.Files,
-		}, nil
+			files := make([]unidiff.File, 0, len(diffs))
+			for _, d := range diffs {
+				f, err := diffFile(d.OldPath, d.NewPath, d.Diff, d.NewFile, d.RenamedFile, d.DeletedFile, d.TooLarge || d.Collapsed)
+				if err != nil {
+					return nil, false, 0, err
+				}
+				files = append(files, f)
+			}
+			total, counted := listTotal(resp)
+			if !counted {
+				total = -1
+			}
+			return files, nextPage(resp) != 0, int(total), nil
+		}}
+		return unidiff.PullRequestDiff(unidiff.PullRequest{
+			Forge: p.Ref(), Repo: repo.String(), Number: uint64(n), Base: mr.DiffRefs.BaseSha, Head: mr.DiffRefs.HeadSha,
+		}, pages, req.GetPath(), req.GetCursor())
 	})
 }
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math"
 	"net/http"
+	"strconv"
 	"strings"
 
 	gl "gitlab.com/gitlab-org/api/client-go"
@@ -71,24 +73,31 @@ func (p *Provider) ReadFile(ctx context.Context, _ toolserver.Call, req *gateway
 	})
 }
 
-// ListDir lists a directory (the repository tree, one level) at a ref.
-// GitLab's tree has no sizes. Without a ref it reads the default branch in
-// the one request, and the listing says HEAD (git's name for it) rather
-// than naming the branch: the tree answer does not say which branch it
-// read, and naming it would cost a lookup of the project per page.
+// ListDir lists a directory (the repository tree, one level) at a ref,
+// one GitLab page (dirPage entries) a request: the cursor is the page
+// number. GitLab's tree has no sizes. Without a ref it reads the default
+// branch in the one request, and the listing says HEAD (git's name for
+// it) rather than naming the branch: the tree answer does not say which
+// branch it read, and naming it would cost a lookup of the project per
+// page. The directory's count is GitLab's X-Total, which it sends on a
+// tree's first page always and on later ones while the directory holds
+// fewer than 10,000 entries (Kaminari's count limit); past that no count
+// is shown, rather than a made-up one.
 func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListDirRequest) (*forgev1.DirListing, error) {
 	repo, err := parseRepo(req.GetRepo())
 	if err != nil {
 		return nil, err
 	}
 	path := strings.Trim(req.GetPath(), "/")
-	page, err := dirpage.PageOf(req)
+	cur := kit.CursorsFor("forge_list_dir", req)
+	page, err := cur.Key(req.GetCursor(), math.MaxInt32/dirPage)
 	if err != nil {
 		return nil, err
 	}
+	page = max(page, 1)
 	return call(ctx, p, fmt.Sprintf("list %q in %s", path, repo), func(ro gl.RequestOptionFunc) (*forgev1.DirListing, error) {
 		ref, shownRef := req.GetRef(), req.GetRef()
-		opt := &gl.ListTreeOptions{}
+		opt := &gl.ListTreeOptions{ListOptions: gl.ListOptions{PerPage: dirPage, Page: page}}
 		if ref != "" {
 			opt.Ref = ptr(ref)
 		} else {
@@ -97,14 +106,15 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		if path != "" {
 			opt.Path = ptr(path)
 		}
-		nodes, err := collect(func(o gl.ListOptions) ([]*gl.TreeNode, *gl.Response, error) {
-			opt.ListOptions = o
-			return p.author.Repositories.ListTree(repo.String(), opt, ro)
-		})
+		nodes, resp, err := p.author.Repositories.ListTree(repo.String(), opt, ro)
 		if err != nil {
-			return nil, err
+			return nil, fail(resp, err)
 		}
-		if len(nodes) == 0 && path != "" {
+		nodes = nodes[:min(len(nodes), dirPage)]
+		switch {
+		case len(nodes) == 0 && page > 1:
+			return nil, toolserver.InvalidArgument("cursor %q is past the end of %s at %s in %s (it changed since); omit it for the first page", req.GetCursor(), path, ref, repo)
+		case len(nodes) == 0 && path != "":
 			// GitLab answers an empty tree for a path that is not a
 			// directory (a file, or nothing).
 			return nil, toolserver.NotFound("%s at %s in %s is not a directory (a file, or nothing)", path, ref, repo)
@@ -113,8 +123,38 @@ func (p *Provider) ListDir(ctx context.Context, _ toolserver.Call, req *gatewayv
 		for _, n := range nodes {
 			out.Entries = append(out.Entries, &forgev1.DirEntry{Name: n.Name, Type: entryType(n), Sha: n.ID})
 		}
-		return out, page.Cut(out)
+		seen := (page-1)*dirPage + int64(len(nodes))
+		// GitLab's first tree page names page 2 whatever follows, but
+		// sends the count there; a later page names a next one only when
+		// there is one. A short page is the last, whatever a count says.
+		total, counted := listTotal(resp)
+		more := len(nodes) == dirPage && (counted && seen < total || !counted && nextPage(resp) != 0)
+		if more {
+			out.NextCursor = cur.NextKey(page + 1)
+		}
+		if page > 1 || more {
+			if counted {
+				out.EntriesTotal = uint32(min(max(total, seen), math.MaxUint32))
+			} else {
+				out.EntriesTotalUnknown = true
+			}
+		}
+		return out, nil
 	})
+}
+
+// dirPage is a directory page on GitLab: the most its tree serves in a
+// request, so that a page costs one.
+const dirPage = perPage
+
+// listTotal is the item count a list page's X-Total header gives, and
+// whether it gives one (GitLab omits it past its count limit).
+func listTotal(resp *gl.Response) (int64, bool) {
+	if resp == nil || resp.Header.Get("X-Total") == "" {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(resp.Header.Get("X-Total"), 10, 64)
+	return n, err == nil && n >= 0
 }
 
 // entryType is a tree node's kind in the tools' words.

@@ -80,13 +80,13 @@ func (p *Provider) countComments(ctx context.Context, op, id, after string) (int
 }
 
 // ListIssues lists the team's issues, newest first, that carry every
-// requested label.
+// requested label: one query a page, the team named by its key in the
+// issues filter (Linear's TeamFilter has key), so no lookup of the team
+// precedes it. Only an empty first page looks the team up (once for the
+// provider's life), to tell a team with no such issues from a key that
+// names no team.
 func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error) {
 	key, err := parseTeamKey(req.GetRepo())
-	if err != nil {
-		return nil, err
-	}
-	t, err := p.team(ctx, key)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 	}
 	limit = min(limit, maxLimit)
 
-	f := &issueFilter{Team: &teamRef{ID: &idCmp{Eq: t.ID}}}
+	f := &issueFilter{Team: &teamRef{Key: &stringCmp{Eq: key}}}
 	switch req.GetState() {
 	case gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_UNSPECIFIED, gatewayv1.IssueStateFilter_ISSUE_STATE_FILTER_OPEN:
 		f.State = &stateFilter{Type: stringCmp{In: openStateTypes}}
@@ -135,7 +135,12 @@ func (p *Provider) ListIssues(ctx context.Context, _ toolserver.Call, req *gatew
 	nodes := a.Issues.Nodes
 	// Linear already filtered and ordered; these guard the tool's promise
 	// (all labels, newest first, at most limit) against a drifting API.
-	nodes = slices.DeleteFunc(nodes, func(n issueNode) bool { return !hasLabels(n, labels) || n.Team.Key != t.Key })
+	nodes = slices.DeleteFunc(nodes, func(n issueNode) bool { return !hasLabels(n, labels) || n.Team.Key != key })
+	if len(nodes) == 0 && after == "" {
+		if _, err := p.team(ctx, key); err != nil {
+			return nil, err
+		}
+	}
 	slices.SortStableFunc(nodes, func(a, b issueNode) int { return createdAt(b.CreatedAt).Compare(createdAt(a.CreatedAt)) })
 	out := &forgev1.IssueList{NextCursor: next}
 	for i := range nodes[:min(len(nodes), limit)] {

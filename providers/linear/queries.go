@@ -299,10 +299,12 @@ type idCmp struct {
 	Eq string `json:"eq"`
 }
 
-// teamRef is NullableTeamFilter: a team by id, or (Null) no team at all.
+// teamRef is TeamFilter (NullableTeamFilter for a label): a team by id
+// or by key, or (Null, nullable only) no team at all.
 type teamRef struct {
-	ID   *idCmp `json:"id,omitempty"`
-	Null *bool  `json:"null,omitempty"`
+	ID   *idCmp     `json:"id,omitempty"`
+	Key  *stringCmp `json:"key,omitempty"`
+	Null *bool      `json:"null,omitempty"`
 }
 
 type issueFilter struct {

@@ -127,6 +127,7 @@ func TestRequestsPerCall(t *testing.T) {
 			fmt.Fprintf(&b, "| forge_%s | %s | %s | %s | %s |\n", a.name, row[0], again(row[1]), row[2], again(row[3]))
 		}
 	}
+	b.WriteString(diffPages(t))
 	got := b.String()
 	t.Log("\n" + got)
 	const path = "../../docs/requests.md"

@@ -138,7 +138,8 @@ author: forgetools
 Reproduced.
 >>>NONCE`)
 
-	// The team's id is cached by the provider: lists need no lookup.
+	// Lists name the team by key in the issues filter: no lookup, one
+	// query each.
 	got = e.ok("forge_list_issues", `{`+eng+`,"state":"all","labels":["Bug"],"limit":5}`)
 	want(t, "list labelled", identifiers(got), "ENG-3 ENG-1")
 	got = e.ok("forge_list_issues", `{`+eng+`,"state":"closed"}`)
@@ -150,9 +151,9 @@ Reproduced.
 	want(t, "list open", identifiers(got), "ENG-3")
 	open := `{"type":{"in":["triage","backlog","unstarted","started"]}}`
 	wantLinear(t, "lists", linearSent(t, lin, 7),
-		fmt.Sprintf(`Issues {"filter":{"and":[{"labels":{"some":{"name":{"eq":"Bug"}}}}],"team":{"id":{"eq":%q}}},"first":5}`, e.engTeam),
-		fmt.Sprintf(`Issues {"filter":{"state":{"type":{"nin":["triage","backlog","unstarted","started"]}},"team":{"id":{"eq":%q}}},"first":30}`, e.engTeam),
-		fmt.Sprintf(`Issues {"filter":{"state":%s,"team":{"id":{"eq":%q}}},"first":1}`, open, e.engTeam))
+		`Issues {"filter":{"and":[{"labels":{"some":{"name":{"eq":"Bug"}}}}],"team":{"key":{"eq":"ENG"}}},"first":5}`,
+		`Issues {"filter":{"state":{"type":{"nin":["triage","backlog","unstarted","started"]}},"team":{"key":{"eq":"ENG"}}},"first":30}`,
+		fmt.Sprintf(`Issues {"filter":{"state":%s,"team":{"key":{"eq":"ENG"}}},"first":1}`, open))
 
 	// Linear has no pull requests, reviews or notifications: in-band
 	// unimplemented, and nothing reaches Linear.

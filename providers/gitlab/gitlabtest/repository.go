@@ -23,7 +23,7 @@ func (s *Server) tree(c *call) answer {
 			nodes = append(nodes, map[string]any{"id": forgemodel.BlobSHA(e.Content), "name": e.Name, "type": "blob", "path": e.Path, "mode": "100644"})
 		}
 	}
-	return paged(c.Query, nodes, func(n map[string]any) any { return n })
+	return treePaged(c.Query, nodes)
 }
 
 func (s *Server) createBranch(c *call) answer {

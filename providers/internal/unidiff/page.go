@@ -48,9 +48,6 @@ type Page struct {
 // Cut returns the page of d that cursor names ("" = the first), only the
 // file path names when path is set, at most budget bytes (Budget when 0).
 func Cut(d Diff, path, cursor string, budget int) (Page, error) {
-	if budget <= 0 {
-		budget = Budget
-	}
 	files := d.Files
 	if path != "" {
 		files = nil
@@ -63,18 +60,57 @@ func Cut(d Diff, path, cursor string, budget int) (Page, error) {
 			return Page{}, toolserver.NotFound("%s is not changed in this diff", path)
 		}
 	}
-	scope, rev := tag(d.Scope, path), tag(d.Rev)
-	fi, li, err := readCursor(cursor, scope, rev, files)
+	pg, err := cut(sliceOf(files), tag(d.Scope, path), tag(d.Rev), cursor, budget)
+	pg.Changed = uint32(len(d.Files))
+	return pg, err
+}
+
+// source is the files a page is cut from, read as the cut asks for
+// them: has says whether the i-th file exists (without reading it, so a
+// full page never reads a forge page it will not show), at reads it.
+type source struct {
+	has func(i int) bool
+	at  func(i int) (*File, error)
+}
+
+// sliceOf is files, all read.
+func sliceOf(files []File) source {
+	return source{
+		has: func(i int) bool { return i < len(files) },
+		at: func(i int) (*File, error) {
+			if i >= len(files) {
+				return nil, nil
+			}
+			return &files[i], nil
+		},
+	}
+}
+
+// cut is the page of src that cursor names, its files changed unset.
+func cut(src source, scope, rev, cursor string, budget int) (Page, error) {
+	if budget <= 0 {
+		budget = Budget
+	}
+	fi, li, err := readCursor(cursor, scope, rev, src)
 	if err != nil {
 		return Page{}, err
 	}
-	pg := Page{Changed: uint32(len(d.Files))}
+	var pg Page
 	used := 0
 	var buf []byte
-	for ; fi < len(files); fi, li = fi+1, 0 {
-		f := &files[fi]
+	for ; src.has(fi); fi, li = fi+1, 0 {
+		if len(pg.Files) == MaxFiles || len(pg.Files) > 0 && used+fileCost > budget {
+			break
+		}
+		f, err := src.at(fi)
+		if err != nil {
+			return Page{}, err
+		}
+		if f == nil {
+			break
+		}
 		cost := fileCost + len(f.Path) + len(f.OldPath)
-		if len(pg.Files) == MaxFiles || len(pg.Files) > 0 && used+cost > budget {
+		if len(pg.Files) > 0 && used+cost > budget {
 			break
 		}
 		used += cost
@@ -91,7 +127,7 @@ func Cut(d Diff, path, cursor string, budget int) (Page, error) {
 			break
 		}
 	}
-	if fi < len(files) {
+	if src.has(fi) {
 		pg.Next = "diff." + strconv.Itoa(fi) + "." + strconv.Itoa(li) + "." + scope + "." + rev
 	}
 	return pg, nil
@@ -164,9 +200,11 @@ func tag(parts ...string) string {
 	return hex.EncodeToString(h[:4])
 }
 
-// readCursor reads "diff.<file>.<line>.<scope>.<rev>": which file of files
-// and which of its lines the page starts at.
-func readCursor(cursor, scope, rev string, files []File) (fi, li int, err error) {
+// readCursor reads "diff.<file>.<line>.<scope>.<rev>": which file of src
+// and which of its lines the page starts at. Scope and rev are checked
+// before any file is read, so a refused cursor costs a forge nothing
+// more.
+func readCursor(cursor, scope, rev string, src source) (fi, li int, err error) {
 	if cursor == "" {
 		return 0, 0, nil
 	}
@@ -183,7 +221,14 @@ func readCursor(cursor, scope, rev string, files []File) (fi, li int, err error)
 	if p[4] != rev {
 		return 0, 0, toolserver.FailedPrecondition("the diff changed since cursor %q was given (new commits): read it again from the first page", cursor)
 	}
-	if fi >= len(files) || li > files[fi].lineCount() || li == files[fi].lineCount() && li > 0 {
+	if !src.has(fi) {
+		return 0, 0, bad
+	}
+	f, err := src.at(fi)
+	if err != nil {
+		return 0, 0, err
+	}
+	if f == nil || li > f.lineCount() || li == f.lineCount() && li > 0 {
 		return 0, 0, bad
 	}
 	return fi, li, nil

@@ -2706,9 +2706,12 @@ type DirListing struct {
 	NextCursor string `protobuf:"bytes,6,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
 	// How many entries the directory holds, on every page when it takes
 	// more than one; 0 = entries is the whole directory.
-	EntriesTotal  uint32 `protobuf:"varint,7,opt,name=entries_total,json=entriesTotal,proto3" json:"entries_total,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	EntriesTotal uint32 `protobuf:"varint,7,opt,name=entries_total,json=entriesTotal,proto3" json:"entries_total,omitempty"`
+	// True on a page of a directory the forge did not count (GitLab past
+	// 10,000 entries): entries_total is unknown then, not 0.
+	EntriesTotalUnknown bool `protobuf:"varint,8,opt,name=entries_total_unknown,json=entriesTotalUnknown,proto3" json:"entries_total_unknown,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
 }
 
 func (x *DirListing) Reset() {
@@ -2788,6 +2791,13 @@ func (x *DirListing) GetEntriesTotal() uint32 {
 		return x.EntriesTotal
 	}
 	return 0
+}
+
+func (x *DirListing) GetEntriesTotalUnknown() bool {
+	if x != nil {
+		return x.EntriesTotalUnknown
+	}
+	return false
 }
 
 // One commit, as a history (forge_list_commits) or a comparison
@@ -4220,7 +4230,7 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x01R\x04name\x12\x1a\n" +
 	"\x04type\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\x04type\x12\x1a\n" +
 	"\x04size\x18\x03 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x04size\x12\x18\n" +
-	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\"\xb7\x02\n" +
+	"\x03sha\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\"\xf3\x02\n" +
 	"\n" +
 	"DirListing\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
@@ -4231,7 +4241,8 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\aentries\x18\x05 \x03(\v2\x1d.forgetools.forge.v1.DirEntryB\aڥ\x19\x03\x18\xc8\x01R\aentries\x12'\n" +
 	"\vnext_cursor\x18\x06 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
 	"nextCursor\x12+\n" +
-	"\rentries_total\x18\a \x01(\rB\x06ڥ\x19\x02\b\x04R\fentriesTotal\"\xa3\x01\n" +
+	"\rentries_total\x18\a \x01(\rB\x06ڥ\x19\x02\b\x04R\fentriesTotal\x12:\n" +
+	"\x15entries_total_unknown\x18\b \x01(\bB\x06ڥ\x19\x02\b\x04R\x13entriesTotalUnknown\"\xa3\x01\n" +
 	"\x06Commit\x12\x18\n" +
 	"\x03sha\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x04R\x03sha\x12\x1c\n" +
 	"\x05title\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x01R\x05title\x12\x1e\n" +
