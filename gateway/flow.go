@@ -223,7 +223,11 @@ func (s *Service) recordReads(ctx context.Context, o *operation, out proto.Messa
 	if at.ref == nil {
 		at.ref = &forgev1.ForgeRef{}
 	}
-	places, texts := readsOf(out.ProtoReflect(), at, "", nil, nil)
+	// Room for a typical read's places and texts (an issue and its
+	// comments), so the walk does not regrow its slices on every call.
+	var placeBuf [4]place
+	var textBuf [8]authoredText
+	places, texts := readsOf(out.ProtoReflect(), at, "", placeBuf[:0], textBuf[:0])
 	if o.repo != "" && o.ref != nil {
 		s.noteVisibility(out.ProtoReflect(), o.ref, o.repo)
 		places = append(places, at)

@@ -88,12 +88,17 @@ func finish(m protoreflect.Message, ref *forgev1.ForgeRef) {
 	}
 	for _, c := range p.claims {
 		a, rest := attribution.Parse(m.Get(c.text).String())
-		m.Set(c.text, protoreflect.ValueOfString(rest))
 		if a == nil {
-			m.Clear(c.attribution)
-		} else {
-			m.Set(c.attribution, protoreflect.ValueOfMessage(a.ProtoReflect()))
+			// No header: the text stands as Parse returned it (whole,
+			// so it is not set again), and an attribution the provider
+			// filled in is dropped, as before: only a header claims.
+			if m.Has(c.attribution) {
+				m.Clear(c.attribution)
+			}
+			continue
 		}
+		m.Set(c.text, protoreflect.ValueOfString(rest))
+		m.Set(c.attribution, protoreflect.ValueOfMessage(a.ProtoReflect()))
 	}
 	for _, fd := range p.nested {
 		if !m.Has(fd) {

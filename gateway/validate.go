@@ -16,7 +16,7 @@ import (
 // but naming fields by their wire path ("create_issue.repo: must not be
 // blank"): a caller of the gateway sent the wire request.
 func (s *Service) validate(req proto.Message) error {
-	err := s.validator.Validate(req)
+	err := envelopeCheckOf(req.ProtoReflect().Descriptor()).validate(s.validator, req)
 	if err == nil {
 		return nil
 	}

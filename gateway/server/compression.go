@@ -37,7 +37,7 @@ var acceptEncodings = []string{"Accept-Encoding", "Connect-Accept-Encoding", "Gr
 // local reports that the request came from this machine.
 func uncompressedFor(local func(*http.Request) bool, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if local(r) {
+		if local(r) && asksCompression(r.Header) {
 			r2 := *r // a handler must not change the request it was given
 			r2.Header = r.Header.Clone()
 			for _, h := range acceptEncodings {
@@ -47,6 +47,18 @@ func uncompressedFor(local func(*http.Request) bool, next http.Handler) http.Han
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// asksCompression reports whether h carries any of acceptEncodings: the
+// runtime's client sends none to a local gateway, and a request without
+// them is passed on as it came, with no copy of its headers.
+func asksCompression(h http.Header) bool {
+	for _, name := range acceptEncodings {
+		if _, ok := h[name]; ok {
+			return true
+		}
+	}
+	return false
 }
 
 // always is local for a listener that only local processes can reach: a
