@@ -128,12 +128,12 @@ var originalContracts = []contract{{
 		Repo: "acme/widgets", Number: 4, NextCursor: "q.8",
 		Comments: []*forgev1.Comment{{Author: "octocat", Url: "https://github.com/acme/widgets/pull/4#issuecomment-8", Body: "Looks good."}}}}},
 	rendered: frame + "# comment_list\nrepo: acme/widgets\nnumber: 4\nnext_cursor: q.8\ncomments: 1\n# comments[0]\nauthor: octocat\n" +
-		"url: https://github.com/acme/widgets/pull/4#issuecomment-8\n<<<body-NONCE\nLooks good.\n>>>NONCE",
+		"url: https://github.com/acme/widgets/pull/4#issuecomment-8\n<<<body-NONCE\nLooks good.\n>>>NONCE\nreviews: none",
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
 	params: "repo, kind, number, cursor, limit, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"acme/widgets","number":4}`, "kind: missing required parameter"},
-		{`{"repo":"acme/widgets","kind":"review","number":4}`, `kind: expected one of issue, pull_request, got "review"`},
+		{`{"repo":"acme/widgets","kind":"review","number":4}`, `kind: expected one of issue, pull_request, reviews, got "review"`},
 		{`{"repo":"acme/widgets","kind":"issue","number":0}`, "number: must be between 1 and 2147483647"},
 		{`{"repo":"acme/widgets","kind":"issue","number":1,"cursor":"` + strings.Repeat("x", 65) + `"}`, "cursor: must be at most 64 characters"},
 	},
