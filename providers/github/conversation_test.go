@@ -2,6 +2,7 @@ package github
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
@@ -99,5 +100,29 @@ func TestGraphQLCursorPositions(t *testing.T) {
 		if _, err := fromPosition(pos); err == nil {
 			t.Errorf("fromPosition(%q) accepted a position toPosition never writes", pos)
 		}
+	}
+}
+
+// A hostile or broken answer naming a next page no next_cursor can hold
+// (not base64, or too long to pass back) is unavailable, never a cursor
+// that would read back as another position; null nodes are skipped.
+func TestListCommentsRefusesAnUnpageableCursor(t *testing.T) {
+	srv, p := stateful(t)
+	const repo = "octocat/Hello-World"
+	issue := srv.AddIssue(repo, githubtest.Issue{Title: "Busy"})
+	answer := func(cursor string) string {
+		return `{"data":{"repository":{"issueOrPullRequest":{"__typename":"Issue","comments":{"pageInfo":{"hasNextPage":true,"endCursor":"` +
+			cursor + `"},"nodes":[null,{"url":"https://github.com/octocat/Hello-World/issues/1#issuecomment-1","body":"hi","author":null}]}}}}}`
+	}
+	req := &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: uint64(issue)}
+	for _, c := range []string{"../../x", "Y3Vy c29y", strings.Repeat("QUJD", 20)} {
+		srv.Inject(githubtest.GraphQLRoute, githubtest.Response{Body: answer(c)})
+		_, err := p.ListComments(ctx, noCall, req)
+		wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNAVAILABLE)
+	}
+	srv.Inject(githubtest.GraphQLRoute, githubtest.Response{Body: answer("Y3Vyc29yOnYyOpHO+/8=")})
+	list, err := p.ListComments(ctx, noCall, req)
+	if err != nil || len(list.GetComments()) != 1 || list.GetComments()[0].GetAuthor() != "ghost" || !strings.HasSuffix(list.GetNextCursor(), ".Y3Vyc29yOnYyOpHO-_8=") {
+		t.Fatalf("a page with a null node and a cursor holding + and /: %v, %v", list, err)
 	}
 }
