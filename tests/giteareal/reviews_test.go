@@ -13,14 +13,17 @@ var realReview = regexp.MustCompile(`(?m)^(r\d+)$`)
 // Issue 21 (reviews by page) on the real server: a pull request's 12
 // reviews read five a page through forge_list_comments kind reviews,
 // oldest first with no gap or repeat, the reviewer's pending draft left
-// out; Gitea's reviews endpoint sends X-Total-Count and no Link header,
-// as the provider and the fake assume; an issue's number is not found.
+// out, and every review's thread reachable through
+// forge_list_review_threads; Gitea's reviews endpoint sends X-Total-Count
+// and no Link header, as the provider and the fake assume; an issue's
+// number is not found.
 func TestRealGiteaReviewPages(t *testing.T) {
 	e := start(t, asBot)
 	pull := e.openPull("reviewed")
 	path := fmt.Sprintf("/repos/%s/pulls/%d/reviews", e.repo, pull)
 	for i := range 12 {
-		e.mustAPI(e.u.reviewer.Token, "POST", path, map[string]any{"event": "COMMENT", "body": fmt.Sprint("r", i)}, nil)
+		e.mustAPI(e.u.reviewer.Token, "POST", path, map[string]any{"event": "COMMENT", "body": fmt.Sprint("r", i),
+			"comments": []map[string]any{{"path": "src/gadget.go", "body": fmt.Sprint("t", i), "new_position": 4}}}, nil)
 	}
 	e.mustAPI(e.u.reviewer.Token, "POST", path, map[string]any{"event": "PENDING", "body": "draft"}, nil)
 
@@ -55,6 +58,16 @@ func TestRealGiteaReviewPages(t *testing.T) {
 	}
 	if len(pages) != 3 || strings.Join(bodies, " ") != strings.Join(wantBodies, " ") {
 		t.Errorf("%d pages reading %v; want 3 pages of r0 to r11 in order\n%s", len(pages), bodies, strings.Join(pages, "\n---\n"))
+	}
+	// Each review opened a thread; forge_list_review_threads reads ten
+	// reviews a page and, with no Link header, learns from the count that
+	// two more follow (it used to stop at the first ten).
+	var threads []string
+	for _, p := range e.pages("forge_list_review_threads", fmt.Sprintf(`,"pull_number":%d`, pull)) {
+		threads = append(threads, regexp.MustCompile(`(?m)^(t\d+)$`).FindAllString(p, -1)...)
+	}
+	if strings.Join(threads, " ") != "t0 t1 t2 t3 t4 t5 t6 t7 t8 t9 t10 t11" {
+		t.Errorf("threads read %v, want t0 to t11 in order", threads)
 	}
 	issue := e.addIssue(e.u.bot.Token, "not a pull request")
 	want(t, "reviews of an issue", e.fails("forge_list_comments", fmt.Sprintf(`,"kind":"reviews","number":%d`, issue)),
