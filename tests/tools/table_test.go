@@ -128,7 +128,7 @@ var originalContracts = []contract{{
 		Repo: "acme/widgets", Number: 4, NextCursor: "q.8",
 		Comments: []*forgev1.Comment{{Author: "octocat", Url: "https://github.com/acme/widgets/pull/4#issuecomment-8", Body: "Looks good."}}}}},
 	rendered: frame + "# comment_list\nrepo: acme/widgets\nnumber: 4\nnext_cursor: q.8\ncomments: 1\n# comments[0]\nauthor: octocat\n" +
-		"url: https://github.com/acme/widgets/pull/4#issuecomment-8\n<<<body-NONCE\nLooks good.\n>>>NONCE\nreviews: none",
+		"url: https://github.com/acme/widgets/pull/4#issuecomment-8\n<<<body-NONCE\nLooks good.\n>>>NONCE",
 	wrong: &gatewayv1.ForgeCallResult{Result: &gatewayv1.ForgeCallResult_Issue{Issue: issue12}}, wrongName: "issue",
 	params: "repo, kind, number, cursor, limit, forge_provider, forge_host",
 	rejects: []reject{

@@ -4012,14 +4012,14 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\tIssueList\x12:\n" +
 	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\x12'\n" +
 	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\"\xf3\x01\n" +
+	"nextCursor\"\x86\x02\n" +
 	"\vCommentList\x12\x1a\n" +
 	"\x04repo\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
-	"\x06number\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12@\n" +
-	"\bcomments\x18\x03 \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18dR\bcomments\x12'\n" +
+	"\x06number\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12I\n" +
+	"\bcomments\x18\x03 \x03(\v2\x1c.forgetools.forge.v1.CommentB\x0fڥ\x19\v\x18dB\areviewsR\bcomments\x12'\n" +
 	"\vnext_cursor\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\x12=\n" +
-	"\areviews\x18\x05 \x03(\v2\x1b.forgetools.forge.v1.ReviewB\x06ڥ\x19\x02\x18dR\areviews\"\xe2\x06\n" +
+	"nextCursor\x12G\n" +
+	"\areviews\x18\x05 \x03(\v2\x1b.forgetools.forge.v1.ReviewB\x10ڥ\x19\f\x18dB\bcommentsR\areviews\"\xe2\x06\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
