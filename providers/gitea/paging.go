@@ -50,8 +50,13 @@ func nextCursor(cur kit.Cursors, o sdk.ListOptions, got int, resp *sdk.Response)
 // requests share one numbering and that endpoint, so the kind asked for is
 // checked: each comment says which it belongs to (pull_request_url or
 // issue_url, the other empty), and only a conversation without comments
-// costs a look at the number.
+// costs a look at the number: no single request of Gitea's API tells an
+// empty conversation's kind (the issue's own read has the kind and a
+// count, not the comments). Kind reviews is listReviews.
 func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
+	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS {
+		return p.listReviews(ctx, req)
+	}
 	kind := "issue"
 	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST {
 		kind = "pull request"

@@ -132,11 +132,12 @@ func (p *Provider) ListReviewThreads(ctx context.Context, _ toolserver.Call, req
 		return nil, err
 	}
 	return call(ctx, p, fmt.Sprintf("list the threads of pull request %s#%d", repo, n), func(c *sdk.Client) (*forgev1.ReviewThreadList, error) {
-		rs, resp, err := c.ListPullReviews(repo.owner, repo.name, n, sdk.ListPullReviewsOptions{ListOptions: sdk.ListOptions{Page: page, PageSize: reviewsPage}})
+		o := sdk.ListOptions{Page: page, PageSize: reviewsPage}
+		rs, resp, err := c.ListPullReviews(repo.owner, repo.name, n, sdk.ListPullReviewsOptions{ListOptions: o})
 		if err != nil {
 			return nil, fail(resp, err)
 		}
-		more := resp != nil && resp.NextPage > page
+		more := reviewsFollow(o, len(rs), resp)
 		comments := map[int64][]*sdk.PullReviewComment{}
 		var submitted []*sdk.PullReview
 		for _, r := range rs {

@@ -10,8 +10,9 @@ import (
 )
 
 // forge_list_comments pages a conversation of 45 comments with no gap or
-// repeat, one request a page (the first comment's address says the kind),
-// on an issue and on a pull request; the wrong kind is not_found.
+// repeat, one request a page (the GraphQL query answers the kind beside
+// the page), on an issue and on a pull request; the wrong kind is
+// not_found, an empty conversation included, still in one request.
 func TestListCommentsPagesTheConversation(t *testing.T) {
 	srv, p := stateful(t)
 	const repo = "octocat/Hello-World"
@@ -59,8 +60,18 @@ func TestListCommentsPagesTheConversation(t *testing.T) {
 	_, err := p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: uint64(pull)})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is a pull request, not an issue")
 	quiet := srv.AddPull(repo, githubtest.Pull{Title: "Quiet", Head: "feature", Base: "main"})
+	before := len(srv.Requests())
 	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: uint64(quiet)})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND, "is a pull request, not an issue")
+	empty, err := p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, Number: uint64(quiet)})
+	if err != nil || len(empty.GetComments()) != 0 || empty.GetNextCursor() != "" {
+		t.Errorf("an empty conversation: %v, %v; want an empty last page", empty, err)
+	}
+	if sent := len(srv.Requests()) - before; sent != 2 {
+		t.Errorf("two calls on an empty conversation cost %d requests, want one each", sent)
+	}
+	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: 999})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: repo, Kind: gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, Number: uint64(issue), Cursor: "x.2"})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_INVALID_ARGUMENT, "cursor")
 }

@@ -31,7 +31,17 @@ func listLimit(limit uint32) int64 {
 // ListComments pages an issue's or merge request's conversation: its
 // notes oldest first, without GitLab's system notes ("changed the
 // description") and the diff notes, which are review comments.
+//
+// Kind reviews is unimplemented: GitLab keeps no reviews. What
+// forge_get_pull_request shows as a merge request's reviews is made up of
+// its approvals (GitLab's approval state lists every approver in one
+// answer, which that read shows whole) and one review per author of diff
+// notes, grouped across all the notes, so no page of GitLab's can be one
+// page of those; the diff notes themselves page as threads.
 func (p *Provider) ListComments(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
+	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS {
+		return nil, toolserver.NotImplemented("GitLab keeps no reviews to page: forge_get_pull_request shows a merge request's approvals whole, and its diff notes page as threads with forge_list_review_threads")
+	}
 	kind := "issue"
 	if req.GetKind() == gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST {
 		kind = "merge request"

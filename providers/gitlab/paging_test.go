@@ -110,4 +110,11 @@ func TestListCommentsPages(t *testing.T) {
 	}
 	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: proj, Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: 99})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
+	// GitLab keeps no reviews: kind reviews says so without asking GitLab.
+	before := len(s.Requests())
+	_, err = p.ListComments(ctx, noCall, &gatewayv1.ListCommentsRequest{Repo: proj, Kind: gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS, Number: 1})
+	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_UNIMPLEMENTED, "GitLab keeps no reviews", "forge_list_review_threads")
+	if len(s.Requests()) != before {
+		t.Errorf("kind reviews sent GitLab %d requests", len(s.Requests())-before)
+	}
 }

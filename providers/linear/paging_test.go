@@ -120,11 +120,13 @@ func TestListCommentsPagesByLinearCursor(t *testing.T) {
 			t.Fatalf("comment %d is %q, want c%d", i, b, i)
 		}
 	}
-	_, err := p.ListComments(ctx, call, &gatewayv1.ListCommentsRequest{Repo: "ENG", Kind: gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, Number: 1})
-	var un *toolserver.UnimplementedError
-	if !errors.As(err, &un) || un.Capability != "pull_requests" {
-		t.Errorf("pull request comments on Linear: %v, want unimplemented (no pull requests)", err)
+	for _, kind := range []gatewayv1.CommentsOf{gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST, gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS} {
+		_, err := p.ListComments(ctx, call, &gatewayv1.ListCommentsRequest{Repo: "ENG", Kind: kind, Number: 1})
+		var un *toolserver.UnimplementedError
+		if !errors.As(err, &un) || un.Capability != "pull_requests" {
+			t.Errorf("%v on Linear: %v, want unimplemented (no pull requests)", kind, err)
+		}
 	}
-	_, err = p.ListComments(ctx, call, &gatewayv1.ListCommentsRequest{Repo: "ENG", Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: 99})
+	_, err := p.ListComments(ctx, call, &gatewayv1.ListCommentsRequest{Repo: "ENG", Kind: gatewayv1.CommentsOf_COMMENTS_OF_ISSUE, Number: 99})
 	wantCode(t, err, gatewayv1.ErrorCode_ERROR_CODE_NOT_FOUND)
 }

@@ -66,27 +66,33 @@ func cut[T any](k keyset, rows []T, key func(T) int64) ([]T, string) {
 	return rows, k.cursors.NextKey(key(rows[len(rows)-1]))
 }
 
-// commentsOf is the artifact kind a list_comments request names.
-func commentsOf(k gatewayv1.CommentsOf) (string, error) {
+// commentsOf is the artifact kind a list_comments request names, and the
+// table its entries are read from: the conversation's comments, or a pull
+// request's reviews (whose verdict is read beside author and body).
+func commentsOf(k gatewayv1.CommentsOf) (kind, table, verdict string, err error) {
 	switch k {
 	case gatewayv1.CommentsOf_COMMENTS_OF_ISSUE:
-		return kindIssue, nil
+		return kindIssue, "local_comments", "NULL", nil
 	case gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST:
-		return kindPull, nil
+		return kindPull, "local_comments", "NULL", nil
+	case gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS:
+		return kindPull, "local_reviews", "c.verdict", nil
 	}
-	return "", toolserver.InvalidArgument("kind must be issue or pull_request")
+	return "", "", "", toolserver.InvalidArgument("kind must be issue, pull_request or reviews")
 }
 
 // ListComments pages an issue's or pull request's conversation comments,
-// oldest first, in one statement: the artifact's row (so a missing or
-// other-kind number is told apart from one without comments) joined to
-// the comments after the cursor's id.
+// or a pull request's reviews, oldest first, in one statement: the
+// artifact's row (so a missing or other-kind number is told apart from
+// one without entries) joined to the entries after the cursor's id. A
+// review is shown without its inline comments (forge_list_review_threads
+// pages those).
 func (f *Forge) ListComments(ctx context.Context, _ toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error) {
 	repo := req.GetRepo()
 	if err := checkRepo(repo); err != nil {
 		return nil, err
 	}
-	kind, err := commentsOf(req.GetKind())
+	kind, table, verdict, err := commentsOf(req.GetKind())
 	if err != nil {
 		return nil, err
 	}
@@ -99,15 +105,15 @@ func (f *Forge) ListComments(ctx context.Context, _ toolserver.Call, req *gatewa
 		return nil, notFound(kind, repo, req.GetNumber())
 	}
 	type row struct {
-		id           int64
-		author, body string
+		id                    int64
+		author, body, verdict string
 	}
 	var rows []row
 	var found, name string
 	err = f.readOne(ctx, func(q querier) error {
-		rs, err := q.QueryContext(ctx, `SELECT i.kind, r.name, c.id, c.author, c.body
+		rs, err := q.QueryContext(ctx, `SELECT i.kind, r.name, c.id, c.author, c.body, `+verdict+`
 			FROM local_items i JOIN local_repos r ON r.id = i.repo_id
-			LEFT JOIN local_comments c ON c.repo_id = i.repo_id AND c.number = i.number AND c.id > $3
+			LEFT JOIN `+table+` c ON c.repo_id = i.repo_id AND c.number = i.number AND c.id > $3
 			WHERE r.name_key = $1 AND i.number = $2 ORDER BY c.id LIMIT $4`,
 			repoKey(repo), num, page.after, page.fetch())
 		if err != nil {
@@ -116,12 +122,12 @@ func (f *Forge) ListComments(ctx context.Context, _ toolserver.Call, req *gatewa
 		defer rs.Close()
 		for rs.Next() {
 			var id sql.NullInt64
-			var author, body sql.NullString
-			if err := rs.Scan(&found, &name, &id, &author, &body); err != nil {
+			var author, body, verdict sql.NullString
+			if err := rs.Scan(&found, &name, &id, &author, &body, &verdict); err != nil {
 				return err
 			}
 			if id.Valid {
-				rows = append(rows, row{id.Int64, author.String, body.String})
+				rows = append(rows, row{id.Int64, author.String, body.String, verdict.String})
 			}
 		}
 		return rs.Err()
@@ -139,8 +145,14 @@ func (f *Forge) ListComments(ctx context.Context, _ toolserver.Call, req *gatewa
 	rows, next := cut(page, rows, func(r row) int64 { return r.id })
 	out := &forgev1.CommentList{Repo: name, Number: req.GetNumber(), NextCursor: next}
 	for _, r := range rows {
+		id := strconv.FormatInt(r.id, 10)
+		if table == "local_reviews" {
+			out.Reviews = append(out.Reviews, &forgev1.Review{Author: r.author, Verdict: r.verdict, Body: r.body,
+				Url: f.reviewURL(name, num, id)})
+			continue
+		}
 		out.Comments = append(out.Comments, &forgev1.Comment{Author: r.author, Body: r.body,
-			Url: f.commentURL(kind, name, num, strconv.FormatInt(r.id, 10))})
+			Url: f.commentURL(kind, name, num, id)})
 	}
 	return out, nil
 }

@@ -29,6 +29,10 @@ type field struct {
 	// forge ((render).total_of), when the result carries only its first
 	// items; nil when the aggregate is always whole.
 	total protoreflect.FieldDescriptor
+	// instead is the sibling aggregate a result fills instead of this one
+	// ((render).instead_of): while it has items, this one is not stated
+	// empty.
+	instead protoreflect.FieldDescriptor
 }
 
 // plans caches []field per message descriptor: options are read with
@@ -65,6 +69,13 @@ func planOf(md protoreflect.MessageDescriptor) []field {
 				if string(p[j].fd.Name()) == of && p[j].fd.IsList() {
 					p[j].total = fds.Get(i)
 				}
+			}
+		}
+	}
+	for i := range p {
+		if o, ok := proto.GetExtension(p[i].fd.Options(), optionsv1.E_Render).(*optionsv1.RenderOptions); ok && o.GetInsteadOf() != "" {
+			if sib := fds.ByName(protoreflect.Name(o.GetInsteadOf())); sib != nil && sib.IsList() && sib.Message() != nil {
+				p[i].instead = sib
 			}
 		}
 	}

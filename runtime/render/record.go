@@ -99,7 +99,11 @@ func (r *reader) field(m protoreflect.Message, f field, path string, depth int) 
 	switch {
 	case f.as == optionsv1.Render_RENDER_OMIT:
 	case f.fd.IsList() && f.fd.Message() != nil:
-		r.aggregate(f, m.Get(f.fd).List(), count(m, f), path, depth)
+		// An empty aggregate beside the one the result filled instead
+		// ((render).instead_of) says nothing.
+		if n := count(m, f); f.instead == nil || n > 0 || m.Get(f.instead).List().Len() == 0 {
+			r.aggregate(f, m.Get(f.fd).List(), n, path, depth)
+		}
 	case f.fd.IsList():
 		r.scalars(f, m.Get(f.fd).List(), depth)
 	case f.fd.IsMap():

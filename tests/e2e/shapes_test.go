@@ -46,6 +46,7 @@ var shapeSteps = []shapeStep{
 	{flat: "forge_list_pull_requests", group: "forge_pull_request", action: "list", args: `{"repo":"demo/app"}`},
 	{flat: "forge_comment_on_pull_request", group: "forge_pull_request", action: "comment", args: `{"repo":"demo/app","pull_number":2,"body":"Ready."}`},
 	{flat: "forge_submit_review", group: "forge_pull_request", action: "review", args: `{"repo":"demo/app","pull_number":2,"verdict":"comment","body":"Fine.","comments":[{"path":"FIX.md","line":1,"body":"Why?"}]}`},
+	{flat: "forge_list_comments", group: "forge_issue", action: "list_comments", args: `{"repo":"demo/app","kind":"reviews","number":2}`},
 	// The review's one inline comment is thread 1 in both worlds (a
 	// captured "1" would be normalised out of every later output).
 	{flat: "forge_list_review_threads", group: "forge_pull_request", action: "list_threads", args: `{"repo":"demo/app","pull_number":2}`},

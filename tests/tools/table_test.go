@@ -133,7 +133,7 @@ var originalContracts = []contract{{
 	params: "repo, kind, number, cursor, limit, forge_provider, forge_host",
 	rejects: []reject{
 		{`{"repo":"acme/widgets","number":4}`, "kind: missing required parameter"},
-		{`{"repo":"acme/widgets","kind":"review","number":4}`, `kind: expected one of issue, pull_request, got "review"`},
+		{`{"repo":"acme/widgets","kind":"review","number":4}`, `kind: expected one of issue, pull_request, reviews, got "review"`},
 		{`{"repo":"acme/widgets","kind":"issue","number":0}`, "number: must be between 1 and 2147483647"},
 		{`{"repo":"acme/widgets","kind":"issue","number":1,"cursor":"` + strings.Repeat("x", 65) + `"}`, "cursor: must be at most 64 characters"},
 	},

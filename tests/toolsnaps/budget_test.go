@@ -22,7 +22,8 @@ import (
 // issue 21 (review threads): +1823 bytes for forge_list_review_threads, forge_reply_to_review_thread and forge_resolve_review_thread
 // issue 21 (the diff): +1468 bytes for forge_get_pull_request_diff and forge_compare
 // issue 21 (line ranges, update pull request, list commits): +2054 bytes for forge_update_pull_request (1105), forge_list_commits (746) and forge_read_file's start_line and end_line (203)
-const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823 + 1468 + 2054
+// issue 21 (reviews by page): +21 bytes for forge_list_comments' kind reviews and its description's "or reviews"
+const surfaceBudget = 17050 + 1307 + 882 + 1330 + 1823 + 1468 + 2054 + 21
 
 // beforeBytes is each of the ten original tools just before issue 9 added
 // the agent-hands surface (name + description + minified schema; issue 2

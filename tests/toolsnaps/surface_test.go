@@ -234,6 +234,7 @@ func TestSchemaBounds(t *testing.T) {
 		"forge_search_code":             {"repo": optionalRepo},
 		"forge_search_issues":           {"repo": optionalRepo},
 		"forge_commit_files":            {"expected_head_sha": sha(false)},
+		"forge_list_comments":           {"kind": enum("issue", "pull_request", "reviews")},
 	}
 	// params and required: every tool's exact parameter list and required
 	// set. forge_unsubscribe addresses a subscription, not a repository

@@ -106,9 +106,7 @@ func (s *Server) routes() {
 	s.item("PATCH "+repo+"/pulls/{index}", true, s.editPull)
 	s.item("POST "+repo+"/pulls/{index}/requested_reviewers", true, s.requestReviewers)
 	s.item("POST "+repo+"/pulls/{index}/merge", true, s.merge)
-	s.item("GET "+repo+"/pulls/{index}/reviews", true, func(c *call, it *forgemodel.Item) answer {
-		return paged(s, c, it.Pull.Reviews, func(v *forgemodel.Review) any { return s.reviewJSON(c.r, it, v) })
-	})
+	s.item("GET "+repo+"/pulls/{index}/reviews", true, s.listReviews)
 	s.item("POST "+repo+"/pulls/{index}/reviews", true, s.createReview)
 	s.item("GET "+repo+"/pulls/{index}/reviews/{id}/comments", true, s.reviewComments)
 	s.item("POST "+repo+"/pulls/{index}/comments/{id}/replies", true, s.replyToReviewComment)

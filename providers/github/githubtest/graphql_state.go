@@ -12,7 +12,7 @@ import (
 //
 // What it models: Query.repository (by owner and name, renamed
 // repositories not followed: GitHub's GraphQL API does not redirect
-// either), Repository.pullRequest, and of a pull request its number,
+// either), Repository.pullRequest and issueOrPullRequest (graphql_issue.go), and of a pull request its number,
 // headRefOid, reviews (with their inline comments), reviewThreads,
 // conversation comments and commits(last:) down to the head commit's
 // statusCheckRollup (the state and the counts by state of its check runs);
@@ -41,7 +41,8 @@ func (s *Server) gqlRoot(login string) *gqlObject {
 
 func (s *Server) gqlRepo(r *repo, login string) *gqlObject {
 	return &gqlObject{typename: "Repository", interfaces: []string{"Node"}, fields: map[string]gqlField{
-		"nameWithOwner": constant(r.Path),
+		"nameWithOwner":      constant(r.Path),
+		"issueOrPullRequest": s.gqlIssueOrPull(r),
 		"pullRequest": func(args map[string]any) (any, *gqlError) {
 			n, _ := intArg(args, "number")
 			it := itemN(r, n)
@@ -74,13 +75,7 @@ func (s *Server) gqlPull(r *repo, it *item) *gqlObject {
 			}
 			return connection("PullRequestReviewThreadConnection", items, args, nil)
 		},
-		"comments": func(args map[string]any) (any, *gqlError) {
-			items := make([]any, 0, len(it.Comments))
-			for _, c := range it.Comments {
-				items = append(items, s.gqlIssueComment(r, it, c))
-			}
-			return connection("IssueCommentConnection", items, args, nil)
-		},
+		"comments": s.gqlComments(r, it),
 		"commits": func(args map[string]any) (any, *gqlError) {
 			// The fake's pull requests have one commit: the head.
 			head := &gqlObject{typename: "PullRequestCommit", interfaces: []string{"Node"}, fields: map[string]gqlField{

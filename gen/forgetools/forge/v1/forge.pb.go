@@ -787,7 +787,10 @@ type CommentList struct {
 	Number   uint64                 `protobuf:"varint,2,opt,name=number,proto3" json:"number,omitempty"`
 	Comments []*Comment             `protobuf:"bytes,3,rep,name=comments,proto3" json:"comments,omitempty"`
 	// Pass as cursor to read the next page; empty on the last.
-	NextCursor    string `protobuf:"bytes,4,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	NextCursor string `protobuf:"bytes,4,opt,name=next_cursor,json=nextCursor,proto3" json:"next_cursor,omitempty"`
+	// kind reviews: the page of reviews, without their inline comments
+	// (forge_list_review_threads pages those), so comments stays empty.
+	Reviews       []*Review `protobuf:"bytes,5,rep,name=reviews,proto3" json:"reviews,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -848,6 +851,13 @@ func (x *CommentList) GetNextCursor() string {
 		return x.NextCursor
 	}
 	return ""
+}
+
+func (x *CommentList) GetReviews() []*Review {
+	if x != nil {
+		return x.Reviews
+	}
+	return nil
 }
 
 type PullRequest struct {
@@ -4012,13 +4022,14 @@ const file_forgetools_forge_v1_forge_proto_rawDesc = "" +
 	"\tIssueList\x12:\n" +
 	"\x06issues\x18\x01 \x03(\v2\x1a.forgetools.forge.v1.IssueB\x06ڥ\x19\x02\x18dR\x06issues\x12'\n" +
 	"\vnext_cursor\x18\x02 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\"\xb4\x01\n" +
+	"nextCursor\"\x86\x02\n" +
 	"\vCommentList\x12\x1a\n" +
 	"\x04repo\x18\x01 \x01(\tB\x06ڥ\x19\x02\b\x03R\x04repo\x12\x1e\n" +
-	"\x06number\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12@\n" +
-	"\bcomments\x18\x03 \x03(\v2\x1c.forgetools.forge.v1.CommentB\x06ڥ\x19\x02\x18dR\bcomments\x12'\n" +
+	"\x06number\x18\x02 \x01(\x04B\x06ڥ\x19\x02\b\x04R\x06number\x12I\n" +
+	"\bcomments\x18\x03 \x03(\v2\x1c.forgetools.forge.v1.CommentB\x0fڥ\x19\v\x18dB\areviewsR\bcomments\x12'\n" +
 	"\vnext_cursor\x18\x04 \x01(\tB\x06ڥ\x19\x02\b\x04R\n" +
-	"nextCursor\"\xe2\x06\n" +
+	"nextCursor\x12G\n" +
+	"\areviews\x18\x05 \x03(\v2\x1b.forgetools.forge.v1.ReviewB\x10ڥ\x19\f\x18dB\bcommentsR\areviews\"\xe2\x06\n" +
 	"\vPullRequest\x12?\n" +
 	"\x05forge\x18\x01 \x01(\v2\x1d.forgetools.forge.v1.ForgeRefB\n" +
 	"ڥ\x19\x02\b\x05\xe8\xa5\x19\x01R\x05forge\x12\x1e\n" +
@@ -4463,51 +4474,52 @@ var file_forgetools_forge_v1_forge_proto_depIdxs = []int32{
 	4,  // 6: forgetools.forge.v1.Issue.comments:type_name -> forgetools.forge.v1.Comment
 	7,  // 7: forgetools.forge.v1.IssueList.issues:type_name -> forgetools.forge.v1.Issue
 	4,  // 8: forgetools.forge.v1.CommentList.comments:type_name -> forgetools.forge.v1.Comment
-	2,  // 9: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
-	3,  // 10: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
-	6,  // 11: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
-	4,  // 12: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
-	10, // 13: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
-	2,  // 14: forgetools.forge.v1.PullRequestDiff.forge:type_name -> forgetools.forge.v1.ForgeRef
-	12, // 15: forgetools.forge.v1.PullRequestDiff.files:type_name -> forgetools.forge.v1.DiffFile
-	2,  // 16: forgetools.forge.v1.Comparison.forge:type_name -> forgetools.forge.v1.ForgeRef
-	31, // 17: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
-	12, // 18: forgetools.forge.v1.Comparison.files:type_name -> forgetools.forge.v1.DiffFile
-	2,  // 19: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 20: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	4,  // 21: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
-	2,  // 22: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
-	17, // 23: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
-	2,  // 24: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 25: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 26: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 27: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
-	23, // 28: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
-	2,  // 29: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	25, // 30: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
-	2,  // 31: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 32: forgetools.forge.v1.CommitList.forge:type_name -> forgetools.forge.v1.ForgeRef
-	31, // 33: forgetools.forge.v1.CommitList.commits:type_name -> forgetools.forge.v1.Commit
-	2,  // 34: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
-	29, // 35: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
-	2,  // 36: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 37: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 38: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
-	35, // 39: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
-	2,  // 40: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 41: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
-	37, // 42: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
-	38, // 43: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
-	2,  // 44: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
-	2,  // 45: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
-	1,  // 46: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
-	3,  // 47: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
-	41, // 48: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
-	49, // [49:49] is the sub-list for method output_type
-	49, // [49:49] is the sub-list for method input_type
-	49, // [49:49] is the sub-list for extension type_name
-	49, // [49:49] is the sub-list for extension extendee
-	0,  // [0:49] is the sub-list for field type_name
+	6,  // 9: forgetools.forge.v1.CommentList.reviews:type_name -> forgetools.forge.v1.Review
+	2,  // 10: forgetools.forge.v1.PullRequest.forge:type_name -> forgetools.forge.v1.ForgeRef
+	3,  // 11: forgetools.forge.v1.PullRequest.attribution:type_name -> forgetools.forge.v1.Attribution
+	6,  // 12: forgetools.forge.v1.PullRequest.reviews:type_name -> forgetools.forge.v1.Review
+	4,  // 13: forgetools.forge.v1.PullRequest.comments:type_name -> forgetools.forge.v1.Comment
+	10, // 14: forgetools.forge.v1.PullRequestList.pull_requests:type_name -> forgetools.forge.v1.PullRequest
+	2,  // 15: forgetools.forge.v1.PullRequestDiff.forge:type_name -> forgetools.forge.v1.ForgeRef
+	12, // 16: forgetools.forge.v1.PullRequestDiff.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 17: forgetools.forge.v1.Comparison.forge:type_name -> forgetools.forge.v1.ForgeRef
+	31, // 18: forgetools.forge.v1.Comparison.commits:type_name -> forgetools.forge.v1.Commit
+	12, // 19: forgetools.forge.v1.Comparison.files:type_name -> forgetools.forge.v1.DiffFile
+	2,  // 20: forgetools.forge.v1.CommentRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 21: forgetools.forge.v1.ReviewRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	4,  // 22: forgetools.forge.v1.ReviewThread.comments:type_name -> forgetools.forge.v1.Comment
+	2,  // 23: forgetools.forge.v1.ReviewThreadList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	17, // 24: forgetools.forge.v1.ReviewThreadList.threads:type_name -> forgetools.forge.v1.ReviewThread
+	2,  // 25: forgetools.forge.v1.ReviewThreadRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 26: forgetools.forge.v1.Subscription.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 27: forgetools.forge.v1.Repository.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 28: forgetools.forge.v1.CodeMatch.forge:type_name -> forgetools.forge.v1.ForgeRef
+	23, // 29: forgetools.forge.v1.CodeMatchList.matches:type_name -> forgetools.forge.v1.CodeMatch
+	2,  // 30: forgetools.forge.v1.SearchHit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	25, // 31: forgetools.forge.v1.SearchHitList.hits:type_name -> forgetools.forge.v1.SearchHit
+	2,  // 32: forgetools.forge.v1.FileContent.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 33: forgetools.forge.v1.CommitList.forge:type_name -> forgetools.forge.v1.ForgeRef
+	31, // 34: forgetools.forge.v1.CommitList.commits:type_name -> forgetools.forge.v1.Commit
+	2,  // 35: forgetools.forge.v1.DirListing.forge:type_name -> forgetools.forge.v1.ForgeRef
+	29, // 36: forgetools.forge.v1.DirListing.entries:type_name -> forgetools.forge.v1.DirEntry
+	2,  // 37: forgetools.forge.v1.BranchRef.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 38: forgetools.forge.v1.FileCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 39: forgetools.forge.v1.FilesCommit.forge:type_name -> forgetools.forge.v1.ForgeRef
+	35, // 40: forgetools.forge.v1.FilesCommit.files:type_name -> forgetools.forge.v1.CommittedFile
+	2,  // 41: forgetools.forge.v1.MergeResult.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 42: forgetools.forge.v1.CIRun.forge:type_name -> forgetools.forge.v1.ForgeRef
+	37, // 43: forgetools.forge.v1.CIRun.jobs:type_name -> forgetools.forge.v1.CIJob
+	38, // 44: forgetools.forge.v1.CIRunList.runs:type_name -> forgetools.forge.v1.CIRun
+	2,  // 45: forgetools.forge.v1.CITriggered.forge:type_name -> forgetools.forge.v1.ForgeRef
+	2,  // 46: forgetools.forge.v1.Event.forge:type_name -> forgetools.forge.v1.ForgeRef
+	1,  // 47: forgetools.forge.v1.Event.type:type_name -> forgetools.forge.v1.EventType
+	3,  // 48: forgetools.forge.v1.Event.attribution:type_name -> forgetools.forge.v1.Attribution
+	41, // 49: forgetools.forge.v1.EventList.events:type_name -> forgetools.forge.v1.Event
+	50, // [50:50] is the sub-list for method output_type
+	50, // [50:50] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_forgetools_forge_v1_forge_proto_init() }

@@ -91,6 +91,9 @@ const (
 	CommentsOf_COMMENTS_OF_UNSPECIFIED  CommentsOf = 0
 	CommentsOf_COMMENTS_OF_ISSUE        CommentsOf = 1
 	CommentsOf_COMMENTS_OF_PULL_REQUEST CommentsOf = 2
+	// A pull request's reviews (verdict and body; their inline comments
+	// are paged by forge_list_review_threads).
+	CommentsOf_COMMENTS_OF_REVIEWS CommentsOf = 3
 )
 
 // Enum value maps for CommentsOf.
@@ -99,11 +102,13 @@ var (
 		0: "COMMENTS_OF_UNSPECIFIED",
 		1: "COMMENTS_OF_ISSUE",
 		2: "COMMENTS_OF_PULL_REQUEST",
+		3: "COMMENTS_OF_REVIEWS",
 	}
 	CommentsOf_value = map[string]int32{
 		"COMMENTS_OF_UNSPECIFIED":  0,
 		"COMMENTS_OF_ISSUE":        1,
 		"COMMENTS_OF_PULL_REQUEST": 2,
+		"COMMENTS_OF_REVIEWS":      3,
 	}
 )
 
@@ -4607,7 +4612,7 @@ var File_forgetools_gateway_v1_agent_gateway_proto protoreflect.FileDescriptor
 
 const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\n" +
-	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x87`\n" +
+	")forgetools/gateway/v1/agent_gateway.proto\x12\x15forgetools.gateway.v1\x1a\x1bbuf/validate/validate.proto\x1a\x1fforgetools/forge/v1/forge.proto\x1a#forgetools/options/v1/options.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x92`\n" +
 	"\x10ForgeCallRequest\x12'\n" +
 	"\acall_id\x18\x01 \x01(\tB\x0e\xbaH\x05r\x03\x18\x80\x02ʥ\x19\x02\b\x01R\x06callId\x12\xcf\x01\n" +
 	"\tget_issue\x18\x02 \x01(\v2&.forgetools.gateway.v1.GetIssueRequestB\x87\x01¥\x19\x82\x01\n" +
@@ -4622,9 +4627,9 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"repositoryj\trepo:readp\x01z\fCompare refs\x8a\x01\x04repo\x92\x01\acompareH\x00R\acompare\x12\xd3\x01\n" +
 	"\vlist_issues\x18\x04 \x01(\v2(.forgetools.gateway.v1.ListIssuesRequestB\x85\x01¥\x19\x80\x01\n" +
 	"\x11forge_list_issues\x10\x01\x1a0List issues (never pull requests), newest first.*\x06issuesZ\x06issuesj\trepo:readp\x01z\vList issues\x8a\x01\x05issue\x92\x01\x04listH\x00R\n" +
-	"listIssues\x12\xf9\x01\n" +
-	"\rlist_comments\x18! \x01(\v2*.forgetools.gateway.v1.ListCommentsRequestB\xa5\x01¥\x19\xa0\x01\n" +
-	"\x13forge_list_comments\x10\x01\x1aAPage through an issue's or pull request's comments, oldest first.*\bcommentsZ\x06issuesj\trepo:readp\x01z\rList comments\x8a\x01\x05issue\x92\x01\rlist_commentsH\x00R\flistComments\x12\xa2\x02\n" +
+	"listIssues\x12\x84\x02\n" +
+	"\rlist_comments\x18! \x01(\v2*.forgetools.gateway.v1.ListCommentsRequestB\xb0\x01¥\x19\xab\x01\n" +
+	"\x13forge_list_comments\x10\x01\x1aLPage through an issue's or pull request's comments or reviews, oldest first.*\bcommentsZ\x06issuesj\trepo:readp\x01z\rList comments\x8a\x01\x05issue\x92\x01\rlist_commentsH\x00R\flistComments\x12\xa2\x02\n" +
 	"\x10comment_on_issue\x18\x05 \x01(\v2,.forgetools.gateway.v1.CommentOnIssueRequestB\xc7\x01¥\x19\xc2\x01\n" +
 	"\x16forge_comment_on_issue\x10\x02\x1a\x1bPost a comment on an issue.\"\vattribution*\rissue_comment:-Commented on issue #{number} in {repo}: {url}Z\x06issues`\x01j\x0ecomms:externalp\x02z\x10Comment on issue\x8a\x01\x05issue\x92\x01\acommentH\x00R\x0ecommentOnIssue\x12\xed\x02\n" +
 	"\x17comment_on_pull_request\x18\x06 \x01(\v22.forgetools.gateway.v1.CommentOnPullRequestRequestB\xff\x01¥\x19\xfa\x01\n" +
@@ -5107,14 +5112,16 @@ const file_forgetools_gateway_v1_agent_gateway_proto_rawDesc = "" +
 	"\x19ISSUE_STATE_FILTER_CLOSED\x10\x02\x1a\f¥\x19\b\n" +
 	"\x06closed\x12%\n" +
 	"\x16ISSUE_STATE_FILTER_ALL\x10\x03\x1a\t¥\x19\x05\n" +
-	"\x03all*\x7f\n" +
+	"\x03all*\xa7\x01\n" +
 	"\n" +
 	"CommentsOf\x12\x1b\n" +
 	"\x17COMMENTS_OF_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x11COMMENTS_OF_ISSUE\x10\x01\x1a\v¥\x19\a\n" +
 	"\x05issue\x120\n" +
 	"\x18COMMENTS_OF_PULL_REQUEST\x10\x02\x1a\x12¥\x19\x0e\n" +
-	"\fpull_request*\x9e\x01\n" +
+	"\fpull_request\x12&\n" +
+	"\x13COMMENTS_OF_REVIEWS\x10\x03\x1a\r¥\x19\t\n" +
+	"\areviews*\x9e\x01\n" +
 	"\aVerdict\x12\x17\n" +
 	"\x13VERDICT_UNSPECIFIED\x10\x00\x12\"\n" +
 	"\x0fVERDICT_APPROVE\x10\x01\x1a\r¥\x19\t\n" +

@@ -1351,7 +1351,12 @@ type RenderOptions struct {
 	// renderer counts that aggregate by it ("comments: 1000 (first 30 shown,
 	// 970 more not shown)") and shows the field nowhere else; 0 = the
 	// aggregate is whole.
-	TotalOf       string `protobuf:"bytes,7,opt,name=total_of,json=totalOf,proto3" json:"total_of,omitempty"`
+	TotalOf string `protobuf:"bytes,7,opt,name=total_of,json=totalOf,proto3" json:"total_of,omitempty"`
+	// For a repeated message field: the sibling repeated field a result
+	// fills instead of this one (a page of comments, or of reviews). While
+	// the sibling has items, this one is not stated empty ("reviews: none"
+	// beside a page of comments); both empty are both stated.
+	InsteadOf     string `protobuf:"bytes,8,opt,name=instead_of,json=insteadOf,proto3" json:"instead_of,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1431,6 +1436,13 @@ func (x *RenderOptions) GetMaxChars() uint32 {
 func (x *RenderOptions) GetTotalOf() string {
 	if x != nil {
 		return x.TotalOf
+	}
+	return ""
+}
+
+func (x *RenderOptions) GetInsteadOf() string {
+	if x != nil {
+		return x.InsteadOf
 	}
 	return ""
 }
@@ -1649,7 +1661,7 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"\trepo_path\x18\a \x01(\bR\brepoPath\x12\x17\n" +
 	"\agit_ref\x18\b \x01(\bR\x06gitRef\"&\n" +
 	"\x10EnumValueOptions\x12\x12\n" +
-	"\x04name\x18\x01 \x01(\tR\x04name\"\xe3\x01\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\"\x82\x02\n" +
 	"\rRenderOptions\x12-\n" +
 	"\x02as\x18\x01 \x01(\x0e2\x1d.forgetools.options.v1.RenderR\x02as\x12\x14\n" +
 	"\x05label\x18\x02 \x01(\tR\x05label\x12\x1b\n" +
@@ -1658,7 +1670,9 @@ const file_forgetools_options_v1_options_proto_rawDesc = "" +
 	"claim_from\x18\x04 \x01(\tR\tclaimFrom\x12\x19\n" +
 	"\back_note\x18\x05 \x01(\tR\aackNote\x12\x1b\n" +
 	"\tmax_chars\x18\x06 \x01(\rR\bmaxChars\x12\x19\n" +
-	"\btotal_of\x18\a \x01(\tR\atotalOf\"%\n" +
+	"\btotal_of\x18\a \x01(\tR\atotalOf\x12\x1d\n" +
+	"\n" +
+	"instead_of\x18\b \x01(\tR\tinsteadOf\"%\n" +
 	"\rResultOptions\x12\x14\n" +
 	"\x05error\x18\x01 \x01(\bR\x05error*^\n" +
 	"\bApproval\x12\x18\n" +

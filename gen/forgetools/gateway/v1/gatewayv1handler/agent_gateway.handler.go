@@ -43,7 +43,7 @@ type ForgeIssuesHandler interface {
 	// newest first.
 	ListIssues(ctx context.Context, c toolserver.Call, req *gatewayv1.ListIssuesRequest) (*forgev1.IssueList, error)
 	// ListComments serves forge_list_comments: Page through an issue's or pull
-	// request's comments, oldest first.
+	// request's comments or reviews, oldest first.
 	ListComments(ctx context.Context, c toolserver.Call, req *gatewayv1.ListCommentsRequest) (*forgev1.CommentList, error)
 	// CommentOnIssue serves forge_comment_on_issue: Post a comment on an issue.
 	CommentOnIssue(ctx context.Context, c toolserver.Call, req *gatewayv1.CommentOnIssueRequest) (*forgev1.CommentRef, error)

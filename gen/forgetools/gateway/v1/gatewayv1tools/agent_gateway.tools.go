@@ -531,7 +531,7 @@ func buildForgeListIssues(a runtime.Args, e runtime.Envelope) proto.Message {
 var ForgeListCommentsTool = &runtime.Tool{
 	Name:        "forge_list_comments",
 	Title:       "List comments",
-	Description: "Page through an issue's or pull request's comments, oldest first.",
+	Description: "Page through an issue's or pull request's comments or reviews, oldest first.",
 	Approval:    runtime.ApprovalRead,
 	ActionClass: "repo:read",
 	Risk:        runtime.RiskLow,
@@ -556,7 +556,7 @@ func schemaForgeListComments() *schema.Schema {
 			}},
 			{Name: "kind", Schema: &schema.Schema{
 				Type: schema.Types{"string"},
-				Enum: []any{"issue", "pull_request"},
+				Enum: []any{"issue", "pull_request", "reviews"},
 			}},
 			{Name: "number", Schema: &schema.Schema{
 				Type:    schema.Types{"integer"},
@@ -3460,6 +3460,7 @@ var (
 	commentsOfNames = map[string]gatewayv1.CommentsOf{
 		"issue":        gatewayv1.CommentsOf_COMMENTS_OF_ISSUE,
 		"pull_request": gatewayv1.CommentsOf_COMMENTS_OF_PULL_REQUEST,
+		"reviews":      gatewayv1.CommentsOf_COMMENTS_OF_REVIEWS,
 	}
 	verdictNames = map[string]gatewayv1.Verdict{
 		"approve":         gatewayv1.Verdict_VERDICT_APPROVE,
