@@ -84,6 +84,11 @@ type txCreate struct {
 	retry  bool
 	err    error
 	done   chan struct{}
+
+	// attempt and owned are a kept create's reservation and ownership
+	// row, which the group records when it ends (recordAll).
+	attempt string
+	owned   Ownership
 }
 
 // commit is the committer: it takes the creates waiting, runs them in one
@@ -144,6 +149,10 @@ func (g *group) run(m *txCreate) {
 		}
 		g.tx = tx
 	}
+	if g.made(m) { // nothing to write, but its answer rests on theirs
+		g.provisional = append(g.provisional, m)
+		return
+	}
 	shared := len(g.kept) > 0
 	if shared { // a failure of this create must not undo theirs
 		if _, err := g.tx.ExecContext(g.ctx, "SAVEPOINT create_memo"); err != nil {
@@ -183,6 +192,10 @@ func (g *group) create(m *txCreate) bool {
 		m.err = err
 		return false
 	}
+	m.attempt, m.owned = w.attempt, o
+	if g.s.dialect == Postgres {
+		return true // recorded with the group's other creates (end)
+	}
 	lost, err := g.s.record(m.txCtx, g.tx, m.c.Account, m.c.Key, w.attempt, o)
 	if err == nil && lost {
 		err = errors.New("the memo row changed inside its own transaction")
@@ -220,12 +233,38 @@ func (g *group) undo(cause error) {
 	}
 }
 
-// end commits the creates the group kept.
+// made answers m from a create of its key the group kept, as the memo
+// will once the group commits (provisionally, like any answer that rests
+// on the group's creates): a replay of that create, or a refusal of the
+// key for another request. It reports whether it answered.
+func (g *group) made(m *txCreate) bool {
+	for _, k := range g.kept {
+		if k.c.Account != m.c.Account || k.c.Key != m.c.Key {
+			continue
+		}
+		if k.c.Fingerprint != m.c.Fingerprint {
+			m.err = ErrKeyReused
+		} else {
+			a := k.owned.Artifact
+			m.replay = &Artifact{Forge: a.Forge, Repo: a.Repo, Kind: a.Kind, Number: a.Number}
+		}
+		return true
+	}
+	return false
+}
+
+// end records and commits the creates the group kept.
 func (g *group) end() {
 	switch {
 	case g.tx == nil:
 	case len(g.kept) == 0:
 		_ = g.tx.Rollback() // it only read
+	case g.s.dialect == Postgres:
+		if err := g.s.recordAll(g.ctx, g.tx, g.kept); err != nil {
+			g.discard(err)
+			return
+		}
+		fallthrough
 	default:
 		if err := g.tx.Commit(); err != nil {
 			g.lose(err)
