@@ -89,6 +89,10 @@ type txCreate struct {
 	// row, which the group records when it ends (recordAll).
 	attempt string
 	owned   Ownership
+	// won is the reservation reserveAll took for it, in the transaction
+	// wonIn (only good while that is the group's).
+	won   *won
+	wonIn *sql.Tx
 }
 
 // commit is the committer: it takes the creates waiting, runs them in one
@@ -113,6 +117,9 @@ func (s *Store) commit() {
 			}
 		}
 		g := &group{s: s}
+		if s.dialect == Postgres {
+			g.reserveAll(batch)
+		}
 		for _, m := range batch {
 			g.run(m)
 		}
@@ -138,18 +145,18 @@ type group struct {
 func (g *group) run(m *txCreate) {
 	if err := m.txCtx.Err(); err != nil { // its time ran out while it queued
 		m.err = err
+		if g.reserved(m) {
+			g.release(m)
+		}
 		return
 	}
-	if g.tx == nil {
-		g.ctx = context.WithoutCancel(m.txCtx)
-		tx, err := g.s.db.BeginTx(g.ctx, nil)
-		if err != nil {
-			m.err = fmt.Errorf("%w: %v", ErrNotCommitted, err)
-			return
-		}
-		g.tx = tx
+	if !g.begin(m) {
+		return
 	}
 	if g.made(m) { // nothing to write, but its answer rests on theirs
+		if g.reserved(m) { // cannot be: the key was free when reserveAll ran
+			g.release(m)
+		}
 		g.provisional = append(g.provisional, m)
 		return
 	}
@@ -176,6 +183,9 @@ func (g *group) run(m *txCreate) {
 // create runs m in the transaction and reports whether its writes are
 // kept; if not, m holds its answer and its writes are undone.
 func (g *group) create(m *txCreate) bool {
+	if g.reserved(m) {
+		return g.created(m, m.won)
+	}
 	w, replay, retry, err := g.s.tryReserve(m.ctx, g.tx, m.c.Account, m.c.Key, m.c.Fingerprint, m.c.Window)
 	switch {
 	case err != nil:
@@ -186,10 +196,19 @@ func (g *group) create(m *txCreate) bool {
 		m.replay, m.retry = replay, retry
 		return false
 	}
+	return g.created(m, w)
+}
+
+// created runs m's own writes under the reservation w and reports whether
+// they are kept, as create does.
+func (g *group) created(m *txCreate, w *won) bool {
 	o, err := g.do(m)
 	if err != nil {
 		g.undo(err)
 		m.err = err
+		if g.reserved(m) { // its reservation was taken before its savepoint
+			g.release(m)
+		}
 		return false
 	}
 	m.attempt, m.owned = w.attempt, o
