@@ -1,8 +1,10 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/uuid"
@@ -24,6 +26,13 @@ func (g *group) reserveAll(batch []*txCreate) {
 	if len(live) < 2 || !g.begin(live[0]) {
 		return // one reservation is one round trip either way
 	}
+	// In key order, so that two replicas' batches wait for each other's
+	// keys in the same order, never each for the other (a deadlock
+	// PostgreSQL would break only after its deadlock_timeout). Stable:
+	// of a key repeated in the batch, the first still takes it.
+	slices.SortStableFunc(live, func(a, b *txCreate) int {
+		return cmp.Or(strings.Compare(a.c.Account, b.c.Account), strings.Compare(a.c.Key, b.c.Key))
+	})
 	s := g.s
 	now := s.now()
 	rows := make([]string, len(live))
