@@ -44,9 +44,13 @@ func (s *Store) recordOwnership(ctx context.Context, q querier, o Ownership) err
 }
 
 // ownershipInsert adds the ownership row ownershipArgs gives.
-const ownershipInsert = `INSERT INTO gateway_ownership
-		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)
+const ownershipInsert = ownershipColumns + `
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
+// ownershipColumns starts an INSERT of ownership rows, in ownershipArgs'
+// order.
+const ownershipColumns = `INSERT INTO gateway_ownership
+		(account, session, tool, provider, host, repo, kind, number, artifact_id, url, created_ms)`
 
 // ownershipArgs are ownershipInsert's parameters for o, redacted.
 func (s *Store) ownershipArgs(o Ownership) []any {

@@ -36,7 +36,9 @@ type Create struct {
 // per group instead of once per create, 20% less CPU per create in the
 // load driver, once its savepoints stayed in memory (temp_store, see
 // sqlitePragmas; with a temporary file per savepoint grouping cost more
-// than it saved).
+// than it saved). On PostgreSQL the committer also reserves a batch's keys
+// (reserveAll) and records its creates (recordAll) in one statement each:
+// every round trip it takes, every create behind it waits for.
 const groupMax = 16
 
 // CreateTx runs a create that writes to the store's own database inside a
@@ -84,6 +86,15 @@ type txCreate struct {
 	retry  bool
 	err    error
 	done   chan struct{}
+
+	// attempt and owned are a kept create's reservation and ownership
+	// row, which the group records when it ends (recordAll).
+	attempt string
+	owned   Ownership
+	// won is the reservation reserveAll took for it, in the transaction
+	// wonIn (only good while that is the group's).
+	won   *won
+	wonIn *sql.Tx
 }
 
 // commit is the committer: it takes the creates waiting, runs them in one
@@ -108,6 +119,9 @@ func (s *Store) commit() {
 			}
 		}
 		g := &group{s: s}
+		if s.dialect == Postgres {
+			g.reserveAll(batch)
+		}
 		for _, m := range batch {
 			g.run(m)
 		}
@@ -133,16 +147,20 @@ type group struct {
 func (g *group) run(m *txCreate) {
 	if err := m.txCtx.Err(); err != nil { // its time ran out while it queued
 		m.err = err
+		if g.reserved(m) {
+			g.release(m)
+		}
 		return
 	}
-	if g.tx == nil {
-		g.ctx = context.WithoutCancel(m.txCtx)
-		tx, err := g.s.db.BeginTx(g.ctx, nil)
-		if err != nil {
-			m.err = fmt.Errorf("%w: %v", ErrNotCommitted, err)
-			return
+	if !g.begin(m) {
+		return
+	}
+	if g.made(m) { // nothing to write, but its answer rests on theirs
+		if g.reserved(m) { // cannot be: the key was free when reserveAll ran
+			g.release(m)
 		}
-		g.tx = tx
+		g.provisional = append(g.provisional, m)
+		return
 	}
 	shared := len(g.kept) > 0
 	if shared { // a failure of this create must not undo theirs
@@ -167,6 +185,9 @@ func (g *group) run(m *txCreate) {
 // create runs m in the transaction and reports whether its writes are
 // kept; if not, m holds its answer and its writes are undone.
 func (g *group) create(m *txCreate) bool {
+	if g.reserved(m) {
+		return g.created(m, m.won)
+	}
 	w, replay, retry, err := g.s.tryReserve(m.ctx, g.tx, m.c.Account, m.c.Key, m.c.Fingerprint, m.c.Window)
 	switch {
 	case err != nil:
@@ -177,11 +198,24 @@ func (g *group) create(m *txCreate) bool {
 		m.replay, m.retry = replay, retry
 		return false
 	}
+	return g.created(m, w)
+}
+
+// created runs m's own writes under the reservation w and reports whether
+// they are kept, as create does.
+func (g *group) created(m *txCreate, w *won) bool {
 	o, err := g.do(m)
 	if err != nil {
 		g.undo(err)
 		m.err = err
+		if g.reserved(m) { // its reservation was taken before its savepoint
+			g.release(m)
+		}
 		return false
+	}
+	m.attempt, m.owned = w.attempt, o
+	if g.s.dialect == Postgres {
+		return true // recorded with the group's other creates (end)
 	}
 	lost, err := g.s.record(m.txCtx, g.tx, m.c.Account, m.c.Key, w.attempt, o)
 	if err == nil && lost {
@@ -220,12 +254,38 @@ func (g *group) undo(cause error) {
 	}
 }
 
-// end commits the creates the group kept.
+// made answers m from a create of its key the group kept, as the memo
+// will once the group commits (provisionally, like any answer that rests
+// on the group's creates): a replay of that create, or a refusal of the
+// key for another request. It reports whether it answered.
+func (g *group) made(m *txCreate) bool {
+	for _, k := range g.kept {
+		if k.c.Account != m.c.Account || k.c.Key != m.c.Key {
+			continue
+		}
+		if k.c.Fingerprint != m.c.Fingerprint {
+			m.err = ErrKeyReused
+		} else {
+			a := k.owned.Artifact
+			m.replay = &Artifact{Forge: a.Forge, Repo: a.Repo, Kind: a.Kind, Number: a.Number}
+		}
+		return true
+	}
+	return false
+}
+
+// end records and commits the creates the group kept.
 func (g *group) end() {
 	switch {
 	case g.tx == nil:
 	case len(g.kept) == 0:
 		_ = g.tx.Rollback() // it only read
+	case g.s.dialect == Postgres:
+		if err := g.s.recordAll(g.ctx, g.tx, g.kept); err != nil {
+			g.discard(err)
+			return
+		}
+		fallthrough
 	default:
 		if err := g.tx.Commit(); err != nil {
 			g.lose(err)

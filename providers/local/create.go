@@ -18,9 +18,13 @@ import (
 // On PostgreSQL that is three round trips, two without a key (it was
 // five plus one per label and assignee: a lock, the key's read, the
 // number, the item, and each list deleted and inserted row by row): the
-// item and its lists go in one statement. On SQLite each list is one
-// multi-row INSERT after the item's.
+// item and its lists go in one statement; an issue in the gateway's
+// transaction, or without a key, is one statement in all (createOne). On
+// SQLite each list is one multi-row INSERT after the item's.
 func (f *Forge) create(ctx context.Context, tx *sql.Tx, c toolserver.Call, repo string, it *item, lists itemLists, check func() error) (earlier *item, err error) {
+	if f.useOne(ctx, c, check) {
+		return f.createOne(ctx, tx, c, repo, it, lists)
+	}
 	if _, err := f.allocate(ctx, tx, repo, it); err != nil {
 		return nil, err
 	}
@@ -79,15 +83,6 @@ func (f *Forge) create(ctx context.Context, tx *sql.Tx, c toolserver.Call, repo 
 // whose repository and number are $1 and $2, appending the names'
 // parameters to args.
 func listInsert(t listTable, names []string, args *[]any) string {
-	var b strings.Builder
-	b.WriteString("INSERT INTO " + t.table + " (repo_id, number, position, " + t.name + ", " + t.key + ") VALUES ")
-	for pos, n := range names {
-		if pos > 0 {
-			b.WriteString(", ")
-		}
-		*args = append(*args, pos, n, strings.ToLower(n))
-		k := len(*args)
-		b.WriteString("($1, $2, $" + strconv.Itoa(k-2) + ", $" + strconv.Itoa(k-1) + ", $" + strconv.Itoa(k) + ")")
-	}
-	return b.String()
+	return "INSERT INTO " + t.table + " (repo_id, number, position, " + t.name + ", " + t.key + ") VALUES " +
+		listRows(names, args, "$1, $2, ", "", "")
 }
