@@ -67,26 +67,21 @@ func (s *Server) compare(c *call) answer {
 	})
 }
 
-// mergeBase is GET .../repository/merge_base?refs[]=&refs[]=: the fake
-// keeps no history, so the first ref's head stands for the merge base.
+// mergeBase is GET .../repository/merge_base?refs[]=&refs[]=: the newest
+// commit both refs descend from.
 func (s *Server) mergeBase(c *call) answer {
 	refs := c.Query["refs[]"]
 	if len(refs) != 2 {
 		return s.message(http.StatusBadRequest, "Provide exactly two refs")
 	}
-	b := c.p.BranchAt(refs[0])
-	if b == "" || c.p.BranchAt(refs[1]) == "" {
+	a, b := c.p.CommitAt(refs[0]), c.p.CommitAt(refs[1])
+	if a == nil || b == nil || c.p.MergeBase(a.SHA, b.SHA) == "" {
 		return s.message(http.StatusNotFound, "Could not find merge base")
 	}
-	return ok(s.commitOf(c.p, c.p.Branches[b]))
+	return ok(s.commitOf(c.p, c.p.MergeBase(a.SHA, b.SHA)))
 }
 
-// commitOf is the commit sha names, as GitLab's commit entity spells it:
-// the one a branch's history (commitlog.go) holds, else a stand-in for a
-// head the fake made without a log entry.
+// commitOf is the commit sha names, as GitLab's commit entity spells it.
 func (s *Server) commitOf(p *forgemodel.Repo, sha string) map[string]any {
-	if h := s.upTo(p, sha); len(h) > 0 {
-		return s.commitJSON(p, h[len(h)-1])
-	}
-	return s.commitJSON(p, &logCommit{sha: sha, title: "Commit " + sha[:8], message: "Commit " + sha[:8] + "\n", author: "forgetools-bot", when: s.Tick()})
+	return s.commitJSON(p, p.Commits[sha])
 }
