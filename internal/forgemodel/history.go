@@ -59,12 +59,12 @@ func (s *State) record(r *Repo, c *Commit) *Commit {
 		r.Commits = map[string]*Commit{}
 	}
 	r.Commits[c.SHA] = c
-	s.User(c.Author)
 	return c
 }
 
 // root is a repository's first commit, of tree, by its owner at the
-// fake's "now".
+// fake's "now"; the owner gets no user id from it, so a fake's ids stay
+// those its own seeding gives.
 func (s *State) root(r *Repo, tree map[string]Object) *Commit {
 	owner, _, _ := strings.Cut(r.Path, "/")
 	return s.record(r, &Commit{Message: "Initial commit", Author: owner, When: s.Now(), Tree: tree})

@@ -61,6 +61,7 @@ func HashOf(parts ...string) string { return SHA(strings.Join(parts, "\x00")) }
 // NewCommit records a commit of tree on parents by author, at the next
 // tick; its sha digests all of it.
 func (s *State) NewCommit(r *Repo, parents []string, author, message string, tree map[string]Object) *Commit {
+	s.User(author)
 	return s.record(r, &Commit{Parents: parents, Message: message, Author: author, When: s.Tick(), Tree: tree})
 }
 
