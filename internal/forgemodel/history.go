@@ -107,6 +107,22 @@ func (r *Repo) MergeBase(a, b string) string {
 	return ""
 }
 
+// Ahead is the commits head has that base has not, newest first (git log
+// base..head).
+func (r *Repo) Ahead(base, head *Commit) []*Commit {
+	inBase := map[string]bool{}
+	for _, c := range r.Log(base) {
+		inBase[c.SHA] = true
+	}
+	var out []*Commit
+	for _, c := range r.Log(head) {
+		if !inBase[c.SHA] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // Since is the commits of log at or after since (zero: all of them) that
 // change path (a file or a directory; "" for any).
 func (r *Repo) Since(log []*Commit, since time.Time, path string) []*Commit {

@@ -1,9 +1,7 @@
 package gitlabtest
 
 import (
-	"maps"
 	"net/http"
-	"slices"
 
 	"github.com/forgetools/forgetools/internal/forgemodel"
 )
@@ -34,25 +32,19 @@ func (s *Server) mrDiffs(c *call, m *forgemodel.Item) answer {
 	})
 }
 
-// compare is GET .../repository/compare?from=&to=: the commits on to's
-// files that differ from from's (the fake keeps the commit that last
-// touched each file, not a history), and the diffs.
+// compare is GET .../repository/compare?from=&to=: the commits to has
+// that from has not, oldest first as GitLab lists them, and the diffs.
 func (s *Server) compare(c *call) answer {
 	from, to := c.p.BranchAt(c.Query.Get("from")), c.p.BranchAt(c.Query.Get("to"))
 	if from == "" || to == "" {
 		return s.message(http.StatusNotFound, "404 Ref Not Found")
 	}
 	diffs := c.p.Diff(from, to)
-	shas := map[string]bool{}
 	out := []any{}
-	for _, d := range diffs {
-		if sha := c.p.LastCommit[to][d.Path]; sha != "" && sha != c.p.LastCommit[from][d.Path] {
-			shas[sha] = true
-		}
-	}
 	commits := []any{}
-	for _, sha := range slices.Sorted(maps.Keys(shas)) {
-		commits = append(commits, s.commitOf(c.p, sha))
+	ahead := c.p.Ahead(c.p.Commits[c.p.Branches[from]], c.p.Commits[c.p.Branches[to]])
+	for i := len(ahead) - 1; i >= 0; i-- {
+		commits = append(commits, s.commitJSON(c.p, ahead[i]))
 	}
 	for _, d := range diffs {
 		out = append(out, diffJSON(d))
