@@ -23,9 +23,9 @@ type FileDiff struct {
 	Patch, Git string
 }
 
-// Diff is what head's files change from base's, by path: the fakes keep
-// no history, so the diff is of the two branches' files (a forge diffs
-// from the merge base; a test that wants that shape branches from base).
+// Diff is what head's files change from base's, by path: the diff of the
+// two branches' files, where a forge diffs from the merge base (the same
+// while base has not moved since head left it).
 func (r *Repo) Diff(base, head string) []FileDiff {
 	return DiffFiles(r.Files[base], r.Files[head])
 }

@@ -7,51 +7,35 @@ import (
 	"strings"
 )
 
-// The git side of a repository: branches whose heads are stable fake
-// commit ids of the branch's state, and the files on each branch.
+// The git side of a repository: the files on each branch, and branches
+// whose heads are commits of them (history.go).
 
 // AddRepo creates the repository at path with its default branch holding
-// files, and further branches (copies of it); the credential owns it.
+// files, and further branches (copies of it) at the same initial commit;
+// the credential owns it.
 func (s *State) AddRepo(path, defaultBranch string, files map[string]string, branches ...string) *Repo {
 	r := &Repo{
 		ID: s.ID(), Path: path, DefaultBranch: defaultBranch, Access: 50,
 		Branches: map[string]string{}, Files: map[string]map[string]string{}, LastCommit: map[string]map[string]string{},
 	}
 	s.Repos[strings.ToLower(path)] = r
+	r.Files[defaultBranch] = maps.Clone(files)
+	root := s.root(r, r.tree(defaultBranch)).SHA
 	for _, b := range append([]string{defaultBranch}, branches...) {
 		r.Files[b] = maps.Clone(files)
-		r.Branches[b] = r.commitID(b, 0)
+		r.Branches[b] = root
 		r.LastCommit[b] = map[string]string{}
 		for f := range files {
-			r.LastCommit[b][f] = r.Branches[b]
+			r.LastCommit[b][f] = root
 		}
 	}
 	return r
 }
 
-// Commit records a new head for branch, touching files, and returns it.
-func (r *Repo) Commit(branch string, files ...string) string {
-	r.commits++
-	sha := r.commitID(branch, r.commits)
-	r.Branches[branch] = sha
-	for _, f := range files {
-		r.LastCommit[branch][f] = sha
-	}
-	return sha
-}
-
-// commitID is a stable fake commit id for a state of a branch.
-func (r *Repo) commitID(branch string, n int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s@%s#%d", r.Path, branch, n)
-	for _, k := range slices.Sorted(maps.Keys(r.Files[branch])) {
-		b.WriteString(k + "=" + r.Files[branch][k])
-	}
-	return SHA(b.String())
-}
-
 // TreeID is a stable fake id of a directory on a branch.
-func (r *Repo) TreeID(branch, dir string) string { return r.commitID(branch+":"+dir, 0) }
+func (r *Repo) TreeID(branch, dir string) string {
+	return SHA(fmt.Sprintf("%s@%s:%s#0", r.Path, branch, dir))
+}
 
 // Branch makes name a copy of branch from (head, files and their last
 // commits).

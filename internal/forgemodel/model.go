@@ -55,7 +55,6 @@ type Repo struct {
 	Branches   map[string]string            // name -> head commit
 	Files      map[string]map[string]string // branch -> path -> content
 	LastCommit map[string]map[string]string // branch -> path -> last commit touching it
-	commits    int
 
 	Labels     []*Label
 	Milestones []*Milestone

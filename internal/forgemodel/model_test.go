@@ -3,6 +3,7 @@ package forgemodel
 import (
 	"slices"
 	"testing"
+	"time"
 )
 
 // Numbers: one sequence for issues and pull requests on a forge that
@@ -44,16 +45,18 @@ func TestNumbering(t *testing.T) {
 	}
 }
 
-// The git side: commits are stable ids of a branch's state, a branch is
-// a copy, a merge reports what it changed, and a pull request's head
-// follows its branch until merged.
+// The git side: commits are stable ids of what they hold, branches start
+// at one initial commit, a branch is a copy, a merge reports what it
+// changed, and a pull request's head follows its branch until merged.
 func TestGit(t *testing.T) {
 	s := NewState()
+	s.Clock = time.Unix(1700000000, 0)
 	r := s.AddRepo("a/b", "main", map[string]string{"README": "r", "src/x.go": "x"}, "feature")
-	if r.Branches["main"] == r.Branches["feature"] || len(r.Branches["main"]) != 40 {
+	if r.Branches["main"] != r.Branches["feature"] || len(r.Branches["main"]) != 40 {
 		t.Fatalf("heads %v", r.Branches)
 	}
 	other := NewState()
+	other.Clock = s.Clock
 	again := other.AddRepo("a/b", "main", map[string]string{"README": "r", "src/x.go": "x"})
 	if again.Branches["main"] != r.Branches["main"] {
 		t.Errorf("the same state has two ids")
@@ -61,7 +64,7 @@ func TestGit(t *testing.T) {
 	p := &Pull{Head: "feature", Base: "main"}
 	opened := r.PullHead(p)
 	r.Files["feature"]["src/y.go"] = "y"
-	pushed := r.Commit("feature", "src/y.go")
+	pushed := s.Commit(r, "feature", Meta{Author: "u", Message: "Add y"}, "src/y.go")
 	if pushed == opened || r.PullHead(p) != pushed || r.LastCommit["feature"]["src/y.go"] != pushed {
 		t.Fatalf("head %s after a push from %s to %s", r.PullHead(p), opened, pushed)
 	}
@@ -69,7 +72,7 @@ func TestGit(t *testing.T) {
 		t.Fatalf("merge changed %v", changed)
 	}
 	r.Files["feature"]["z"] = "z"
-	r.Commit("feature", "z")
+	s.Commit(r, "feature", Meta{Author: "u", Message: "Add z"}, "z")
 	if r.PullHead(p) != pushed {
 		t.Errorf("a merged pull request's head moved to %s", r.PullHead(p))
 	}

@@ -12,7 +12,8 @@ import (
 // snapshot of their tree (test repositories are small), branches and tags
 // naming commits, and object names that are real git blob ids for file
 // content, so a sha a fake hands out is one its forge would. A fake that
-// keeps only files per branch (Repo.Files) leaves it empty.
+// keeps files per branch (Repo.Files) has its commits here too, each a
+// snapshot of the branch's files (history.go), and no loose objects.
 type Git struct {
 	Tags    map[string]string  // name -> commit
 	Commits map[string]*Commit // sha -> commit
@@ -60,19 +61,8 @@ func HashOf(parts ...string) string { return SHA(strings.Join(parts, "\x00")) }
 // NewCommit records a commit of tree on parents by author, at the next
 // tick; its sha digests all of it.
 func (s *State) NewCommit(r *Repo, parents []string, author, message string, tree map[string]Object) *Commit {
-	c := &Commit{Parents: parents, Message: message, Author: author, When: s.Tick(), Tree: tree}
-	paths := slices.Sorted(maps.Keys(tree))
-	parts := append([]string{strings.Join(parents, ","), message, c.When.String()}, paths...)
-	for _, p := range paths {
-		parts = append(parts, tree[p].SHA())
-	}
-	c.SHA = HashOf(parts...)
-	if r.Commits == nil {
-		r.Commits = map[string]*Commit{}
-	}
-	r.Commits[c.SHA] = c
 	s.User(author)
-	return c
+	return s.record(r, &Commit{Parents: parents, Message: message, Author: author, When: s.Tick(), Tree: tree})
 }
 
 // CommitAt resolves a ref as forges do: a branch or tag name (also as

@@ -50,9 +50,10 @@ func TestMergeRequestDiffAndCompare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The fake keeps no history: what the compare the other way lists is
-	// what behind_by counts (here, main's first commit of values.yaml).
-	if c.GetAheadBy() != 2 || c.GetBehindBy() != 1 || len(c.GetCommits()) != 2 || c.GetBaseSha() != s.Head(proj, "main") ||
+	// main has not moved since feature left it: nothing behind, and
+	// feature's two commits oldest first, as GitLab's compare lists them.
+	if c.GetAheadBy() != 2 || c.GetBehindBy() != 0 || len(c.GetCommits()) != 2 || c.GetBaseSha() != s.Head(proj, "main") ||
+		c.GetCommits()[0].GetTitle() != "Bump" || c.GetCommits()[1].GetTitle() != "Notes" ||
 		c.GetHeadSha() != s.Head(proj, "feature") || len(c.GetFiles()) != 2 || c.GetFiles()[1].GetHunks() != values.GetHunks() {
 		t.Errorf("compare: %v", c)
 	}

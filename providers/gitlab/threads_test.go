@@ -31,11 +31,19 @@ func inline(t *testing.T, p *gitlab.Provider, repo string, n uint64, lines ...ui
 // TestReviewThreads: a merge request's diff discussions are its threads
 // (the overview's notes are not); a reply joins its discussion and a
 // resolve sets its notes' state, each through the endpoint GitLab
-// documents; a thread moved under by a push reads outdated.
+// documents. A push that leaves a thread's line as it was leaves it
+// current (GitLab moves its position onto the new diff); one that changes
+// the line makes it outdated.
 func TestReviewThreads(t *testing.T) {
 	s := fake(t)
 	p := provider(t, s, 0)
 	ctx := context.Background()
+	values := func(content string) {
+		t.Helper()
+		raw(t, s, "PUT", "repository/files/charts%2Fapp%2Fvalues.yaml",
+			`{"branch":"feature","content":"`+content+`","commit_message":"Values"}`, &struct{}{})
+	}
+	values(`replicas: 2\nimage: app\n`)
 	inline(t, p, proj, 1, 1, 2)
 	if _, err := p.CommentOnPullRequest(ctx, noCall, &gatewayv1.CommentOnPullRequestRequest{Repo: proj, PullNumber: 1, Body: "Overview."}); err != nil {
 		t.Fatal(err)
@@ -76,16 +84,22 @@ func TestReviewThreads(t *testing.T) {
 		t.Errorf("resolve request = %s %s %s", r.Method, r.Path, r.Body)
 	}
 
-	// A push moves the head under both threads.
+	// A push elsewhere moves the head; both threads stay current.
 	if _, err := p.WriteFile(ctx, noCall, &gatewayv1.WriteFileRequest{Repo: proj, Branch: "feature", Path: "NOTES.md", Content: "x\n", Message: "More"}); err != nil {
 		t.Fatal(err)
 	}
+	list, err = p.ListReviewThreads(ctx, noCall, &gatewayv1.ListReviewThreadsRequest{Repo: proj, PullNumber: 1})
+	if err != nil || list.GetThreads()[0].GetOutdated() || list.GetThreads()[1].GetOutdated() {
+		t.Fatalf("after a push to another file = %v, %v", list, err)
+	}
+	// A push that changes line 1 outdates its thread only.
+	values(`replicas: 3\nimage: app\n`)
 	list, err = p.ListReviewThreads(ctx, noCall, &gatewayv1.ListReviewThreadsRequest{Repo: proj, PullNumber: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := list.GetThreads()[0]
-	if !got.GetResolved() || !got.GetOutdated() || len(got.GetComments()) != 2 || got.GetComments()[1].GetBody() != "Two is right." ||
+	if !got.GetResolved() || !got.GetOutdated() || list.GetThreads()[1].GetOutdated() || list.GetThreads()[1].GetLine() != 2 || len(got.GetComments()) != 2 || got.GetComments()[1].GetBody() != "Two is right." ||
 		got.GetComments()[1].GetUrl() != reply.GetUrl() || list.GetThreads()[1].GetResolved() {
 		t.Fatalf("after reply, resolve and push = %v", list)
 	}

@@ -64,10 +64,8 @@ func (s *Server) changeFiles(c *call) answer {
 		next[f.Path] = string(raw)
 	}
 	parent := rp.Branches[branch]
-	before := s.snapshot(rp, branch)
 	rp.Files[branch] = next
-	sha := rp.Commit(branch)
-	s.recordCommit(rp, branch, in.Message+"\n", c.login, before)
+	sha := s.Commit(rp, branch, forgemodel.Meta{Author: c.login, Message: in.Message + "\n"})
 	out := make([]any, len(in.Files))
 	for i, f := range in.Files {
 		if body, ok := next[f.Path]; ok && f.Operation != "delete" {

@@ -52,8 +52,8 @@ func (s *Server) listCommits(c *call) answer {
 	page, _ := strconv.Atoi(q.Get("page"))
 	page = max(page, 1)
 	rp, sha, path := c.r, q.Get("sha"), q.Get("path")
-	h := s.upTo(rp, fakeOr(sha, rp.DefaultBranch))
-	if h == nil {
+	head := rp.CommitAt(fakeOr(sha, rp.DefaultBranch))
+	if head == nil {
 		if path != "" {
 			// git rev-list on a revision that names nothing fails.
 			return s.apiError(http.StatusInternalServerError, "")
@@ -62,19 +62,20 @@ func (s *Server) listCommits(c *call) answer {
 	}
 	left := map[string]bool{}
 	if not := q.Get("not"); not != "" {
-		for _, cm := range s.upTo(rp, not) {
-			left[cm.sha] = true
+		if from := rp.CommitAt(not); from != nil {
+			for _, cm := range rp.Log(from) {
+				left[cm.SHA] = true
+			}
 		}
 	}
 	// Gitea 1.27.3 checks since's format but lists as if it were not
 	// given (a since in the year 2999 still lists everything, measured
 	// on the real server); until it applies.
-	dated := func(cm *logCommit) bool { return until.IsZero() || !cm.when.After(until) }
-	var all []*logCommit
+	dated := func(cm *forgemodel.Commit) bool { return until.IsZero() || !cm.When.After(until) }
+	var all []*forgemodel.Commit
 	touched := false
-	for i := len(h) - 1; i >= 0; i-- {
-		cm := h[i]
-		if left[cm.sha] || (path != "" && !cm.touches(path)) {
+	for _, cm := range rp.Log(head) {
+		if left[cm.SHA] || (path != "" && !rp.Touches(cm, path)) {
 			continue
 		}
 		touched = true
@@ -134,41 +135,42 @@ func (s *Server) pageLinks(c *call, total, size int) []string {
 // gitCommitJSON is Gitea's Commit (convert.ToCommit): stats, the
 // commit's verification and files unless the query turns them off with
 // "false".
-func (s *Server) gitCommitJSON(r *forgemodel.Repo, cm *logCommit, q url.Values) map[string]any {
+func (s *Server) gitCommitJSON(r *forgemodel.Repo, cm *forgemodel.Commit, q url.Values) map[string]any {
 	on := func(flag string) bool {
 		v := q.Get(flag)
 		b, err := strconv.ParseBool(v)
 		return v == "" || (err == nil && b)
 	}
-	person := map[string]any{"name": cm.author, "email": cm.author + "@noreply." + s.host, "date": stamp(cm.when)}
+	person := map[string]any{"name": cm.Author, "email": cm.Author + "@noreply." + s.host, "date": stamp(cm.When)}
 	parents := []any{}
-	if cm.parent != "" {
-		parents = append(parents, map[string]any{"url": s.api("/repos/%s/git/commits/%s", r.Path, cm.parent), "sha": cm.parent})
+	for _, p := range cm.Parents {
+		parents = append(parents, map[string]any{"url": s.api("/repos/%s/git/commits/%s", r.Path, p), "sha": p})
 	}
 	commit := map[string]any{
-		"url": s.api("/repos/%s/git/commits/%s", r.Path, cm.sha), "author": person, "committer": person, "message": cm.message,
-		"tree": map[string]any{"url": s.api("/repos/%s/git/trees/%s", r.Path, cm.sha), "sha": cm.sha, "created": stamp(cm.when)},
+		"url": s.api("/repos/%s/git/commits/%s", r.Path, cm.SHA), "author": person, "committer": person, "message": cm.Message,
+		"tree": map[string]any{"url": s.api("/repos/%s/git/trees/%s", r.Path, cm.SHA), "sha": cm.SHA, "created": stamp(cm.When)},
 	}
 	if on("verification") {
 		commit["verification"] = map[string]any{"verified": false, "reason": "gpg.error.not_signed_commit", "signature": "", "signer": nil, "payload": ""}
 	}
+	changed := r.Changed(cm)
 	out := map[string]any{
-		"url": s.api("/repos/%s/git/commits/%s", r.Path, cm.sha), "sha": cm.sha, "created": stamp(cm.when),
-		"html_url": s.web("/%s/commit/%s", r.Path, cm.sha), "commit": commit,
-		"author": s.userJSON(cm.author), "committer": s.userJSON(cm.author), "parents": parents,
+		"url": s.api("/repos/%s/git/commits/%s", r.Path, cm.SHA), "sha": cm.SHA, "created": stamp(cm.When),
+		"html_url": s.web("/%s/commit/%s", r.Path, cm.SHA), "commit": commit,
+		"author": s.userJSON(cm.Author), "committer": s.userJSON(cm.Author), "parents": parents,
 		"files": nil, "stats": nil,
 	}
 	if on("files") {
 		files := []any{}
-		for _, f := range cm.files {
-			files = append(files, map[string]any{"filename": f.path, "status": f.status})
+		for _, f := range changed {
+			files = append(files, map[string]any{"filename": f.Path, "status": f.Status})
 		}
 		out["files"] = files
 	}
 	if on("stat") {
 		add, del := 0, 0
-		for _, f := range cm.files {
-			add, del = add+f.additions, del+f.deletions
+		for _, f := range changed {
+			add, del = add+f.Additions, del+f.Deletions
 		}
 		out["stats"] = map[string]any{"total": add + del, "additions": add, "deletions": del}
 	}

@@ -65,10 +65,8 @@ func (s *Server) writeContents(c *call) answer {
 	case method == http.MethodPut && in.SHA != forgemodel.BlobSHA(cur):
 		return s.apiError(http.StatusUnprocessableEntity, "sha does not match [given: "+in.SHA+", expected: "+forgemodel.BlobSHA(cur)+"]")
 	}
-	before := s.snapshot(rp, branch)
 	files[path] = string(raw)
-	sha := rp.Commit(branch)
-	s.recordCommit(rp, branch, in.Message+"\n", c.login, before)
+	sha := s.Commit(rp, branch, forgemodel.Meta{Author: c.login, Message: in.Message + "\n"}, path)
 	out := map[string]any{
 		"content": s.contentJSON(rp, branch, path, string(raw), false),
 		"commit": map[string]any{

@@ -158,7 +158,7 @@ func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]an
 func (s *Server) reviewJSON(r *forgemodel.Repo, it *forgemodel.Item, v *forgemodel.Review) map[string]any {
 	return map[string]any{
 		"id": v.ID, "user": s.userJSON(v.Author), "team": nil, "state": v.State, "body": v.Body, "commit_id": v.Commit,
-		"stale": false, "official": v.State == "APPROVED", "dismissed": false, "comments_count": len(v.Comments),
+		"stale": stale(r, it.Pull, v), "official": v.State == "APPROVED", "dismissed": false, "comments_count": len(v.Comments),
 		"submitted_at": stamp(v.Created), "updated_at": stamp(v.Created),
 		"html_url":         s.web("/%s/pulls/%d#issuecomment-%d", r.Path, it.Number, v.ID),
 		"pull_request_url": s.web("/%s/pulls/%d", r.Path, it.Number),

@@ -1,6 +1,7 @@
 package giteatest
 
 import (
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -192,15 +193,22 @@ func (s *Server) merge(c *call, it *forgemodel.Item) answer {
 	case !slices.Contains([]string{"merge", "rebase", "rebase-merge", "squash", "fast-forward-only"}, in.Do):
 		return s.apiError(http.StatusUnprocessableEntity, "[Do]: In")
 	}
-	before := s.snapshot(rp, p.Base)
-	rp.MergePull(p)
-	p.MergeSHA = rp.Commit(p.Base)
-	// The merge commit alone: the pull's own commits are not copied into
-	// the base's log.
-	s.recordCommit(rp, p.Base, mergeMessage(it), c.login, before)
+	changed := rp.MergePull(p)
+	m := forgemodel.Meta{Author: c.login, Message: mergeMessage(it)}
+	if in.Do == "merge" || in.Do == "rebase-merge" {
+		// A merge commit, its second parent the head; the other styles
+		// are one commit on the base here (Gitea replays a rebase).
+		m.Merge = p.HeadSHA
+	}
+	p.MergeSHA = s.Commit(rp, p.Base, m, changed...)
 	it.State, it.Updated = "closed", s.Tick()
 	it.Closed = &it.Updated
 	return answer{Status: http.StatusOK}
+}
+
+// mergeMessage is the message of the commit Gitea's merge makes.
+func mergeMessage(it *forgemodel.Item) string {
+	return fmt.Sprintf("Merge pull request '%s' (#%d) from %s into %s\n", it.Title, it.Number, it.Pull.Head, it.Pull.Base)
 }
 
 // createReview posts a review: APPROVED, REQUEST_CHANGES or COMMENT (an
@@ -288,7 +296,6 @@ func (s *Server) createBranch(c *call) answer {
 		return s.apiError(http.StatusConflict, "The branch already exists.")
 	}
 	rp.Branch(in.New, old)
-	s.copyHistory(rp, in.New, old)
 	return created(map[string]any{
 		"name": in.New, "protected": false, "user_can_push": true, "user_can_merge": true,
 		"commit": map[string]any{

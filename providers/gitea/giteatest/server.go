@@ -59,7 +59,6 @@ type Server struct {
 	forgejo bool
 	host    string
 	prefix  string
-	log     map[string][]*logCommit // repository and branch -> its commits, oldest first (commitlog.go)
 }
 
 // New starts a fake; Close stops it.

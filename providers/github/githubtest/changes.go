@@ -175,7 +175,7 @@ func (s *Server) addComment(r *repo, it *item, login, body string) *comment {
 }
 
 func (s *Server) addReview(r *repo, it *item, login, state, body string, in []Inline) *review {
-	v := &review{ID: s.ID(), Author: login, Body: body, State: state, Created: s.Tick()}
+	v := &review{ID: s.ID(), Author: login, Body: body, State: state, Commit: r.PullHead(it.Pull), Created: s.Tick()}
 	s.User(login)
 	var added []inline
 	for _, c := range in {

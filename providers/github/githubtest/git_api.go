@@ -103,7 +103,8 @@ func (s *Server) putContents(r *repo, path, login string, body []byte) answer {
 }
 
 // getCommit is GET /repos/o/n/commits/{ref}, with the sha media type the
-// bare sha as text (what resolving a ref takes); unknown refs are 422.
+// bare sha as text (what resolving a ref takes), else GitHub's
+// "commit" (history.go); unknown refs are 422.
 func (s *Server) getCommit(r *repo, ref, accept string) answer {
 	c := r.CommitAt(ref)
 	if c == nil {
@@ -112,13 +113,7 @@ func (s *Server) getCommit(r *repo, ref, accept string) answer {
 	if accept == mediaSHA {
 		return answer{Status: http.StatusOK, Raw: []byte(c.SHA), Type: mediaSHA + "; charset=utf-8"}
 	}
-	return jsonAnswer(http.StatusOK, struct {
-		SHA     string        `json:"sha"`
-		NodeID  string        `json:"node_id"`
-		Commit  gitCommitJSON `json:"commit"`
-		URL     string        `json:"url"`
-		HTMLURL string        `json:"html_url"`
-	}{c.SHA, "C_kwDO" + c.SHA[:12], s.gitCommitJSON(r, c), s.api("/repos/%s/commits/%s", r.Path, c.SHA), s.web("/%s/commit/%s", r.Path, c.SHA)})
+	return jsonAnswer(http.StatusOK, s.repoCommitJSON(r, c))
 }
 
 // createRef is POST /repos/o/n/git/refs: a branch or tag at a commit.

@@ -113,13 +113,14 @@ func (s *Server) gqlReview(r *repo, it *item, v *review) *gqlObject {
 }
 
 func (s *Server) gqlReviewComment(r *repo, it *item, c inline) *gqlObject {
-	line, _ := c.Line()
+	at := placeOf(r, it, c)
 	return &gqlObject{typename: "PullRequestReviewComment", interfaces: []string{"Node", "Comment"}, fields: map[string]gqlField{
 		"id":           constant(fmt.Sprintf("PRRC_kwDO%d", c.ID)),
 		"databaseId":   constant(c.ID),
 		"path":         constant(c.Path),
-		"line":         constant(line),
-		"originalLine": constant(line),
+		"line":         constant(at.line),
+		"originalLine": constant(at.original),
+		"outdated":     constant(at.outdated),
 		"body":         constant(c.Body),
 		"url":          constant(s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID)),
 		"author":       constant(s.gqlActor(cmp.Or(c.Author, c.review.Author))),

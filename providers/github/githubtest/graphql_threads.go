@@ -18,8 +18,8 @@ import (
 // addPullRequestReviewThreadReply (the reply joins the thread's review),
 // resolveReviewThread, unresolveReviewThread and
 // markPullRequestReadyForReview, each answering its payload as GitHub
-// does, or NOT_FOUND for an id that is no such node. A thread is never
-// outdated: the fake does not track which head a review saw.
+// does, or NOT_FOUND for an id that is no such node. A thread is
+// outdated once a push changes its line (outdated.go).
 
 // thread is one review thread: its comments, the opening one first.
 type thread struct{ comments []inline }
@@ -97,15 +97,16 @@ func (s *Server) gqlNode(args map[string]any) (any, *gqlError) {
 }
 
 func (s *Server) gqlThread(r *repo, it *item, t *thread) *gqlObject {
-	line, side := t.first().Line()
+	_, side := t.first().Line()
+	at := placeOf(r, it, t.first())
 	return &gqlObject{typename: "PullRequestReviewThread", interfaces: []string{"Node"}, fields: map[string]gqlField{
 		"id":           constant(t.id()),
 		"diffSide":     constant(side),
 		"path":         constant(t.first().Path),
-		"line":         constant(line),
-		"originalLine": constant(line),
+		"line":         constant(at.line),
+		"originalLine": constant(at.original),
 		"isResolved":   constant(t.first().Resolver != ""),
-		"isOutdated":   constant(false),
+		"isOutdated":   constant(at.outdated),
 		"pullRequest":  func(map[string]any) (any, *gqlError) { return s.gqlPull(r, it), nil },
 		"comments": func(args map[string]any) (any, *gqlError) {
 			items := make([]any, 0, len(t.comments))

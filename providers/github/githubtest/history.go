@@ -1,7 +1,6 @@
 package githubtest
 
 import (
-	"cmp"
 	"net/http"
 	"net/url"
 	"slices"
@@ -52,48 +51,6 @@ func (s *Server) repoCommitJSON(r *repo, c *commit) repoCommitJSON {
 	}
 }
 
-// ancestors is c and every commit it descends from, newest first (by
-// time, then sha), as GitHub's commit list orders them.
-func ancestors(r *repo, c *commit) []*commit {
-	seen := map[string]bool{c.SHA: true}
-	out := []*commit{c}
-	for i := 0; i < len(out); i++ {
-		for _, p := range out[i].Parents {
-			if pc := r.Commits[p]; pc != nil && !seen[p] {
-				seen[p] = true
-				out = append(out, pc)
-			}
-		}
-	}
-	slices.SortStableFunc(out, func(a, b *commit) int {
-		return cmp.Or(b.When.Compare(a.When), strings.Compare(a.SHA, b.SHA))
-	})
-	return out
-}
-
-// touches reports whether c changes path (a file, or a directory's
-// files) from its first parent.
-func touches(r *repo, c *commit, path string) bool {
-	var before map[string]file
-	if len(c.Parents) > 0 && r.Commits[c.Parents[0]] != nil {
-		before = r.Commits[c.Parents[0]].Tree
-	}
-	under := func(p string) bool { return p == path || strings.HasPrefix(p, path+"/") }
-	for p, f := range c.Tree {
-		if under(p) && (before[p].SHA() != f.SHA() || before[p].Kind != f.Kind || !has(before, p)) {
-			return true
-		}
-	}
-	for p := range before {
-		if under(p) && !has(c.Tree, p) {
-			return true
-		}
-	}
-	return false
-}
-
-func has(tree map[string]file, p string) bool { _, ok := tree[p]; return ok }
-
 // listCommits is GET /repos/o/n/commits: the history of sha (a branch,
 // tag or commit; the default branch when left out), only the commits
 // changing path and those at or after since when given, newest first,
@@ -112,12 +69,7 @@ func (s *Server) listCommits(r *repo, path string, q url.Values) answer {
 		since = t
 	}
 	only := strings.Trim(first(q["path"], ""), "/")
-	var out []*commit
-	for _, a := range ancestors(r, c) {
-		if !a.When.Before(since) && (only == "" || touches(r, a, only)) {
-			out = append(out, a)
-		}
-	}
+	out := r.Since(r.Log(c), since, only)
 	return page(s, path, q, out, func(c *commit) any { return s.repoCommitJSON(r, c) })
 }
 
@@ -135,13 +87,13 @@ func (s *Server) compare(r *repo, basehead string) answer {
 		return notFound()
 	}
 	fromBase := map[string]bool{}
-	for _, c := range ancestors(r, base) {
+	for _, c := range r.Log(base) {
 		fromBase[c.SHA] = true
 	}
 	var ahead []*commit
 	var mergeBase *commit
 	fromHead := map[string]bool{}
-	for _, c := range ancestors(r, head) {
+	for _, c := range r.Log(head) {
 		fromHead[c.SHA] = true
 		switch {
 		case !fromBase[c.SHA]:
@@ -165,7 +117,7 @@ func (s *Server) compare(r *repo, basehead string) answer {
 	for _, c := range ahead[:min(len(ahead), 250)] {
 		commits = append(commits, s.repoCommitJSON(r, c))
 	}
-	diffs := forgemodel.DiffFiles(contents(mergeBase.Tree), contents(head.Tree))
+	diffs := forgemodel.DiffFiles(forgemodel.Contents(mergeBase.Tree), forgemodel.Contents(head.Tree))
 	files := []fileJSON{}
 	for _, d := range diffs[:min(len(diffs), 300)] {
 		files = append(files, s.diffEntryJSON(r, head.SHA, d))
@@ -180,15 +132,6 @@ func (s *Server) compare(r *repo, basehead string) answer {
 		"status": status, "ahead_by": len(ahead), "behind_by": behind, "total_commits": len(ahead),
 		"commits": commits, "files": files,
 	})
-}
-
-// contents is a tree's files by path (a submodule's content is its URL).
-func contents(tree map[string]file) map[string]string {
-	out := make(map[string]string, len(tree))
-	for p, f := range tree {
-		out[p] = cmp.Or(string(f.Content), f.Target)
-	}
-	return out
 }
 
 // diffEntryJSON is one file of a compare, at head: its patch is the

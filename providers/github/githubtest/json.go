@@ -262,7 +262,7 @@ type reviewCommentJSON struct {
 	HTMLURL             string   `json:"html_url"`
 	PullRequestURL      string   `json:"pull_request_url"`
 	AuthorAssociation   string   `json:"author_association"`
-	Line                int64    `json:"line"`
+	Line                any      `json:"line,omitempty"` // left out once outdated (the schema has no null)
 	OriginalLine        int64    `json:"original_line"`
 	Side                string   `json:"side"`
 	SubjectType         string   `json:"subject_type"`
@@ -492,7 +492,7 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 		ID: v.ID, NodeID: fmt.Sprintf("PRR_kwDO%d", v.ID), User: s.userJSON(v.Author), Body: v.Body, State: v.State,
 		HTMLURL:           s.web("/%s/pull/%d#pullrequestreview-%d", r.Path, it.Number, v.ID),
 		PullRequestURL:    s.api("/repos/%s/pulls/%d", r.Path, it.Number),
-		AuthorAssociation: "COLLABORATOR", CommitID: r.PullHead(it.Pull),
+		AuthorAssociation: "COLLABORATOR", CommitID: cmp.Or(v.Commit, r.PullHead(it.Pull)),
 	}
 	if v.State != "PENDING" {
 		out.SubmittedAt = nullable(stamp(v.Created))
@@ -501,15 +501,16 @@ func (s *Server) reviewJSON(r *repo, it *item, v *review) reviewJSON {
 }
 
 func (s *Server) reviewCommentJSON(r *repo, it *item, c inline) reviewCommentJSON {
-	line, side := c.Line()
+	_, side := c.Line()
+	at := placeOf(r, it, c)
 	return reviewCommentJSON{
 		URL: s.api("/repos/%s/pulls/comments/%d", r.Path, c.ID), PullRequestReviewID: c.review.ID,
 		ID: c.ID, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.ID), Path: c.Path, DiffHunk: patchOf(it.Pull, c.Path),
-		CommitID: r.PullHead(it.Pull), OriginalCommitID: r.PullHead(it.Pull),
+		CommitID: at.commit, OriginalCommitID: cmp.Or(c.review.Commit, r.PullHead(it.Pull)),
 		User: s.userJSON(cmp.Or(c.Author, c.review.Author)), Body: c.Body, CreatedAt: stamp(c.review.Created), UpdatedAt: stamp(c.review.Created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID),
 		PullRequestURL: s.api("/repos/%s/pulls/%d", r.Path, it.Number), AuthorAssociation: "COLLABORATOR",
-		Line: line, OriginalLine: line, Side: side, SubjectType: "line",
+		Line: at.line, OriginalLine: at.original, Side: side, SubjectType: "line",
 	}
 }
 

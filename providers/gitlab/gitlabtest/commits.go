@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/forgetools/forgetools/internal/forgemodel"
 	"github.com/forgetools/forgetools/providers/internal/forgefake"
 )
 
@@ -67,10 +68,8 @@ func (s *Server) createCommit(c *call) answer {
 		next[a.FilePath] = content
 	}
 	parent := p.Branches[in.Branch]
-	s.history(p, in.Branch) // seeded at the head before the write
 	p.Files[in.Branch] = next
-	sha := p.Commit(in.Branch, touched...)
-	s.recordCommit(p, in.Branch, sha, in.CommitMessage, c.user, touched...)
+	sha := s.Commit(p, in.Branch, forgemodel.Meta{Author: c.user, Message: in.CommitMessage}, touched...)
 	title, _, _ := strings.Cut(in.CommitMessage, "\n")
 	return created(map[string]any{
 		"id": sha, "short_id": sha[:8], "title": title, "message": in.CommitMessage,

@@ -1,9 +1,7 @@
 package gitlabtest
 
 import (
-	"maps"
 	"net/http"
-	"slices"
 
 	"github.com/forgetools/forgetools/internal/forgemodel"
 )
@@ -34,25 +32,19 @@ func (s *Server) mrDiffs(c *call, m *forgemodel.Item) answer {
 	})
 }
 
-// compare is GET .../repository/compare?from=&to=: the commits on to's
-// files that differ from from's (the fake keeps the commit that last
-// touched each file, not a history), and the diffs.
+// compare is GET .../repository/compare?from=&to=: the commits to has
+// that from has not, oldest first as GitLab lists them, and the diffs.
 func (s *Server) compare(c *call) answer {
 	from, to := c.p.BranchAt(c.Query.Get("from")), c.p.BranchAt(c.Query.Get("to"))
 	if from == "" || to == "" {
 		return s.message(http.StatusNotFound, "404 Ref Not Found")
 	}
 	diffs := c.p.Diff(from, to)
-	shas := map[string]bool{}
 	out := []any{}
-	for _, d := range diffs {
-		if sha := c.p.LastCommit[to][d.Path]; sha != "" && sha != c.p.LastCommit[from][d.Path] {
-			shas[sha] = true
-		}
-	}
 	commits := []any{}
-	for _, sha := range slices.Sorted(maps.Keys(shas)) {
-		commits = append(commits, s.commitOf(c.p, sha))
+	ahead := c.p.Ahead(c.p.Commits[c.p.Branches[from]], c.p.Commits[c.p.Branches[to]])
+	for i := len(ahead) - 1; i >= 0; i-- {
+		commits = append(commits, s.commitJSON(c.p, ahead[i]))
 	}
 	for _, d := range diffs {
 		out = append(out, diffJSON(d))
@@ -67,26 +59,21 @@ func (s *Server) compare(c *call) answer {
 	})
 }
 
-// mergeBase is GET .../repository/merge_base?refs[]=&refs[]=: the fake
-// keeps no history, so the first ref's head stands for the merge base.
+// mergeBase is GET .../repository/merge_base?refs[]=&refs[]=: the newest
+// commit both refs descend from.
 func (s *Server) mergeBase(c *call) answer {
 	refs := c.Query["refs[]"]
 	if len(refs) != 2 {
 		return s.message(http.StatusBadRequest, "Provide exactly two refs")
 	}
-	b := c.p.BranchAt(refs[0])
-	if b == "" || c.p.BranchAt(refs[1]) == "" {
+	a, b := c.p.CommitAt(refs[0]), c.p.CommitAt(refs[1])
+	if a == nil || b == nil || c.p.MergeBase(a.SHA, b.SHA) == "" {
 		return s.message(http.StatusNotFound, "Could not find merge base")
 	}
-	return ok(s.commitOf(c.p, c.p.Branches[b]))
+	return ok(s.commitOf(c.p, c.p.MergeBase(a.SHA, b.SHA)))
 }
 
-// commitOf is the commit sha names, as GitLab's commit entity spells it:
-// the one a branch's history (commitlog.go) holds, else a stand-in for a
-// head the fake made without a log entry.
+// commitOf is the commit sha names, as GitLab's commit entity spells it.
 func (s *Server) commitOf(p *forgemodel.Repo, sha string) map[string]any {
-	if h := s.upTo(p, sha); len(h) > 0 {
-		return s.commitJSON(p, h[len(h)-1])
-	}
-	return s.commitJSON(p, &logCommit{sha: sha, title: "Commit " + sha[:8], message: "Commit " + sha[:8] + "\n", author: "forgetools-bot", when: s.Tick()})
+	return s.commitJSON(p, p.Commits[sha])
 }

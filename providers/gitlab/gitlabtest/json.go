@@ -94,8 +94,12 @@ func (s *Server) noteJSON(p *forgemodel.Repo, kind string, iid int64, n *forgemo
 		"resolvable": resolvable, "confidential": false, "internal": false,
 	}
 	if n.Position != nil {
-		// GitLab exposes a position on diff notes only.
+		// GitLab exposes a position on diff notes only, where the last
+		// push left it (outdated.go).
 		out["position"], out["resolved"] = n.Position, n.Resolved
+		if m := p.Pull(iid); kind == "MergeRequest" && m != nil {
+			out["position"] = position(p, m, n.Position)
+		}
 	}
 	return out
 }

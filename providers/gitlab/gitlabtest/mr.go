@@ -167,8 +167,16 @@ func (s *Server) discussion(c *call, m *forgemodel.Item) answer {
 	return created(s.discussionJSON(c.p, m, &thread{id: n.Discussion, notes: []*forgemodel.Comment{n}}))
 }
 
+// mergeMessage is GitLab's default merge commit message.
+func mergeMessage(p *forgemodel.Repo, m *forgemodel.Item) string {
+	return fmt.Sprintf("Merge branch '%s' into '%s'\n\n%s\n\nSee merge request %s!%d", m.Pull.Head, m.Pull.Base, m.Title, p.Path, m.Number)
+}
+
 // merge is PUT .../merge: 405 when it cannot be merged, 409 when sha is
-// not the head of the source branch.
+// not the head of the source branch. It merges as GitLab's default merge
+// method does: a merge commit on the target, its parents the target's
+// head and the source's; with squash, the source's changes first become
+// one commit on the merge base, and the merge commit merges that.
 func (s *Server) merge(c *call, m *forgemodel.Item) answer {
 	var in struct {
 		SHA    string `json:"sha"`
@@ -182,13 +190,15 @@ func (s *Server) merge(c *call, m *forgemodel.Item) answer {
 	case in.SHA != "" && in.SHA != p.PullHead(pull):
 		return s.message(http.StatusConflict, "SHA does not match HEAD of source branch: "+p.PullHead(pull))
 	}
+	head := p.PullHead(pull)
 	changed := p.MergePull(pull)
+	merged := forgemodel.Meta{Author: c.user, Message: mergeMessage(p, m), Merge: head}
 	if in.Squash {
-		pull.SquashSHA = p.Commit(pull.Base, changed...)
-		pull.MergeSHA = p.Commit(pull.Base)
-	} else {
-		pull.MergeSHA = p.Commit(pull.Base, changed...)
+		base := p.MergeBase(p.Branches[pull.Base], head)
+		pull.SquashSHA = s.NewCommit(p, []string{base}, c.user, m.Title, p.Commits[head].Tree).SHA
+		merged.Merge = pull.SquashSHA
 	}
+	pull.MergeSHA = s.Commit(p, pull.Base, merged, changed...)
 	m.State, m.Updated = "merged", s.Tick()
 	return ok(s.mrJSON(p, m, true))
 }

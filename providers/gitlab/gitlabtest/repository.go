@@ -46,7 +46,6 @@ func (s *Server) createBranch(c *call) answer {
 		return s.message(http.StatusBadRequest, "Invalid reference name: "+in.Ref)
 	}
 	p.Branch(in.Branch, in.Ref)
-	s.copyHistory(p, in.Branch, in.Ref)
 	return created(map[string]any{
 		"name": in.Branch, "merged": false, "protected": false, "default": false, "can_push": true,
 		"web_url": s.web("/%s/-/tree/%s", p.Path, in.Branch),
@@ -122,8 +121,7 @@ func (s *Server) writeFile(c *call) answer {
 		content = string(raw)
 	}
 	files[name] = content
-	s.history(c.p, in.Branch) // seeded at the head before the write
-	s.recordCommit(c.p, in.Branch, c.p.Commit(in.Branch, name), in.CommitMessage, c.user, name)
+	s.Commit(c.p, in.Branch, forgemodel.Meta{Author: c.user, Message: in.CommitMessage}, name)
 	status := http.StatusCreated
 	if method == http.MethodPut {
 		status = http.StatusOK

@@ -47,12 +47,11 @@ type Response = forgefake.Response
 type Server struct {
 	*forgefake.Engine
 	host string
-	log  map[string][]*logCommit // repository and branch -> its commits, oldest first
 }
 
 // New starts a fake; Close stops it.
 func New(o Options) *Server {
-	s := &Server{host: fakeOr(o.Host, "gitlab.example.com"), log: map[string][]*logCommit{}}
+	s := &Server{host: fakeOr(o.Host, "gitlab.example.com")}
 	s.Engine = forgefake.New(forgefake.Options{
 		Root: "/api/v4", Header: s.headers, Validator: forgefake.WeakDigest,
 		NotFound: func() answer { return s.message(http.StatusNotFound, "404 Not Found") },
