@@ -23,11 +23,16 @@ type FileDiff struct {
 	Patch, Git string
 }
 
-// Diff is what head's files change from base's, by path: the diff of the
-// two branches' files, where a forge diffs from the merge base (the same
-// while base has not moved since head left it).
+// Diff is what head's files change from base, by path, as every forge
+// diffs a pull request (git diff base...head): from the merge base's
+// tree, so a change base made after head left it is not shown reversed.
+// Branches with no common commit diff from base's files.
 func (r *Repo) Diff(base, head string) []FileDiff {
-	return DiffFiles(r.Files[base], r.Files[head])
+	from := r.Files[base]
+	if mb := r.Commits[r.MergeBase(r.Branches[base], r.Branches[head])]; mb != nil {
+		from = Contents(mb.Tree)
+	}
+	return DiffFiles(from, r.Files[head])
 }
 
 // DiffFiles is what the files to change from the files from, by path
