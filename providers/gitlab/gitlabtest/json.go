@@ -142,7 +142,8 @@ func (s *Server) mrJSON(p *forgemodel.Repo, m *forgemodel.Item, detailed bool) m
 				"source": "merge_request_event", "web_url": s.web("/%s/-/pipelines/%d", p.Path, m.ID+7)}
 		}
 		out["head_pipeline"] = head
-		out["diff_refs"] = map[string]any{"base_sha": p.Branches[m.Pull.Base], "head_sha": sha, "start_sha": p.Branches[m.Pull.Base]}
+		base, start, _ := diffRefs(p, m)
+		out["diff_refs"] = map[string]any{"base_sha": base, "head_sha": sha, "start_sha": start}
 		out["merge_error"] = nil
 		out["user"] = map[string]any{"can_merge": p.Access >= 30}
 	}

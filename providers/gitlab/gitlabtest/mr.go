@@ -149,9 +149,10 @@ func (s *Server) discussion(c *call, m *forgemodel.Item) answer {
 	if !forgefake.Decode(c.Body, &in) {
 		return s.message(http.StatusBadRequest, "400 Bad request")
 	}
-	pos, base, head := in.Position, c.p.Branches[m.Pull.Base], c.p.PullHead(m.Pull)
+	pos := in.Position
+	base, start, head := diffRefs(c.p, m)
 	if pos != nil {
-		if pos["base_sha"] != base || pos["head_sha"] != head || pos["start_sha"] != base {
+		if pos["base_sha"] != base || pos["head_sha"] != head || pos["start_sha"] != start {
 			return s.message(http.StatusBadRequest, "400 Bad request - Note {:line_code=>[\"can't be blank\", \"must be a valid line code\"]}")
 		}
 		if pos["position_type"] != "text" || (pos["new_line"] == nil && pos["old_line"] == nil) {

@@ -15,8 +15,8 @@ import (
 
 // position is a diff note's position on merge request m now.
 func position(p *forgemodel.Repo, m *forgemodel.Item, pos map[string]any) map[string]any {
-	base, head := p.Branches[m.Pull.Base], p.PullHead(m.Pull)
-	if pos["head_sha"] == head && pos["base_sha"] == base {
+	base, start, head := diffRefs(p, m)
+	if pos["head_sha"] == head && pos["base_sha"] == base && pos["start_sha"] == start {
 		return pos
 	}
 	out := maps.Clone(pos)
@@ -36,6 +36,6 @@ func position(p *forgemodel.Repo, m *forgemodel.Item, pos map[string]any) map[st
 		}
 		out[side.line] = now
 	}
-	out["base_sha"], out["start_sha"], out["head_sha"] = base, base, head
+	out["base_sha"], out["start_sha"], out["head_sha"] = base, start, head
 	return out
 }
