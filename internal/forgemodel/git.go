@@ -1,7 +1,7 @@
 package forgemodel
 
 import (
-	"fmt"
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -32,10 +32,27 @@ func (s *State) AddRepo(path, defaultBranch string, files map[string]string, bra
 	return r
 }
 
-// TreeID is a stable fake id of a directory on a branch.
+// TreeID is the id of directory dir ("" the root) on a branch: like a
+// git tree id it digests the files under it, so it changes when one of
+// them does and is the same wherever they are the same; it is the sha
+// Commit.Dir gives the directory.
 func (r *Repo) TreeID(branch, dir string) string {
-	return SHA(fmt.Sprintf("%s@%s:%s#0", r.Path, branch, dir))
+	prefix := strings.Trim(dir, "/")
+	if prefix != "" {
+		prefix += "/"
+	}
+	files := r.Files[branch]
+	id := ""
+	for _, p := range slices.Sorted(maps.Keys(files)) {
+		if rest, under := strings.CutPrefix(p, prefix); under {
+			id = HashOf(id, rest, BlobSHA(files[p]))
+		}
+	}
+	return cmp.Or(id, emptyTree)
 }
+
+// emptyTree is git's id of the empty tree.
+const emptyTree = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 
 // Branch makes name a copy of branch from (head, files and their last
 // commits).
