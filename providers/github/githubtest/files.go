@@ -26,8 +26,13 @@ type fileJSON struct {
 	Patch       string `json:"patch,omitempty"` // none for a binary or too large file
 }
 
-// files is GET /repos/o/n/pulls/N/files, paged.
+// files is GET /repos/o/n/pulls/N/files, paged: the diff from the
+// history (pullfiles.go), or the patches seeded for the pull request.
 func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
+	if it.Pull.Changes == nil {
+		head := r.PullHead(it.Pull)
+		return page(s, path, q, pullDiffs(r, it.Pull), func(d forgemodel.FileDiff) any { return s.diffEntryJSON(r, head, d) })
+	}
 	return page(s, path, q, it.Pull.Changes, func(f Change) any {
 		head := r.PullHead(it.Pull)
 		add, del := lineCounts(f)
@@ -48,8 +53,8 @@ func lineCounts(c Change) (add, del int) {
 }
 
 // patchOf is the pull request's patch of path ("" when it changes none).
-func patchOf(p *pull, path string) string {
-	for _, f := range p.Changes {
+func patchOf(r *repo, p *pull, path string) string {
+	for _, f := range changesOf(r, p) {
 		if f.Path == path {
 			return f.Patch
 		}
@@ -61,8 +66,8 @@ func patchOf(p *pull, path string) string {
 // file the pull request does not change, or a line its diff does not
 // show: 422 with one bare string in errors[], and no word on which
 // comment. "" when every comment resolves.
-func unresolved(p *pull, path string, line int, side string) string {
-	for _, f := range p.Changes {
+func unresolved(r *repo, p *pull, path string, line int, side string) string {
+	for _, f := range changesOf(r, p) {
 		if f.Path == path {
 			if unidiff.AnchorsOf(f.Patch).Shows(side, line) {
 				return ""

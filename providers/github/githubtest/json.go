@@ -466,9 +466,9 @@ func (s *Server) pullJSON(r *repo, it *item) pullJSON {
 	p := it.Pull
 	out := pullJSON{
 		pullListJSON: s.pullListJSON(r, it), Merged: p.Merged, MergeableState: "clean",
-		Comments: len(it.Comments), ReviewComments: len(inlines(p)), Commits: 1, ChangedFiles: len(p.Changes),
+		Comments: len(it.Comments), ReviewComments: len(inlines(p)), Commits: 1, ChangedFiles: len(changesOf(r, p)),
 	}
-	for _, f := range p.Changes {
+	for _, f := range changesOf(r, p) {
 		add, del := lineCounts(f)
 		out.Additions, out.Deletions = out.Additions+add, out.Deletions+del
 	}
@@ -505,7 +505,7 @@ func (s *Server) reviewCommentJSON(r *repo, it *item, c inline) reviewCommentJSO
 	at := placeOf(r, it, c)
 	return reviewCommentJSON{
 		URL: s.api("/repos/%s/pulls/comments/%d", r.Path, c.ID), PullRequestReviewID: c.review.ID,
-		ID: c.ID, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.ID), Path: c.Path, DiffHunk: patchOf(it.Pull, c.Path),
+		ID: c.ID, NodeID: fmt.Sprintf("PRRC_kwDO%d", c.ID), Path: c.Path, DiffHunk: patchOf(r, it.Pull, c.Path),
 		CommitID: at.commit, OriginalCommitID: cmp.Or(c.review.Commit, r.PullHead(it.Pull)),
 		User: s.userJSON(cmp.Or(c.Author, c.review.Author)), Body: c.Body, CreatedAt: stamp(c.review.Created), UpdatedAt: stamp(c.review.Created),
 		HTMLURL:        s.web("/%s/pull/%d#discussion_r%d", r.Path, it.Number, c.ID),

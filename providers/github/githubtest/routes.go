@@ -403,7 +403,7 @@ func (s *Server) createReview(r *repo, it *item, login string, body []byte) answ
 		if c.Path == "" || c.Line < 1 || strings.TrimSpace(c.Body) == "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{"Path and line are required for each comment"})
 		}
-		if why := unresolved(it.Pull, c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
+		if why := unresolved(r, it.Pull, c.Path, c.Line, cmp.Or(c.Side, "RIGHT")); why != "" {
 			return errorAnswer(http.StatusUnprocessableEntity, "Unprocessable Entity", docReviews, []string{why})
 		}
 	}
