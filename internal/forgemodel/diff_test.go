@@ -40,3 +40,28 @@ func TestDiffFromMergeBase(t *testing.T) {
 		t.Errorf("diff main...orphan = %d files, want main's README and other removed and x added", len(d))
 	}
 }
+
+// A pull request is diffed from the merge base with its base; once
+// merged, from the base's head before the merge commit, so it keeps the
+// diff it was merged with.
+func TestPullDiff(t *testing.T) {
+	s := NewState()
+	r := s.AddRepo("a/b", "main", map[string]string{"README": "r\n"}, "feature")
+	r.Files["feature"]["y"] = "y\n"
+	s.Commit(r, "feature", Meta{Author: "dev", Message: "Add y"}, "y")
+	r.Files["main"]["other"] = "o\n"
+	s.Commit(r, "main", Meta{Author: "dev", Message: "Other"}, "other")
+	p := &Pull{Head: "feature", Base: "main"}
+	if d := r.PullDiff(p); len(d) != 1 || d[0].Path != "y" || !d[0].Added {
+		t.Fatalf("open: %+v, want y added alone", d)
+	}
+	head := r.PullHead(p)
+	r.MergePull(p)
+	p.MergeSHA = s.Commit(r, "main", Meta{Author: "maintainer", Message: "Merge", Merge: head}, "y")
+	if d := r.PullDiff(p); len(d) != 1 || d[0].Path != "y" {
+		t.Errorf("merged: %+v, want y still", d)
+	}
+	if d := r.Diff("main", "feature"); len(d) != 0 {
+		t.Errorf("the branches after the merge differ by %+v", d)
+	}
+}

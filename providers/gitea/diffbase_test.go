@@ -14,7 +14,7 @@ import (
 // TestPullRequestDiffAfterBaseMoved: once the base branch moves on with
 // an unrelated change, Gitea's pulls/{index}.diff is still from the merge
 // base (git diff base...head), so the pull request's diff shows its own
-// change only, not the base's reversed.
+// change only, not the base's reversed; merged, it keeps that diff.
 func TestPullRequestDiffAfterBaseMoved(t *testing.T) {
 	s := fake(t, false)
 	p := provider(t, s, false, 0)
@@ -42,5 +42,14 @@ func TestPullRequestDiffAfterBaseMoved(t *testing.T) {
 	}
 	if h := d.GetFiles()[0].GetHunks(); h != "@@ -0,0 +1,1 @@\nR1 +# New\n" {
 		t.Errorf("docs/new.md hunks = %q", h)
+	}
+
+	// Merged, it keeps the diff it was merged with.
+	if _, err := p.MergePullRequest(ctx, noCall, &gatewayv1.MergePullRequestRequest{Repo: repo, PullNumber: 2, ExpectedHeadSha: s.Head(repo, "feature")}); err != nil {
+		t.Fatal(err)
+	}
+	after, err := p.GetPullRequestDiff(ctx, noCall, &gatewayv1.GetPullRequestDiffRequest{Repo: repo, PullNumber: 2})
+	if err != nil || len(after.GetFiles()) != 1 || after.GetFiles()[0].GetHunks() != d.GetFiles()[0].GetHunks() {
+		t.Errorf("merged: diff = %v, %v", after, err)
 	}
 }

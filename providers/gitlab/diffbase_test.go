@@ -14,6 +14,7 @@ import (
 // (diff_refs.base_sha; start_sha is the target's head), so it shows the
 // source's change only, not the target's reversed; and an inline comment
 // anchored on those diff refs lands on its line and stays current.
+// Merged, it keeps both.
 func TestMergeRequestDiffAfterTargetMoved(t *testing.T) {
 	s := fake(t)
 	p := provider(t, s, 0)
@@ -72,5 +73,19 @@ func TestMergeRequestDiffAfterTargetMoved(t *testing.T) {
 	}
 	if th := list.GetThreads()[0]; th.GetPath() != "charts/app/values.yaml" || th.GetLine() != 1 || th.GetSide() != "RIGHT" || th.GetOutdated() {
 		t.Errorf("thread = %v, want current on values.yaml:1", th)
+	}
+
+	// Merged, it keeps the diff refs and the diff it was merged with.
+	head := s.Head(proj, "feature")
+	if _, err := p.MergePullRequest(ctx, noCall, &gatewayv1.MergePullRequestRequest{Repo: proj, PullNumber: 1, ExpectedHeadSha: head}); err != nil {
+		t.Fatal(err)
+	}
+	raw(t, s, "GET", "merge_requests/1", "", &mr)
+	if mr.DiffRefs.Base != mergeBase || mr.DiffRefs.Start != target || mr.DiffRefs.Head != head {
+		t.Errorf("merged: diff_refs = %+v, want base %s, start %s, head %s", mr.DiffRefs, mergeBase, target, head)
+	}
+	after, err := p.GetPullRequestDiff(ctx, noCall, &gatewayv1.GetPullRequestDiffRequest{Repo: proj, PullNumber: 1})
+	if err != nil || len(after.GetFiles()) != 1 || after.GetFiles()[0].GetHunks() != d.GetFiles()[0].GetHunks() {
+		t.Errorf("merged: diff = %v, %v", after, err)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // getPull is GET .../pulls/{index}: the pull request, or with the
 // ".diff" suffix Gitea's pulls/{index}.{diffType} route, its diff as
-// text/plain (git's format; the fake diffs the base branch's files
-// against the head's).
+// text/plain (git's format: the head from the merge base with the
+// base, as Gitea diffs a pull request).
 func (s *Server) getPull(c *call) answer {
 	index, isDiff := strings.CutSuffix(c.Value("index"), ".diff")
 	n, err := strconv.ParseInt(index, 10, 64)
@@ -22,7 +22,7 @@ func (s *Server) getPull(c *call) answer {
 	if !isDiff {
 		return ok(s.pullJSON(c.r, it))
 	}
-	return answer{Status: http.StatusOK, Raw: []byte(forgemodel.GitDiff(c.r.Diff(it.Pull.Base, it.Pull.Head)))}
+	return answer{Status: http.StatusOK, Raw: []byte(forgemodel.GitDiff(c.r.PullDiff(it.Pull)))}
 }
 
 // compare is GET .../compare/{base}...{head}: the commits head has that

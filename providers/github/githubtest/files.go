@@ -31,7 +31,7 @@ type fileJSON struct {
 func (s *Server) files(r *repo, it *item, path string, q url.Values) answer {
 	if it.Pull.Changes == nil {
 		head := r.PullHead(it.Pull)
-		return page(s, path, q, pullDiffs(r, it.Pull), func(d forgemodel.FileDiff) any { return s.diffEntryJSON(r, head, d) })
+		return page(s, path, q, r.PullDiff(it.Pull), func(d forgemodel.FileDiff) any { return s.diffEntryJSON(r, head, d) })
 	}
 	return page(s, path, q, it.Pull.Changes, func(f Change) any {
 		head := r.PullHead(it.Pull)

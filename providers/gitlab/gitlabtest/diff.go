@@ -21,10 +21,10 @@ func diffJSON(d forgemodel.FileDiff) map[string]any {
 	}
 }
 
-// mrDiffs is GET .../merge_requests/{iid}/diffs, paged by files; the
-// fake diffs the target branch's files against the source's.
+// mrDiffs is GET .../merge_requests/{iid}/diffs, paged by files: the
+// source's head from the merge base (diff_refs.base_sha).
 func (s *Server) mrDiffs(c *call, m *forgemodel.Item) answer {
-	diffs := c.p.Diff(m.Pull.Base, m.Pull.Head)
+	diffs := c.p.PullDiff(m.Pull)
 	return paged(c.Query, diffs, func(d forgemodel.FileDiff) any {
 		out := diffJSON(d)
 		out["collapsed"], out["too_large"] = false, false
