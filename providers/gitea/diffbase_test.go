@@ -22,6 +22,7 @@ func TestPullRequestDiffAfterBaseMoved(t *testing.T) {
 	if _, err := p.WriteFile(ctx, noCall, &gatewayv1.WriteFileRequest{Repo: repo, Branch: "feature", Path: "docs/new.md", Content: "# New\n", Message: "Add docs"}); err != nil {
 		t.Fatal(err)
 	}
+	mergeBase := s.Head(repo, "main")
 	// The base moves on (straight through the API: the gateway does not
 	// push to a default branch): README.md changed, main.txt added.
 	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
@@ -43,6 +44,26 @@ func TestPullRequestDiffAfterBaseMoved(t *testing.T) {
 	if h := d.GetFiles()[0].GetHunks(); h != "@@ -0,0 +1,1 @@\nR1 +# New\n" {
 		t.Errorf("docs/new.md hunks = %q", h)
 	}
+
+	// merge_base is the merge base, not the base's head: a comment on the
+	// left side counts the file's lines there (README.md has one at the
+	// merge base, two on main), read at that commit.
+	var pr struct {
+		MergeBase string `json:"merge_base"`
+	}
+	rawGitea(t, s, "GET", "pulls/2", "", &pr)
+	if pr.MergeBase != mergeBase || d.GetBaseSha() != mergeBase {
+		t.Errorf("merge_base %s, diff base %s; want the merge base %s", pr.MergeBase, d.GetBaseSha(), mergeBase)
+	}
+	left := func(line uint64) error {
+		_, err := p.SubmitReview(ctx, noCall, &gatewayv1.SubmitReviewRequest{Repo: repo, PullNumber: 2, Verdict: gatewayv1.Verdict_VERDICT_COMMENT,
+			Body: "See inline.", Comments: []*gatewayv1.ReviewCommentInput{{Path: "README.md", Line: line, Side: gatewayv1.Side_SIDE_LEFT, Body: "Old?"}}})
+		return err
+	}
+	if err := left(1); err != nil {
+		t.Errorf("a left comment on line 1 at the merge base: %v", err)
+	}
+	wantCode(t, left(2), invalid, "README.md has 1 lines at the base")
 
 	// Merged, it keeps the diff it was merged with.
 	if _, err := p.MergePullRequest(ctx, noCall, &gatewayv1.MergePullRequestRequest{Repo: repo, PullNumber: 2, ExpectedHeadSha: s.Head(repo, "feature")}); err != nil {

@@ -150,7 +150,7 @@ func (s *Server) pullJSON(r *forgemodel.Repo, it *forgemodel.Item) map[string]an
 		"mergeable": !p.Blocked && !p.Merged && it.State == "open", "merged": p.Merged, "merged_at": mergedAt,
 		"merge_commit_sha": mergeSHA, "merged_by": nil, "allow_maintainer_edit": false,
 		"base": s.branchInfo(r, p.Base, r.Branches[p.Base]), "head": s.branchInfo(r, p.Head, r.PullHead(p)),
-		"merge_base": r.Branches[p.Base], "due_date": nil, "created_at": stamp(it.Created), "updated_at": stamp(it.Updated),
+		"merge_base": cmp.Or(r.MergeBase(r.PullStart(p), r.PullHead(p)), r.Branches[p.Base]), "due_date": nil, "created_at": stamp(it.Created), "updated_at": stamp(it.Updated),
 		"closed_at": closed, "pin_order": 0,
 	}
 }

@@ -135,12 +135,7 @@ func (s *Server) routes() {
 	s.route("PUT "+repo+"/contents/{path...}", s.writeContents)
 	s.route("POST "+repo+"/contents", s.changeFiles)
 	s.route("GET "+repo+"/branches/{branch...}", s.getBranch)
-	s.route("GET "+repo+"/raw/{path...}", func(c *call) answer {
-		if body, found := c.r.Files[c.r.BranchAt(fakeOr(c.Query.Get("ref"), c.r.DefaultBranch))][c.Value("path")]; found {
-			return answer{Status: http.StatusOK, Raw: []byte(body)}
-		}
-		return s.notFound()
-	})
+	s.route("GET "+repo+"/raw/{path...}", s.raw)
 	s.route("GET "+repo+"/actions/runs", func(c *call) answer {
 		if s.forgejo {
 			return s.notFound()
