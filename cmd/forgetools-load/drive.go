@@ -6,6 +6,7 @@ import (
 	"math"
 	goruntime "runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,10 +16,7 @@ import (
 )
 
 // The tools the driver measures, and the arguments agent i (0-based) sends.
-var workloads = []struct {
-	tool string
-	args func(agent int) string
-}{
+var workloads = []workload{
 	{"forge_get_issue", func(agent int) string {
 		// Agent i reads the issue seeded for it: #i+1.
 		return fmt.Sprintf(`{"repo":%q,"issue_number":%d}`, repo, agent+1)
@@ -26,6 +24,21 @@ var workloads = []struct {
 	{"forge_create_issue", func(int) string {
 		return fmt.Sprintf(`{"repo":%q,"title":%q,"body":%q,"labels":["bug","load"]}`, repo, issueTitle, issueBody)
 	}},
+}
+
+// workload is one tool the agents call, with each agent's arguments.
+type workload struct {
+	tool string
+	args func(agent int) string
+}
+
+// workloadNames lists the tools, for -tool's help and errors.
+func workloadNames() string {
+	names := make([]string, len(workloads))
+	for i, w := range workloads {
+		names[i] = w.tool
+	}
+	return strings.Join(names, ", ")
 }
 
 // phase is one tool measured against one target.

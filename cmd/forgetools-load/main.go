@@ -38,6 +38,7 @@ import (
 	"path/filepath"
 	goruntime "runtime"
 	"runtime/pprof"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -64,6 +65,7 @@ type options struct {
 	store    string
 	logLevel slog.Level
 	profile  string
+	tool     string // "" for every workload
 }
 
 func parse(args []string, stderr io.Writer) (*options, error) {
@@ -76,6 +78,7 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.duration, "duration", 0, fmt.Sprintf("also end each tool and target after this long (0: no limit; at most %s)", maxDuration))
 	fs.StringVar(&o.store, "store", "", "gateway store: a SQLite file or a postgres:// DSN (its schema gets the gateway's tables); default a fresh SQLite file")
 	fs.StringVar(&o.profile, "cpuprofile", "", "write a CPU profile of the measured calls (gateway, baseline and agents: one process) to this file")
+	fs.StringVar(&o.tool, "tool", "", "measure only this tool ("+workloadNames()+"; default all), e.g. to profile one")
 	fs.StringVar(&level, "log-level", "info", "gateway log level, as for forgetools serve (info is its default); the lines are formatted, then discarded")
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: forgetools-load [flags]\n\nMeasure the gateway against a bare Connect handler with N concurrent agents over Unix sockets.\n\nExample:\n  forgetools-load -agents 16 -calls 5000\n\nFlags:\n")
@@ -93,6 +96,8 @@ func parse(args []string, stderr io.Writer) (*options, error) {
 		return nil, fmt.Errorf("-calls %d: want 1 to %d", o.calls, maxCalls)
 	case o.duration < 0 || o.duration > maxDuration:
 		return nil, fmt.Errorf("-duration %s: want 0 to %s", o.duration, maxDuration)
+	case o.tool != "" && !slices.ContainsFunc(workloads, func(w workload) bool { return w.tool == o.tool }):
+		return nil, fmt.Errorf("-tool %q: want one of %s", o.tool, workloadNames())
 	}
 	if err := o.logLevel.UnmarshalText([]byte(level)); err != nil {
 		return nil, fmt.Errorf("-log-level %q: want debug, info, warn or error", level)
@@ -172,6 +177,9 @@ func measure(ctx context.Context, o *options, out io.Writer) ([]phase, error) {
 
 	var phases []phase
 	for _, w := range workloads {
+		if o.tool != "" && w.tool != o.tool {
+			continue
+		}
 		var pair [2]phase
 		for i, t := range []*target{base, gw} {
 			agents, err := dial(t)

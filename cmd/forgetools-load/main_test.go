@@ -51,6 +51,18 @@ func TestDriverReports(t *testing.T) {
 	})
 }
 
+// TestToolFlagMeasuresOneTool: -tool drives that tool alone, so a profile
+// holds one workload's calls.
+func TestToolFlagMeasuresOneTool(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := run(context.Background(), []string{"-agents", "2", "-calls", "10", "-tool", "forge_create_issue"}, &out, &errs); code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errs.String())
+	}
+	if !strings.Contains(out.String(), "case=create_issue ") || strings.Contains(out.String(), "forge_get_issue") {
+		t.Errorf("want forge_create_issue measured and forge_get_issue not:\n%s", out.String())
+	}
+}
+
 // TestDriverStopsAtDuration: with a duration, each phase ends then rather
 // than at a call count it would take minutes to reach (how many calls fit
 // depends on the machine, so only the bound is checked).
@@ -97,14 +109,15 @@ func TestCPUProfile(t *testing.T) {
 // TestFlagsAreBounded: bad or unbounded flags exit 2 with the reason.
 func TestFlagsAreBounded(t *testing.T) {
 	for args, want := range map[string]string{
-		"-agents 0":       "-agents 0: want 1 to 256",
-		"-agents 1000":    "-agents 1000: want 1 to 256",
-		"-calls 0":        "-calls 0: want 1 to 1000000",
-		"-duration 1h":    "-duration 1h0m0s: want 0 to 10m0s",
-		"-log-level loud": `-log-level "loud"`,
-		"-agents 2 extra": `unexpected argument "extra"`,
-		"-no-such-flag":   "flag provided but not defined: -no-such-flag",
-		"-calls many":     `invalid value "many" for flag -calls`,
+		"-agents 0":         "-agents 0: want 1 to 256",
+		"-agents 1000":      "-agents 1000: want 1 to 256",
+		"-calls 0":          "-calls 0: want 1 to 1000000",
+		"-duration 1h":      "-duration 1h0m0s: want 0 to 10m0s",
+		"-log-level loud":   `-log-level "loud"`,
+		"-agents 2 extra":   `unexpected argument "extra"`,
+		"-no-such-flag":     "flag provided but not defined: -no-such-flag",
+		"-calls many":       `invalid value "many" for flag -calls`,
+		"-tool forge_merge": `-tool "forge_merge": want one of forge_get_issue, forge_create_issue`,
 	} {
 		var out, errs bytes.Buffer
 		code := run(context.Background(), strings.Fields(args), &out, &errs)
