@@ -58,6 +58,9 @@ type Store struct {
 	// (up to groupMax per transaction); committing starts it.
 	creates    chan *txCreate
 	committing sync.Once
+	// careful counts down the groups the committer runs with savepoints
+	// (runBatch); only the committer's goroutine uses it.
+	careful int
 
 	// closing stops claim heartbeats when the store closes; beats tracks
 	// them so Close returns only after the last one has stopped.

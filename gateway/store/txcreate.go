@@ -51,8 +51,8 @@ const groupMax = 16
 // waits for it (on the database) and replays it.
 //
 // The store's committer runs the creates that arrive together one after
-// another in one transaction (up to groupMax), each after a savepoint, and
-// commits once for all; a create that fails is rolled back alone. ctx
+// another in one transaction (up to groupMax) and commits once for all; a
+// create that fails is rolled back alone (runBatch says how). ctx
 // bounds the wait for another attempt that holds the key, as in Reserve;
 // txCtx bounds c.Do and the commit, which go on if the caller hangs up.
 func (s *Store) CreateTx(ctx, txCtx context.Context, c Create) (*Artifact, error) {
@@ -118,18 +118,69 @@ func (s *Store) commit() {
 				break gather
 			}
 		}
-		g := &group{s: s}
-		if s.dialect == Postgres {
-			g.reserveAll(batch)
-		}
-		for _, m := range batch {
-			g.run(m)
-		}
-		g.end()
+		s.runBatch(batch)
 		for _, m := range batch {
 			close(m.done)
 		}
 	}
+}
+
+// carefulGroups is how many groups take a savepoint before each create
+// after a group without savepoints lost its transaction to a failed
+// create: creates that fail one after another (a client retrying a bad
+// create, or an agent sending them on purpose) then cost their group one
+// savepoint each instead of a rerun of the whole group each.
+const carefulGroups = 8
+
+// runBatch runs a batch of creates in one group and ends it. The creates
+// of a group run first without savepoints (optimistically): every
+// savepoint is a statement, on PostgreSQL a round trip, that each create
+// behind it in the committer waits for, and creates rarely fail inside
+// the transaction (the gateway has validated them, checked scope and
+// policy). When one fails after others were kept, nothing can undo it
+// alone, so the transaction is rolled back and the whole batch runs
+// again, a savepoint before each create, as if it had just arrived: no
+// answer was given, none of its writes were kept, and running a create
+// again after a rollback is what a lost transaction already does. It
+// returns the group that ended.
+func (s *Store) runBatch(batch []*txCreate) *group {
+	careful := s.careful > 0
+	if careful {
+		s.careful--
+	}
+	g := &group{s: s, optimistic: !careful}
+	g.runAll(batch)
+	if g.failed {
+		s.careful = carefulGroups
+		for _, m := range batch {
+			m.reset()
+		}
+		g = &group{s: s}
+		g.runAll(batch)
+	}
+	g.end()
+	return g
+}
+
+// runAll runs the batch's creates in the group, stopping at a failure
+// that lost an optimistic group its transaction.
+func (g *group) runAll(batch []*txCreate) {
+	if g.s.dialect == Postgres {
+		g.reserveAll(batch)
+	}
+	for _, m := range batch {
+		if g.run(m); g.failed {
+			return
+		}
+	}
+}
+
+// reset clears what a run of m in a group that was rolled back left on
+// it, so that it runs again as it arrived.
+func (m *txCreate) reset() {
+	m.replay, m.retry, m.err = nil, false, nil
+	m.attempt, m.owned = "", Ownership{}
+	m.won, m.wonIn = nil, nil
 }
 
 // group is the committer's transaction and the creates it holds.
@@ -141,6 +192,12 @@ type group struct {
 	// others that ran while it held kept ones: their answers (a replay of
 	// one of them, a refusal because of one) stand only if those commit.
 	kept, provisional []*txCreate
+	// optimistic groups take no savepoint before a create; failed says
+	// one of their creates failed after others were kept, which rolled
+	// the transaction back with them (runBatch runs the batch again).
+	optimistic, failed bool
+	// savepoints counts the savepoints the group took (for its tests).
+	savepoints int
 }
 
 // run runs one create in the group's transaction, beginning one if need be.
@@ -163,7 +220,8 @@ func (g *group) run(m *txCreate) {
 		return
 	}
 	shared := len(g.kept) > 0
-	if shared { // a failure of this create must not undo theirs
+	if shared && !g.optimistic { // a failure of this create must not undo theirs
+		g.savepoints++
 		if _, err := g.tx.ExecContext(g.ctx, "SAVEPOINT create_memo"); err != nil {
 			g.discard(err)
 			m.retry = true // it has not run
@@ -242,11 +300,18 @@ func (g *group) do(m *txCreate) (o Ownership, err error) {
 }
 
 // undo rolls back the create that just failed: to its savepoint, or the
-// whole transaction when it holds no other create.
+// whole transaction when it holds no other create or, in an optimistic
+// group, no savepoint to roll back to.
 func (g *group) undo(cause error) {
 	if len(g.kept) == 0 {
 		_ = g.tx.Rollback() // nothing in it to keep
 		g.tx = nil
+		return
+	}
+	if g.optimistic {
+		_ = g.tx.Rollback()
+		g.tx, g.failed = nil, true
+		g.kept, g.provisional = nil, nil
 		return
 	}
 	if _, err := g.tx.ExecContext(g.ctx, "ROLLBACK TO SAVEPOINT create_memo"); err != nil {

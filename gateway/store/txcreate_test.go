@@ -232,6 +232,68 @@ func TestGroup(t *testing.T) {
 	})
 }
 
+// A batch runs without savepoints until a create fails after others were
+// kept; then it runs again with one before each create, with the same
+// outcomes as a careful group's (TestGroup), and the next groups stay
+// careful for a while.
+func TestOptimisticBatch(t *testing.T) {
+	storetest.Run(t, func(t *testing.T, dsn string) {
+		ctx := context.Background()
+		s := openTx(t, dsn)
+		batch := func(cs ...Create) []*txCreate {
+			ms := make([]*txCreate, len(cs))
+			for i, c := range cs {
+				ms[i] = &txCreate{ctx: ctx, txCtx: ctx, c: c}
+			}
+			return ms
+		}
+
+		ok := batch(creating("a", 1), creating("b", 2), creating("a", 1))
+		if g := s.runBatch(ok); !g.optimistic || g.savepoints != 0 {
+			t.Fatalf("a batch with no failure: optimistic %v, %d savepoints; want optimistic, none", g.optimistic, g.savepoints)
+		}
+		if ok[0].err != nil || ok[1].err != nil || ok[2].replay == nil || ok[2].replay.Number != 1 {
+			t.Fatalf("a batch with no failure = %v, %v, %+v; want two creates and a replay of #1", ok[0].err, ok[1].err, ok[2])
+		}
+
+		runs := 0
+		counted := creating("d", 4)
+		do := counted.Do
+		counted.Do = func(ctx context.Context, tx *sql.Tx) (Ownership, error) { runs++; return do(ctx, tx) }
+		reused := creating("c", 9)
+		reused.Fingerprint = "other"
+		ms := batch(creating("c", 3), counted, failing("e"), creating("c", 3), reused)
+		g := s.runBatch(ms)
+		if g.optimistic || g.savepoints == 0 || runs != 2 || s.careful != carefulGroups {
+			t.Fatalf("after a failure: optimistic %v, %d savepoints, the create before it ran %d times, careful %d; want a careful rerun and %d careful groups",
+				g.optimistic, g.savepoints, runs, s.careful, carefulGroups)
+		}
+		if ms[0].err != nil || ms[1].err != nil || !errors.Is(ms[2].err, errBoom) || !errors.Is(ms[4].err, ErrKeyReused) {
+			t.Fatalf("outcomes = %v, %v, %v, %v; want two creates, the failure, ErrKeyReused", ms[0].err, ms[1].err, ms[2].err, ms[4].err)
+		}
+		if ms[3].err != nil || ms[3].retry || ms[3].replay == nil || ms[3].replay.Number != 3 {
+			t.Fatalf("repeat = %+v, want a replay of #3", ms[3])
+		}
+		if got := made(t, s); got != "[a b c d]" {
+			t.Fatalf("rows made = %s, want [a b c d]", got)
+		}
+		if c, _, err := s.Reserve(ctx, "alice", "e", "fp", 0); err != nil || c == nil {
+			t.Fatalf("the failed create's key = %v, %v; want it free", c, err)
+		} else {
+			c.Abandon(ctx)
+		}
+
+		for i := range carefulGroups {
+			if g := s.runBatch(batch(creating(fmt.Sprint("f", i), 10), creating(fmt.Sprint("g", i), 11))); g.optimistic {
+				t.Fatalf("group %d after the failure is optimistic; want %d careful ones", i+1, carefulGroups)
+			}
+		}
+		if g := s.runBatch(batch(creating("h", 12), creating("i", 13))); !g.optimistic || g.savepoints != 0 {
+			t.Fatalf("group %d after the failure: optimistic %v, %d savepoints; want optimistic again", carefulGroups+1, g.optimistic, g.savepoints)
+		}
+	})
+}
+
 // A commit that fails loses the whole group: its creates report
 // ErrNotCommitted, the answers that rested on them (a replay of one, a
 // refusal of its key for another request) run again, and nothing is kept.
