@@ -1,4 +1,4 @@
-package local_test
+package server_test
 
 import (
 	"context"
@@ -10,16 +10,18 @@ import (
 	"github.com/forgetools/forgetools/gateway/store"
 	gatewayv1 "github.com/forgetools/forgetools/gen/forgetools/gateway/v1"
 	"github.com/forgetools/forgetools/providers/local"
+	"github.com/forgetools/forgetools/toolserver"
 )
 
-// BenchmarkGetIssue reads an issue the way forgetools-load's get_issue
+// BenchmarkLocalRead reads an issue the way forgetools-load's get_issue
 // case does (two labels, two comments) on the store's SQLite database,
 // opened as the gateway opens it (its DSN pragmas and statement cache), so
-// the figure is the local forge's share of a gateway read. Its baseline,
+// the figure is the local forge's share of a gateway read (here, beside
+// the gateway: the provider may not import the store). Its baseline,
 // in the same run, is the cheapest read the driver does on that database
 // (one issue's title and body by primary key): the ratio of the two is
 // what the read's statement, decoding and building cost over the floor.
-func BenchmarkGetIssue(b *testing.B) {
+func BenchmarkLocalRead(b *testing.B) {
 	ctx := context.Background()
 	dir := b.TempDir()
 	quiet := slog.New(slog.DiscardHandler)
@@ -33,6 +35,7 @@ func BenchmarkGetIssue(b *testing.B) {
 		b.Fatal(err)
 	}
 	const repo = "load/bench"
+	alice := toolserver.Call{Account: "alice", Session: "s-1"}
 	var numbers []uint64
 	for i := range 16 {
 		is, err := f.CreateIssue(ctx, alice, &gatewayv1.CreateIssueRequest{Repo: repo, Title: fmt.Sprintf("issue %d", i),
