@@ -69,6 +69,17 @@ func failing(k string) Create {
 	return c
 }
 
+// keyFree fails t unless a failed create's key k can be reserved again.
+func keyFree(t *testing.T, s *Store, k string) {
+	t.Helper()
+	ctx := context.Background()
+	c, _, err := s.Reserve(ctx, "alice", k, "fp", 0)
+	if err != nil || c == nil {
+		t.Fatalf("the failed create's key = %v, %v; want it free", c, err)
+	}
+	c.Abandon(ctx)
+}
+
 func made(t *testing.T, s *Store) string {
 	t.Helper()
 	rows, err := s.DB().QueryContext(context.Background(), `SELECT k FROM t_made`)
@@ -224,11 +235,7 @@ func TestGroup(t *testing.T) {
 		if got := made(t, s); got != "[a d]" {
 			t.Fatalf("rows made = %s, want [a d]", got)
 		}
-		if c, _, err := s.Reserve(ctx, "alice", "b", "fp", 0); err != nil || c == nil {
-			t.Fatalf("the failed create's key = %v, %v; want it free", c, err)
-		} else {
-			c.Abandon(ctx)
-		}
+		keyFree(t, s, "b")
 	})
 }
 
@@ -277,11 +284,7 @@ func TestOptimisticBatch(t *testing.T) {
 		if got := made(t, s); got != "[a b c d]" {
 			t.Fatalf("rows made = %s, want [a b c d]", got)
 		}
-		if c, _, err := s.Reserve(ctx, "alice", "e", "fp", 0); err != nil || c == nil {
-			t.Fatalf("the failed create's key = %v, %v; want it free", c, err)
-		} else {
-			c.Abandon(ctx)
-		}
+		keyFree(t, s, "e")
 
 		for i := range carefulGroups {
 			if g := s.runBatch(batch(creating(fmt.Sprint("f", i), 10), creating(fmt.Sprint("g", i), 11))); g.optimistic {
