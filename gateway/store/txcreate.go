@@ -106,18 +106,9 @@ func (s *Store) commit() {
 	for {
 		select {
 		case m := <-s.creates:
-			batch = append(batch[:0], m)
+			batch = s.waiting(append(batch[:0], m))
 		case <-s.closing:
 			return
-		}
-	gather:
-		for len(batch) < groupMax {
-			select {
-			case m := <-s.creates:
-				batch = append(batch, m)
-			default:
-				break gather
-			}
 		}
 		batch, _ = s.runBatch(batch)
 		for _, m := range batch {
@@ -189,13 +180,19 @@ func (g *group) runAll(batch []*txCreate) []*txCreate {
 	return batch
 }
 
-// lateJoin appends to batch the creates waiting for the committer, up to
-// groupMax, after letting the goroutines ready to hand one in run first.
+// lateJoin is waiting after letting the goroutines ready to hand in a
+// create run first.
 func (s *Store) lateJoin(batch []*txCreate) []*txCreate {
 	if len(batch) >= groupMax {
 		return batch
 	}
 	runtime.Gosched()
+	return s.waiting(batch)
+}
+
+// waiting appends to batch the creates waiting for the committer, up to
+// groupMax.
+func (s *Store) waiting(batch []*txCreate) []*txCreate {
 	for len(batch) < groupMax {
 		select {
 		case m := <-s.creates:
